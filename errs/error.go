@@ -1,0 +1,167 @@
+package errs
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Error is the one error type of mcpwrap. It is immutable: build it with New,
+// Newf or Wrap and read it with its methods. The message is what the model
+// sees (unless the code is masked); the cause is for the operator only.
+// An *Error is safe for concurrent use.
+type Error struct {
+	code       Code
+	msg        string
+	cause      error
+	retryAfter time.Duration
+	violations []Violation
+}
+
+// Violation is one thing wrong with the arguments, in machine-readable form.
+type Violation struct {
+	// Parameter is the JSON path of the argument, e.g. "filters[2].since".
+	Parameter string `json:"parameter"`
+	// Rule is the rule that failed, e.g. "required", "max", "unknown".
+	Rule string `json:"rule"`
+	// Expected says in words what would have been accepted.
+	Expected string `json:"expected,omitempty"`
+	// Got describes what came; empty when the value is secret or too long.
+	Got string `json:"got,omitempty"`
+	// Message is the whole sentence for the model.
+	Message string `json:"message"`
+}
+
+// Detail is an optional piece of structured information attached at
+// construction time; see RetryAfter and Violations.
+type Detail func(*Error)
+
+// RetryAfter records how long the caller should wait before retrying.
+func RetryAfter(d time.Duration) Detail {
+	return func(e *Error) {
+		if d > 0 {
+			e.retryAfter = d
+		}
+	}
+}
+
+// Violations attaches argument violations (for InvalidArgument errors).
+func Violations(v ...Violation) Detail {
+	return func(e *Error) { e.violations = append([]Violation(nil), v...) }
+}
+
+// New returns an error with the given code and model-facing message.
+func New(code Code, msg string, details ...Detail) *Error {
+	e := &Error{code: code, msg: msg}
+	for _, d := range details {
+		if d != nil {
+			d(e)
+		}
+	}
+	return e
+}
+
+// Newf is New with a format string.
+func Newf(code Code, format string, args ...any) *Error {
+	return &Error{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an error with the given code and model-facing message that
+// keeps cause for the operator (logs, spans) and for errors.Is / errors.As.
+func Wrap(code Code, cause error, msg string, details ...Detail) *Error {
+	e := New(code, msg, details...)
+	e.cause = cause
+	return e
+}
+
+// Error returns "code: message: cause", for logs. It is not what the model
+// sees; that is decided by ToResult.
+func (e *Error) Error() string {
+	s := e.code.String()
+	if e.msg != "" {
+		s += ": " + e.msg
+	}
+	if e.cause != nil {
+		s += ": " + e.cause.Error()
+	}
+	return s
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.cause }
+
+// Code returns the error's code.
+func (e *Error) Code() Code { return e.code }
+
+// Message returns the model-facing message, which may be empty.
+func (e *Error) Message() string { return e.msg }
+
+// Cause returns the operator-only cause, or nil.
+func (e *Error) Cause() error { return e.cause }
+
+// RetryAfter returns the suggested wait before a retry, or 0 when unknown.
+func (e *Error) RetryAfter() time.Duration { return e.retryAfter }
+
+// Violations returns a copy of the argument violations.
+func (e *Error) Violations() []Violation { return append([]Violation(nil), e.violations...) }
+
+// Is makes errors.Is(err, ErrUnavailable) (and the other sentinels) true for
+// any *Error with the same code, so sentinels and typed errors agree.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	if !ok || t == nil {
+		return false
+	}
+	if t.msg == "" && t.cause == nil {
+		return e.code == t.code
+	}
+	return e == t
+}
+
+// Sentinels, one per code, for errors.Is. They match any *Error with the same
+// code; they do not match unclassified standard errors (use CodeOf for that).
+var (
+	ErrInternal         = &Error{code: Internal}
+	ErrInvalidArgument  = &Error{code: InvalidArgument}
+	ErrNotFound         = &Error{code: NotFound}
+	ErrPermissionDenied = &Error{code: PermissionDenied}
+	ErrConflict         = &Error{code: Conflict}
+	ErrUnavailable      = &Error{code: Unavailable}
+	ErrTimeout          = &Error{code: Timeout}
+	ErrRateLimited      = &Error{code: RateLimited}
+	ErrCanceled         = &Error{code: Canceled}
+	ErrFatal            = &Error{code: Fatal}
+)
+
+// CodeOf returns the code of err: the code of the first *Error in its chain,
+// otherwise the classification of standard errors (see From). CodeOf(nil)
+// is Internal; callers check for nil first.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.code
+	}
+	code, _ := classify(err)
+	return code
+}
+
+// From returns err as an *Error: the first *Error in its chain, or a new one
+// whose code comes from classifying err, whose message is a safe generic
+// sentence (never err.Error(), which may carry hostnames or SQL), and whose
+// cause is err. From(nil) returns nil.
+func From(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	code, reason := classify(err)
+	out := &Error{code: code, msg: reason, cause: err}
+	var ra interface{ RetryAfter() time.Duration }
+	if errors.As(err, &ra) {
+		out.retryAfter = ra.RetryAfter()
+	}
+	return out
+}

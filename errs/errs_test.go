@@ -1,0 +1,338 @@
+package errs_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+)
+
+// closedAddr returns the address of a port that nobody listens on.
+func closedAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	return addr
+}
+
+// resetAddr returns an address whose server resets every connection.
+func resetAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			buf := make([]byte, 1)
+			_, _ = c.Read(buf) // wait until the client has written
+			_ = c.(*net.TCPConn).SetLinger(0)
+			_ = c.Close()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// hangupServer closes every connection without answering: the client sees EOF.
+func hangupServer(t *testing.T) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			_ = c.Close()
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func slowServer(t *testing.T) string {
+	done := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-done:
+		}
+	}))
+	t.Cleanup(func() { close(done); srv.Close() })
+	return srv.URL
+}
+
+func statusServer(t *testing.T, status int, header map[string]string) *http.Response {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for k, v := range header {
+			w.Header().Set(k, v)
+		}
+		w.WriteHeader(status)
+	}))
+	t.Cleanup(srv.Close)
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	return resp
+}
+
+func TestCodeOfRealFailures(t *testing.T) {
+	cases := []struct {
+		name string
+		err  func(t *testing.T) error
+		want errs.Code
+	}{
+		{"dial to a closed port", func(t *testing.T) error {
+			_, err := net.Dial("tcp", closedAddr(t))
+			return err
+		}, errs.Unavailable},
+		{"http get to a closed port", func(t *testing.T) error {
+			_, err := http.Get("http://" + closedAddr(t))
+			return err
+		}, errs.Unavailable},
+		{"connection reset", func(t *testing.T) error {
+			c, err := net.Dial("tcp", resetAddr(t))
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			if _, err := c.Write([]byte("x")); err != nil {
+				return err
+			}
+			_, err = c.Read(make([]byte, 1))
+			return err
+		}, errs.Unavailable},
+		{"server hangs up without answering (EOF)", func(t *testing.T) error {
+			_, err := http.Get(hangupServer(t))
+			return err
+		}, errs.Unavailable},
+		{"context deadline on a slow upstream", func(t *testing.T) error {
+			ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+			defer cancel()
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, slowServer(t), nil)
+			_, err := http.DefaultClient.Do(req)
+			return err
+		}, errs.Timeout},
+		{"http.Client timeout (net.Error)", func(t *testing.T) error {
+			_, err := (&http.Client{Timeout: 50 * time.Millisecond}).Get(slowServer(t))
+			return err
+		}, errs.Timeout},
+		{"cancelled context", func(t *testing.T) error {
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, slowServer(t), nil)
+			_, err := http.DefaultClient.Do(req)
+			return err
+		}, errs.Canceled},
+		{"mcp-go client to a closed port", func(t *testing.T) error {
+			c, err := client.NewStreamableHttpClient("http://" + closedAddr(t) + "/mcp")
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			if err := c.Start(t.Context()); err != nil {
+				return err
+			}
+			_, err = c.Initialize(t.Context(), mcp.InitializeRequest{})
+			return err
+		}, errs.Unavailable},
+		{"mcp-go session terminated", func(*testing.T) error {
+			return fmt.Errorf("call upstream: %w", transport.ErrSessionTerminated)
+		}, errs.Unavailable},
+		{"missing file", func(*testing.T) error {
+			_, err := os.Open("/definitely/not/here")
+			return err
+		}, errs.NotFound},
+		{"upstream 429", func(t *testing.T) error {
+			r := statusServer(t, 429, map[string]string{"Retry-After": "3"})
+			return errs.FromStatus("api", r.StatusCode, r.Header)
+		}, errs.RateLimited},
+		{"upstream 503", func(t *testing.T) error {
+			r := statusServer(t, 503, nil)
+			return errs.FromStatus("api", r.StatusCode, r.Header)
+		}, errs.Unavailable},
+		{"a plain error", func(*testing.T) error { return errors.New("boom") }, errs.Internal},
+		{"our error, wrapped twice", func(*testing.T) error {
+			return fmt.Errorf("a: %w", fmt.Errorf("b: %w", errs.New(errs.NotFound, "no such city")))
+		}, errs.NotFound},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.err(t)
+			if err == nil {
+				t.Fatal("the failure did not happen")
+			}
+			if got := errs.CodeOf(err); got != tc.want {
+				t.Fatalf("CodeOf(%v) = %s, want %s", err, got, tc.want)
+			}
+			res := errs.ToResult(err, errs.Call{Tool: "t", ID: "c1"})
+			text := res.Content[0].(mcp.TextContent).Text
+			if strings.Contains(text, "127.0.0.1") || strings.Contains(text, "/definitely") {
+				t.Fatalf("the model's text leaks an address or path: %q", text)
+			}
+		})
+	}
+}
+
+func TestFromStatus(t *testing.T) {
+	cases := []struct {
+		status     int
+		header     map[string]string
+		want       errs.Code
+		retryAfter time.Duration
+	}{
+		{200, nil, 0, 0},
+		{400, nil, errs.InvalidArgument, 0},
+		{401, nil, errs.PermissionDenied, 0},
+		{403, nil, errs.PermissionDenied, 0},
+		{404, nil, errs.NotFound, 0},
+		{405, nil, errs.Internal, 0},
+		{408, nil, errs.Timeout, 0},
+		{409, nil, errs.Conflict, 0},
+		{422, nil, errs.InvalidArgument, 0},
+		{429, map[string]string{"Retry-After": "7"}, errs.RateLimited, 7 * time.Second},
+		{429, nil, errs.RateLimited, 0},
+		{500, nil, errs.Internal, 0},
+		{502, nil, errs.Unavailable, 0},
+		{503, map[string]string{"Retry-After": "2"}, errs.Unavailable, 2 * time.Second},
+		{504, nil, errs.Timeout, 0},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprint(tc.status), func(t *testing.T) {
+			r := statusServer(t, tc.status, tc.header)
+			err := errs.FromStatus("weather-api", r.StatusCode, r.Header)
+			if tc.status < 400 {
+				if err != nil {
+					t.Fatalf("status %d is not an error, got %v", tc.status, err)
+				}
+				return
+			}
+			e := errs.From(err)
+			if e.Code() != tc.want || e.RetryAfter() != tc.retryAfter {
+				t.Fatalf("got %s retry-after %v, want %s %v", e.Code(), e.RetryAfter(), tc.want, tc.retryAfter)
+			}
+			var he *errs.HTTPError
+			if !errors.As(err, &he) || he.StatusCode != tc.status || he.Upstream != "weather-api" {
+				t.Fatalf("cause lost: %v", err)
+			}
+		})
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"", 0, false},
+		{"0", 0, true},
+		{"120", 2 * time.Minute, true},
+		{"-1", 0, false},
+		{"soon", 0, false},
+		{now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second, true},
+		{now.Add(-time.Hour).Format(http.TimeFormat), 0, true},
+		{"99999999999999", 365 * 24 * time.Hour, true},
+	}
+	for _, tc := range cases {
+		got, ok := errs.ParseRetryAfter(tc.in, now)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("ParseRetryAfter(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestToResult(t *testing.T) {
+	secret := errors.New("dial 10.1.2.3:5432: password authentication failed for user admin")
+	cases := []struct {
+		name      string
+		err       error
+		text      string
+		code      string
+		retryable bool
+		after     int64
+	}{
+		{"internal is masked", errs.Wrap(errs.Internal, secret, "db said no"), `internal error in tool "get" (call id c1); the details are in the server log`, "internal", false, 0},
+		{"plain error is masked", secret, `internal error in tool "get" (call id c1)`, "internal", false, 0},
+		{"fatal is masked", errs.Wrap(errs.Fatal, secret, "config corrupt"), "fatal error", "fatal", false, 0},
+		{"invalid argument shows its message", errs.New(errs.InvalidArgument, `parameter "days" must be between 1 and 14, got 30`), `invalid arguments for tool "get": parameter "days" must be between 1 and 14, got 30`, "invalid_argument", false, 0},
+		{"violations become the message", errs.New(errs.InvalidArgument, "", errs.Violations(
+			errs.Violation{Parameter: "a", Rule: "required", Message: `parameter "a" is required`},
+			errs.Violation{Parameter: "b", Rule: "max", Message: `parameter "b" must be at most 3, got 4`})),
+			`parameter "a" is required; parameter "b" must be at most 3, got 4`, "invalid_argument", false, 0},
+		{"rate limited carries retry-after", errs.New(errs.RateLimited, "quota reached", errs.RetryAfter(1500*time.Millisecond)), "quota reached; retry after 1.5s", "rate_limited", true, 2},
+		{"unavailable invites a later retry", errs.Wrap(errs.Unavailable, secret, "weather-api did not answer"), "weather-api did not answer; retrying later may help", "unavailable", true, 0},
+		{"timeout", errs.New(errs.Timeout, ""), "timed out; it may still complete upstream", "timeout", true, 0},
+		{"nil error", nil, "internal error", "internal", false, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := errs.ToResult(tc.err, errs.Call{Tool: "get", ID: "c1"})
+			if !res.IsError || len(res.Content) != 1 {
+				t.Fatalf("not a well-formed error result: %+v", res)
+			}
+			text := res.Content[0].(mcp.TextContent).Text
+			if !strings.Contains(text, tc.text) {
+				t.Fatalf("text %q does not contain %q", text, tc.text)
+			}
+			if strings.Contains(text, "10.1.2.3") || strings.Contains(text, "admin") {
+				t.Fatalf("operator detail leaked: %q", text)
+			}
+			info, ok := errs.InfoOf(res)
+			if !ok || info.Code != tc.code || info.Retryable != tc.retryable || info.RetryAfterSeconds != tc.after || info.CallID != "c1" || info.Tool != "get" {
+				t.Fatalf("info = %+v", info)
+			}
+		})
+	}
+}
+
+func TestSentinelsAgreeWithTypedErrors(t *testing.T) {
+	err := fmt.Errorf("lookup: %w", errs.Newf(errs.NotFound, "no city %q", "x"))
+	if !errors.Is(err, errs.ErrNotFound) {
+		t.Fatal("errors.Is(typed NotFound, ErrNotFound) is false")
+	}
+	if errors.Is(err, errs.ErrUnavailable) {
+		t.Fatal("a NotFound matched ErrUnavailable")
+	}
+	if errs.CodeOf(errs.ErrRateLimited) != errs.RateLimited {
+		t.Fatal("a sentinel's code is wrong")
+	}
+	cause := errors.New("root")
+	if !errors.Is(errs.Wrap(errs.Internal, cause, ""), cause) {
+		t.Fatal("Unwrap does not reach the cause")
+	}
+}
+
+func TestCodeNamesRoundTrip(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range errs.Codes() {
+		s := c.String()
+		if seen[s] {
+			t.Fatalf("duplicate name %s", s)
+		}
+		seen[s] = true
+		if back, ok := errs.ParseCode(s); !ok || back != c {
+			t.Fatalf("ParseCode(%q) = %v, %v", s, back, ok)
+		}
+	}
+	if len(seen) < 9 {
+		t.Fatalf("want at least the nine codes of the design, got %d", len(seen))
+	}
+}

@@ -1,0 +1,67 @@
+// Package logbuf is a concurrency-safe buffer of JSON log lines for tests.
+package logbuf
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+)
+
+// Buffer collects what a slog.JSONHandler writes.
+type Buffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write implements io.Writer.
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns everything written.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Logger returns a JSON logger at debug level writing to b.
+func (b *Buffer) Logger() *slog.Logger {
+	return slog.New(slog.NewJSONHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// Lines parses every line as a JSON object; a line that does not parse is an
+// error, since every log line must be JSON.
+func (b *Buffer) Lines() ([]map[string]any, error) {
+	var out []map[string]any
+	for i, line := range bytes.Split([]byte(b.String()), []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil {
+			return nil, fmt.Errorf("line %d is not JSON: %w: %s", i+1, err, line)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// Find returns the lines whose key equals value.
+func (b *Buffer) Find(key, value string) ([]map[string]any, error) {
+	lines, err := b.Lines()
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	for _, l := range lines {
+		if s, _ := l[key].(string); s == value {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}

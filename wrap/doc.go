@@ -1,0 +1,35 @@
+// Package wrap makes mcp-go tool handlers safe: every failure becomes a
+// well-formed isError result the model can act on, panics never reach the
+// client, and the operator gets one log line per call.
+//
+// Retrofit an existing server with one option:
+//
+//	s := server.NewMCPServer("weather", "1.0.0",
+//		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithLogger(logger))),
+//	)
+//
+// or wrap one tool, which lets the chain see the tool's definition:
+//
+//	s.AddTools(wrap.Tool(tool, handler, wrap.WithTimeout(5*time.Second)))
+//
+// The chain, outermost first, is
+//
+//	finish(timeout(recover(handler)))
+//
+// where recover turns a panic into an Internal error carrying the value and
+// stack (the model sees "internal error … (call id …)", the log has the
+// stack); timeout, when configured, cancels the handler's context and answers
+// "tool X timed out after 5s; the operation may still complete upstream" even
+// if the handler does not return; finish maps what is left:
+//
+//   - (nil, err): errs.ToResult(err) — never a JSON-RPC -32603;
+//   - (nil, nil): an Internal result;
+//   - a result with isError set by the handler, or an input_required
+//     (multi round-trip) result: passed through unchanged;
+//   - an error marked with ProtocolError, or an mcp.URLElicitationRequiredError:
+//     returned to mcp-go unchanged, the one way to send a JSON-RPC error.
+//
+// Use either the Middleware or Tool on a server, not both. A Wrapper and the
+// handlers it builds are safe for concurrent use; options are evaluated once,
+// in New.
+package wrap

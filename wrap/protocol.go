@@ -1,0 +1,50 @@
+package wrap
+
+import (
+	"errors"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// ProtocolError marks err as one that must reach the client as a JSON-RPC
+// error instead of a tool result: the escape hatch for the rare protocol-level
+// failure. mcp-go sends it as -32603 with err's text as the message, so that
+// text must be safe to show. ProtocolError(nil) is nil.
+//
+// An mcp.URLElicitationRequiredError passes through without this mark, since
+// mcp-go turns it into its own protocol answer.
+func ProtocolError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &protocolError{err: err}
+}
+
+type protocolError struct{ err error }
+
+func (p *protocolError) Error() string { return p.err.Error() }
+func (p *protocolError) Unwrap() error { return p.err }
+
+// protocolCause returns the error to hand to mcp-go unchanged, if err must
+// stay a protocol error.
+func protocolCause(err error) (error, bool) {
+	var p *protocolError
+	if errors.As(err, &p) {
+		return p.err, true
+	}
+	var v mcp.URLElicitationRequiredError
+	var ptr *mcp.URLElicitationRequiredError
+	if errors.As(err, &v) || errors.As(err, &ptr) {
+		return err, true
+	}
+	return nil, false
+}
+
+// panicOf returns the PanicError in err's chain, if any.
+func panicOf(err error) *PanicError {
+	var p *PanicError
+	if errors.As(err, &p) {
+		return p
+	}
+	return nil
+}

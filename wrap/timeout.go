@@ -1,0 +1,68 @@
+package wrap
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+)
+
+// errTimedOut is the context cause that tells our own timeout apart from the
+// client's cancellation or a deadline set further out.
+var errTimedOut = errors.New("mcpwrap: per-call timeout")
+
+// runWithTimeout runs next in its own goroutine so that the call answers on
+// time even when the handler ignores its context. The handler's context is
+// cancelled when the timeout fires; a result that arrives later is logged
+// and dropped.
+func runWithTimeout(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, d time.Duration, cfg *config) outcome {
+	ctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
+	defer cancel()
+	done := make(chan outcome, 1)
+	go func() { done <- protect(ctx, req, next) }()
+	select {
+	case o := <-done:
+		if o.err != nil && o.panic == nil && context.Cause(ctx) == errTimedOut {
+			o.err = timeoutError(req.Params.Name, d, o.err)
+		}
+		return o
+	case <-ctx.Done():
+		cause := context.Cause(ctx)
+		go drainLate(cfg.logger, req.Params.Name, time.Now(), done)
+		if cause == errTimedOut {
+			return outcome{err: timeoutError(req.Params.Name, d, cause)}
+		}
+		return outcome{err: cause}
+	}
+}
+
+func timeoutError(tool string, d time.Duration, cause error) error {
+	return errs.Wrap(errs.Timeout, cause,
+		"tool "+strconv.Quote(tool)+" timed out after "+d.String()+"; the operation may still complete upstream")
+}
+
+// drainLate waits for an abandoned handler so its goroutine can end, and
+// tells the operator how late it was.
+func drainLate(l *slog.Logger, tool string, abandoned time.Time, done <-chan outcome) {
+	o := <-done
+	if l == nil {
+		return
+	}
+	attrs := []slog.Attr{
+		slog.String("tool", tool),
+		slog.Float64("late_ms", float64(time.Since(abandoned).Microseconds())/1000),
+	}
+	switch {
+	case o.panic != nil:
+		attrs = append(attrs, slog.String("cause", o.panic.Error()), slog.String("stack", string(o.panic.Stack)))
+	case o.err != nil:
+		attrs = append(attrs, slog.String("cause", o.err.Error()))
+	}
+	l.LogAttrs(context.Background(), slog.LevelWarn, "tool finished after its call was answered; result dropped", attrs...)
+}

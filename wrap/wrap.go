@@ -1,0 +1,143 @@
+package wrap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+)
+
+// Wrapper holds an evaluated configuration and builds protected handlers
+// from it. A Wrapper and every handler it returns are safe for concurrent use.
+type Wrapper struct {
+	cfg config
+}
+
+// New evaluates the options once and returns a Wrapper.
+func New(opts ...Option) *Wrapper {
+	return &Wrapper{cfg: newConfig(config{}, opts)}
+}
+
+// Middleware returns New(opts...).Middleware(): the one-line retrofit,
+//
+//	server.NewMCPServer(name, version, server.WithToolHandlerMiddleware(wrap.Middleware()))
+func Middleware(opts ...Option) server.ToolHandlerMiddleware {
+	return New(opts...).Middleware()
+}
+
+// Tool returns New(opts...).Tool(tool, h).
+func Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) server.ServerTool {
+	return New(opts...).Tool(tool, h)
+}
+
+// Middleware returns the chain as an mcp-go tool middleware, for
+// server.WithToolHandlerMiddleware or (*server.MCPServer).Use. Register it
+// first so that it is outermost and sees what other middleware does.
+func (w *Wrapper) Middleware() server.ToolHandlerMiddleware {
+	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+		// mcp-go rebuilds the chain on every call, so this must stay one
+		// closure: the layers are methods, not nested closures.
+		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return w.call(ctx, req, next, &w.cfg)
+		}
+	}
+}
+
+// Tool wraps one tool's handler, for server.AddTools / AddTool. Options given
+// here apply to this tool only, on top of the Wrapper's. Do not also install
+// the Middleware on the same server, or calls are wrapped twice.
+func (w *Wrapper) Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) server.ServerTool {
+	cfg := w.cfg
+	if len(opts) > 0 {
+		cfg = newConfig(w.cfg, opts)
+	}
+	return server.ServerTool{
+		Tool: tool,
+		Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return w.call(ctx, req, h, &cfg)
+		},
+	}
+}
+
+// call is the whole chain for one call: finish(timeout(recover(next))).
+func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config) (*mcp.CallToolResult, error) {
+	var rec record
+	rec.start(cfg, req)
+	var o outcome
+	if d := cfg.timeoutFor(req.Params.Name); d > 0 {
+		o = runWithTimeout(ctx, req, next, d, cfg)
+	} else {
+		o = protect(ctx, req, next)
+	}
+	return finish(ctx, cfg, &rec, o)
+}
+
+// outcome is what one run of a handler produced.
+type outcome struct {
+	res   *mcp.CallToolResult
+	err   error
+	panic *PanicError
+}
+
+// PanicError is the cause recorded when a handler panics: the value and the
+// stack, for the operator. The model never sees either.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+// Error returns "panic: <value>".
+func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
+
+// protect runs next and turns a panic into a PanicError.
+func protect(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc) (o outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			o = outcome{panic: &PanicError{Value: r, Stack: debug.Stack()}}
+		}
+	}()
+	o.res, o.err = next(ctx, req)
+	return o
+}
+
+// finish maps an outcome to what mcp-go sends: always a result, except for
+// the escape hatch and errors mcp-go itself must turn into protocol errors.
+func finish(ctx context.Context, cfg *config, rec *record, o outcome) (*mcp.CallToolResult, error) {
+	switch {
+	case o.panic != nil:
+		rec.fail(outcomePanic, errs.Wrap(errs.Internal, o.panic, ""))
+	case o.err != nil:
+		if pe, ok := protocolCause(o.err); ok {
+			rec.passthrough(o.err)
+			rec.log(ctx, cfg)
+			return nil, pe
+		}
+		if o.res != nil {
+			rec.discarded = true
+		}
+		code := errs.CodeOf(o.err)
+		rec.fail(code.String(), o.err)
+	case o.res == nil:
+		rec.fail(errs.Internal.String(), errs.Wrap(errs.Internal, errNoResult, ""))
+	case o.res.NeedsInput():
+		rec.outcome = outcomeInputRequired
+	case o.res.IsError:
+		rec.outcome = outcomeToolError
+	default:
+		rec.outcome = outcomeSuccess
+	}
+	if rec.err == nil {
+		rec.log(ctx, cfg)
+		return o.res, nil
+	}
+	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id()})
+	rec.log(ctx, cfg)
+	return res, nil
+}
+
+var errNoResult = errors.New("handler returned neither a result nor an error")
