@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -31,6 +32,10 @@ type record struct {
 	outcome   string
 	err       error
 	discarded bool
+	// attempts is how many times the handler ran; retries raise it. It is
+	// atomic because with a timeout the handler runs in its own goroutine,
+	// which may outlive the answer.
+	attempts atomic.Int32
 }
 
 func (r *record) start(cfg *config, req mcp.CallToolRequest) {
@@ -40,7 +45,9 @@ func (r *record) start(cfg *config, req mcp.CallToolRequest) {
 	}
 }
 
-// id returns the call id, making one the first time it is needed.
+// id returns the call id, making one the first time it is needed. Code that
+// hands the record to another goroutine calls id first, so that the lazy
+// write happens before the goroutine starts.
 func (r *record) id() string {
 	if r.callID == "" {
 		var b [8]byte
@@ -51,6 +58,19 @@ func (r *record) id() string {
 		r.callID = hex.EncodeToString(b[:])
 	}
 	return r.callID
+}
+
+// event records something that happened during the call (a retry, a
+// reconnect, a breaker change) as its own log line tied to the call id.
+func (r *record) event(ctx context.Context, cfg *config, level slog.Level, name string, attrs ...slog.Attr) {
+	l := cfg.logger
+	if l == nil || !l.Enabled(ctx, level) {
+		return
+	}
+	all := make([]slog.Attr, 0, len(attrs)+3)
+	all = append(all, slog.String("tool", r.tool), slog.String("call_id", r.id()), slog.String("event", name))
+	all = append(all, attrs...)
+	l.LogAttrs(ctx, level, "tool call event", all...)
 }
 
 func (r *record) fail(outcome string, err error) {
@@ -87,6 +107,9 @@ func (r *record) log(ctx context.Context, cfg *config) {
 		if p := panicOf(r.err); p != nil {
 			attrs = append(attrs, slog.String("stack", string(p.Stack)))
 		}
+	}
+	if n := r.attempts.Load(); n > 1 {
+		attrs = append(attrs, slog.Int("attempts", int(n)))
 	}
 	if r.discarded {
 		attrs = append(attrs, slog.Bool("result_discarded", true))

@@ -21,11 +21,16 @@ var errTimedOut = errors.New("mcpwrap: per-call timeout")
 // time even when the handler ignores its context. The handler's context is
 // cancelled when the timeout fires; a result that arrives later is logged
 // and dropped.
-func runWithTimeout(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, d time.Duration, cfg *config) outcome {
+func runWithTimeout(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, d time.Duration, cfg *config, rec *record) outcome {
 	ctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
 	defer cancel()
 	done := make(chan outcome, 1)
-	go func() { done <- protect(ctx, req, next) }()
+	// The handler may outlive the answer, so it gets its own record on the
+	// heap; the caller's stays on the stack (the no-timeout path allocates
+	// nothing because of that).
+	inner := &record{tool: rec.tool, callID: rec.id(), begin: rec.begin}
+	defer func() { rec.attempts.Store(inner.attempts.Load()) }()
+	go func() { done <- attempt(ctx, req, next, inner) }()
 	select {
 	case o := <-done:
 		if o.err != nil && o.panic == nil && context.Cause(ctx) == errTimedOut {

@@ -70,9 +70,9 @@ func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server
 	rec.start(cfg, req)
 	var o outcome
 	if d := cfg.timeoutFor(req.Params.Name); d > 0 {
-		o = runWithTimeout(ctx, req, next, d, cfg)
+		o = runWithTimeout(ctx, req, next, d, cfg, &rec)
 	} else {
-		o = protect(ctx, req, next)
+		o = attempt(ctx, req, next, &rec)
 	}
 	return finish(ctx, cfg, &rec, o)
 }
@@ -93,6 +93,13 @@ type PanicError struct {
 
 // Error returns "panic: <value>".
 func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
+
+// attempt runs the handler once, counting the attempt. It is the innermost
+// layer: retries (when they land) call it again.
+func attempt(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, rec *record) outcome {
+	rec.attempts.Add(1)
+	return protect(ctx, req, next)
+}
 
 // protect runs next and turns a panic into a PanicError.
 func protect(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc) (o outcome) {
@@ -135,7 +142,7 @@ func finish(ctx context.Context, cfg *config, rec *record, o outcome) (*mcp.Call
 		rec.log(ctx, cfg)
 		return o.res, nil
 	}
-	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id()})
+	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts.Load())})
 	rec.log(ctx, cfg)
 	return res, nil
 }
