@@ -62,6 +62,15 @@ func (c Code) String() string {
 	return fmt.Sprintf("code(%d)", uint8(c))
 }
 
+// valid maps a code outside the closed set to Internal, so that a bad
+// conversion can never unmask a message.
+func (c Code) valid() Code {
+	if int(c) < numCodes {
+		return c
+	}
+	return Internal
+}
+
 // Codes returns every code, in declaration order.
 func Codes() []Code {
 	out := make([]Code, numCodes)

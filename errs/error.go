@@ -51,8 +51,9 @@ func Violations(v ...Violation) Detail {
 }
 
 // New returns an error with the given code and model-facing message.
+// A code outside the closed set is treated as Internal.
 func New(code Code, msg string, details ...Detail) *Error {
-	e := &Error{code: code, msg: msg}
+	e := &Error{code: code.valid(), msg: msg}
 	for _, d := range details {
 		if d != nil {
 			d(e)
@@ -63,7 +64,7 @@ func New(code Code, msg string, details ...Detail) *Error {
 
 // Newf is New with a format string.
 func Newf(code Code, format string, args ...any) *Error {
-	return &Error{code: code, msg: fmt.Sprintf(format, args...)}
+	return &Error{code: code.valid(), msg: fmt.Sprintf(format, args...)}
 }
 
 // Wrap returns an error with the given code and model-facing message that

@@ -336,3 +336,16 @@ func TestCodeNamesRoundTrip(t *testing.T) {
 		t.Fatalf("want at least the nine codes of the design, got %d", len(seen))
 	}
 }
+
+// TestOutOfRangeCodeIsMasked: a Code converted from an out-of-range number
+// used to show its message to the model (found by FuzzToResult).
+func TestOutOfRangeCodeIsMasked(t *testing.T) {
+	res := errs.ToResult(errs.New(errs.Code(200), "select * from users"), errs.Call{Tool: "t", ID: "c"})
+	text := res.Content[0].(mcp.TextContent).Text
+	if strings.Contains(text, "select") {
+		t.Fatalf("message of an unknown code shown: %q", text)
+	}
+	if info, _ := errs.InfoOf(res); info.Code != "internal" {
+		t.Fatalf("unknown code not treated as internal: %+v", info)
+	}
+}

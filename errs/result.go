@@ -52,7 +52,7 @@ func ToResult(err error, call Call) *mcp.CallToolResult {
 	}
 	info := Info{
 		Code:       e.code.String(),
-		Message:    modelMessage(e, call),
+		Message:    strings.ToValidUTF8(modelMessage(e, call), "\uFFFD"),
 		Retryable:  e.code.Retryable(),
 		CallID:     call.ID,
 		Tool:       call.Tool,
