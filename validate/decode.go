@@ -2,9 +2,9 @@ package validate
 
 import (
 	"bytes"
-	"errors"
 	"encoding"
 	"encoding/json"
+	"errors"
 	"math"
 	"reflect"
 	"strconv"

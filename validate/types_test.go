@@ -1,5 +1,7 @@
 package validate_test
 
+import "time"
+
 type address struct {
 	Street string `json:"street" validate:"required"`
 	Zip    string `json:"zip" validate:"required,len=5,numeric"`
@@ -37,4 +39,14 @@ type kitchen struct {
 	Token   string         `json:"token" validate:"omitempty,len=8" mcp:"secret"`
 	Custom  string         `json:"custom" validate:"omitempty,ulid"`
 	Big     int64          `json:"big"`
+	Small   int8           `json:"small"`
+	CountU  uint           `json:"count_u"`
+	At      *time.Time     `json:"at" validate:"omitempty,gt"`
+}
+
+type forecastArgs struct {
+	City  string `json:"city" validate:"required" description:"City name, e.g. Paris"`
+	Days  int    `json:"days" validate:"omitempty,min=1,max=14" description:"Days ahead"`
+	Units string `json:"units" validate:"omitempty,oneof=metric imperial"`
+	Key   string `json:"api_key" validate:"omitempty,len=8" mcp:"secret"`
 }
