@@ -364,13 +364,21 @@ func reencode(v any) (any, error) {
 // validate runs the validator on ptr (a *T) and adds its violations,
 // except those about values that could not be decoded.
 func (c *core) validate(d *decoder, ptr any) {
-	err := c.v.Struct(ptr)
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("validator panicked: %v", r)
+			}
+		}()
+		err = c.v.Struct(ptr)
+	}()
 	if err == nil {
 		return
 	}
 	var ves validator.ValidationErrors
 	if !errors.As(err, &ves) {
-		d.viols = append(d.viols, errs.Violation{Rule: "invalid", Message: "the arguments could not be validated"})
+		d.internal = err
 		return
 	}
 	for _, fe := range ves {
@@ -430,6 +438,9 @@ func (c *core) violation(fe validator.FieldError, p string, zeroPresent bool) er
 
 // result builds the error for what d collected, or nil.
 func (c *core) result(d *decoder) error {
+	if d.internal != nil {
+		return errs.Wrap(errs.Internal, d.internal, "")
+	}
 	if len(d.viols) == 0 {
 		return nil
 	}

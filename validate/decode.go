@@ -40,6 +40,8 @@ type decoder struct {
 	// foreign is set when the value holds Go types JSON decoding never
 	// produces (arguments built in process); the caller re-encodes them.
 	foreign bool
+	// internal is a failure of the validator itself, not of the arguments.
+	internal error
 	// exact is set when numbers are json.Number (an exact decode).
 	exact bool
 }

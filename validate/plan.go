@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -171,6 +172,9 @@ func (p *planner) fields(n *node, t reflect.Type, index []int) error {
 			return fmt.Errorf("field %s.%s: %w", t, sf.Name, err)
 		}
 		vtag := sf.Tag.Get("validate")
+		if err := checkParams(vtag); err != nil {
+			return fmt.Errorf("field %s.%s: %w", t, sf.Name, err)
+		}
 		desc := sf.Tag.Get("description")
 		if desc == "" {
 			desc = sf.Tag.Get("jsonschema")
@@ -247,3 +251,27 @@ func indexRule(tag, r string) int {
 }
 
 func hasRule(tag, r string) bool { return indexRule(tag, r) >= 0 }
+
+// checkParams rejects size and comparison rules whose parameter is not a
+// number or a duration. The validator would only find out by panicking on
+// the first call that reaches the rule, which may be long after start-up.
+func checkParams(tag string) error {
+	for _, r := range splitRules(tag) {
+		switch r.tag {
+		case "min", "max", "len", "gt", "gte", "lt", "lte":
+		default:
+			continue
+		}
+		if r.param == "" && r.tag != "min" && r.tag != "max" && r.tag != "len" {
+			continue // gt, lt… without a parameter compare time.Time with now
+		}
+		if _, err := strconv.ParseFloat(r.param, 64); err == nil {
+			continue
+		}
+		if _, err := time.ParseDuration(r.param); err == nil {
+			continue
+		}
+		return fmt.Errorf("invalid validate tag: rule %s=%q needs a number", r.tag, r.param)
+	}
+	return nil
+}
