@@ -3,6 +3,9 @@ package validate_test
 import (
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/go-playground/validator/v10"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/validate"
@@ -51,4 +54,18 @@ func ExampleBinder_IsSecret() {
 	fmt.Println(b.SecretPaths(), b.IsSecret("accounts[2].password"), b.IsSecret("accounts[2].user"))
 	// Output:
 	// [accounts[*].password] true false
+}
+
+func ExampleWithRule() {
+	type args struct {
+		Slug string `json:"slug" validate:"required,slug"`
+	}
+	isSlug := func(fl validator.FieldLevel) bool {
+		return strings.Trim(fl.Field().String(), "abcdefghijklmnopqrstuvwxyz-") == ""
+	}
+	b := validate.MustNew[args](validate.WithRule("slug", isSlug, `a lowercase slug like "my-page"`))
+	_, err := b.BindJSON([]byte(`{"slug":"My Page"}`))
+	fmt.Println(err)
+	// Output:
+	// invalid_argument: parameter "slug" must be a lowercase slug like "my-page", got "My Page"
 }
