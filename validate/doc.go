@@ -1,6 +1,41 @@
-// Package validate binds a tool call's arguments to a typed struct and checks
-// them with go-playground/validator tags, producing messages that name the
-// parameter, the rule, what was expected and what came.
+// Package validate binds a tool call's arguments to a typed struct, checks
+// them with go-playground/validator tags, and derives the tool's input
+// schema from the same struct, so what tools/list advertises and what is
+// enforced cannot drift apart.
 //
-// It is being built; see the project's issues.
+//	type forecastArgs struct {
+//		City  string `json:"city" validate:"required" description:"City name, e.g. Paris"`
+//		Days  int    `json:"days" validate:"omitempty,min=1,max=14"`
+//		Units string `json:"units" validate:"omitempty,oneof=metric imperial"`
+//		Key   string `json:"api_key" validate:"omitempty,len=32" mcp:"secret"`
+//	}
+//
+//	var forecast = validate.MustNew[forecastArgs]()
+//
+//	tool := mcp.NewTool("forecast", forecast.ToolOption())
+//	args, err := forecast.Bind(req) // err is an *errs.Error, code InvalidArgument
+//
+// Every problem is reported at once, by JSON path ("filters[2].since",
+// "address.zip"), in a sentence the model can act on:
+//
+//	parameter "days" must be between 1 and 14, got 30
+//	parameter "days" must be an integer, got the string "three"
+//	unknown parameter "cty"; did you mean "city"?
+//
+// and as errs.Violation values {parameter, rule, expected, got}, which
+// errs.ToResult puts in the result's structuredContent. Parameters the
+// struct does not have are rejected unless AllowUnknown is given.
+//
+// Struct tags: json names the parameter; validate holds the rules;
+// description (or jsonschema, as mcp-go's generator reads it) becomes the
+// schema's description; mcp:"secret" marks a value that is never echoed
+// in a message or Got (see Binder.SecretPaths and Binder.IsSecret).
+//
+// A field whose rules reject its zero value must be "required" or
+// "omitempty": otherwise leaving it out would fail although the schema
+// calls it optional, and New says so at start-up.
+//
+// The wrap package registers a typed handler in one line with wrap.Typed.
+// A Binder holds its own validator instance; there is no package-level
+// state, and a Binder is safe for concurrent use.
 package validate

@@ -29,6 +29,10 @@
 //   - an error marked with ProtocolError, or an mcp.URLElicitationRequiredError:
 //     returned to mcp-go unchanged, the one way to send a JSON-RPC error.
 //
+// Typed (and TypedOut) register a handler that receives its arguments bound
+// and validated by the validate package; binding failures flow through the
+// same chain, as invalid_argument.
+//
 // Use either the Middleware or Tool on a server, not both. A Wrapper and the
 // handlers it builds are safe for concurrent use; options are evaluated once,
 // in New.

@@ -1,0 +1,138 @@
+package validate_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpwrap/mcpwrap/validate"
+	"github.com/mcpwrap/mcpwrap/wrap"
+)
+
+// benchArgs is the 6-field tool both sides bind and check.
+type benchArgs struct {
+	City   string  `json:"city" validate:"required,max=64"`
+	Days   int     `json:"days" validate:"required,min=1,max=14"`
+	Units  string  `json:"units" validate:"required,oneof=metric imperial"`
+	Lat    float64 `json:"lat" validate:"gte=-90,lte=90"`
+	Lon    float64 `json:"lon" validate:"gte=-180,lte=180"`
+	Hourly bool    `json:"hourly"`
+}
+
+const benchArgsJSON = `{"city":"Paris","days":3,"units":"metric","lat":48.85,"lon":2.35,"hourly":true}`
+
+var benchSink benchArgs
+
+// benchRequest is the request as mcp-go builds it from the wire.
+func benchRequest(b *testing.B) mcp.CallToolRequest {
+	var req mcp.CallToolRequest
+	if err := json.Unmarshal([]byte(`{"name":"forecast","arguments":`+benchArgsJSON+`}`), &req.Params); err != nil {
+		b.Fatal(err)
+	}
+	return req
+}
+
+// BenchmarkBind compares, in one run, binding + validation of the same
+// arguments by a Binder and by what mcp-go does with
+// WithInputSchemaValidation: re-encode the arguments, validate them
+// against the compiled schema (the same schema, derived from benchArgs),
+// then BindArguments.
+func BenchmarkBind(b *testing.B) {
+	req := benchRequest(b)
+	bd := validate.MustNew[benchArgs]()
+	b.Run("mcpwrap", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			v, err := bd.Bind(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchSink = v
+		}
+	})
+	b.Run("mcpgo_schema_validation", func(b *testing.B) {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(bd.Schema()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := jsonschema.NewCompiler()
+		if err := c.AddResource("mem:///s.json", doc); err != nil {
+			b.Fatal(err)
+		}
+		sch, err := c.Compile("mem:///s.json")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			raw, err := json.Marshal(req.Params.Arguments)
+			if err != nil {
+				b.Fatal(err)
+			}
+			v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := sch.Validate(v); err != nil {
+				b.Fatal(err)
+			}
+			var a benchArgs
+			if err := req.BindArguments(&a); err != nil {
+				b.Fatal(err)
+			}
+			benchSink = a
+		}
+	})
+}
+
+// BenchmarkDispatchTyped measures a whole tools/call through mcp-go's
+// HandleMessage, in one run: no validation at all (BindArguments only),
+// mcp-go's WithInputSchemaValidation + BindArguments, and wrap.Typed (the
+// wrap chain, binding and validation).
+func BenchmarkDispatchTyped(b *testing.B) {
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"forecast","arguments":` + benchArgsJSON + `}}`)
+	bd := validate.MustNew[benchArgs]()
+	plain := func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var a benchArgs
+		if err := req.BindArguments(&a); err != nil {
+			return nil, err
+		}
+		benchSink = a
+		return benchResult, nil
+	}
+	unchecked := server.NewMCPServer("b", "1")
+	unchecked.AddTool(mcp.NewTool("forecast", bd.ToolOption()), plain)
+	mcpgo := server.NewMCPServer("b", "1", server.WithInputSchemaValidation())
+	mcpgo.AddTool(mcp.NewTool("forecast", bd.ToolOption()), plain)
+	ours := server.NewMCPServer("b", "1")
+	ours.AddTools(wrap.MustTyped(nil, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a benchArgs) (*mcp.CallToolResult, error) {
+		benchSink = a
+		return benchResult, nil
+	}))
+	for _, sv := range []struct {
+		name string
+		s    *server.MCPServer
+	}{{"bind_only_unchecked", unchecked}, {"mcpgo_schema_validation", mcpgo}, {"mcpwrap_typed", ours}} {
+		b.Run(sv.name, func(b *testing.B) {
+			b.ReportAllocs()
+			ctx := context.Background()
+			for b.Loop() {
+				resp := sv.s.HandleMessage(ctx, msg)
+				r, ok := resp.(mcp.JSONRPCResponse)
+				if !ok {
+					b.Fatalf("response %#v", resp)
+				}
+				if res, ok := r.Result.(*mcp.CallToolResult); ok && res.IsError {
+					b.Fatalf("tool error %v", res.Content)
+				}
+			}
+		})
+	}
+}
+
+var benchResult = mcp.NewToolResultText("ok")

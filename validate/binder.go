@@ -1,0 +1,492 @@
+package validate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-playground/validator/v10"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+)
+
+// Binder decodes and validates the arguments of one tool into a T. Build it
+// once with New, at start-up; a Binder is immutable and safe for concurrent
+// use.
+type Binder[T any] struct {
+	c *core
+}
+
+// core is the type-independent part of a Binder.
+type core struct {
+	cfg    config
+	root   *node
+	v      *validator.Validate
+	schema json.RawMessage
+	// bounds holds, per shape ("filters[*].since"), the lower and upper
+	// limits set by the field's rules, to say "between 1 and 14".
+	bounds map[string]bounds
+	// secrets are the shapes of the fields tagged mcp:"secret", sorted.
+	secrets []string
+}
+
+// embedded names an embedded struct in validator namespaces so that it can
+// be cut out: its fields are parameters of the enclosing object.
+const embedded = "\x00"
+
+// New builds the Binder of T, which must be a struct. It returns an error
+// at start-up for anything that would otherwise fail per call: an unknown
+// or malformed validate tag, a field type JSON cannot fill, a JSON name used
+// twice, or a field whose rules reject its own zero value while it is
+// neither required nor omitempty (leaving it out would fail although the
+// schema calls it optional: add "required" or "omitempty").
+func New[T any](opts ...Option) (*Binder[T], error) {
+	t := reflect.TypeFor[T]()
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("validate: %s is not a struct; tool arguments are a JSON object", t)
+	}
+	var cfg config
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	p := planner{seen: map[reflect.Type]*node{}}
+	root, err := p.plan(t)
+	if err != nil {
+		return nil, fmt.Errorf("validate: %w", err)
+	}
+	v := validator.New(validator.WithRequiredStructEnabled())
+	v.RegisterTagNameFunc(func(sf reflect.StructField) string {
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		switch {
+		case name != "" && name != "-":
+			return name
+		case name == "" && sf.Anonymous:
+			return embedded
+		}
+		return sf.Name
+	})
+	for tag, r := range cfg.rules {
+		if err := v.RegisterValidation(tag, r.fn); err != nil {
+			return nil, fmt.Errorf("validate: rule %q: %w", tag, err)
+		}
+	}
+	c := &core{cfg: cfg, root: root, v: v, bounds: map[string]bounds{}}
+	c.index(root, "", "", map[*node]bool{})
+	slices.Sort(c.secrets)
+	for _, n := range p.seen {
+		if n.kind == kStruct {
+			if err := c.checkZero(n); err != nil {
+				return nil, fmt.Errorf("validate: %w", err)
+			}
+		}
+	}
+	if c.schema, err = json.Marshal(c.schemaOf(root, "", false)); err != nil {
+		return nil, fmt.Errorf("validate: schema: %w", err)
+	}
+	return &Binder[T]{c: c}, nil
+}
+
+// MustNew is New for package-level variables and init code: it panics on
+// the errors New returns, which are programming errors in T's tags.
+func MustNew[T any](opts ...Option) *Binder[T] {
+	b, err := New[T](opts...)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// checkZero validates the zero value of one struct type, which parses
+// every tag (so a bad tag fails now, not on the first call) and finds
+// optional fields whose rules reject being left out.
+func (c *core) checkZero(n *node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: invalid validate tag: %v", n.typ, r)
+		}
+	}()
+	verr := c.v.Struct(reflect.New(n.typ).Interface())
+	var ves validator.ValidationErrors
+	if !errors.As(verr, &ves) {
+		return verr
+	}
+	for _, fe := range ves {
+		p := cleanNamespace(fe.Namespace())
+		first, _, _ := strings.Cut(p, ".")
+		first, _, _ = strings.Cut(first, "[")
+		i, ok := n.byName[first]
+		if !ok {
+			continue
+		}
+		f := n.fields[i]
+		own := beforeDive(f.tag)
+		if hasRule(own, "omitempty") || hasRule(own, "omitnil") || hasRule(own, "omitzero") || strings.Contains(own, "required") {
+			continue
+		}
+		return fmt.Errorf("%s field %q: leaving it out fails its rule %q although the schema calls it optional; add \"required\" or \"omitempty\" to its validate tag",
+			n.typ, f.name, fe.Tag())
+	}
+	return nil
+}
+
+// index records the bounds and secret shapes of every field under n.
+func (c *core) index(n *node, shape, tag string, visiting map[*node]bool) {
+	switch n.kind {
+	case kPtr:
+		c.index(n.elem, shape, tag, visiting)
+	case kSlice, kArray, kMap:
+		rest, ok := afterDive(tag)
+		if !ok {
+			rest = ""
+		}
+		rest = stripKeys(rest)
+		es := shape + "[*]"
+		c.bounds[es] = boundsOf(splitRules(beforeDive(rest)))
+		c.index(n.elem, es, rest, visiting)
+	case kStruct:
+		if visiting[n] {
+			return
+		}
+		visiting[n] = true
+		for _, f := range n.fields {
+			fs := joinPath(shape, f.name)
+			c.bounds[fs] = boundsOf(splitRules(beforeDive(f.tag)))
+			if f.secret {
+				c.secrets = append(c.secrets, fs)
+			}
+			c.index(f.node, fs, f.tag, visiting)
+		}
+		delete(visiting, n)
+	}
+}
+
+// stripKeys removes a map's "keys,…,endkeys" block from a tag.
+func stripKeys(tag string) string {
+	i := indexRule(tag, "keys")
+	if i < 0 {
+		return tag
+	}
+	j := indexRule(tag, "endkeys")
+	if j < 0 {
+		return tag[:i]
+	}
+	return strings.TrimPrefix(tag[:i]+tag[j+len("endkeys"):], ",")
+}
+
+// keysRules returns the rules of a map's "keys,…,endkeys" block.
+func keysRules(tag string) string {
+	i := indexRule(tag, "keys")
+	if i < 0 {
+		return ""
+	}
+	rest := tag[i+len("keys"):]
+	if j := indexRule(strings.TrimPrefix(rest, ","), "endkeys"); j >= 0 {
+		return strings.TrimSuffix(strings.TrimPrefix(rest, ",")[:j], ",")
+	}
+	return strings.TrimPrefix(rest, ",")
+}
+
+func joinPath(base, name string) string {
+	if base == "" {
+		return name
+	}
+	return base + "." + name
+}
+
+// Bind decodes the call's arguments into a T and validates it. On failure
+// it returns the zero T and an *errs.Error with code InvalidArgument whose
+// message names every problem and whose violations list them, sorted by
+// parameter path then rule. It reads req.Params.Arguments as mcp-go decoded
+// it, and req.Params.RawArguments only when an integer is too large for a
+// float64 to hold exactly, so large IDs keep every digit.
+func (b *Binder[T]) Bind(req mcp.CallToolRequest) (T, error) {
+	var t T
+	if err := b.c.bind(reflect.ValueOf(&t).Elem(), req.Params.Arguments, req.Params.RawArguments); err != nil {
+		var zero T
+		return zero, err
+	}
+	return t, nil
+}
+
+// BindJSON is Bind for arguments given as JSON text.
+func (b *Binder[T]) BindJSON(data []byte) (T, error) {
+	var t T
+	if err := b.c.bind(reflect.ValueOf(&t).Elem(), nil, data); err != nil {
+		var zero T
+		return zero, err
+	}
+	return t, nil
+}
+
+// Check validates a T built in Go (a handler's structured result, say)
+// against its tags. It returns nil or an *errs.Error with code
+// InvalidArgument and the violations; a caller checking its own output
+// should wrap that as an Internal error, since the model did nothing wrong.
+func (b *Binder[T]) Check(v T) error {
+	var d decoder
+	d.cfg = &b.c.cfg
+	b.c.validate(&d, reflect.ValueOf(&v).Interface())
+	return b.c.result(&d)
+}
+
+// Schema returns the JSON Schema of T's arguments, derived from the same
+// fields and tags that Bind enforces. The caller must not modify it.
+func (b *Binder[T]) Schema() json.RawMessage { return b.c.schema }
+
+// ToolOption sets a tool's input schema to Schema(), for mcp.NewTool.
+func (b *Binder[T]) ToolOption() mcp.ToolOption {
+	return func(t *mcp.Tool) {
+		t.InputSchema = mcp.ToolInputSchema{}
+		t.RawInputSchema = b.c.schema
+	}
+}
+
+// SecretPaths returns the paths of the parameters tagged mcp:"secret", in
+// the form "auth.token" or "headers[*]" ("[*]" stands for any index or map
+// key). Everything under a secret path is secret too. See IsSecret.
+func (b *Binder[T]) SecretPaths() []string { return slices.Clone(b.c.secrets) }
+
+// IsSecret reports whether the value at a concrete parameter path, such as
+// "accounts[2].password" (the form of errs.Violation.Parameter), is secret.
+func (b *Binder[T]) IsSecret(path string) bool { return b.c.isSecret(shapeOf(path)) }
+
+func (c *core) isSecret(shape string) bool {
+	for _, s := range c.secrets {
+		if shape == s || (strings.HasPrefix(shape, s) && (shape[len(s)] == '.' || shape[len(s)] == '[')) {
+			return true
+		}
+	}
+	return false
+}
+
+// shapeOf replaces every index or key in a path by "*": "a[2].b[x]" becomes
+// "a[*].b[*]".
+func shapeOf(path string) string {
+	if !strings.Contains(path, "[") {
+		return path
+	}
+	var b strings.Builder
+	depth := 0
+	for _, r := range path {
+		switch {
+		case r == '[':
+			if depth == 0 {
+				b.WriteString("[*")
+			}
+			depth++
+		case r == ']' && depth > 0:
+			depth--
+			if depth == 0 {
+				b.WriteByte(']')
+			}
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// bind is Bind without generics: dst is the T to fill.
+func (c *core) bind(dst reflect.Value, args any, raw []byte) error {
+	d := decoder{cfg: &c.cfg}
+	src := args
+	switch a := args.(type) {
+	case json.RawMessage:
+		src, raw = nil, a
+	case []byte:
+		src, raw = nil, a
+	}
+	if src == nil {
+		if len(bytes.TrimSpace(raw)) == 0 {
+			if c.hasRequired() {
+				return c.rootError("required", "the call has no arguments; expected "+c.objectDesc())
+			}
+			src = map[string]any{}
+		} else {
+			v, err := decodeJSON(raw)
+			if err != nil {
+				return c.rootError("json", "the arguments are not valid JSON; expected "+c.objectDesc())
+			}
+			if v == nil && !c.hasRequired() {
+				v = map[string]any{}
+			}
+			src, d.exact = v, true
+		}
+	}
+	m, ok := src.(map[string]any)
+	if !ok && !plainJSON(src) {
+		// Built in process with Go types: go through JSON once.
+		v, err := reencode(src)
+		if err != nil {
+			return c.rootError("type", "the arguments cannot be read as JSON; expected "+c.objectDesc())
+		}
+		src, d.exact = v, true
+		m, ok = src.(map[string]any)
+	}
+	if !ok {
+		return c.rootError("type", "the arguments must be a JSON object, got "+describeJSON(src, true)+"; expected "+c.objectDesc())
+	}
+	d.object(m, dst, c.root, false)
+	if d.foreign || (d.imprecise && !d.exact && len(raw) > 0) {
+		var v any
+		var err error
+		if d.foreign {
+			v, err = reencode(args)
+		} else {
+			v, err = decodeJSON(raw)
+		}
+		if m2, ok := v.(map[string]any); err == nil && ok {
+			d = decoder{cfg: &c.cfg, exact: true}
+			dst.SetZero()
+			d.object(m2, dst, c.root, false)
+		}
+	}
+	c.validate(&d, dst.Addr().Interface())
+	return c.result(&d)
+}
+
+func reencode(v any) (any, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return decodeJSON(data)
+}
+
+// validate runs the validator on ptr (a *T) and adds its violations,
+// except those about values that could not be decoded.
+func (c *core) validate(d *decoder, ptr any) {
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("validator panicked: %v", r)
+			}
+		}()
+		err = c.v.Struct(ptr)
+	}()
+	if err == nil {
+		return
+	}
+	var ves validator.ValidationErrors
+	if !errors.As(err, &ves) {
+		d.internal = err
+		return
+	}
+	for _, fe := range ves {
+		p := cleanNamespace(fe.Namespace())
+		if under(p, d.failed) {
+			continue
+		}
+		d.viols = append(d.viols, c.violation(fe, p, slices.Contains(d.zeroPresent, p)))
+	}
+}
+
+// under reports whether p is one of paths or inside one of them.
+func under(p string, paths []string) bool {
+	for _, f := range paths {
+		if p == f || (strings.HasPrefix(p, f) && len(p) > len(f) && (p[len(f)] == '.' || p[len(f)] == '[')) {
+			return true
+		}
+	}
+	return false
+}
+
+// cleanNamespace turns "Args.filters[2].since" into "filters[2].since",
+// dropping the root type's name and embedded structs.
+func cleanNamespace(ns string) string {
+	_, p, _ := strings.Cut(ns, ".")
+	if strings.Contains(p, embedded) {
+		p = strings.ReplaceAll(p, embedded+".", "")
+	}
+	return p
+}
+
+// violation turns one validator failure into a sentence.
+func (c *core) violation(fe validator.FieldError, p string, zeroPresent bool) errs.Violation {
+	shape := shapeOf(p)
+	secret := c.isSecret(shape)
+	cl := classOf(fe.Kind(), fe.Type())
+	var custom map[string]string
+	if len(c.cfg.rules) > 0 {
+		custom = make(map[string]string, len(c.cfg.rules))
+		for k, r := range c.cfg.rules {
+			custom[k] = r.expected
+		}
+	}
+	must, expected := phrase(fe.Tag(), fe.Param(), cl, c.bounds[shape], zeroPresent, custom)
+	got, tail := "", ""
+	if fe.Tag() != "required" || zeroPresent {
+		got, tail = gotGo(fe.Value(), fe.Kind(), secret)
+	}
+	return errs.Violation{
+		Parameter: p,
+		Rule:      fe.Tag(),
+		Expected:  expected,
+		Got:       got,
+		Message:   "parameter " + strconv.Quote(p) + " " + must + tail,
+	}
+}
+
+// result builds the error for what d collected, or nil.
+func (c *core) result(d *decoder) error {
+	if d.internal != nil {
+		return errs.Wrap(errs.Internal, d.internal, "")
+	}
+	if len(d.viols) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(d.viols, func(a, b errs.Violation) int {
+		if n := strings.Compare(a.Parameter, b.Parameter); n != 0 {
+			return n
+		}
+		return strings.Compare(a.Rule, b.Rule)
+	})
+	msgs := make([]string, len(d.viols))
+	for i, v := range d.viols {
+		msgs[i] = v.Message
+	}
+	return errs.New(errs.InvalidArgument, strings.Join(msgs, "; "), errs.Violations(d.viols...))
+}
+
+func (c *core) rootError(rule, msg string) error {
+	v := errs.Violation{Parameter: "", Rule: rule, Expected: c.objectDesc(), Message: msg}
+	return errs.New(errs.InvalidArgument, msg, errs.Violations(v))
+}
+
+func (c *core) hasRequired() bool {
+	for _, f := range c.root.fields {
+		if f.required {
+			return true
+		}
+	}
+	return false
+}
+
+// objectDesc describes the arguments object: `an object with "city"
+// (required), "days"`.
+func (c *core) objectDesc() string {
+	if len(c.root.fields) == 0 {
+		return "an empty object"
+	}
+	var b strings.Builder
+	b.WriteString("an object with ")
+	for i, f := range c.root.fields {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(f.name))
+		if f.required {
+			b.WriteString(" (required)")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,213 @@
+package validate_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/validate"
+)
+
+// boundTool registers a tool whose handler binds with b and answers the
+// bound value as structuredContent, or the binding error through
+// errs.ToResult.
+func boundTool[T any](s *server.MCPServer, name string, b *validate.Binder[T]) {
+	s.AddTool(mcp.NewTool(name, b.ToolOption()), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := b.Bind(req)
+		if err != nil {
+			return errs.ToResult(err, errs.Call{Tool: req.Params.Name}), nil
+		}
+		j, err := json.Marshal(args)
+		if err != nil {
+			return nil, err
+		}
+		return mcp.NewToolResultText(string(j)), nil
+	})
+}
+
+func startProbe(t *testing.T) *testserver.Conn {
+	t.Helper()
+	s := server.NewMCPServer("probe", "1.0.0")
+	boundTool(s, "forecast", validate.MustNew[forecastArgs]())
+	boundTool(s, "kitchen", validate.MustNew[kitchen]())
+	boundTool(s, "loose", validate.MustNew[forecastArgs](validate.AllowUnknown()))
+	return testserver.StartHTTP(t, s)
+}
+
+// callRaw sends arguments as exact JSON text (or none, for "").
+func callRaw(t *testing.T, c *testserver.Conn, tool, args string) *mcp.CallToolResult {
+	t.Helper()
+	var req mcp.CallToolRequest
+	req.Params.Name = tool
+	if args != "" {
+		req.Params.RawArguments = json.RawMessage(args)
+	}
+	res, err := c.Client.CallTool(context.Background(), req)
+	if err != nil {
+		t.Fatalf("call %s %s: %v", tool, args, err)
+	}
+	return res
+}
+
+func text(res *mcp.CallToolResult) string {
+	if len(res.Content) == 0 {
+		return ""
+	}
+	if tc, ok := res.Content[0].(mcp.TextContent); ok {
+		return tc.Text
+	}
+	return ""
+}
+
+// brief renders violations as "parameter|rule|got" lines.
+func brief(vs []errs.Violation) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Parameter + "|" + v.Rule + "|" + v.Got
+	}
+	return out
+}
+
+func TestBindOverHTTP(t *testing.T) {
+	c := startProbe(t)
+	const fprefix = `invalid arguments for tool "forecast": `
+	cases := []struct {
+		name  string
+		tool  string
+		args  string
+		text  string   // the whole model-facing text, when set
+		viols []string // parameter|rule|got, sorted
+	}{
+		{"between", "forecast", `{"city":"Paris","days":30}`,
+			fprefix + `parameter "days" must be between 1 and 14, got 30`, []string{`days|max|30`}},
+		{"below", "forecast", `{"city":"Paris","days":-2}`,
+			fprefix + `parameter "days" must be between 1 and 14, got -2`, []string{`days|min|-2`}},
+		{"required", "forecast", `{"days":3}`,
+			fprefix + `parameter "city" is required`, []string{`city|required|`}},
+		{"required but empty", "forecast", `{"city":""}`,
+			fprefix + `parameter "city" must not be empty, got ""`, []string{`city|required|""`}},
+		{"oneof", "forecast", `{"city":"Paris","units":"kelvin"}`,
+			fprefix + `parameter "units" must be one of "metric", "imperial", got "kelvin"`, []string{`units|oneof|"kelvin"`}},
+		{"type string for integer", "forecast", `{"city":"Paris","days":"three"}`,
+			fprefix + `parameter "days" must be an integer, got the string "three"`, []string{`days|type|"three"`}},
+		{"type fraction for integer", "forecast", `{"city":"Paris","days":2.5}`,
+			fprefix + `parameter "days" must be an integer, got the number 2.5`, []string{`days|type|2.5`}},
+		{"type number for string", "forecast", `{"city":42}`,
+			fprefix + `parameter "city" must be a string, got the number 42`, []string{`city|type|42`}},
+		{"type null", "forecast", `{"city":null}`,
+			fprefix + `parameter "city" must be a string, got null`, []string{`city|type|null`}},
+		{"type object", "forecast", `{"city":{"name":"Paris"}}`,
+			fprefix + `parameter "city" must be a string, got an object`, []string{`city|type|`}},
+		{"unknown close", "forecast", `{"cty":"Paris"}`,
+			fprefix + `parameter "city" is required; unknown parameter "cty"; did you mean "city"?`, []string{`city|required|`, `cty|unknown|`}},
+		{"unknown case", "forecast", `{"city":"Paris","Days":3}`,
+			fprefix + `unknown parameter "Days"; did you mean "days"?`, []string{`Days|unknown|`}},
+		{"unknown far", "forecast", `{"city":"Paris","verbose":true}`,
+			fprefix + `unknown parameter "verbose"; known parameters are "city", "days", "units", "api_key"`, []string{`verbose|unknown|`}},
+		{"unknown allowed", "loose", `{"city":"Paris","verbose":true}`, "", nil},
+		{"secret never echoed", "forecast", `{"city":"Paris","api_key":"hunter2-s3cr3t"}`,
+			fprefix + `parameter "api_key" must be exactly 8 characters long`, []string{`api_key|len|`}},
+		{"secret type error", "forecast", `{"city":"Paris","api_key":12345678}`,
+			fprefix + `parameter "api_key" must be a string, got a number`, []string{`api_key|type|`}},
+		{"long value not echoed", "forecast", `{"city":"Paris","units":"` + strings.Repeat("x", 60) + `"}`,
+			fprefix + `parameter "units" must be one of "metric", "imperial", got a string of 60 characters`, []string{`units|oneof|`}},
+		{"missing arguments", "forecast", ``,
+			fprefix + `the call has no arguments; expected an object with "city" (required), "days", "units", "api_key"`, []string{`|required|`}},
+		{"null arguments", "forecast", `null`,
+			fprefix + `the arguments must be a JSON object, got null; expected an object with "city" (required), "days", "units", "api_key"`, []string{`|type|`}},
+		{"array arguments", "forecast", `["Paris",3]`,
+			fprefix + `the arguments must be a JSON object, got an array of 2 items; expected an object with "city" (required), "days", "units", "api_key"`, []string{`|type|`}},
+		{"string arguments", "forecast", `"Paris"`,
+			fprefix + `the arguments must be a JSON object, got a string; expected an object with "city" (required), "days", "units", "api_key"`, []string{`|type|`}},
+		{"many at once", "forecast", `{"cty":"Paris","days":"3","units":"K","extra":1}`,
+			fprefix + `parameter "city" is required; unknown parameter "cty"; did you mean "city"?; parameter "days" must be an integer, got the string "3"; unknown parameter "extra"; known parameters are "city", "days", "units", "api_key"; parameter "units" must be one of "metric", "imperial", got "K"`,
+			[]string{`city|required|`, `cty|unknown|`, `days|type|"3"`, `extra|unknown|`, `units|oneof|"K"`}},
+		{"valid", "forecast", `{"city":"Paris","days":3,"units":"metric"}`, "", nil},
+
+		// Every rule family, by JSON path.
+		{"string min", "kitchen", `{"city":"P","name":"ab"}`, "", []string{`name|min|"ab"`}},
+		{"string len", "kitchen", `{"city":"P","code":"abc"}`, "", []string{`code|len|"abc"`}},
+		{"gt", "kitchen", `{"city":"P","count":-1}`, "", []string{`count|gt|-1`}},
+		{"lt", "kitchen", `{"city":"P","count":100}`, "", []string{`count|lt|100`}},
+		{"gte float", "kitchen", `{"city":"P","ratio":0.25}`, "", []string{`ratio|gte|0.25`}},
+		{"lte float", "kitchen", `{"city":"P","ratio":2.5}`, "", []string{`ratio|lte|2.5`}},
+		{"slice max", "kitchen", `{"city":"P","tags":["aa","bb","cc","dd"]}`, "", []string{`tags|max|4 items`}},
+		{"dive into slice", "kitchen", `{"city":"P","tags":["aa","b"]}`, "", []string{`tags[1]|min|"b"`}},
+		{"email", "kitchen", `{"city":"P","email":"nobody"}`, "", []string{`email|email|"nobody"`}},
+		{"url", "kitchen", `{"city":"P","url":"example.com"}`, "", []string{`url|url|"example.com"`}},
+		{"uri", "kitchen", `{"city":"P","uri":"::"}`, "", []string{`uri|uri|"::"`}},
+		{"uuid", "kitchen", `{"city":"P","id":"123"}`, "", []string{`id|uuid|"123"`}},
+		{"hostname", "kitchen", `{"city":"P","host":"-bad-"}`, "", []string{`host|hostname|"-bad-"`}},
+		{"ip", "kitchen", `{"city":"P","ip":"1.2.3"}`, "", []string{`ip|ip|"1.2.3"`}},
+		{"datetime", "kitchen", `{"city":"P","when":"2026-13-01"}`, "", []string{`when|datetime|"2026-13-01"`}},
+		{"alphanum", "kitchen", `{"city":"P","slug":"a-b"}`, "", []string{`slug|alphanum|"a-b"`}},
+		{"startswith", "kitchen", `{"city":"P","prefix":"xab"}`, "", []string{`prefix|startswith|"xab"`}},
+		{"endswith", "kitchen", `{"city":"P","suffix":"yzx"}`, "", []string{`suffix|endswith|"yzx"`}},
+		{"contains", "kitchen", `{"city":"P","has":"nope"}`, "", []string{`has|contains|"nope"`}},
+		{"excludes", "kitchen", `{"city":"P","no_slash":"a/b"}`, "", []string{`no_slash|excludes|"a/b"`}},
+		{"dive into map values and keys", "kitchen", `{"city":"P","labels":{"a":9,"bb":1}}`, "", []string{`labels[a]|max|9`, `labels[a]|min|"a"`}},
+		{"map value type", "kitchen", `{"city":"P","labels":{"bb":"x"}}`, "", []string{`labels[bb]|type|"x"`}},
+		{"nested pointer struct", "kitchen", `{"city":"P","address":{"zip":"123x"}}`, "",
+			[]string{`address.street|required|`, `address.zip|len|"123x"`}},
+		{"second rule of a field", "kitchen", `{"city":"P","address":{"street":"x","zip":"1234x"}}`, "", []string{`address.zip|numeric|"1234x"`}},
+		{"nested unknown", "kitchen", `{"city":"P","address":{"street":"x","zip":"12345","stret":"y"}}`, "", []string{`address.stret|unknown|`}},
+		{"null pointer is absent", "kitchen", `{"city":"P","address":null}`, "", nil},
+		{"slice of structs", "kitchen", `{"city":"P","filters":[{"field":"a"},{"field":"b"},{"since":"yesterday"}]}`, "",
+			[]string{`filters[2].field|required|`, `filters[2].since|datetime|"yesterday"`}},
+		{"array where object expected", "kitchen", `{"city":"P","filters":[1]}`, "", []string{`filters[0]|type|1`}},
+		{"unknown rule falls back", "kitchen", `{"city":"P","custom":"x"}`, "", []string{`custom|ulid|"x"`}},
+		{"int8 range", "kitchen", `{"city":"P","small":300}`, "", []string{`small|range|300`}},
+		{"uint negative", "kitchen", `{"city":"P","count_u":-1}`, "", []string{`count_u|range|-1`}},
+		{"big integer keeps every digit", "kitchen", `{"city":"P","big":9007199254740993}`, "", nil},
+		{"time.Time field", "kitchen", `{"city":"P","at":"not a time"}`, "", []string{`at|datetime|"not a time"`}},
+		{"gt on time", "kitchen", `{"city":"P","at":"2001-01-01T00:00:00Z"}`, "", []string{`at|gt|2001-01-01T00:00:00Z`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := callRaw(t, c, tc.tool, tc.args)
+			info, isErr := errs.InfoOf(res)
+			if tc.viols == nil {
+				if res.IsError {
+					t.Fatalf("want success, got %q", text(res))
+				}
+				return
+			}
+			if !isErr || info.Code != "invalid_argument" {
+				t.Fatalf("want an invalid_argument result, got isError=%v %q", res.IsError, text(res))
+			}
+			if tc.text != "" && text(res) != tc.text {
+				t.Errorf("text\n got %s\nwant %s", text(res), tc.text)
+			}
+			if got := brief(info.Violations); strings.Join(got, "\n") != strings.Join(tc.viols, "\n") {
+				t.Errorf("violations\n got %q\nwant %q", got, tc.viols)
+			}
+			for _, v := range info.Violations {
+				if v.Message == "" || (v.Rule != "unknown" && v.Rule != "required" && v.Expected == "") {
+					t.Errorf("violation %+v lacks a message or an expectation", v)
+				}
+				if strings.Contains(v.Message, "hunter2") || strings.Contains(text(res), "hunter2") {
+					t.Errorf("secret echoed: %q", text(res))
+				}
+			}
+		})
+	}
+}
+
+// TestBigIntegerExact checks that an int64 beyond 2^53 arrives exactly,
+// though mcp-go decodes arguments into float64.
+func TestBigIntegerExact(t *testing.T) {
+	c := startProbe(t)
+	res := callRaw(t, c, "kitchen", `{"city":"P","big":9007199254740993}`)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	if raw := text(res); !strings.Contains(raw, `"big":9007199254740993`) {
+		t.Fatalf("big integer lost precision: %s", raw)
+	}
+}

@@ -1,0 +1,277 @@
+package validate
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// kind is how a Go type is decoded from JSON.
+type kind uint8
+
+const (
+	kString kind = iota
+	kBool
+	kInt
+	kUint
+	kFloat
+	kStruct
+	kSlice
+	kArray
+	kMap
+	kPtr
+	kAny       // interface{}: the JSON value as encoding/json would decode it
+	kRaw       // json.RawMessage: the value's JSON text
+	kTime      // time.Time: an RFC 3339 string
+	kUnmarshal // implements json.Unmarshaler
+	kText      // implements encoding.TextUnmarshaler: a string
+)
+
+// node is the decoding plan for one Go type, built once per Binder.
+type node struct {
+	kind   kind
+	typ    reflect.Type
+	elem   *node   // kPtr, kSlice, kArray, kMap
+	fields []field // kStruct
+	// byName finds a field by its JSON name.
+	byName map[string]int
+	// names are the JSON names in declaration order, for "did you mean"
+	// and for the missing-arguments message.
+	names []string
+}
+
+// field is one struct field as the model sees it.
+type field struct {
+	name     string
+	index    []int
+	node     *node
+	required bool // the validate tag has a plain "required" rule
+	secret   bool
+	desc     string
+	tag      string // the validate tag
+}
+
+var (
+	timeType        = reflect.TypeFor[time.Time]()
+	rawType         = reflect.TypeFor[json.RawMessage]()
+	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	textType        = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// planner builds nodes, sharing one node per type so recursive types work.
+type planner struct {
+	seen map[reflect.Type]*node
+}
+
+func (p *planner) plan(t reflect.Type) (*node, error) {
+	if n, ok := p.seen[t]; ok {
+		return n, nil
+	}
+	n := &node{typ: t}
+	p.seen[t] = n
+	switch {
+	case t == timeType:
+		n.kind = kTime
+		return n, nil
+	case t == rawType:
+		n.kind = kRaw
+		return n, nil
+	case t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType):
+		n.kind = kUnmarshal
+		return n, nil
+	case t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(textType):
+		n.kind = kText
+		return n, nil
+	}
+	var err error
+	switch t.Kind() {
+	case reflect.String:
+		n.kind = kString
+	case reflect.Bool:
+		n.kind = kBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n.kind = kInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		n.kind = kUint
+	case reflect.Float32, reflect.Float64:
+		n.kind = kFloat
+	case reflect.Interface:
+		if t.NumMethod() != 0 {
+			return nil, fmt.Errorf("interface type %s is not supported (only any)", t)
+		}
+		n.kind = kAny
+	case reflect.Pointer:
+		n.kind = kPtr
+		n.elem, err = p.plan(t.Elem())
+	case reflect.Slice:
+		n.kind = kSlice
+		n.elem, err = p.plan(t.Elem())
+	case reflect.Array:
+		n.kind = kArray
+		n.elem, err = p.plan(t.Elem())
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return nil, fmt.Errorf("map key type %s is not supported (only string kinds)", t.Key())
+		}
+		n.kind = kMap
+		n.elem, err = p.plan(t.Elem())
+	case reflect.Struct:
+		n.kind = kStruct
+		n.byName = map[string]int{}
+		err = p.fields(n, t, nil)
+	default:
+		return nil, fmt.Errorf("type %s cannot come from JSON", t)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// fields adds t's fields to n, flattening embedded structs without a JSON
+// name as encoding/json does.
+func (p *planner) fields(n *node, t reflect.Type, index []int) error {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		jsonTag := sf.Tag.Get("json")
+		if jsonTag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(jsonTag, ",")
+		if strings.Contains(","+opts+",", ",string,") {
+			return fmt.Errorf("field %s.%s: the json \",string\" option is not supported", t, sf.Name)
+		}
+		idx := append(append([]int(nil), index...), i)
+		if sf.Anonymous && name == "" {
+			ft := sf.Type
+			if ft.Kind() == reflect.Pointer {
+				return fmt.Errorf("field %s.%s: embedded pointers are not supported; embed the struct or name the field", t, sf.Name)
+			}
+			if ft.Kind() == reflect.Struct {
+				if err := p.fields(n, ft, idx); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		if _, dup := n.byName[name]; dup {
+			return fmt.Errorf("field %s.%s: JSON name %q is used twice", t, sf.Name, name)
+		}
+		fn, err := p.plan(sf.Type)
+		if err != nil {
+			return fmt.Errorf("field %s.%s: %w", t, sf.Name, err)
+		}
+		vtag := sf.Tag.Get("validate")
+		if err := checkParams(vtag); err != nil {
+			return fmt.Errorf("field %s.%s: %w", t, sf.Name, err)
+		}
+		desc := sf.Tag.Get("description")
+		if desc == "" {
+			desc = sf.Tag.Get("jsonschema")
+		}
+		f := field{
+			name:     name,
+			index:    idx,
+			node:     fn,
+			required: hasRule(beforeDive(vtag), "required"),
+			secret:   hasRule(sf.Tag.Get("mcp"), "secret"),
+			desc:     desc,
+			tag:      vtag,
+		}
+		n.byName[name] = len(n.fields)
+		n.fields = append(n.fields, f)
+		n.names = append(n.names, name)
+	}
+	return nil
+}
+
+// rule is one validator rule: tag and parameter.
+type rule struct {
+	tag   string
+	param string
+}
+
+// splitRules splits a validate tag into its rules, keeping "dive" and
+// "keys"/"endkeys" as rules. Alternatives ("a|b") stay one rule.
+func splitRules(tag string) []rule {
+	if tag == "" {
+		return nil
+	}
+	var out []rule
+	for part := range strings.SplitSeq(tag, ",") {
+		if part == "" {
+			continue
+		}
+		t, p, _ := strings.Cut(part, "=")
+		out = append(out, rule{tag: t, param: p})
+	}
+	return out
+}
+
+// beforeDive returns the part of a tag that applies to the field itself.
+func beforeDive(tag string) string {
+	if i := indexRule(tag, "dive"); i >= 0 {
+		return tag[:i]
+	}
+	return tag
+}
+
+// afterDive returns the part of a tag that applies to the elements, and
+// whether there is a dive at all.
+func afterDive(tag string) (string, bool) {
+	i := indexRule(tag, "dive")
+	if i < 0 {
+		return "", false
+	}
+	rest := strings.TrimPrefix(tag[i+len("dive"):], ",")
+	return rest, true
+}
+
+// indexRule returns the byte offset of the rule named r in tag, or -1.
+func indexRule(tag, r string) int {
+	off := 0
+	for part := range strings.SplitSeq(tag, ",") {
+		name, _, _ := strings.Cut(part, "=")
+		if name == r {
+			return off
+		}
+		off += len(part) + 1
+	}
+	return -1
+}
+
+func hasRule(tag, r string) bool { return indexRule(tag, r) >= 0 }
+
+// checkParams rejects size and comparison rules whose parameter is not a
+// number or a duration. The validator would only find out by panicking on
+// the first call that reaches the rule, which may be long after start-up.
+func checkParams(tag string) error {
+	for _, r := range splitRules(tag) {
+		switch r.tag {
+		case "min", "max", "len", "gt", "gte", "lt", "lte":
+		default:
+			continue
+		}
+		if r.param == "" && r.tag != "min" && r.tag != "max" && r.tag != "len" {
+			continue // gt, lt… without a parameter compare time.Time with now
+		}
+		if _, err := strconv.ParseFloat(r.param, 64); err == nil {
+			continue
+		}
+		if _, err := time.ParseDuration(r.param); err == nil {
+			continue
+		}
+		return fmt.Errorf("invalid validate tag: rule %s=%q needs a number", r.tag, r.param)
+	}
+	return nil
+}

@@ -1,0 +1,240 @@
+package wrap_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/validate"
+	"github.com/mcpwrap/mcpwrap/wrap"
+)
+
+type weatherArgs struct {
+	City  string `json:"city" validate:"required" description:"City name, e.g. Paris"`
+	Days  int    `json:"days" validate:"omitempty,min=1,max=14"`
+	Units string `json:"units" validate:"omitempty,oneof=metric imperial"`
+}
+
+type weatherOut struct {
+	City  string  `json:"city" validate:"required"`
+	TempC float64 `json:"temp_c" validate:"gte=-90,lte=60"`
+}
+
+func call(t *testing.T, c *testserver.Conn, tool, args string) *mcp.CallToolResult {
+	t.Helper()
+	var req mcp.CallToolRequest
+	req.Params.Name = tool
+	if args != "" {
+		req.Params.RawArguments = json.RawMessage(args)
+	}
+	res, err := c.Client.CallTool(context.Background(), req)
+	if err != nil {
+		t.Fatalf("call %s: %v", tool, err)
+	}
+	return res
+}
+
+func firstText(res *mcp.CallToolResult) string {
+	if len(res.Content) > 0 {
+		if tc, ok := res.Content[0].(mcp.TextContent); ok {
+			return tc.Text
+		}
+	}
+	return ""
+}
+
+func TestTypedOverHTTP(t *testing.T) {
+	var logs logbuf.Buffer
+	var calls atomic.Int32
+	w := wrap.New(wrap.WithLogger(logs.Logger()))
+	s := server.NewMCPServer("typed", "1.0.0")
+	s.AddTools(
+		wrap.MustTyped(w, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a weatherArgs) (*mcp.CallToolResult, error) {
+			calls.Add(1)
+			return mcp.NewToolResultText(a.City + " " + a.Units), nil
+		}),
+		must(wrap.TypedOut(w, mcp.NewTool("current"), func(_ context.Context, _ mcp.CallToolRequest, a weatherArgs) (weatherOut, error) {
+			if a.City == "Mars" {
+				return weatherOut{City: a.City, TempC: -120}, nil
+			}
+			return weatherOut{City: a.City, TempC: 21.5}, nil
+		})),
+	)
+	c := testserver.StartHTTP(t, s)
+
+	t.Run("valid call reaches the handler with typed arguments", func(t *testing.T) {
+		res := call(t, c, "forecast", `{"city":"Paris","units":"metric"}`)
+		if res.IsError || firstText(res) != "Paris metric" {
+			t.Fatalf("got isError=%v %q", res.IsError, firstText(res))
+		}
+	})
+	t.Run("invalid call never reaches the handler", func(t *testing.T) {
+		before := calls.Load()
+		res := call(t, c, "forecast", `{"cty":"Paris","days":30}`)
+		if calls.Load() != before {
+			t.Fatal("handler ran on invalid input")
+		}
+		want := `invalid arguments for tool "forecast": parameter "city" is required; unknown parameter "cty"; did you mean "city"?; parameter "days" must be between 1 and 14, got 30`
+		if firstText(res) != want {
+			t.Fatalf("text\n got %s\nwant %s", firstText(res), want)
+		}
+		info, ok := errs.InfoOf(res)
+		if !ok || info.Code != "invalid_argument" || len(info.Violations) != 3 || info.CallID == "" {
+			t.Fatalf("structuredContent: %+v", info)
+		}
+		lines, err := logs.Find("call_id", info.CallID)
+		if err != nil || len(lines) != 1 {
+			t.Fatalf("log lines for the call: %v %v", lines, err)
+		}
+		if lines[0]["outcome"] != "invalid_argument" || lines[0]["level"] != "WARN" ||
+			!strings.Contains(lines[0]["cause"].(string), `parameter "days" must be between 1 and 14, got 30`) {
+			t.Fatalf("log line: %v", lines[0])
+		}
+	})
+	t.Run("structured result", func(t *testing.T) {
+		res := call(t, c, "current", `{"city":"Paris"}`)
+		if res.IsError {
+			t.Fatal(firstText(res))
+		}
+		if firstText(res) != `{"city":"Paris","temp_c":21.5}` {
+			t.Fatalf("text %q", firstText(res))
+		}
+		sc, _ := json.Marshal(res.StructuredContent)
+		if string(sc) != `{"city":"Paris","temp_c":21.5}` {
+			t.Fatalf("structuredContent %s", sc)
+		}
+	})
+	t.Run("broken result is an internal error", func(t *testing.T) {
+		res := call(t, c, "current", `{"city":"Mars"}`)
+		info, ok := errs.InfoOf(res)
+		if !ok || info.Code != "internal" || strings.Contains(firstText(res), "temp_c") {
+			t.Fatalf("model must get the generic internal error, got %q", firstText(res))
+		}
+		lines, err := logs.Find("call_id", info.CallID)
+		if err != nil || len(lines) != 1 || lines[0]["level"] != "ERROR" ||
+			!strings.Contains(lines[0]["cause"].(string), `parameter "temp_c" must be between -90 and 60, got -120`) {
+			t.Fatalf("operator must see why: %v %v", lines, err)
+		}
+	})
+	t.Run("tools/list advertises the derived schemas", func(t *testing.T) {
+		list, err := c.Client.ListTools(context.Background(), mcp.ListToolsRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, tl := range list.Tools {
+			raw, err := json.Marshal(tl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[tl.Name] = string(raw)
+		}
+		for name, want := range map[string][]string{
+			"forecast": {`"required":["city"]`, `"additionalProperties":false`, `"maximum":14`, `"minimum":1`, `"enum":["metric","imperial"]`, `"description":"City name, e.g. Paris"`},
+			"current":  {`"outputSchema":{`, `"temp_c":{"maximum":60,"minimum":-90,"type":"number"}`},
+		} {
+			for _, w := range want {
+				if !strings.Contains(got[name], w) {
+					t.Errorf("tool %s: want %s in %s", name, w, got[name])
+				}
+			}
+		}
+	})
+}
+
+func must(st server.ServerTool, err error) server.ServerTool {
+	if err != nil {
+		panic(err)
+	}
+	return st
+}
+
+func TestTypedRejectsBadStructsAtStartup(t *testing.T) {
+	cases := []struct {
+		name string
+		try  func() error
+		want string
+	}{
+		{"unknown rule", func() error {
+			type a struct {
+				X string `json:"x" validate:"required,nosuchrule"`
+			}
+			_, err := wrap.Typed(nil, mcp.NewTool("t"), func(context.Context, mcp.CallToolRequest, a) (*mcp.CallToolResult, error) { return nil, nil })
+			return err
+		}, "nosuchrule"},
+		{"bad parameter", func() error {
+			type a struct {
+				X string `json:"x" validate:"required,min=abc"`
+			}
+			_, err := validate.New[a]()
+			return err
+		}, "invalid validate tag"},
+		{"optional field whose zero fails", func() error {
+			type a struct {
+				Days int `json:"days" validate:"min=1,max=14"`
+			}
+			_, err := validate.New[a]()
+			return err
+		}, `field "days": leaving it out fails its rule "min"`},
+		{"not a struct", func() error {
+			_, err := validate.New[[]string]()
+			return err
+		}, "not a struct"},
+		{"unsupported type", func() error {
+			type a struct {
+				C chan int `json:"c"`
+			}
+			_, err := validate.New[a]()
+			return err
+		}, "cannot come from JSON"},
+		{"nil handler", func() error {
+			_, err := wrap.Typed[weatherArgs](nil, mcp.NewTool("t"), nil)
+			return err
+		}, "nil handler"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.try()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestBeforeAfterMessages produces, for the same bad call, mcp-go's own
+// schema-validation text and ours; the README quotes both.
+func TestBeforeAfterMessages(t *testing.T) {
+	b := validate.MustNew[weatherArgs]()
+	plain := server.NewMCPServer("before", "1.0.0", server.WithInputSchemaValidation())
+	plain.AddTool(mcp.NewTool("forecast", b.ToolOption()), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var a weatherArgs
+		if err := req.BindArguments(&a); err != nil {
+			return nil, err
+		}
+		return mcp.NewToolResultText(a.City), nil
+	})
+	ours := server.NewMCPServer("after", "1.0.0")
+	ours.AddTools(wrap.MustTyped(nil, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a weatherArgs) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(a.City), nil
+	}))
+	const bad = `{"cty":"Paris","days":30}`
+	before := firstText(call(t, testserver.StartHTTP(t, plain), "forecast", bad))
+	after := firstText(call(t, testserver.StartHTTP(t, ours), "forecast", bad))
+	t.Logf("before: %s", before)
+	t.Logf("after:  %s", after)
+	if !strings.HasPrefix(before, "input schema validation failed: ") {
+		t.Fatalf("mcp-go's text changed: %s", before)
+	}
+	if !strings.Contains(after, `did you mean "city"?`) || !strings.Contains(after, `between 1 and 14, got 30`) {
+		t.Fatalf("ours: %s", after)
+	}
+}
