@@ -154,3 +154,24 @@ func (l Layer) String() string {
 
 // MarshalText makes a Layer its name in JSON and in slog text.
 func (l Layer) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+// UnmarshalText is the inverse of MarshalText.
+func (o *Outcome) UnmarshalText(b []byte) error {
+	v, ok := ParseOutcome(string(b))
+	if !ok {
+		return fmt.Errorf("errs: unknown outcome %q", b)
+	}
+	*o = v
+	return nil
+}
+
+// UnmarshalText is the inverse of MarshalText.
+func (l *Layer) UnmarshalText(b []byte) error {
+	for _, v := range []Layer{LayerTransport, LayerProtocol, LayerInteraction, LayerApplication} {
+		if v.String() == string(b) {
+			*l = v
+			return nil
+		}
+	}
+	return fmt.Errorf("errs: unknown layer %q", b)
+}

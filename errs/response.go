@@ -87,6 +87,20 @@ func (id ID) MarshalJSON() ([]byte, error) {
 	return []byte(id.v), nil
 }
 
+// UnmarshalJSON reads an id written by MarshalJSON (null gives no id).
+func (id *ID) UnmarshalJSON(b []byte) error {
+	if string(bytes.TrimSpace(b)) == "null" {
+		*id = ID{}
+		return nil
+	}
+	v, ok := ParseID(b)
+	if !ok {
+		return errors.New("errs: a JSON-RPC id is a string or a number")
+	}
+	*id = v
+	return nil
+}
+
 // Verdict is the classification of one tools/call response: the outcome and
 // what a log line needs to explain it. Fields that do not apply are zero.
 type Verdict struct {
@@ -193,6 +207,9 @@ func ClassifyTransportError(err error) Verdict {
 	_, msg := classify(err)
 	if msg == "" {
 		msg = "the request failed before a response arrived"
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			msg = "the server closed the connection before responding"
+		}
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
@@ -217,6 +234,58 @@ type Classifier struct {
 	data    []byte // SSE mode: the current event's data
 	event   string
 	skipLF  bool // SSE: the previous line ended in \r; skip a following \n
+	scan    jsonScan
+}
+
+// jsonScan finds where a top-level JSON object or array ends, so a body is
+// decided when its value is complete, without waiting for EOF.
+type jsonScan struct {
+	depth      int
+	inStr, esc bool
+	started    bool
+	opaque     bool // the body does not start with { or [: wait for EOF
+}
+
+// feed scans p and returns the index just past the value's end, or -1.
+func (s *jsonScan) feed(p []byte) int {
+	if s.opaque {
+		return -1
+	}
+	for i, b := range p {
+		if !s.started {
+			switch b {
+			case ' ', '\t', '\r', '\n':
+				continue
+			case '{', '[':
+				s.started = true
+				s.depth = 1
+				continue
+			}
+			s.opaque = true
+			return -1
+		}
+		switch {
+		case s.esc:
+			s.esc = false
+		case s.inStr:
+			switch b {
+			case '\\':
+				s.esc = true
+			case '"':
+				s.inStr = false
+			}
+		case b == '"':
+			s.inStr = true
+		case b == '{' || b == '[':
+			s.depth++
+		case b == '}' || b == ']':
+			s.depth--
+			if s.depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
 }
 
 // NewClassifier starts classifying a response to the request with the given
@@ -252,6 +321,10 @@ func NewClassifier(status int, header http.Header, id ID, opts ...ClassifyOption
 	return c
 }
 
+// Streaming reports whether the response is an event stream, where a body
+// abandoned before the verdict means the response never came.
+func (c *Classifier) Streaming() bool { return c.sse }
+
 // Decided reports whether the verdict is known; further input is ignored.
 func (c *Classifier) Decided() bool { return c.decided }
 
@@ -265,6 +338,11 @@ func (c *Classifier) Write(p []byte) (int, error) {
 	if !c.sse {
 		if int64(len(c.body))+int64(len(p)) > c.max {
 			c.decide(OutcomeBodyTooLarge, "body larger than "+strconv.FormatInt(c.max, 10)+" bytes")
+			c.body = nil
+			return len(p), nil
+		}
+		if end := c.scan.feed(p); end >= 0 {
+			c.message(append(c.body, p[:end]...))
 			c.body = nil
 			return len(p), nil
 		}

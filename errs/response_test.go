@@ -432,6 +432,17 @@ func TestOutcomeNames(t *testing.T) {
 		if back, ok := errs.ParseOutcome(s); !ok || back != o {
 			t.Errorf("ParseOutcome(%q) = %v, %v", s, back, ok)
 		}
+		var v struct {
+			O errs.Outcome
+			L errs.Layer
+		}
+		b, _ := json.Marshal(struct {
+			O errs.Outcome
+			L errs.Layer
+		}{o, o.Layer()})
+		if err := json.Unmarshal(b, &v); err != nil || v.O != o || v.L != o.Layer() {
+			t.Errorf("JSON round trip of %s: %s -> %+v, %v", o, b, v, err)
+		}
 	}
 	for _, name := range []string{"TOOL_SUCCESS", "HTTP_ERROR", "JSONRPC_ERROR", "TOOL_ERROR", "INPUT_REQUIRED",
 		"MALFORMED_JSON", "INVALID_ENVELOPE", "INVALID_TOOL_RESULT", "INCOMPLETE_STREAM", "NOT_TOOL_CALL_RESPONSE"} {

@@ -53,8 +53,9 @@ type session struct {
 	calls int
 }
 
-// NewServer returns a kitchen whose sessions start with def.
-func NewServer(def Scenario) *Server {
+// NewMCPServer returns the kitchen's real mcp-go server, without faults:
+// tools echo (read-only, idempotent) and add (read-only).
+func NewMCPServer() *server.MCPServer {
 	s := server.NewMCPServer("kitchen", "1.0.0", server.WithToolCapabilities(false))
 	s.AddTool(mcp.NewTool("echo", mcp.WithDescription("Echoes its text argument."), mcp.WithString("text"),
 		mcp.WithReadOnlyHintAnnotation(true), mcp.WithIdempotentHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false)),
@@ -66,6 +67,12 @@ func NewServer(def Scenario) *Server {
 		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(strconv.FormatFloat(req.GetFloat("a", 0)+req.GetFloat("b", 0), 'g', -1, 64)), nil
 		})
+	return s
+}
+
+// NewServer returns a kitchen whose sessions start with def.
+func NewServer(def Scenario) *Server {
+	s := NewMCPServer()
 	if def.Name == "" {
 		def.Name = Baseline
 	}
