@@ -39,9 +39,9 @@ func main() {
 
 // Exit statuses.
 const (
-	exitOK       = 0
-	exitSetup    = 6
-	exitUsage    = 64
+	exitOK    = 0
+	exitSetup = 6
+	exitUsage = 64
 )
 
 // exitCode ranks an outcome; the worst call decides the exit status.
