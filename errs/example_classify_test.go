@@ -1,0 +1,33 @@
+package errs_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+)
+
+// An HTTP 200 is not a success: the classifier checks the status, then the
+// JSON-RPC envelope, then the tool result.
+func ExampleClassify() {
+	hdr := http.Header{"Content-Type": {"application/json"}}
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}]}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"failed"}],"isError":true}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`,
+	} {
+		v := errs.Classify(200, hdr, []byte(body), errs.NumberID(1))
+		fmt.Println(strings.TrimSpace(fmt.Sprintf("%-16s %-11s %s", v.Outcome, v.Layer(), v.Detail)))
+	}
+	v := errs.Classify(503, hdr, []byte(`{}`), errs.NumberID(1))
+	a := errs.Advise(v, false, 0, errs.RetryPolicy{})
+	fmt.Println(v.Outcome, "retry:", a.Retry, "-", a.Reason)
+	// Output:
+	// TOOL_SUCCESS     application
+	// JSONRPC_ERROR    protocol    JSON-RPC error -32602
+	// TOOL_ERROR       application
+	// INVALID_ENVELOPE protocol    id 2 does not match the request's id 1
+	// HTTP_ERROR retry: false - HTTP 503 is transient, but the call is not known to be idempotent: side effects are unclear, so no automatic retry
+}

@@ -1,0 +1,482 @@
+package errs_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+)
+
+// reply is what the loopback peer answers to one POST.
+type reply struct {
+	status int
+	ctype  string
+	header map[string]string
+	body   string
+}
+
+// peer is a real HTTP server on 127.0.0.1 that answers successive POSTs with
+// reply(n), n counting from 1, and counts them.
+type peer struct {
+	url   string
+	mu    sync.Mutex
+	posts int
+}
+
+func (p *peer) count() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.posts
+}
+
+func startPeer(t *testing.T, next func(n int) reply) *peer {
+	t.Helper()
+	p := &peer{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		p.mu.Lock()
+		p.posts++
+		n := p.posts
+		p.mu.Unlock()
+		rp := next(n)
+		ct := rp.ctype
+		if ct == "" {
+			ct = "application/json"
+		}
+		w.Header().Set("Content-Type", ct)
+		for k, v := range rp.header {
+			w.Header().Set(k, v)
+		}
+		w.WriteHeader(rp.status)
+		_, _ = io.WriteString(w, rp.body)
+	}))
+	t.Cleanup(srv.Close)
+	p.url = srv.URL + "/mcp"
+	return p
+}
+
+// post sends one tools/call with the given id and classifies the live answer.
+func post(t *testing.T, url string, id errs.ID) errs.Verdict {
+	t.Helper()
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"synthetic","arguments":{}}}`, id)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	return errs.ClassifyResponse(resp, id, errs.MaxMessageBytes(1<<20))
+}
+
+const (
+	good      = `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"ok"}],"isError":false}}`
+	rpcError  = `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"synthetic invalid params"}}`
+	toolError = `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"failed"}],"isError":true}}`
+)
+
+type wantVerdict struct {
+	outcome    errs.Outcome
+	layer      errs.Layer
+	status     int
+	code       int64
+	resultType string
+}
+
+func check(t *testing.T, got errs.Verdict, want wantVerdict) {
+	t.Helper()
+	if got.Outcome != want.outcome || got.Layer() != want.layer {
+		t.Errorf("outcome %s (%s), want %s (%s); detail %q", got.Outcome, got.Layer(), want.outcome, want.layer, got.Detail)
+	}
+	if want.status != 0 && got.HTTPStatus != want.status {
+		t.Errorf("status %d, want %d", got.HTTPStatus, want.status)
+	}
+	if got.ErrorCode != want.code {
+		t.Errorf("error code %d, want %d", got.ErrorCode, want.code)
+	}
+	if got.ResultType != want.resultType {
+		t.Errorf("resultType %q, want %q", got.ResultType, want.resultType)
+	}
+}
+
+// TestArticleCases runs the seed article's eleven cases, each over a real
+// loopback HTTP server, and expects exactly the article's outcomes.
+func TestArticleCases(t *testing.T) {
+	cases := []struct {
+		name string
+		r    reply
+		want wantVerdict
+	}{
+		{"baseline complete", reply{200, "", nil, good}, wantVerdict{errs.OutcomeToolSuccess, errs.LayerApplication, 200, 0, "complete"}},
+		{"HTTP 200 with JSON-RPC error", reply{200, "", nil, rpcError}, wantVerdict{errs.OutcomeJSONRPCError, errs.LayerProtocol, 200, -32602, ""}},
+		{"HTTP 200 with isError", reply{200, "", nil, toolError}, wantVerdict{errs.OutcomeToolError, errs.LayerApplication, 200, 0, "complete"}},
+		{"HTTP 500 with success-looking body", reply{500, "", nil, good}, wantVerdict{errs.OutcomeHTTPError, errs.LayerTransport, 500, 0, ""}},
+		{"malformed JSON", reply{200, "", nil, `{unclosed`}, wantVerdict{errs.OutcomeMalformedJSON, errs.LayerProtocol, 200, 0, ""}},
+		{"result and error together", reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"content":[]},"error":{"code":-32602,"message":"x"}}`},
+			wantVerdict{errs.OutcomeInvalidEnvelope, errs.LayerProtocol, 200, 0, ""}},
+		{"wrong response id", reply{200, "", nil, strings.Replace(good, `"id":1`, `"id":99`, 1)}, wantVerdict{errs.OutcomeInvalidEnvelope, errs.LayerProtocol, 200, 0, ""}},
+		{"input_required", reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"approval":{"method":"elicitation/create","params":{"mode":"form","message":"synthetic input"}}}}}`},
+			wantVerdict{errs.OutcomeInputRequired, errs.LayerInteraction, 200, 0, "input_required"}},
+		{"legacy result without resultType", reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"legacy ok"}],"isError":false}}`},
+			wantVerdict{errs.OutcomeToolSuccess, errs.LayerApplication, 200, 0, "complete"}},
+		{"content not an array", reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":"not-an-array","isError":false}}`},
+			wantVerdict{errs.OutcomeInvalidToolResult, errs.LayerProtocol, 200, 0, "complete"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := startPeer(t, func(int) reply { return tc.r })
+			check(t, post(t, p.url, errs.NumberID(1)), tc.want)
+			if p.count() != 1 {
+				t.Errorf("%d POSTs, want 1", p.count())
+			}
+		})
+	}
+	// The eleventh case: 503, then an explicit second POST by the test.
+	t.Run("503 then 200 requires an explicit second POST", func(t *testing.T) {
+		p := startPeer(t, func(n int) reply {
+			if n == 1 {
+				return reply{503, "", nil, `{"note":"synthetic outage"}`}
+			}
+			return reply{200, "", nil, good}
+		})
+		check(t, post(t, p.url, errs.NumberID(1)), wantVerdict{errs.OutcomeHTTPError, errs.LayerTransport, 503, 0, ""})
+		if p.count() != 1 {
+			t.Fatalf("%d POSTs after the first call, want 1: nothing retries on its own", p.count())
+		}
+		check(t, post(t, p.url, errs.NumberID(1)), wantVerdict{errs.OutcomeToolSuccess, errs.LayerApplication, 200, 0, "complete"})
+		if p.count() != 2 {
+			t.Errorf("%d POSTs, want 2", p.count())
+		}
+	})
+}
+
+func sse(events ...string) string {
+	var b strings.Builder
+	for _, e := range events {
+		b.WriteString(e)
+		b.WriteString("\n\n")
+	}
+	return b.String()
+}
+
+const progress = `event: message
+data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`
+
+// TestBeyondTheArticle covers what the article leaves out, over the same
+// loopback server.
+func TestBeyondTheArticle(t *testing.T) {
+	const ev = "text/event-stream"
+	cases := []struct {
+		name string
+		id   errs.ID
+		r    reply
+		want wantVerdict
+	}{
+		{"SSE success after a notification", errs.NumberID(1), reply{200, ev, nil, sse(": keepalive", progress, "id: 7\nevent: message\ndata: "+good)},
+			wantVerdict{errs.OutcomeToolSuccess, errs.LayerApplication, 200, 0, "complete"}},
+		{"SSE with CRLF lines and split data", errs.NumberID(1), reply{200, ev, nil, strings.ReplaceAll("data: {\"jsonrpc\":\"2.0\",\"id\":1,\ndata: \"result\":{\"content\":[]}}\n\n", "\n", "\r\n")},
+			wantVerdict{errs.OutcomeToolSuccess, errs.LayerApplication, 200, 0, "complete"}},
+		{"SSE error response", errs.NumberID(1), reply{200, ev, nil, sse(progress, "data: "+rpcError)},
+			wantVerdict{errs.OutcomeJSONRPCError, errs.LayerProtocol, 200, -32602, ""}},
+		{"SSE truncated before the response", errs.NumberID(1), reply{200, ev, nil, sse(progress) + "data: {\"jsonrpc\":\"2.0\",\"id\":1,"},
+			wantVerdict{errs.OutcomeIncompleteStream, errs.LayerTransport, 200, 0, ""}},
+		{"SSE with no events", errs.NumberID(1), reply{200, ev, nil, ""},
+			wantVerdict{errs.OutcomeIncompleteStream, errs.LayerTransport, 200, 0, ""}},
+		{"SSE event that is not JSON", errs.NumberID(1), reply{200, ev, nil, sse("data: <html>")},
+			wantVerdict{errs.OutcomeMalformedJSON, errs.LayerProtocol, 200, 0, ""}},
+		{"202 with an empty body", errs.NumberID(1), reply{202, "", nil, ""},
+			wantVerdict{errs.OutcomeNotToolCallResponse, errs.LayerTransport, 202, 0, ""}},
+		{"429 with Retry-After", errs.NumberID(1), reply{429, "", map[string]string{"Retry-After": "3"}, `{"error":"slow down"}`},
+			wantVerdict{errs.OutcomeHTTPError, errs.LayerTransport, 429, 0, ""}},
+		{"HTML error page with 200", errs.NumberID(1), reply{200, "text/html; charset=utf-8", nil, "<html><body>Bad gateway</body></html>"},
+			wantVerdict{errs.OutcomeMalformedJSON, errs.LayerProtocol, 200, 0, ""}},
+		{"HTML body labelled JSON", errs.NumberID(1), reply{200, "", nil, "<html><body>Bad gateway</body></html>"},
+			wantVerdict{errs.OutcomeMalformedJSON, errs.LayerProtocol, 200, 0, ""}},
+		{"batch array", errs.NumberID(1), reply{200, "", nil, "[" + good + "]"},
+			wantVerdict{errs.OutcomeInvalidEnvelope, errs.LayerProtocol, 200, 0, ""}},
+		{"string id answered with a number", errs.StringID("1"), reply{200, "", nil, good},
+			wantVerdict{errs.OutcomeInvalidEnvelope, errs.LayerProtocol, 200, 0, ""}},
+		{"number id answered with a string", errs.NumberID(1), reply{200, "", nil, strings.Replace(good, `"id":1`, `"id":"1"`, 1)},
+			wantVerdict{errs.OutcomeInvalidEnvelope, errs.LayerProtocol, 200, 0, ""}},
+		{"string id answered with the same string", errs.StringID("a-1"), reply{200, "", nil, strings.Replace(good, `"id":1`, `"id":"a-1"`, 1)},
+			wantVerdict{errs.OutcomeToolSuccess, errs.LayerApplication, 200, 0, "complete"}},
+		{"null result", errs.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":null}`},
+			wantVerdict{errs.OutcomeInvalidToolResult, errs.LayerProtocol, 200, 0, ""}},
+		{"isError a string", errs.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":"true"}}`},
+			wantVerdict{errs.OutcomeInvalidToolResult, errs.LayerProtocol, 200, 0, "complete"}},
+		{"unknown resultType", errs.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"partial","content":[]}}`},
+			wantVerdict{errs.OutcomeInvalidToolResult, errs.LayerProtocol, 200, 0, "partial"}},
+		{"jsonrpc 1.0", errs.NumberID(1), reply{200, "", nil, strings.Replace(good, `"2.0"`, `"1.0"`, 1)},
+			wantVerdict{errs.OutcomeInvalidEnvelope, errs.LayerProtocol, 200, 0, ""}},
+		{"error code not an integer", errs.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"error":{"code":"-32602","message":"x"}}`},
+			wantVerdict{errs.OutcomeInvalidEnvelope, errs.LayerProtocol, 200, 0, ""}},
+		{"empty 200", errs.NumberID(1), reply{200, "", nil, ""},
+			wantVerdict{errs.OutcomeMalformedJSON, errs.LayerProtocol, 200, 0, ""}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := startPeer(t, func(int) reply { return tc.r })
+			got := post(t, p.url, tc.id)
+			check(t, got, tc.want)
+			if tc.r.status == 429 && (!got.HasRetryAfter || got.RetryAfter != 3*time.Second) {
+				t.Errorf("Retry-After %v (%v), want 3s", got.RetryAfter, got.HasRetryAfter)
+			}
+			if got.Detail == "" && got.Outcome != errs.OutcomeToolSuccess && got.Outcome != errs.OutcomeInputRequired && got.Outcome != errs.OutcomeToolError {
+				t.Errorf("no detail for %s", got.Outcome)
+			}
+		})
+	}
+}
+
+// countingReader yields n bytes of a JSON string body and counts what was read.
+type countingReader struct {
+	left, read int64
+	started    bool
+}
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	if r.left <= 0 {
+		return 0, io.EOF
+	}
+	n := min(int64(len(p)), r.left)
+	for i := range p[:n] {
+		p[i] = 'a'
+	}
+	if !r.started {
+		copy(p, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"`)
+		r.started = true
+	}
+	r.left -= n
+	r.read += n
+	return int(n), nil
+}
+
+// TestHugeBodyIsBounded: a 200 whose body is far larger than the limit gives
+// BODY_TOO_LARGE after reading about the limit, not the whole body.
+func TestHugeBodyIsBounded(t *testing.T) {
+	const limit = 64 << 10
+	t.Run("JSON over loopback", func(t *testing.T) {
+		src := &countingReader{left: 64 << 20}
+		var read int64
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.Copy(w, src)
+		}))
+		defer srv.Close()
+		resp, err := http.Post(srv.URL, "application/json", strings.NewReader(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := errs.ClassifyResponse(resp, errs.NumberID(1), errs.MaxMessageBytes(limit))
+		read = got.Bytes
+		resp.Body.Close()
+		if got.Outcome != errs.OutcomeBodyTooLarge {
+			t.Fatalf("outcome %s, want BODY_TOO_LARGE", got.Outcome)
+		}
+		if read > limit+64<<10 {
+			t.Errorf("read %d bytes for a %d limit", read, limit)
+		}
+	})
+	t.Run("one huge SSE event", func(t *testing.T) {
+		body := "data: " + strings.Repeat("x", 4*limit) + "\n\n"
+		got := errs.Classify(200, http.Header{"Content-Type": {"text/event-stream"}}, []byte(body), errs.NumberID(1), errs.MaxMessageBytes(limit))
+		if got.Outcome != errs.OutcomeBodyTooLarge {
+			t.Fatalf("outcome %s, want BODY_TOO_LARGE", got.Outcome)
+		}
+	})
+	t.Run("many small SSE events are fine", func(t *testing.T) {
+		var b strings.Builder
+		for range 2000 {
+			b.WriteString(progress + "\n\n")
+		}
+		b.WriteString("data: " + good + "\n\n")
+		got := errs.Classify(200, http.Header{"Content-Type": {"text/event-stream"}}, []byte(b.String()), errs.NumberID(1), errs.MaxMessageBytes(limit))
+		if got.Outcome != errs.OutcomeToolSuccess || got.Events != 2001 {
+			t.Fatalf("outcome %s after %d events, want TOOL_SUCCESS after 2001", got.Outcome, got.Events)
+		}
+	})
+}
+
+// TestStreamStopsAtTheResponse: the live classifier returns as soon as the
+// response event arrives, even though the server keeps the stream open.
+func TestStreamStopsAtTheResponse(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, sse(progress, "data: "+good))
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	resp, err := http.Post(srv.URL, "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if got := errs.ClassifyResponse(resp, errs.NumberID(1)); got.Outcome != errs.OutcomeToolSuccess {
+		t.Fatalf("outcome %s, want TOOL_SUCCESS", got.Outcome)
+	}
+}
+
+// TestConnectionClosedMidBody: a body cut by a broken connection is an
+// incomplete stream, with the read error as cause.
+func TestConnectionClosedMidBody(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		buf := make([]byte, 4096)
+		_, _ = c.Read(buf)
+		_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n"+good[:40])
+		_ = c.Close()
+	}()
+	resp, err := http.Post("http://"+ln.Addr().String(), "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got := errs.ClassifyResponse(resp, errs.NumberID(1))
+	if got.Outcome != errs.OutcomeIncompleteStream || got.Cause == nil {
+		t.Fatalf("outcome %s cause %v, want INCOMPLETE_STREAM with a cause", got.Outcome, got.Cause)
+	}
+}
+
+func TestClassifyTransportError(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, err = http.Post("http://"+addr, "application/json", strings.NewReader(`{}`))
+	if err == nil {
+		t.Fatal("no error from a closed port")
+	}
+	got := errs.ClassifyTransportError(err)
+	if got.Outcome != errs.OutcomeNetworkError || got.Layer() != errs.LayerTransport || !errors.Is(got.Cause, err) {
+		t.Fatalf("got %+v", got)
+	}
+	if strings.Contains(got.Detail, addr) {
+		t.Errorf("detail leaks the address: %q", got.Detail)
+	}
+}
+
+func TestServerErrorOfAnMcpwrapResult(t *testing.T) {
+	body := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"upstream busy"}],"isError":true,` +
+		`"structuredContent":{"error":{"code":"rate_limited","message":"m","retryable":true,"retryAfterSeconds":2}}}}`
+	got := errs.Classify(200, nil, []byte(body), errs.NumberID(1))
+	if got.Outcome != errs.OutcomeToolError || got.ServerError == nil || got.ServerError.Code != "rate_limited" || got.Text != "upstream busy" {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestIDs(t *testing.T) {
+	for _, tc := range []struct {
+		raw  string
+		want errs.ID
+		ok   bool
+	}{
+		{`1`, errs.NumberID(1), true},
+		{`1.0`, errs.NumberID(1), true},
+		{`1e0`, errs.NumberID(1), true},
+		{`"1"`, errs.StringID("1"), true},
+		{`null`, errs.ID{}, false},
+		{`true`, errs.ID{}, false},
+		{`{}`, errs.ID{}, false},
+	} {
+		t.Run(tc.raw, func(t *testing.T) {
+			got, ok := errs.ParseID([]byte(tc.raw))
+			if got != tc.want || ok != tc.ok {
+				t.Errorf("ParseID(%s) = %v, %v; want %v, %v", tc.raw, got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+	b, _ := json.Marshal([]errs.ID{errs.NumberID(7), errs.StringID("x"), {}})
+	if string(b) != `[7,"x",null]` {
+		t.Errorf("marshal: %s", b)
+	}
+}
+
+func TestOutcomeNames(t *testing.T) {
+	seen := map[string]bool{}
+	for _, o := range errs.Outcomes() {
+		s := o.String()
+		if seen[s] || strings.HasPrefix(s, "outcome(") {
+			t.Errorf("bad or duplicate name %q", s)
+		}
+		seen[s] = true
+		if back, ok := errs.ParseOutcome(s); !ok || back != o {
+			t.Errorf("ParseOutcome(%q) = %v, %v", s, back, ok)
+		}
+		var v struct {
+			O errs.Outcome
+			L errs.Layer
+		}
+		b, _ := json.Marshal(struct {
+			O errs.Outcome
+			L errs.Layer
+		}{o, o.Layer()})
+		if err := json.Unmarshal(b, &v); err != nil || v.O != o || v.L != o.Layer() {
+			t.Errorf("JSON round trip of %s: %s -> %+v, %v", o, b, v, err)
+		}
+	}
+	for _, name := range []string{"TOOL_SUCCESS", "HTTP_ERROR", "JSONRPC_ERROR", "TOOL_ERROR", "INPUT_REQUIRED",
+		"MALFORMED_JSON", "INVALID_ENVELOPE", "INVALID_TOOL_RESULT", "INCOMPLETE_STREAM", "NOT_TOOL_CALL_RESPONSE"} {
+		if !seen[name] {
+			t.Errorf("missing outcome %s", name)
+		}
+	}
+	if errs.Outcome(200).Valid() || errs.Outcome(200).String() != "outcome(200)" {
+		t.Error("out-of-range outcome")
+	}
+}
+
+// BenchmarkClassify measures a captured JSON success and an SSE success.
+func BenchmarkClassify(b *testing.B) {
+	jsonHdr := http.Header{"Content-Type": {"application/json"}}
+	sseHdr := http.Header{"Content-Type": {"text/event-stream"}}
+	sseBody := []byte(sse(progress, "data: "+good))
+	b.Run("json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = errs.Classify(200, jsonHdr, []byte(good), errs.NumberID(1))
+		}
+	})
+	b.Run("sse", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = errs.Classify(200, sseHdr, sseBody, errs.NumberID(1))
+		}
+	})
+	b.Run("live-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			resp := &http.Response{StatusCode: 200, Header: jsonHdr, Body: io.NopCloser(bytes.NewReader([]byte(good)))}
+			_ = errs.ClassifyResponse(resp, errs.NumberID(1))
+		}
+	})
+}

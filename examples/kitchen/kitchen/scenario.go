@@ -1,0 +1,164 @@
+// Package kitchen is a fault-injection MCP server: a real mcp-go server
+// behind an http.Handler that, per scenario, answers POSTs the way broken or
+// hostile servers do. It is what examples/kitchen serves and what tests
+// start in-process on 127.0.0.1:0. Its scenario names follow the Cakewalk
+// MCP Test Kitchen's, whose hosted service may not be used from CI.
+package kitchen
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The scenario names.
+const (
+	Baseline             = "baseline"
+	HTTPStatusSequence   = "http_status_sequence"
+	JSONRPCError         = "jsonrpc_error"
+	ToolError            = "tool_error"
+	MalformedPayload     = "malformed_payload"
+	NonCompliantEnvelope = "non_compliant_envelope"
+	ConnectionClose      = "connection_close"
+	SSETruncated         = "sse_truncated"
+	UncooperativeHang    = "uncooperative_hang"
+	LateResponse         = "late_response"
+	AuthToken            = "auth_token"
+	InputRequired        = "input_required"
+	SSE                  = "sse"
+)
+
+// Names returns every scenario name.
+func Names() []string {
+	return []string{Baseline, HTTPStatusSequence, JSONRPCError, ToolError, MalformedPayload, NonCompliantEnvelope,
+		ConnectionClose, SSETruncated, UncooperativeHang, LateResponse, AuthToken, InputRequired, SSE}
+}
+
+// Scenario is one fault and its parameters. Its text form is
+// name?key=value&…, e.g. "http_status_sequence?statuses=503,200" or
+// "jsonrpc_error?code=-32602&call=2".
+type Scenario struct {
+	Name string
+	// Statuses (http_status_sequence) are replayed across successive POSTs
+	// of the session, any method; 2xx lets the POST through.
+	Statuses []int
+	// RetryAfter is sent with injected 429 and 503 statuses.
+	RetryAfter int
+	// Code and Message make the JSON-RPC error (jsonrpc_error).
+	Code    int64
+	Message string
+	// Call is the tools/call (1-based, per session) the fault hits; 0 means
+	// every call. Not used by http_status_sequence and auth_token.
+	Call int
+	// Delay is how long late_response waits before answering.
+	Delay time.Duration
+	// Until (auth_token): tools/call POSTs answer 401 until call number
+	// Until, which succeeds.
+	Until int
+	// Variant picks the flavour: malformed_payload truncated|html;
+	// non_compliant_envelope both|wrong_id|string_id|no_version|batch|
+	// content_string|null_result|is_error_string.
+	Variant string
+	// SSE sends the injected JSON-RPC answer as an event stream, after a
+	// progress notification.
+	SSE bool
+}
+
+// ParseScenario reads a scenario's text form; "" is baseline.
+func ParseScenario(s string) (Scenario, error) {
+	name, query, _ := strings.Cut(strings.TrimSpace(s), "?")
+	if name == "" {
+		name = Baseline
+	}
+	name = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "errors."), "timeout."), "auth.")
+	if name == "token_lifecycle" {
+		name = AuthToken
+	}
+	if !slices.Contains(Names(), name) {
+		return Scenario{}, fmt.Errorf("unknown scenario %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		return Scenario{}, fmt.Errorf("scenario %s: %w", name, err)
+	}
+	sc := Scenario{Name: name, Code: -32602, Message: "Invalid params (injected by the kitchen)", Delay: 2 * time.Second, Until: 2}
+	if name == HTTPStatusSequence {
+		sc.Statuses = []int{503, 200}
+	}
+	for k, vs := range q {
+		v := vs[len(vs)-1]
+		var err error
+		switch k {
+		case "statuses":
+			sc.Statuses = nil
+			for f := range strings.SplitSeq(v, ",") {
+				n, perr := strconv.Atoi(strings.TrimSpace(f))
+				if perr != nil || n < 100 || n > 599 {
+					return Scenario{}, fmt.Errorf("scenario %s: bad status %q", name, f)
+				}
+				sc.Statuses = append(sc.Statuses, n)
+			}
+		case "retry_after":
+			sc.RetryAfter, err = strconv.Atoi(v)
+		case "code":
+			sc.Code, err = strconv.ParseInt(v, 10, 64)
+		case "message":
+			sc.Message = v
+		case "call":
+			sc.Call, err = strconv.Atoi(v)
+		case "delay":
+			sc.Delay, err = time.ParseDuration(v)
+		case "until":
+			sc.Until, err = strconv.Atoi(v)
+		case "variant":
+			sc.Variant = v
+		case "sse":
+			sc.SSE, err = strconv.ParseBool(v)
+		default:
+			return Scenario{}, fmt.Errorf("scenario %s: unknown parameter %q", name, k)
+		}
+		if err != nil {
+			return Scenario{}, fmt.Errorf("scenario %s: parameter %s: %w", name, k, err)
+		}
+	}
+	return sc, nil
+}
+
+// String returns the scenario's text form.
+func (s Scenario) String() string {
+	q := url.Values{}
+	if len(s.Statuses) > 0 {
+		var f []string
+		for _, n := range s.Statuses {
+			f = append(f, strconv.Itoa(n))
+		}
+		q.Set("statuses", strings.Join(f, ","))
+	}
+	if s.RetryAfter > 0 {
+		q.Set("retry_after", strconv.Itoa(s.RetryAfter))
+	}
+	switch s.Name {
+	case JSONRPCError:
+		q.Set("code", strconv.FormatInt(s.Code, 10))
+	case LateResponse:
+		q.Set("delay", s.Delay.String())
+	case AuthToken:
+		q.Set("until", strconv.Itoa(s.Until))
+	}
+	if s.Call > 0 {
+		q.Set("call", strconv.Itoa(s.Call))
+	}
+	if s.Variant != "" {
+		q.Set("variant", s.Variant)
+	}
+	if s.SSE {
+		q.Set("sse", "true")
+	}
+	if len(q) == 0 {
+		return s.Name
+	}
+	return s.Name + "?" + strings.ReplaceAll(q.Encode(), "%2C", ",")
+}

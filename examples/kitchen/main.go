@@ -1,0 +1,78 @@
+// Command kitchen is a fault-injection MCP server (streamable HTTP) for
+// testing MCP clients, gateways and agents locally and in CI.
+//
+//	go run ./examples/kitchen -scenario 'http_status_sequence?statuses=503,200'
+//	go run ./examples/kitchen -stdio        # the same tools over stdio, no faults
+//
+// It listens on 127.0.0.1 by default and refuses other addresses unless
+// -allow-remote is given. Scenarios: baseline, http_status_sequence,
+// jsonrpc_error, tool_error, malformed_payload, non_compliant_envelope,
+// connection_close, sse_truncated, uncooperative_hang, late_response,
+// auth_token, input_required, sse. A session picks its own with the
+// Kitchen-Scenario header (and names itself with Kitchen-Session), or via
+// POST /kitchen/scenario?scenario=…&session=….
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/examples/kitchen/kitchen"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("kitchen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8931", "listen address (loopback unless -allow-remote)")
+	scenario := fs.String("scenario", "baseline", "default scenario, name?key=value&… ("+strings.Join(kitchen.Names(), ", ")+")")
+	stdio := fs.Bool("stdio", false, "serve the tools over stdio instead, without faults")
+	remote := fs.Bool("allow-remote", false, "allow a non-loopback listen address")
+	if err := fs.Parse(args); err != nil {
+		return 64
+	}
+	if *stdio {
+		if err := server.ServeStdio(kitchen.NewMCPServer()); err != nil {
+			fmt.Fprintln(stderr, "kitchen:", err)
+			return 1
+		}
+		return 0
+	}
+	sc, err := kitchen.ParseScenario(*scenario)
+	if err != nil {
+		fmt.Fprintln(stderr, "kitchen:", err)
+		return 64
+	}
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "kitchen:", err)
+		return 64
+	}
+	if ip := net.ParseIP(host); !*remote && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		fmt.Fprintf(stderr, "kitchen: %s is not a loopback address; pass -allow-remote to serve faults to a network\n", host)
+		return 64
+	}
+	k, err := kitchen.Start(*addr, sc)
+	if err != nil {
+		fmt.Fprintln(stderr, "kitchen:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "kitchen: serving %s (scenario %s; control: POST %s?scenario=…&session=…)\n", k.URL, sc, k.Control)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	<-ctx.Done()
+	_ = k.Close()
+	return 0
+}

@@ -1,0 +1,243 @@
+package outbound
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+)
+
+// Caller is what Client wraps; *client.Client from mcp-go is one.
+type Caller interface {
+	CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error)
+}
+
+// Client wraps a Caller so every tools/call yields a Report, one log record
+// and, when allowed, safe retries. It is safe for concurrent use if the
+// Caller is.
+type Client struct {
+	next Caller
+	cfg  config
+}
+
+// New wraps next. See the Option functions; the zero set logs nothing and
+// never retries.
+func New(next Caller, opts ...Option) *Client {
+	cfg := defaults()
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	return &Client{next: next, cfg: cfg}
+}
+
+// Report is what one tools/call came to, across its POSTs (multi round-trip
+// rounds and retries included).
+type Report struct {
+	Tool string
+	// Outcome is the final outcome: the verdict of the last tools/call POST.
+	Outcome errs.Outcome
+	// Verdict is that POST's full classification.
+	Verdict errs.Verdict
+	// ProtocolVersion is the negotiated MCP protocol version, from the
+	// request header; "" over stdio or before negotiation.
+	ProtocolVersion string
+	// PostCount counts every POST the call made; HTTPStatuses lists their
+	// statuses in order (0 where no response arrived).
+	PostCount    int
+	HTTPStatuses []int
+	// ID is the JSON-RPC id of the last tools/call request.
+	ID errs.ID
+	// Attempts counts calls to the wrapped CallTool (1 + retries).
+	Attempts    int
+	RetryOrigin RetryOrigin
+	// Advice is the retry decision for the final outcome: what the caller
+	// may do next.
+	Advice   errs.Advice
+	Duration time.Duration
+	// Result and Err are what the wrapped CallTool returned last.
+	Result *mcp.CallToolResult
+	Err    error
+}
+
+// Layer returns the layer of the final outcome.
+func (r Report) Layer() errs.Layer { return r.Outcome.Layer() }
+
+// OutcomeError is returned by CallTool when the call's outcome is a
+// transport or protocol failure that mcp-go did not report as an error.
+type OutcomeError struct{ Report Report }
+
+// Error returns e.g. "tools/call get_forecast: HTTP_ERROR (HTTP 500)".
+func (e *OutcomeError) Error() string {
+	s := "tools/call " + e.Report.Tool + ": " + e.Report.Outcome.String()
+	if d := e.Report.Verdict.Detail; d != "" {
+		s += " (" + d + ")"
+	}
+	return s
+}
+
+// Unwrap returns mcp-go's own error, if any.
+func (e *OutcomeError) Unwrap() error { return e.Report.Err }
+
+// CallTool is a drop-in for mcp-go's CallTool: the same values, except that
+// a call whose wire outcome is a transport or protocol failure always
+// returns an error (an *OutcomeError), even where mcp-go returned a result.
+// A tool error still comes back as a result with isError true.
+func (c *Client) CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	r := c.Call(ctx, req)
+	switch r.Outcome {
+	case errs.OutcomeToolSuccess, errs.OutcomeToolError:
+		return r.Result, r.Err
+	}
+	return nil, &OutcomeError{Report: r}
+}
+
+// Call makes the call, retrying when allowed, and reports what it came to.
+func (c *Client) Call(ctx context.Context, req mcp.CallToolRequest) Report {
+	start := c.cfg.now()
+	rep := Report{Tool: req.Params.Name, RetryOrigin: RetryNone}
+	if o, ok := ctx.Value(originKey{}).(RetryOrigin); ok {
+		rep.RetryOrigin = o
+	}
+	idem := c.cfg.idempotent(req.Params.Name)
+	for {
+		rep.Attempts++
+		actx, tr := WithTrace(ctx)
+		res, err := c.next.CallTool(actx, req)
+		rep.Result, rep.Err = res, err
+		posts := tr.Posts()
+		rep.Verdict = verdictOf(posts, res, err)
+		rep.Outcome = rep.Verdict.Outcome
+		for _, p := range posts {
+			rep.PostCount++
+			rep.HTTPStatuses = append(rep.HTTPStatuses, p.Status)
+			if p.Method == "tools/call" {
+				rep.ID = p.ID
+				if p.ProtocolVersion != "" {
+					rep.ProtocolVersion = p.ProtocolVersion
+				}
+			}
+		}
+		rep.Advice = errs.Advise(rep.Verdict, idem, rep.Attempts-1, c.cfg.policy)
+		if !c.cfg.retry || !rep.Advice.Retry || ctx.Err() != nil {
+			break
+		}
+		if c.cfg.sleep(ctx, rep.Advice.After) != nil {
+			break
+		}
+		rep.RetryOrigin = RetrySDK
+	}
+	rep.Duration = c.cfg.now().Sub(start)
+	c.log(ctx, rep)
+	return rep
+}
+
+// verdictOf picks the verdict of the last tools/call POST; without one (no
+// HTTP transport, or the call never left) it classifies what mcp-go returned.
+func verdictOf(posts []Post, res *mcp.CallToolResult, err error) errs.Verdict {
+	for i := len(posts) - 1; i >= 0; i-- {
+		if posts[i].Method == "tools/call" && posts[i].Verdict != nil {
+			return *posts[i].Verdict
+		}
+	}
+	return FromResult(res, err)
+}
+
+// FromResult classifies what an mcp-go CallTool returned, for transports
+// where the wire is not visible (stdio, in-process). It is coarser than the
+// wire: mcp-go has already decoded the result and turned JSON-RPC errors
+// into Go errors (codes it does not know are lost).
+func FromResult(res *mcp.CallToolResult, err error) errs.Verdict {
+	if err != nil {
+		var te *transport.Error
+		if errors.As(err, &te) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			v := errs.ClassifyTransportError(err)
+			return v
+		}
+		v := errs.Verdict{Outcome: errs.OutcomeJSONRPCError, ErrorMessage: err.Error(), Detail: "JSON-RPC error (decoded by mcp-go)"}
+		for code, sentinel := range map[int64]error{
+			mcp.PARSE_ERROR: mcp.ErrParseError, mcp.INVALID_REQUEST: mcp.ErrInvalidRequest,
+			mcp.METHOD_NOT_FOUND: mcp.ErrMethodNotFound, mcp.INVALID_PARAMS: mcp.ErrInvalidParams,
+			mcp.INTERNAL_ERROR: mcp.ErrInternalError, mcp.RESOURCE_NOT_FOUND: mcp.ErrResourceNotFound,
+		} {
+			if errors.Is(err, sentinel) {
+				v.ErrorCode = code
+			}
+		}
+		return v
+	}
+	if res == nil {
+		return errs.Verdict{Outcome: errs.OutcomeInvalidToolResult, Detail: "no result"}
+	}
+	b, merr := json.Marshal(res)
+	if merr != nil {
+		return errs.Verdict{Outcome: errs.OutcomeInvalidToolResult, Detail: "the result does not encode"}
+	}
+	env := append(append([]byte(`{"jsonrpc":"2.0","id":0,"result":`), b...), '}')
+	v := errs.Classify(200, nil, env, errs.NumberID(0))
+	v.HTTPStatus, v.ID, v.Bytes = 0, errs.ID{}, 0
+	return v
+}
+
+func (c *Client) log(ctx context.Context, r Report) {
+	l := c.cfg.logger
+	if l == nil {
+		return
+	}
+	level := slog.LevelInfo
+	switch r.Layer() {
+	case errs.LayerTransport, errs.LayerProtocol:
+		level = slog.LevelError
+	case errs.LayerApplication:
+		if r.Outcome == errs.OutcomeToolError {
+			level = slog.LevelWarn
+		}
+	}
+	if !l.Enabled(ctx, level) {
+		return
+	}
+	var errorCode, resultType, id any
+	if r.Outcome == errs.OutcomeJSONRPCError {
+		errorCode = r.Verdict.ErrorCode
+	}
+	if r.Verdict.ResultType != "" {
+		resultType = r.Verdict.ResultType
+	}
+	if !r.ID.IsZero() {
+		id = r.ID
+	}
+	attrs := []slog.Attr{
+		slog.String("protocolVersion", r.ProtocolVersion),
+		slog.String("method", "tools/call"),
+		slog.String("tool", r.Tool),
+		slog.Int("postCount", r.PostCount),
+		slog.Any("httpStatuses", r.HTTPStatuses),
+		slog.Group("jsonrpc", slog.Any("id", id), slog.Any("errorCode", errorCode)),
+		slog.Any("resultType", resultType),
+		slog.String("outcome", r.Outcome.String()),
+		slog.String("layer", r.Layer().String()),
+		slog.String("retryOrigin", r.RetryOrigin.String()),
+		slog.Int("attempts", r.Attempts),
+		slog.Float64("durationMs", float64(r.Duration.Microseconds())/1000),
+	}
+	if c.cfg.clientName != "" {
+		attrs = append([]slog.Attr{slog.String("client", c.cfg.clientName)}, attrs...)
+	}
+	if r.Verdict.Detail != "" {
+		attrs = append(attrs, slog.String("detail", r.Verdict.Detail))
+	}
+	if r.Outcome != errs.OutcomeToolSuccess {
+		attrs = append(attrs, slog.Bool("retryAdvised", r.Advice.Retry), slog.String("advice", r.Advice.Reason))
+	}
+	if r.Verdict.Cause != nil {
+		attrs = append(attrs, slog.String("cause", r.Verdict.Cause.Error()))
+	}
+	l.LogAttrs(ctx, level, "tools/call", attrs...)
+}

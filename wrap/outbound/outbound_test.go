@@ -1,0 +1,306 @@
+package outbound_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/mcptest"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/examples/kitchen/kitchen"
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/wrap/outbound"
+)
+
+// startKitchen serves a kitchen on 127.0.0.1:0 for the test.
+func startKitchen(t *testing.T) *kitchen.Running {
+	t.Helper()
+	k, err := kitchen.Start("127.0.0.1:0", kitchen.Scenario{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = k.Close() })
+	return k
+}
+
+// connect starts and initializes a real mcp-go client whose HTTP client goes
+// through outbound.Transport, in its own kitchen session.
+func connect(t *testing.T, url, session string, opts ...transport.StreamableHTTPCOption) *client.Client {
+	t.Helper()
+	tr := outbound.NewTransport(nil, errs.MaxMessageBytes(1<<20))
+	opts = append([]transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(&http.Client{Transport: tr}),
+		transport.WithHTTPHeaders(map[string]string{kitchen.HeaderSession: session})}, opts...)
+	st, err := transport.NewStreamableHTTP(url, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(st)
+	t.Cleanup(func() { _ = c.Close(); tr.CloseIdleConnections() })
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ClientInfo: mcp.Implementation{Name: "outbound-test", Version: "0"}}}); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func callReq(tool string, args map[string]any) mcp.CallToolRequest {
+	var r mcp.CallToolRequest
+	r.Params.Name = tool
+	r.Params.Arguments = args
+	return r
+}
+
+func mustScenario(t *testing.T, s string) kitchen.Scenario {
+	t.Helper()
+	sc, err := kitchen.ParseScenario(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+type want struct {
+	outcome  errs.Outcome
+	statuses []int
+	code     int64
+}
+
+// TestKitchenScenarios: through a real mcp-go client and the kitchen, each
+// scenario yields its outcome, and the POSTs are counted.
+func TestKitchenScenarios(t *testing.T) {
+	k := startKitchen(t)
+	cases := []struct {
+		scenario string
+		calls    []want // one per successive call
+		timeout  time.Duration
+	}{
+		{"baseline", []want{{errs.OutcomeToolSuccess, []int{200}, 0}}, 0},
+		{"http_status_sequence?statuses=503,200", []want{{errs.OutcomeHTTPError, []int{503}, 0}, {errs.OutcomeToolSuccess, []int{200}, 0}}, 0},
+		{"jsonrpc_error?code=-32602", []want{{errs.OutcomeJSONRPCError, []int{200}, -32602}}, 0},
+		{"jsonrpc_error?code=-32001&call=2", []want{{errs.OutcomeToolSuccess, []int{200}, 0}, {errs.OutcomeJSONRPCError, []int{200}, -32001}}, 0},
+		{"jsonrpc_error?sse=true", []want{{errs.OutcomeJSONRPCError, []int{200}, -32602}}, 0},
+		{"tool_error", []want{{errs.OutcomeToolError, []int{200}, 0}}, 0},
+		{"malformed_payload", []want{{errs.OutcomeMalformedJSON, []int{200}, 0}}, 0},
+		{"malformed_payload?variant=html", []want{{errs.OutcomeMalformedJSON, []int{200}, 0}}, 0},
+		{"non_compliant_envelope", []want{{errs.OutcomeInvalidEnvelope, []int{200}, 0}}, 0},
+		{"non_compliant_envelope?variant=wrong_id", []want{{errs.OutcomeInvalidEnvelope, []int{200}, 0}}, 0},
+		{"non_compliant_envelope?variant=string_id", []want{{errs.OutcomeInvalidEnvelope, []int{200}, 0}}, 0},
+		{"non_compliant_envelope?variant=batch", []want{{errs.OutcomeInvalidEnvelope, []int{200}, 0}}, 0},
+		{"non_compliant_envelope?variant=content_string", []want{{errs.OutcomeInvalidToolResult, []int{200}, 0}}, 0},
+		{"non_compliant_envelope?variant=null_result", []want{{errs.OutcomeInvalidToolResult, []int{200}, 0}}, 0},
+		{"connection_close", []want{{errs.OutcomeNetworkError, []int{0}, 0}}, 0},
+		{"sse_truncated", []want{{errs.OutcomeIncompleteStream, []int{200}, 0}}, 0},
+		{"sse", []want{{errs.OutcomeToolSuccess, []int{200}, 0}}, 0},
+		{"uncooperative_hang", []want{{errs.OutcomeNetworkError, []int{0}, 0}}, 300 * time.Millisecond},
+		{"late_response?delay=50ms", []want{{errs.OutcomeToolSuccess, []int{200}, 0}}, 0},
+		{"late_response?delay=2s", []want{{errs.OutcomeNetworkError, []int{0}, 0}}, 200 * time.Millisecond},
+		{"auth_token?until=2", []want{{errs.OutcomeHTTPError, []int{401}, 0}, {errs.OutcomeToolSuccess, []int{200}, 0}}, 0},
+		{"input_required", []want{{errs.OutcomeInputRequired, []int{200}, 0}}, 0},
+	}
+	for i, tc := range cases {
+		t.Run(tc.scenario, func(t *testing.T) {
+			session := fmt.Sprintf("s%d", i)
+			mc := connect(t, k.URL, session)
+			k.SetScenario(session, mustScenario(t, tc.scenario))
+			c := outbound.New(mc)
+			for n, w := range tc.calls {
+				ctx := t.Context()
+				if tc.timeout > 0 {
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithTimeout(ctx, tc.timeout)
+					defer cancel()
+				}
+				r := c.Call(ctx, callReq("echo", map[string]any{"text": "hi"}))
+				if r.Outcome != w.outcome || !slices.Equal(r.HTTPStatuses, w.statuses) || r.Verdict.ErrorCode != w.code {
+					t.Errorf("call %d: %s %v code %d (%s; err %v), want %s %v code %d",
+						n+1, r.Outcome, r.HTTPStatuses, r.Verdict.ErrorCode, r.Verdict.Detail, r.Err, w.outcome, w.statuses, w.code)
+				}
+				if r.PostCount != len(w.statuses) || r.Attempts != 1 || r.RetryOrigin != outbound.RetryNone {
+					t.Errorf("call %d: postCount %d attempts %d origin %s; nothing may retry on its own", n+1, r.PostCount, r.Attempts, r.RetryOrigin)
+				}
+			}
+		})
+	}
+}
+
+// TestHTTP500WithAResultBody: mcp-go v1.2.1 hands a 500's body to the caller
+// as a result; the wire outcome is HTTP_ERROR and CallTool says so.
+func TestHTTP500WithAResultBody(t *testing.T) {
+	k := kitchen.NewServer(kitchen.Scenario{})
+	defer k.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			b, _ := io.ReadAll(r.Body)
+			if strings.Contains(string(b), `"tools/call"`) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusInternalServerError)
+				id := strings.SplitN(strings.SplitN(string(b), `"id":`, 2)[1], ",", 2)[0]
+				_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+id+`,"result":{"content":[{"type":"text","text":"looks fine"}]}}`)
+				return
+			}
+			r.Body = io.NopCloser(strings.NewReader(string(b)))
+		}
+		k.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	mc := connect(t, srv.URL+"/mcp", "x")
+
+	bare, err := mc.CallTool(t.Context(), callReq("echo", nil))
+	if err != nil || bare == nil || bare.IsError {
+		t.Fatalf("expected bare mcp-go to take the 500 for a success, got %v, %v", bare, err)
+	}
+	res, err := outbound.New(mc).CallTool(t.Context(), callReq("echo", nil))
+	var oe *outbound.OutcomeError
+	if res != nil || !errors.As(err, &oe) || oe.Report.Outcome != errs.OutcomeHTTPError || oe.Report.Verdict.HTTPStatus != 500 {
+		t.Fatalf("CallTool = %v, %v; want an HTTP_ERROR 500", res, err)
+	}
+}
+
+// TestRetry: with WithRetry, idempotent calls are retried per errs.Advise;
+// others never are.
+func TestRetry(t *testing.T) {
+	k := startKitchen(t)
+	cases := []struct {
+		name     string
+		scenario string
+		tool     string
+		outcome  errs.Outcome
+		statuses []int
+		sleeps   []time.Duration
+	}{
+		{"503 twice then 200", "http_status_sequence?statuses=503,503,200", "echo", errs.OutcomeToolSuccess, []int{503, 503, 200}, []time.Duration{200 * time.Millisecond, 400 * time.Millisecond}},
+		{"budget of two retries", "http_status_sequence?statuses=503,503,503,200", "echo", errs.OutcomeHTTPError, []int{503, 503, 503}, []time.Duration{200 * time.Millisecond, 400 * time.Millisecond}},
+		{"429 Retry-After wins", "http_status_sequence?statuses=429,200&retry_after=2", "echo", errs.OutcomeToolSuccess, []int{429, 200}, []time.Duration{2 * time.Second}},
+		{"not idempotent: no retry", "http_status_sequence?statuses=503,200", "add", errs.OutcomeHTTPError, []int{503}, nil},
+		{"-32602: no retry", "jsonrpc_error", "echo", errs.OutcomeJSONRPCError, []int{200}, nil},
+		{"truncated stream retried", "sse_truncated?call=1", "echo", errs.OutcomeToolSuccess, []int{200, 200}, []time.Duration{200 * time.Millisecond}},
+		{"connection close retried", "connection_close?call=1", "echo", errs.OutcomeToolSuccess, []int{0, 200}, []time.Duration{200 * time.Millisecond}},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			session := fmt.Sprintf("r%d", i)
+			mc := connect(t, k.URL, session)
+			k.SetScenario(session, mustScenario(t, tc.scenario))
+			var sleeps []time.Duration
+			var logs logbuf.Buffer
+			c := outbound.New(mc,
+				outbound.WithRetry(errs.RetryPolicy{Jitter: func() float64 { return 0.5 }}),
+				outbound.WithIdempotent(outbound.IdempotentTools("echo")),
+				outbound.WithSleep(func(_ context.Context, d time.Duration) error { sleeps = append(sleeps, d); return nil }),
+				outbound.WithLogger(logs.Logger()))
+			r := c.Call(t.Context(), callReq(tc.tool, map[string]any{"a": 1, "b": 2}))
+			if r.Outcome != tc.outcome || !slices.Equal(r.HTTPStatuses, tc.statuses) || !slices.Equal(sleeps, tc.sleeps) {
+				t.Errorf("%s %v sleeps %v (%s), want %s %v sleeps %v", r.Outcome, r.HTTPStatuses, sleeps, r.Advice.Reason, tc.outcome, tc.statuses, tc.sleeps)
+			}
+			wantOrigin := "none"
+			if len(tc.sleeps) > 0 {
+				wantOrigin = "sdk"
+			}
+			lines, err := logs.Lines()
+			if err != nil || len(lines) != 1 {
+				t.Fatalf("want one log record per call, got %d (%v)", len(lines), err)
+			}
+			if lines[0]["retryOrigin"] != wantOrigin || lines[0]["attempts"] != float64(len(tc.sleeps)+1) {
+				t.Errorf("log retryOrigin %v attempts %v, want %s %d", lines[0]["retryOrigin"], lines[0]["attempts"], wantOrigin, len(tc.sleeps)+1)
+			}
+		})
+	}
+}
+
+// TestLogRecord: one record per call with the seed's fields.
+func TestLogRecord(t *testing.T) {
+	k := startKitchen(t)
+	mc := connect(t, k.URL, "log")
+	k.SetScenario("log", mustScenario(t, "jsonrpc_error?call=2"))
+	var logs logbuf.Buffer
+	c := outbound.New(mc, outbound.WithLogger(logs.Logger()), outbound.WithClientName("gateway@1"))
+	_ = c.Call(t.Context(), callReq("echo", nil))
+	_ = c.Call(outbound.WithRetryOrigin(t.Context(), outbound.RetryManual), callReq("echo", nil))
+	lines, err := logs.Lines()
+	if err != nil || len(lines) != 2 {
+		t.Fatalf("%d lines, %v", len(lines), err)
+	}
+	ok, bad := lines[0], lines[1]
+	for key, want := range map[string]any{
+		"msg": "tools/call", "client": "gateway@1", "protocolVersion": mcp.LATEST_PROTOCOL_VERSION, "method": "tools/call",
+		"tool": "echo", "postCount": float64(1), "resultType": nil, "outcome": "JSONRPC_ERROR", "layer": "protocol",
+		"retryOrigin": "manual", "level": "ERROR", "retryAdvised": false,
+	} {
+		if fmt.Sprint(bad[key]) != fmt.Sprint(want) {
+			t.Errorf("%s = %v, want %v", key, bad[key], want)
+		}
+	}
+	if fmt.Sprint(bad["httpStatuses"]) != "[200]" {
+		t.Errorf("httpStatuses = %v", bad["httpStatuses"])
+	}
+	rpc, _ := bad["jsonrpc"].(map[string]any)
+	if rpc["errorCode"] != float64(-32602) || rpc["id"] == nil {
+		t.Errorf("jsonrpc = %v", bad["jsonrpc"])
+	}
+	if ok["outcome"] != "TOOL_SUCCESS" || ok["resultType"] != "complete" || ok["level"] != "INFO" || ok["retryOrigin"] != "none" {
+		t.Errorf("success record: %v", ok)
+	}
+	if okRPC, _ := ok["jsonrpc"].(map[string]any); okRPC["errorCode"] != nil {
+		t.Errorf("errorCode on success: %v", okRPC)
+	}
+}
+
+// TestConcurrentCallsKeepTheirPosts: each call sees only its own POSTs.
+func TestConcurrentCallsKeepTheirPosts(t *testing.T) {
+	k := startKitchen(t)
+	mc := connect(t, k.URL, "conc")
+	c := outbound.New(mc)
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			r := c.Call(t.Context(), callReq("echo", map[string]any{"text": fmt.Sprint(i)}))
+			if r.Outcome != errs.OutcomeToolSuccess || r.PostCount != 1 || r.Verdict.Text != fmt.Sprint(i) {
+				t.Errorf("call %d: %s posts %d text %q", i, r.Outcome, r.PostCount, r.Verdict.Text)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestStdioFallback: without the HTTP transport, Call classifies what mcp-go
+// decoded.
+func TestStdioFallback(t *testing.T) {
+	srv := mcptest.NewUnstartedServer(t)
+	srv.AddTool(mcp.NewTool("ok"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("fine"), nil
+	})
+	srv.AddTool(mcp.NewTool("fails"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultError("broken"), nil
+	})
+	srv.AddTool(mcp.NewTool("rpc"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("boom")
+	})
+	if err := srv.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c := outbound.New(srv.Client())
+	for tool, want := range map[string]errs.Outcome{"ok": errs.OutcomeToolSuccess, "fails": errs.OutcomeToolError, "rpc": errs.OutcomeJSONRPCError} {
+		r := c.Call(t.Context(), callReq(tool, nil))
+		if r.Outcome != want || r.PostCount != 0 {
+			t.Errorf("%s: %s (posts %d), want %s", tool, r.Outcome, r.PostCount, want)
+		}
+	}
+}
