@@ -57,12 +57,6 @@ func ServiceName(name string) SetupOption { return func(c *setupConfig) { c.serv
 // ServiceVersion sets service.version.
 func ServiceVersion(v string) SetupOption { return func(c *setupConfig) { c.version = v } }
 
-// SetupEnv replaces os.Getenv, for tests. (The OTLP exporters themselves
-// read the process environment for endpoint, headers and TLS settings.)
-func SetupEnv(getenv func(string) string) SetupOption {
-	return func(c *setupConfig) { c.getenv = getenv }
-}
-
 // Setup configures tracer and meter providers from the standard OTEL_*
 // environment variables: OTEL_SDK_DISABLED, OTEL_SERVICE_NAME,
 // OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_ENDPOINT (and the _TRACES_ /
