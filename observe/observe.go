@@ -118,6 +118,7 @@ type Observer struct {
 	mp         metric.MeterProvider
 	cfg        config
 	ids        sync.Map // JSON-RPC request id by the request context's Done channel
+	attrSets   sync.Map // durationKey → metric.RecordOption
 }
 
 // New returns an Observer. With no options it logs nothing and uses the
@@ -197,6 +198,24 @@ func (o *Observer) Flush(ctx context.Context) error {
 	return err
 }
 
+type durationKey struct{ tool, errType string }
+
+// durationAttrs returns the metric attributes of a tool and error type,
+// built once per pair: tool names are a small, fixed set.
+func (o *Observer) durationAttrs(tool, errType string) metric.RecordOption {
+	k := durationKey{tool, errType}
+	if v, ok := o.attrSets.Load(k); ok {
+		return v.(metric.RecordOption)
+	}
+	kv := []attribute.KeyValue{attribute.String(AttrMethodName, MethodToolsCall), attribute.String(AttrToolName, tool)}
+	if errType != "" {
+		kv = append(kv, attribute.String(AttrErrorType, errType))
+	}
+	opt := metric.WithAttributeSet(attribute.NewSet(kv...))
+	o.attrSets.Store(k, opt)
+	return opt
+}
+
 type serverSpanKey struct{}
 
 // Call is one tool call being observed. Its methods are safe for concurrent
@@ -215,9 +234,10 @@ type Call struct {
 	args      any
 	header    http.Header
 
-	once    sync.Once
-	argJSON string // redacted, capped
-	secrets []string
+	once      sync.Once
+	argJSON   string // redacted, capped
+	truncated bool
+	secrets   []string
 }
 
 // Start begins observing a call: it reads the parent trace context (the
@@ -315,6 +335,7 @@ func (c *Call) arguments() string {
 				b, _ = json.Marshal(c.o.red.String(err.Error()))
 			}
 			c.argJSON = capString(string(b), c.o.cfg.maxArgBytes)
+			c.truncated = len(b) > c.o.cfg.maxArgBytes
 		}
 		c.secrets = found
 	})
@@ -400,12 +421,7 @@ func (c *Call) End(ctx context.Context, out Outcome) {
 		c.endSpan(&out, errType, code, panicked)
 	}
 	if c.o.metrics {
-		attrs := make([]attribute.KeyValue, 0, 3)
-		attrs = append(attrs, attribute.String(AttrMethodName, MethodToolsCall), attribute.String(AttrToolName, c.tool))
-		if errType != "" {
-			attrs = append(attrs, attribute.String(AttrErrorType, errType))
-		}
-		c.o.duration.Record(ctx, d.Seconds(), metric.WithAttributes(attrs...))
+		c.o.duration.Record(ctx, d.Seconds(), c.o.durationAttrs(c.tool, errType))
 		if panicked {
 			c.o.panics.Add(ctx, 1, metric.WithAttributes(attribute.String(AttrToolName, c.tool)))
 		}
@@ -499,7 +515,7 @@ func (c *Call) log(ctx context.Context, out *Outcome, d time.Duration, errType, 
 	}
 	if c.o.cfg.maxArgBytes > 0 {
 		if a := c.arguments(); a != "" {
-			if json.Valid([]byte(a)) {
+			if !c.truncated {
 				attrs = append(attrs, slog.Any(KeyArguments, json.RawMessage(a)))
 			} else {
 				attrs = append(attrs, slog.String(KeyArguments, a))

@@ -56,18 +56,35 @@ func NewRedactor(names ...string) *Redactor {
 }
 
 func normalize(s string) string {
-	s = strings.ToLower(s)
-	return strings.NewReplacer("-", "", "_", "", ".", "", " ", "").Replace(s)
+	var buf [64]byte
+	return string(appendNormalized(buf[:0], s))
+}
+
+// appendNormalized lower-cases s and drops '-', '_', '.' and spaces,
+// without allocating when dst has room.
+func appendNormalized(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '-' || c == '_' || c == '.' || c == ' ':
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // IsSecretName reports whether values under this key are secret.
 func (r *Redactor) IsSecretName(key string) bool {
-	k := normalize(key)
-	if k == "" {
+	var buf [64]byte
+	k := appendNormalized(buf[:0], key)
+	if len(k) == 0 {
 		return false
 	}
 	for _, n := range r.names {
-		if k == n || strings.HasSuffix(k, n) {
+		if len(k) >= len(n) && string(k[len(k)-len(n):]) == n {
 			return true
 		}
 	}
