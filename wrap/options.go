@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"maps"
 	"time"
+
+	"github.com/mcpwrap/mcpwrap/observe"
 )
 
 // Option configures a Wrapper. Options are applied once, at construction.
@@ -12,16 +14,35 @@ type Option func(*config)
 // config is the evaluated form of the options. It is never changed after New
 // returns; Tool copies it before applying per-tool options.
 type config struct {
-	logger       *slog.Logger
+	logger   *slog.Logger
+	observer *observe.Observer
+	// ownObserver is set when observer was built here from logger, so that
+	// a later WithLogger replaces it.
+	ownObserver  bool
 	timeout      time.Duration
 	toolTimeouts map[string]time.Duration
 }
 
 // WithLogger sets the logger that receives one line per call (and the panic
-// value and stack of a recovered panic). Nil means no logging, which is the
-// default and the fastest path.
+// value and stack of a recovered panic), redacted, with no spans or metrics:
+// a shortcut for WithObserver(observe.New(observe.WithLogger(l),
+// observe.WithoutTracing(), observe.WithoutMetrics())). Nil means no
+// logging, which is the default and the fastest path. WithObserver, when
+// also given, wins.
 func WithLogger(l *slog.Logger) Option {
-	return func(c *config) { c.logger = l }
+	return func(c *config) {
+		c.logger = l
+		if c.ownObserver {
+			c.observer, c.ownObserver = nil, false
+		}
+	}
+}
+
+// WithObserver sends every call to o: one JSON log line, an OpenTelemetry
+// span following the MCP semantic conventions (the handler's context
+// carries it) and metrics. Nil turns telemetry off.
+func WithObserver(o *observe.Observer) Option {
+	return func(c *config) { c.observer, c.ownObserver = o, false }
 }
 
 // WithTimeout sets a per-call timeout for every tool (0, the default, means
@@ -48,6 +69,10 @@ func newConfig(base config, opts []Option) config {
 		if o != nil {
 			o(&c)
 		}
+	}
+	if c.observer == nil && c.logger != nil {
+		c.observer = observe.New(observe.WithLogger(c.logger), observe.WithoutTracing(), observe.WithoutMetrics())
+		c.ownObserver = true
 	}
 	return c
 }

@@ -32,12 +32,16 @@ func protocolCause(err error) (error, bool) {
 	if errors.As(err, &p) {
 		return p.err, true
 	}
-	var v mcp.URLElicitationRequiredError
-	var ptr *mcp.URLElicitationRequiredError
-	if errors.As(err, &v) || errors.As(err, &ptr) {
+	if isURLElicitation(err) {
 		return err, true
 	}
 	return nil, false
+}
+
+func isURLElicitation(err error) bool {
+	var v mcp.URLElicitationRequiredError
+	var ptr *mcp.URLElicitationRequiredError
+	return errors.As(err, &v) || errors.As(err, &ptr)
 }
 
 // panicOf returns the PanicError in err's chain, if any.

@@ -6,11 +6,10 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync/atomic"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/observe"
 )
 
 // Outcomes that are not error codes. Error outcomes use errs.Code.String().
@@ -22,27 +21,31 @@ const (
 	outcomeProtocolError = "protocol_error"
 )
 
-// record collects what the operator's log line says about one call. It lives
-// on the caller's stack; nothing is allocated unless something is logged or
-// an error result is built.
+// record collects what the chain learns about one call and hands it to the
+// observer (package observe does the logging, spans and metrics). It lives
+// on the caller's stack; with no observer nothing is allocated unless an
+// error result is built.
 type record struct {
 	tool      string
 	callID    string
-	begin     time.Time
 	outcome   string
 	err       error
 	discarded bool
+	result    *mcp.CallToolResult
+	obs       *observe.Call // nil without an observer
 	// attempts is how many times the handler ran; retries raise it. It is
 	// atomic because with a timeout the handler runs in its own goroutine,
 	// which may outlive the answer.
 	attempts atomic.Int32
 }
 
-func (r *record) start(cfg *config, req mcp.CallToolRequest) {
+// start begins observing the call; the returned context carries its span.
+func (r *record) start(ctx context.Context, cfg *config, req mcp.CallToolRequest) context.Context {
 	r.tool = req.Params.Name
-	if cfg.logger != nil {
-		r.begin = time.Now()
+	if cfg.observer != nil {
+		ctx, r.obs = cfg.observer.Start(ctx, req, r.id())
 	}
+	return ctx
 }
 
 // id returns the call id, making one the first time it is needed. Code that
@@ -61,16 +64,11 @@ func (r *record) id() string {
 }
 
 // event records something that happened during the call (a retry, a
-// reconnect, a breaker change) as its own log line tied to the call id.
-func (r *record) event(ctx context.Context, cfg *config, level slog.Level, name string, attrs ...slog.Attr) {
-	l := cfg.logger
-	if l == nil || !l.Enabled(ctx, level) {
-		return
-	}
-	all := make([]slog.Attr, 0, len(attrs)+3)
-	all = append(all, slog.String("tool", r.tool), slog.String("call_id", r.id()), slog.String("event", name))
-	all = append(all, attrs...)
-	l.LogAttrs(ctx, level, "tool call event", all...)
+// reconnect, a breaker change, named by the observe.Event* constants): a
+// span event, a metric for retries and reconnects, and a log line tied to
+// the call id.
+func (r *record) event(ctx context.Context, _ *config, level slog.Level, name string, attrs ...slog.Attr) {
+	r.obs.Event(ctx, level, name, attrs...)
 }
 
 func (r *record) fail(outcome string, err error) {
@@ -83,49 +81,26 @@ func (r *record) passthrough(err error) {
 	r.err = err
 }
 
-// log writes the call's one line, if a logger is set and enabled.
-func (r *record) log(ctx context.Context, cfg *config) {
-	l := cfg.logger
-	if l == nil {
+// log ends the observation: log line, span and metrics.
+func (r *record) log(ctx context.Context, _ *config) {
+	if r.obs == nil {
 		return
 	}
-	level := r.level()
-	if !l.Enabled(ctx, level) {
-		return
+	out := observe.Outcome{
+		Outcome:   r.outcome,
+		Err:       r.err,
+		Attempts:  int(r.attempts.Load()),
+		Discarded: r.discarded,
+		Result:    r.result,
 	}
-	attrs := make([]slog.Attr, 0, 8)
-	attrs = append(attrs,
-		slog.String("tool", r.tool),
-		slog.String("call_id", r.id()),
-		slog.String("outcome", r.outcome),
-		slog.Float64("duration_ms", float64(time.Since(r.begin).Microseconds())/1000),
-	)
-	if r.err != nil {
-		attrs = append(attrs,
-			slog.String("code", errs.CodeOf(r.err).String()),
-			slog.String("cause", r.err.Error()))
-		if p := panicOf(r.err); p != nil {
-			attrs = append(attrs, slog.String("stack", string(p.Stack)))
+	if p := panicOf(r.err); p != nil {
+		out.Stack = p.Stack
+	}
+	if r.outcome == outcomeProtocolError {
+		out.JSONRPCCode = mcp.INTERNAL_ERROR
+		if _, ok := protocolCause(r.err); ok && isURLElicitation(r.err) {
+			out.JSONRPCCode = mcp.URL_ELICITATION_REQUIRED
 		}
 	}
-	if n := r.attempts.Load(); n > 1 {
-		attrs = append(attrs, slog.Int("attempts", int(n)))
-	}
-	if r.discarded {
-		attrs = append(attrs, slog.Bool("result_discarded", true))
-	}
-	l.LogAttrs(ctx, level, "tool call", attrs...)
-}
-
-// level is Info for calls that worked as designed, Warn for failures the
-// model can act on, Error for what the operator must look at.
-func (r *record) level() slog.Level {
-	if r.err == nil {
-		return slog.LevelInfo
-	}
-	switch errs.CodeOf(r.err) {
-	case errs.Internal, errs.Fatal:
-		return slog.LevelError
-	}
-	return slog.LevelWarn
+	r.obs.End(ctx, out)
 }

@@ -3,7 +3,6 @@ package wrap
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"strconv"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/observe"
 )
 
 // errTimedOut is the context cause that tells our own timeout apart from the
@@ -28,7 +28,7 @@ func runWithTimeout(ctx context.Context, req mcp.CallToolRequest, next server.To
 	// The handler may outlive the answer, so it gets its own record on the
 	// heap; the caller's stays on the stack (the no-timeout path allocates
 	// nothing because of that).
-	inner := &record{tool: rec.tool, callID: rec.id(), begin: rec.begin}
+	inner := &record{tool: rec.tool, callID: rec.id(), obs: rec.obs}
 	defer func() { rec.attempts.Store(inner.attempts.Load()) }()
 	go func() { done <- attempt(ctx, req, next, inner) }()
 	select {
@@ -39,7 +39,7 @@ func runWithTimeout(ctx context.Context, req mcp.CallToolRequest, next server.To
 		return o
 	case <-ctx.Done():
 		cause := context.Cause(ctx)
-		go drainLate(cfg.logger, req.Params.Name, time.Now(), done)
+		go drainLate(rec.obs, time.Now(), done)
 		if cause == errTimedOut {
 			return outcome{err: timeoutError(req.Params.Name, d, cause)}
 		}
@@ -54,20 +54,12 @@ func timeoutError(tool string, d time.Duration, cause error) error {
 
 // drainLate waits for an abandoned handler so its goroutine can end, and
 // tells the operator how late it was.
-func drainLate(l *slog.Logger, tool string, abandoned time.Time, done <-chan outcome) {
+func drainLate(obs *observe.Call, abandoned time.Time, done <-chan outcome) {
 	o := <-done
-	if l == nil {
-		return
-	}
-	attrs := []slog.Attr{
-		slog.String("tool", tool),
-		slog.Float64("late_ms", float64(time.Since(abandoned).Microseconds())/1000),
-	}
 	switch {
 	case o.panic != nil:
-		attrs = append(attrs, slog.String("cause", o.panic.Error()), slog.String("stack", string(o.panic.Stack)))
-	case o.err != nil:
-		attrs = append(attrs, slog.String("cause", o.err.Error()))
+		obs.Late(time.Since(abandoned), o.panic, o.panic.Stack)
+	default:
+		obs.Late(time.Since(abandoned), o.err, nil)
 	}
-	l.LogAttrs(context.Background(), slog.LevelWarn, "tool finished after its call was answered; result dropped", attrs...)
 }

@@ -67,7 +67,7 @@ func (w *Wrapper) Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) 
 // call is the whole chain for one call: finish(timeout(recover(next))).
 func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config) (*mcp.CallToolResult, error) {
 	var rec record
-	rec.start(cfg, req)
+	ctx = rec.start(ctx, cfg, req)
 	var o outcome
 	if d := cfg.timeoutFor(req.Params.Name); d > 0 {
 		o = runWithTimeout(ctx, req, next, d, cfg, &rec)
@@ -139,10 +139,12 @@ func finish(ctx context.Context, cfg *config, rec *record, o outcome) (*mcp.Call
 		rec.outcome = outcomeSuccess
 	}
 	if rec.err == nil {
+		rec.result = o.res
 		rec.log(ctx, cfg)
 		return o.res, nil
 	}
 	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts.Load())})
+	rec.result = res
 	rec.log(ctx, cfg)
 	return res, nil
 }

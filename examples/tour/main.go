@@ -8,6 +8,14 @@
 // prints, per call, what the model gets and what the operator's log says.
 // It exits 1 if the wrapped server ever answers with a JSON-RPC error or a
 // dropped connection.
+//
+// The wrapped server is observed with package observe, configured from the
+// standard OTEL_* variables; with a local Jaeger running,
+//
+//	OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 go run ./examples/tour
+//
+// puts every call's span (service "mcpwrap-tour") into it, each a child of
+// the client's "tour step" span through params._meta.
 package main
 
 import (
@@ -25,10 +33,12 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -130,15 +140,26 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	defer bare.Close()
 
+	tel, err := observe.Setup(ctx, observe.ServiceName("mcpwrap-tour"))
+	if err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = tel.Shutdown(sctx)
+	}()
 	var logs logbuf.Buffer
-	wrappedSrv := server.NewMCPServer("weather", "1.0.0",
+	obs := observe.New(append(tel.Options(), observe.WithLogger(logs.Logger()))...)
+	wrappedSrv := server.NewMCPServer("weather", "1.0.0", append(obs.ServerOptions(),
 		server.WithToolHandlerMiddleware(wrap.Middleware(
-			wrap.WithLogger(logs.Logger()),
+			wrap.WithObserver(obs),
 			wrap.WithToolTimeout("get_satellite", 500*time.Millisecond),
 		)),
-	)
+	)...)
 	wrappedSrv.AddTools(tools(closedAddr)...)
-	wrapped, err := testserver.Serve(wrappedSrv, client.WithElicitationHandler(acceptAll{}))
+	wrapped, err := testserver.Serve(wrappedSrv, client.WithElicitationHandler(acceptAll{}),
+		client.WithMetaPropagator(obs.MetaPropagator()))
 	if err != nil {
 		return err
 	}
@@ -153,7 +174,10 @@ func run(ctx context.Context, out io.Writer) error {
 		fmt.Fprintf(out, "   without mcpwrap: %s (%s)\n", describe(res, err), since(start))
 		seen := len(lines(&logs))
 		start = time.Now()
-		res, err = wrapped.Call(ctx, s.tool, s.args)
+		sctx, span := tel.TracerProvider.Tracer("tour").Start(ctx, fmt.Sprintf("tour step %d", i+1),
+			trace.WithSpanKind(trace.SpanKindClient))
+		res, err = wrapped.Call(sctx, s.tool, s.args)
+		span.End()
 		fmt.Fprintf(out, "   with mcpwrap:    %s (%s)\n", describe(res, err), since(start))
 		if err != nil {
 			failures = append(failures, fmt.Sprintf("%s: %v", s.tool, err))
@@ -166,6 +190,9 @@ func run(ctx context.Context, out io.Writer) error {
 		return fmt.Errorf("the wrapped server answered with protocol errors: %s", strings.Join(failures, "; "))
 	}
 	fmt.Fprintf(out, "\nEvery wrapped call answered with a result; %d JSON-RPC errors on the wrapped wire.\n", len(wrapped.Wire.JSONRPCErrors()))
+	if tel.Exporting {
+		fmt.Fprintln(out, "Spans exported over OTLP as service \"mcpwrap-tour\" (see the trace_id of each log line).")
+	}
 	return nil
 }
 

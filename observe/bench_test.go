@@ -1,0 +1,81 @@
+package observe_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap"
+)
+
+// BenchmarkTelemetry compares, in one run, a whole tools/call through
+// mcp-go's HandleMessage with mcp-go's own WithRecovery+WithTracer+WithLogger
+// and with mcpwrap's chain observed by package observe, both recording
+// spans with the SDK (exported synchronously to a no-op exporter) and
+// logging JSON to io.Discard; bare is the floor.
+func BenchmarkTelemetry(b *testing.B) {
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"bench","arguments":{"city":"Rome","days":3}}}`)
+	handler := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("ok"), nil
+	}
+	newObserver := func() *observe.Observer {
+		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewNoopExporter()))
+		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+		return observe.New(observe.WithTracerProvider(tp), observe.WithMeterProvider(mp),
+			observe.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+	}
+	discard := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	mcpgoObs := newObserver()
+	ours := newObserver()
+	servers := []struct {
+		name string
+		opts []server.ServerOption
+	}{
+		{"bare", nil},
+		{"mcpgo_recovery_tracer_logger", []server.ServerOption{
+			server.WithRecovery(), server.WithTracer(mcpgoObs.MCPTracer()), server.WithLogger(discard)}},
+		{"mcpwrap_observe", append(ours.ServerOptions(),
+			server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(ours))))},
+		{"mcpwrap_no_telemetry", []server.ServerOption{server.WithToolHandlerMiddleware(wrap.Middleware())}},
+	}
+	for _, sv := range servers {
+		s := server.NewMCPServer("bench", "1.0.0", sv.opts...)
+		s.AddTool(mcp.NewTool("bench"), handler)
+		b.Run(sv.name, func(b *testing.B) {
+			b.ReportAllocs()
+			ctx := context.Background()
+			for b.Loop() {
+				if resp := s.HandleMessage(ctx, msg); resp == nil {
+					b.Fatal("no response")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkObserverPerCall is the observer's own cost around one handler
+// call (span, metrics, log line), without mcp-go's dispatch.
+func BenchmarkObserverPerCall(b *testing.B) {
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewNoopExporter()))
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+	o := observe.New(observe.WithTracerProvider(tp), observe.WithMeterProvider(mp),
+		observe.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+	h := wrap.Tool(mcp.NewTool("bench"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("ok"), nil
+	}, wrap.WithObserver(o)).Handler
+	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "bench", Arguments: map[string]any{"city": "Rome", "days": 3}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := h(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,195 @@
+package observe_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap"
+)
+
+// EnvJaeger names the host of a running Jaeger (OTLP on 4317/4318, query
+// API on 16686). .ci/run starts one and sets it; unset, the end-to-end test
+// is skipped; set but unreachable, it fails.
+const EnvJaeger = "MCPWRAP_JAEGER_HOST"
+
+type jaegerTrace struct {
+	TraceID string       `json:"traceID"`
+	Spans   []jaegerSpan `json:"spans"`
+}
+
+type jaegerSpan struct {
+	TraceID       string `json:"traceID"`
+	SpanID        string `json:"spanID"`
+	OperationName string `json:"operationName"`
+	References    []struct {
+		RefType string `json:"refType"`
+		TraceID string `json:"traceID"`
+		SpanID  string `json:"spanID"`
+	} `json:"references"`
+	Tags []struct {
+		Key   string `json:"key"`
+		Value any    `json:"value"`
+	} `json:"tags"`
+}
+
+func (s jaegerSpan) tag(k string) string {
+	for _, t := range s.Tags {
+		if t.Key == k {
+			return fmt.Sprint(t.Value)
+		}
+	}
+	return ""
+}
+
+// TestJaegerEndToEnd exports the tour's kind of calls over OTLP (HTTP and
+// gRPC, configured only through OTEL_* variables and Setup) to a real
+// Jaeger and reads them back through its query API.
+func TestJaegerEndToEnd(t *testing.T) {
+	host := os.Getenv(EnvJaeger)
+	if host == "" {
+		t.Skip(EnvJaeger + " is not set; bash .ci/run starts Jaeger and sets it")
+	}
+	query := "http://" + host + ":16686"
+	resp, err := http.Get(query + "/api/services")
+	if err != nil {
+		t.Fatalf("%s=%s but Jaeger's query API does not answer: %v", EnvJaeger, host, err)
+	}
+	_ = resp.Body.Close()
+
+	for _, proto := range []struct{ name, endpoint string }{
+		{"http/protobuf", "http://" + host + ":4318"},
+		{"grpc", "http://" + host + ":4317"},
+	} {
+		t.Run(proto.name, func(t *testing.T) {
+			service := fmt.Sprintf("mcpwrap-e2e-%s-%08x", strings.ReplaceAll(proto.name, "/", "-"), rand.Uint32())
+			t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", proto.endpoint)
+			t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", proto.name)
+			t.Setenv("OTEL_SERVICE_NAME", service)
+			t.Setenv("OTEL_METRICS_EXPORTER", "none") // Jaeger stores traces only
+			tel, err := observe.Setup(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tel.Exporting {
+				t.Fatal("Setup does not export with an endpoint set")
+			}
+			o := observe.New(tel.Options()...)
+			s := server.NewMCPServer("weather", "1.0.0", append(o.ServerOptions(),
+				server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(o))))...)
+			s.AddTools(tools()...)
+			conn := testserver.StartHTTP(t, s, client.WithMetaPropagator(o.MetaPropagator()))
+
+			ctx, root := tel.TracerProvider.Tracer("e2e-client").Start(t.Context(), "agent turn", trace.WithSpanKind(trace.SpanKindClient))
+			for _, tool := range []string{"ok", "invalid", "panics"} {
+				if _, err := conn.Call(ctx, tool, map[string]any{"city": "Rome"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			root.End()
+			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := tel.Shutdown(sctx); err != nil {
+				t.Fatalf("flush to Jaeger: %v", err)
+			}
+
+			spans := waitForSpans(t, query, service, root.SpanContext().TraceID().String(), 5)
+			byName := map[string]jaegerSpan{}
+			for _, sp := range spans {
+				byName[sp.OperationName] = sp
+			}
+			for _, c := range []struct {
+				tool, errorType, status string
+			}{
+				{"ok", "", ""},
+				{"invalid", "tool_error", "ERROR"},
+				{"panics", "tool_error", "ERROR"},
+			} {
+				sp, ok := byName["tools/call "+c.tool]
+				if !ok {
+					t.Fatalf("no span %q in Jaeger; got %v", "tools/call "+c.tool, keys(byName))
+				}
+				for k, want := range map[string]string{
+					"span.kind": "server", "mcp.method.name": "tools/call", "gen_ai.tool.name": c.tool,
+					"gen_ai.operation.name": "execute_tool", "network.transport": "tcp",
+					"error.type": c.errorType, "otel.status_code": c.status,
+				} {
+					if got := sp.tag(k); got != want {
+						t.Errorf("%s: tag %s = %q, want %q", sp.OperationName, k, got, want)
+					}
+				}
+				if sp.tag("jsonrpc.request.id") == "" {
+					t.Errorf("%s: no jsonrpc.request.id", sp.OperationName)
+				}
+				if !childOf(sp, root.SpanContext().SpanID().String()) {
+					t.Errorf("%s is not a child of the client's span %s: %+v", sp.OperationName, root.SpanContext().SpanID(), sp.References)
+				}
+			}
+			if child, ok := byName["fetch forecast"]; !ok || !childOf(child, byName["tools/call ok"].SpanID) {
+				t.Errorf("the handler's own span is not under tools/call ok: %+v", child)
+			}
+		})
+	}
+}
+
+func keys(m map[string]jaegerSpan) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func childOf(s jaegerSpan, parent string) bool {
+	for _, r := range s.References {
+		if r.RefType == "CHILD_OF" && strings.TrimLeft(r.SpanID, "0") == strings.TrimLeft(parent, "0") {
+			return true
+		}
+	}
+	return false
+}
+
+// waitForSpans polls the query API until the trace has at least n spans.
+func waitForSpans(t *testing.T, query, service, traceID string, n int) []jaegerSpan {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	var last string
+	for time.Now().Before(deadline) {
+		u := query + "/api/traces?service=" + url.QueryEscape(service) + "&lookback=1h&limit=20"
+		resp, err := http.Get(u)
+		if err == nil {
+			var body struct {
+				Data []jaegerTrace `json:"data"`
+			}
+			err = json.NewDecoder(resp.Body).Decode(&body)
+			_ = resp.Body.Close()
+			if err == nil {
+				for _, tr := range body.Data {
+					if strings.TrimLeft(tr.TraceID, "0") == strings.TrimLeft(traceID, "0") && len(tr.Spans) >= n {
+						return tr.Spans
+					}
+				}
+				last = fmt.Sprintf("%d traces", len(body.Data))
+			}
+		}
+		if err != nil {
+			last = err.Error()
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	t.Fatalf("trace %s of service %s never reached Jaeger (%s)", traceID, service, last)
+	return nil
+}
