@@ -2,7 +2,10 @@ module github.com/mcpwrap/mcpwrap
 
 go 1.26.0
 
-require github.com/mark3labs/mcp-go v1.2.1
+require (
+	github.com/mark3labs/mcp-go v1.2.1
+	golang.org/x/sync v0.25.0
+)
 
 require (
 	github.com/google/jsonschema-go v0.4.2 // indirect

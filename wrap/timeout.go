@@ -30,7 +30,7 @@ func runWithTimeout(ctx context.Context, req mcp.CallToolRequest, next server.To
 	// nothing because of that).
 	inner := &record{tool: rec.tool, callID: rec.id(), begin: rec.begin}
 	defer func() { rec.attempts.Store(inner.attempts.Load()) }()
-	go func() { done <- attempt(ctx, req, next, inner) }()
+	go func() { done <- run(ctx, req, next, cfg, inner) }()
 	select {
 	case o := <-done:
 		if o.err != nil && o.panic == nil && context.Cause(ctx) == errTimedOut {

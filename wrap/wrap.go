@@ -56,6 +56,7 @@ func (w *Wrapper) Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) 
 	if len(opts) > 0 {
 		cfg = newConfig(w.cfg, opts)
 	}
+	cfg.tool = &tool
 	return server.ServerTool{
 		Tool: tool,
 		Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -64,15 +65,18 @@ func (w *Wrapper) Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) 
 	}
 }
 
-// call is the whole chain for one call: finish(timeout(recover(next))).
+// call is the whole chain for one call: finish(timeout(retry(recover(next)))).
 func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config) (*mcp.CallToolResult, error) {
 	var rec record
 	rec.start(cfg, req)
 	var o outcome
-	if d := cfg.timeoutFor(req.Params.Name); d > 0 {
+	switch d := cfg.timeoutFor(req.Params.Name); {
+	case cfg.fatal != nil && cfg.fatal.stopping.Load():
+		o = outcome{err: errStopping}
+	case d > 0:
 		o = runWithTimeout(ctx, req, next, d, cfg, &rec)
-	} else {
-		o = attempt(ctx, req, next, &rec)
+	default:
+		o = run(ctx, req, next, cfg, &rec)
 	}
 	return finish(ctx, cfg, &rec, o)
 }
@@ -82,6 +86,9 @@ type outcome struct {
 	res   *mcp.CallToolResult
 	err   error
 	panic *PanicError
+	// sideEffects is set when a transient failure was not retried because
+	// the tool is not safe to repeat (errs.Call.SideEffects).
+	sideEffects string
 }
 
 // PanicError is the cause recorded when a handler panics: the value and the
@@ -95,7 +102,7 @@ type PanicError struct {
 func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
 
 // attempt runs the handler once, counting the attempt. It is the innermost
-// layer: retries (when they land) call it again.
+// layer: run (retry.go) calls it again for a retry.
 func attempt(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, rec *record) outcome {
 	rec.attempts.Add(1)
 	return protect(ctx, req, next)
@@ -142,8 +149,11 @@ func finish(ctx context.Context, cfg *config, rec *record, o outcome) (*mcp.Call
 		rec.log(ctx, cfg)
 		return o.res, nil
 	}
-	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts.Load())})
+	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts.Load()), SideEffects: o.sideEffects})
 	rec.log(ctx, cfg)
+	if cfg.fatal != nil && errs.CodeOf(rec.err) == errs.Fatal {
+		cfg.fatal.trigger(cfg.logger, rec.tool, rec.id(), rec.err)
+	}
 	return res, nil
 }
 
