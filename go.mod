@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/mark3labs/mcp-go v1.2.1
+	go.uber.org/goleak v1.3.0
 	golang.org/x/sync v0.25.0
 )
 
