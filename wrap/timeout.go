@@ -2,7 +2,7 @@ package wrap
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"log/slog"
 	"strconv"
 	"time"
@@ -15,7 +15,9 @@ import (
 
 // errTimedOut is the context cause that tells our own timeout apart from the
 // client's cancellation or a deadline set further out.
-var errTimedOut = errors.New("mcpwrap: per-call timeout")
+// It wraps context.DeadlineExceeded so that errs classifies what a handler
+// returns on it (e.g. a *url.Error carrying the cause) as a Timeout.
+var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineExceeded)
 
 // runWithTimeout runs next in its own goroutine so that the call answers on
 // time even when the handler ignores its context. The handler's context is

@@ -313,7 +313,7 @@ func TestWrongClientTypePanics(t *testing.T) {
 
 func waitFor(t *testing.T, cond func() bool, msg string) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		if cond() {
 			return
 		}

@@ -93,7 +93,9 @@ func weatherAPI(hits *atomic.Int64) http.Handler {
 func httpHolder(base string, dials *atomic.Int64, opts ...upstream.Option) *upstream.Holder[*http.Client] {
 	dial := func(context.Context) (*http.Client, error) {
 		dials.Add(1)
-		return &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}, nil
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConnsPerHost = 64 // one per caller: no churn of connections
+		return &http.Client{Transport: tr}, nil
 	}
 	health := func(ctx context.Context, c *http.Client) error {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/healthz", nil)
@@ -148,7 +150,7 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 		upstream.WithLogger(logs.Logger()))
 	defer h.Close()
 
-	const deadline = time.Second
+	const deadline = 3 * time.Second
 	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(
 		wrap.WithLogger(logs.Logger()), wrap.WithTimeout(deadline), wrap.WithRetry(wrap.RetryPolicy{}))))
 	s.AddTools(forecastTool(h, base))
@@ -200,8 +202,8 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	}
 	count := func(p string) int { mu.Lock(); defer mu.Unlock(); return len(results[p]) }
 	waitFor(t, func() bool { return count("before") >= 128 }, "calls do not flow")
+	phase.Store("outage") // before the stop, so no failure is counted as "before"
 	api.stop()
-	phase.Store("outage")
 	outageBegan := time.Now()
 	waitFor(t, func() bool { return count("outage") >= 256 }, "calls stopped during the outage")
 	time.Sleep(600*time.Millisecond - time.Since(outageBegan))
@@ -229,7 +231,7 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	}
 	for _, r := range results["before"] {
 		if !r.ok {
-			t.Fatalf("a call failed before the outage: %+v", r)
+			t.Fatalf("a call failed before the outage: %+v\n%s", r, grepLines(logs.String(), "retry", "broken", "breaker"))
 		}
 	}
 	failed := 0
@@ -352,4 +354,20 @@ func TestHolderReconnectsAnMCPClient(t *testing.T) {
 	if cause, _ := lines[0]["cause"].(string); !strings.Contains(cause, "session terminated") && !strings.Contains(cause, "connection") {
 		t.Fatalf("retry cause %q", cause)
 	}
+}
+
+func grepLines(s string, words ...string) string {
+	var out []string
+	for line := range strings.SplitSeq(s, "\n") {
+		for _, w := range words {
+			if strings.Contains(line, w) {
+				out = append(out, line)
+				break
+			}
+		}
+	}
+	if len(out) > 20 {
+		out = out[:20]
+	}
+	return strings.Join(out, "\n")
 }
