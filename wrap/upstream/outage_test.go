@@ -154,7 +154,7 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(
 		wrap.WithLogger(logs.Logger()), wrap.WithTimeout(deadline), wrap.WithRetry(wrap.RetryPolicy{}))))
 	s.AddTools(forecastTool(h, base))
-	conn := testserver.StartHTTP(t, s)
+	conn := serveMCP(t, s)
 	session := conn.Client.GetSessionId()
 
 	type result struct {
@@ -370,4 +370,38 @@ func grepLines(s string, words ...string) string {
 		out = out[:20]
 	}
 	return strings.Join(out, "\n")
+}
+
+// serveMCP is testserver.StartHTTP with a hard stop: the server is closed,
+// not shut down gracefully, so no keep-alive connection of the 64 callers
+// outlives the test (goleak checks).
+func serveMCP(t *testing.T, s *server.MCPServer) *testserver.Conn {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: server.NewStreamableHTTPServer(s), ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	url := "http://" + ln.Addr().String() + "/mcp"
+	wire := &testserver.Wire{}
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.MaxIdleConnsPerHost = 64
+	hc := &http.Client{Transport: wire.RoundTripper(base)}
+	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(hc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := client.NewClient(tr)
+	t.Cleanup(func() {
+		_ = cl.Close()
+		_ = hs.Close()
+		base.CloseIdleConnections()
+	})
+	if err := cl.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.Initialize(t.Context(), mcp.InitializeRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	return &testserver.Conn{Client: cl, URL: url, Wire: wire}
 }
