@@ -308,7 +308,7 @@ func (h *Holder[C]) dialFailed(ctx context.Context, err error) error {
 	e := errs.From(err)
 	msg := "could not connect to upstream " + h.name
 	if e.Code().Public() && e.Message() != "" {
-		msg += ": " + e.Message()
+		msg += ": " + strings.Replace(e.Message(), "the upstream service ", "it ", 1)
 	}
 	code := e.Code()
 	if code == errs.Timeout || code == errs.Canceled {
