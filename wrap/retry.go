@@ -118,11 +118,16 @@ const (
 // run is retry(recover(handler)): it runs the handler once and, when
 // retries are on and the tool is safe to repeat, again after a transient
 // failure. Without retries it is attempt.
-func run(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record) outcome {
-	o := attempt(ctx, req, next, rec)
-	if cfg.retry == nil {
-		return o
+func run(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record) (o outcome) {
+	o = attempt(ctx, req, next, rec)
+	if cfg.retry != nil {
+		o = retried(ctx, req, next, cfg, rec, o)
 	}
+	return o
+}
+
+// retried settles the budget after a first attempt and retries if needed.
+func retried(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record, o outcome) outcome {
 	if o.err == nil || o.panic != nil {
 		cfg.budget.success()
 		return o
@@ -229,9 +234,29 @@ func retryAfterOf(err error) time.Duration {
 	return 0
 }
 
+// sideEffects is errs.Call.SideEffects as a byte, so that the outcome
+// every call copies stays small.
+type sideEffects uint8
+
+const (
+	sideEffectsUnknown sideEffects = iota
+	sideEffectsNone
+	sideEffectsPossible
+)
+
+func (s sideEffects) String() string {
+	switch s {
+	case sideEffectsNone:
+		return errs.SideEffectsNone
+	case sideEffectsPossible:
+		return errs.SideEffectsPossible
+	}
+	return ""
+}
+
 // sideEffectsOf tells whether a failed call may have acted upstream:
 // not when the request provably never got there.
-func sideEffectsOf(err error) string {
+func sideEffectsOf(err error) sideEffects {
 	var ns interface{ NotSent() bool }
 	var dns *net.DNSError
 	switch {
@@ -239,9 +264,9 @@ func sideEffectsOf(err error) string {
 		errors.Is(err, syscall.ECONNREFUSED),
 		errors.As(err, &dns),
 		errs.CodeOf(err) == errs.RateLimited:
-		return errs.SideEffectsNone
+		return sideEffectsNone
 	}
-	return errs.SideEffectsPossible
+	return sideEffectsPossible
 }
 
 // budget is the retry token bucket, in thousandths of a token so that it

@@ -69,14 +69,19 @@ func (w *Wrapper) Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) 
 func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config) (*mcp.CallToolResult, error) {
 	var rec record
 	rec.start(cfg, req)
+	if cfg.fatal != nil && cfg.fatal.stopping.Load() {
+		return finish(ctx, cfg, &rec, outcome{err: errStopping})
+	}
 	var o outcome
-	switch d := cfg.timeoutFor(req.Params.Name); {
-	case cfg.fatal != nil && cfg.fatal.stopping.Load():
-		o = outcome{err: errStopping}
-	case d > 0:
+	if d := cfg.timeoutFor(req.Params.Name); d > 0 {
 		o = runWithTimeout(ctx, req, next, d, cfg, &rec)
-	default:
-		o = run(ctx, req, next, cfg, &rec)
+	} else {
+		// run, written out: a call that is not inlined copies the whole
+		// request.
+		o = attempt(ctx, req, next, &rec)
+		if cfg.retry != nil {
+			o = retried(ctx, req, next, cfg, &rec, o)
+		}
 	}
 	return finish(ctx, cfg, &rec, o)
 }
@@ -88,7 +93,7 @@ type outcome struct {
 	panic *PanicError
 	// sideEffects is set when a transient failure was not retried because
 	// the tool is not safe to repeat (errs.Call.SideEffects).
-	sideEffects string
+	sideEffects sideEffects
 }
 
 // PanicError is the cause recorded when a handler panics: the value and the
@@ -149,7 +154,7 @@ func finish(ctx context.Context, cfg *config, rec *record, o outcome) (*mcp.Call
 		rec.log(ctx, cfg)
 		return o.res, nil
 	}
-	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts.Load()), SideEffects: o.sideEffects})
+	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts.Load()), SideEffects: o.sideEffects.String()})
 	rec.log(ctx, cfg)
 	if cfg.fatal != nil && errs.CodeOf(rec.err) == errs.Fatal {
 		cfg.fatal.trigger(cfg.logger, rec.tool, rec.id(), rec.err)
