@@ -17,7 +17,21 @@ type Call struct {
 	ID string
 	// Attempts is how many times the handler ran; 0 means not counted.
 	Attempts int
+	// SideEffects says, for a failed call that was not retried because the
+	// tool is not known to be safe to repeat, whether the operation may have
+	// happened: SideEffectsNone or SideEffectsPossible. Empty says nothing.
+	SideEffects string
 }
+
+// Values of Call.SideEffects and Info.SideEffects.
+const (
+	// SideEffectsNone: the request never reached the upstream (refused,
+	// circuit open, rate limited); nothing happened.
+	SideEffectsNone = "none"
+	// SideEffectsPossible: the upstream may have acted before the failure
+	// (a reset, a timeout, a 503 from a gateway).
+	SideEffectsPossible = "possible"
+)
 
 // Info is the machine-readable error in a result's structuredContent, under
 // the key "error". Clients decode it with InfoOf.
@@ -26,12 +40,15 @@ type Info struct {
 	Message string `json:"message"`
 	// Retryable says whether repeating the call may succeed (not whether it
 	// is safe: that depends on the tool).
-	Retryable         bool        `json:"retryable"`
-	RetryAfterSeconds int64       `json:"retryAfterSeconds,omitempty"`
-	CallID            string      `json:"callId,omitempty"`
-	Tool              string      `json:"tool,omitempty"`
-	Attempts          int         `json:"attempts,omitempty"`
-	Violations        []Violation `json:"violations,omitempty"`
+	Retryable         bool   `json:"retryable"`
+	RetryAfterSeconds int64  `json:"retryAfterSeconds,omitempty"`
+	CallID            string `json:"callId,omitempty"`
+	Tool              string `json:"tool,omitempty"`
+	Attempts          int    `json:"attempts,omitempty"`
+	// SideEffects is "none" or "possible" when the call was not retried
+	// because the tool may change something (see Call.SideEffects).
+	SideEffects string      `json:"sideEffects,omitempty"`
+	Violations  []Violation `json:"violations,omitempty"`
 }
 
 // envelope is the structuredContent object: {"error": {...}}.
@@ -51,13 +68,14 @@ func ToResult(err error, call Call) *mcp.CallToolResult {
 		e = &Error{code: Internal}
 	}
 	info := Info{
-		Code:       e.code.String(),
-		Message:    strings.ToValidUTF8(modelMessage(e, call), "\uFFFD"),
-		Retryable:  e.code.Retryable(),
-		CallID:     call.ID,
-		Tool:       call.Tool,
-		Attempts:   call.Attempts,
-		Violations: e.violations,
+		Code:        e.code.String(),
+		Message:     strings.ToValidUTF8(modelMessage(e, call), "\uFFFD"),
+		Retryable:   e.code.Retryable(),
+		CallID:      call.ID,
+		Tool:        call.Tool,
+		Attempts:    call.Attempts,
+		SideEffects: call.SideEffects,
+		Violations:  e.violations,
 	}
 	if e.retryAfter > 0 {
 		info.RetryAfterSeconds = int64((e.retryAfter + time.Second - 1) / time.Second)
@@ -112,6 +130,13 @@ func modelMessage(e *Error, call Call) string {
 	}
 	if call.Attempts > 1 {
 		b.WriteString(" (after " + strconv.Itoa(call.Attempts) + " attempts)")
+	}
+	switch call.SideEffects {
+	case SideEffectsNone:
+		b.WriteString("; the request did not reach the upstream, so nothing was done")
+	case SideEffectsPossible:
+		b.WriteString("; not retried automatically because " + tool +
+			" is not marked read-only or idempotent: the operation may have happened, check before calling it again")
 	}
 	return b.String()
 }

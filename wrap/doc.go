@@ -14,20 +14,33 @@
 //
 // The chain, outermost first, is
 //
-//	finish(timeout(recover(handler)))
+//	finish(timeout(retry(recover(handler))))
 //
 // where recover turns a panic into an Internal error carrying the value and
 // stack (the model sees "internal error … (call id …)", the log has the
-// stack); timeout, when configured, cancels the handler's context and answers
+// stack); retry, when WithRetry is on, repeats a call that failed with
+// Unavailable, Timeout or RateLimited if the tool is read-only or idempotent
+// (backoff with full jitter, Retry-After first, within the call's deadline
+// and a retry budget; each retry is a "retry" event on the log), and
+// otherwise says in the result whether the operation may have happened;
+// timeout, when configured, cancels the handler's context and answers
 // "tool X timed out after 5s; the operation may still complete upstream" even
-// if the handler does not return; finish maps what is left:
+// if the handler does not return, and bounds all attempts together; finish
+// maps what is left:
 //
 //   - (nil, err): errs.ToResult(err) — never a JSON-RPC -32603;
 //   - (nil, nil): an Internal result;
 //   - a result with isError set by the handler, or an input_required
 //     (multi round-trip) result: passed through unchanged;
 //   - an error marked with ProtocolError, or an mcp.URLElicitationRequiredError:
-//     returned to mcp-go unchanged, the one way to send a JSON-RPC error.
+//     returned to mcp-go unchanged, the one way to send a JSON-RPC error;
+//   - an errs.Fatal error, with WithFatalExit: answered like any error, then
+//     the process stops (hooks, then exit status ExitFatal).
+//
+// Start-up checks (required environment variables, configuration files) are
+// collected with Checks, which reports every problem at once and exits with
+// ExitConfig. Clients of other services are kept working by the upstream
+// sub-package.
 //
 // Typed (and TypedOut) register a handler that receives its arguments bound
 // and validated by the validate package; binding failures flow through the

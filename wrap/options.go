@@ -5,6 +5,8 @@ import (
 	"maps"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/mcpwrap/mcpwrap/observe"
 )
 
@@ -21,6 +23,14 @@ type config struct {
 	ownObserver  bool
 	timeout      time.Duration
 	toolTimeouts map[string]time.Duration
+	// retry is nil when retries are off; budget is shared by the handlers
+	// built from one evaluation of the options.
+	retry      *retryPolicy
+	budget     *budget
+	retryTools map[string]bool
+	// tool is the definition given to Tool; nil in the middleware form.
+	tool  *mcp.Tool
+	fatal *fatalState
 }
 
 // WithLogger sets the logger that receives one line per call (and the panic
@@ -63,6 +73,43 @@ func WithToolTimeout(tool string, d time.Duration) Option {
 	}
 }
 
+// WithRetry turns on retries of safe tools with the given policy (the zero
+// RetryPolicy gives the defaults: at most 2 retries, 200ms initial backoff
+// with full jitter, capped at 2s, Retry-After up to 10s honoured, a shared
+// retry budget). A tool is safe when its annotations say read-only or
+// idempotent, or WithRetryTools names it; others are never retried, and their
+// error result says whether the operation may have happened.
+func WithRetry(p RetryPolicy) Option {
+	return func(c *config) {
+		rp := p.evaluate()
+		c.retry = &rp
+		c.budget = nil // a new policy gets its own budget, made in newConfig
+	}
+}
+
+// WithRetryTools declares tools safe to retry whatever their annotations say,
+// for servers whose tools lack them. It does not turn retries on; WithRetry
+// does.
+func WithRetryTools(names ...string) Option {
+	return func(c *config) {
+		m := make(map[string]bool, len(c.retryTools)+len(names))
+		maps.Copy(m, c.retryTools)
+		for _, n := range names {
+			m[n] = true
+		}
+		c.retryTools = m
+	}
+}
+
+// WithFatalExit makes an errs.Fatal error from a handler stop the process:
+// the call is answered with an isError result, the cause is logged, the hooks
+// run within f.Timeout, and f.Exit is called with f.Code (ExitFatal unless
+// set). Without this option a Fatal error is answered and logged but the
+// process keeps running.
+func WithFatalExit(f FatalExit) Option {
+	return func(c *config) { c.fatal = newFatalState(f) }
+}
+
 func newConfig(base config, opts []Option) config {
 	c := base
 	for _, o := range opts {
@@ -73,6 +120,9 @@ func newConfig(base config, opts []Option) config {
 	if c.observer == nil && c.logger != nil {
 		c.observer = observe.New(observe.WithLogger(c.logger), observe.WithoutTracing(), observe.WithoutMetrics())
 		c.ownObserver = true
+	}
+	if c.retry != nil && c.budget == nil {
+		c.budget = newBudget(c.retry.budgetTokens, c.retry.budgetRatio)
 	}
 	return c
 }

@@ -2,7 +2,7 @@ package wrap
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -15,7 +15,9 @@ import (
 
 // errTimedOut is the context cause that tells our own timeout apart from the
 // client's cancellation or a deadline set further out.
-var errTimedOut = errors.New("mcpwrap: per-call timeout")
+// It wraps context.DeadlineExceeded so that errs classifies what a handler
+// returns on it (e.g. a *url.Error carrying the cause) as a Timeout.
+var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineExceeded)
 
 // runWithTimeout runs next in its own goroutine so that the call answers on
 // time even when the handler ignores its context. The handler's context is
@@ -30,7 +32,7 @@ func runWithTimeout(ctx context.Context, req mcp.CallToolRequest, next server.To
 	// nothing because of that).
 	inner := &record{tool: rec.tool, callID: rec.id(), obs: rec.obs}
 	defer func() { rec.attempts.Store(inner.attempts.Load()) }()
-	go func() { done <- attempt(ctx, req, next, inner) }()
+	go func() { done <- run(ctx, req, next, cfg, inner) }()
 	select {
 	case o := <-done:
 		if o.err != nil && o.panic == nil && context.Cause(ctx) == errTimedOut {

@@ -56,6 +56,7 @@ func (w *Wrapper) Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) 
 	if len(opts) > 0 {
 		cfg = newConfig(w.cfg, opts)
 	}
+	cfg.tool = &tool
 	return server.ServerTool{
 		Tool: tool,
 		Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -64,15 +65,23 @@ func (w *Wrapper) Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) 
 	}
 }
 
-// call is the whole chain for one call: finish(timeout(recover(next))).
+// call is the whole chain for one call: finish(timeout(retry(recover(next)))).
 func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config) (*mcp.CallToolResult, error) {
 	var rec record
 	ctx = rec.start(ctx, cfg, req)
+	if cfg.fatal != nil && cfg.fatal.stopping.Load() {
+		return finish(ctx, cfg, &rec, outcome{err: errStopping})
+	}
 	var o outcome
 	if d := cfg.timeoutFor(req.Params.Name); d > 0 {
 		o = runWithTimeout(ctx, req, next, d, cfg, &rec)
 	} else {
+		// run, written out: a call that is not inlined copies the whole
+		// request.
 		o = attempt(ctx, req, next, &rec)
+		if cfg.retry != nil {
+			o = retried(ctx, req, next, cfg, &rec, o)
+		}
 	}
 	return finish(ctx, cfg, &rec, o)
 }
@@ -82,6 +91,9 @@ type outcome struct {
 	res   *mcp.CallToolResult
 	err   error
 	panic *PanicError
+	// sideEffects is set when a transient failure was not retried because
+	// the tool is not safe to repeat (errs.Call.SideEffects).
+	sideEffects sideEffects
 }
 
 // PanicError is the cause recorded when a handler panics: the value and the
@@ -95,7 +107,7 @@ type PanicError struct {
 func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
 
 // attempt runs the handler once, counting the attempt. It is the innermost
-// layer: retries (when they land) call it again.
+// layer: run (retry.go) calls it again for a retry.
 func attempt(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, rec *record) outcome {
 	rec.attempts.Add(1)
 	return protect(ctx, req, next)
@@ -143,9 +155,12 @@ func finish(ctx context.Context, cfg *config, rec *record, o outcome) (*mcp.Call
 		rec.log(ctx, cfg)
 		return o.res, nil
 	}
-	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts.Load())})
+	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts.Load()), SideEffects: o.sideEffects.String()})
 	rec.result = res
 	rec.log(ctx, cfg)
+	if cfg.fatal != nil && errs.CodeOf(rec.err) == errs.Fatal {
+		cfg.fatal.trigger(cfg.logger, rec.tool, rec.id(), rec.err)
+	}
 	return res, nil
 }
 

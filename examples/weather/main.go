@@ -1,0 +1,371 @@
+// Command weather is an MCP server whose tools call a real upstream HTTP
+// API, kept working through the upstream's failures by mcpwrap:
+//
+//	go run ./examples/weather                 # demo: drives itself, prints what happens, exits 0
+//	go run ./examples/weather -demo=false -upstream https://api.example.com -listen 127.0.0.1:8080
+//
+// It shows the four lines of defence of issue 4: start-up checks that
+// report every problem at once (wrap.Checks), a reconnecting client with a
+// circuit breaker (upstream.Holder), retries of the read-only tool only
+// (wrap.WithRetry, honouring Retry-After), and the fatal exit
+// (wrap.WithFatalExit). In demo mode the upstream is an in-process HTTP
+// server on 127.0.0.1 that the demo stops, restarts on the same port and
+// makes answer 429 and 503.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/upstream"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "weather:", err)
+		os.Exit(1)
+	}
+}
+
+// settings is what the start-up checks produce.
+type settings struct {
+	apiURL  *url.URL
+	apiKey  string
+	timeout time.Duration
+}
+
+// check validates the environment, collecting every problem.
+func check(lookup func(string) (string, bool)) (settings, *wrap.Checks) {
+	c := &wrap.Checks{LookupEnv: lookup}
+	s := settings{
+		apiKey:  c.Env("WEATHER_API_KEY"),
+		apiURL:  c.EnvURL("WEATHER_API_URL"),
+		timeout: c.EnvDuration("WEATHER_TIMEOUT", 3*time.Second),
+	}
+	return s, c
+}
+
+func run(ctx context.Context, args []string, out, logOut io.Writer) error {
+	fs := flag.NewFlagSet("weather", flag.ContinueOnError)
+	demo := fs.Bool("demo", true, "start an in-process upstream, drive the server with a client, print what happens and exit")
+	upstreamURL := fs.String("upstream", "", "base URL of the weather API (sets WEATHER_API_URL)")
+	listen := fs.String("listen", "127.0.0.1:8080", "address to serve streamable HTTP on (with -demo=false)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewJSONHandler(logOut, nil))
+
+	var api *fakeAPI
+	env := map[string]string{}
+	if *demo {
+		var err error
+		if api, err = startFakeAPI(); err != nil {
+			return err
+		}
+		defer api.stop()
+		env["WEATHER_API_URL"] = "http://" + api.addr
+		env["WEATHER_API_KEY"] = "demo-key"
+	}
+	if *upstreamURL != "" {
+		env["WEATHER_API_URL"] = *upstreamURL
+	}
+	lookup := func(k string) (string, bool) {
+		if v, ok := env[k]; ok {
+			return v, true
+		}
+		return os.LookupEnv(k)
+	}
+
+	if *demo {
+		// What an operator sees when the environment is wrong: every
+		// problem at once, then exit status 78.
+		_, bad := check(func(k string) (string, bool) {
+			if k == "WEATHER_TIMEOUT" {
+				return "soon", true
+			}
+			return "", false
+		})
+		fmt.Fprintf(out, "start-up checks on an empty environment would exit %d with:\n", wrap.ExitConfig)
+		for _, p := range bad.Problems() {
+			fmt.Fprintf(out, "  - %s\n", p)
+		}
+	}
+	cfg, checks := check(lookup)
+	checks.MustPass(logger)
+
+	weather := newWeatherClient(cfg, logger)
+	defer weather.holder.Close()
+	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(
+		wrap.WithLogger(logger),
+		wrap.WithTimeout(cfg.timeout),
+		wrap.WithRetry(wrap.RetryPolicy{}),
+		wrap.WithFatalExit(wrap.FatalExit{}),
+	)))
+	s.AddTools(weather.tools()...)
+
+	if !*demo {
+		fmt.Fprintf(out, "serving MCP on http://%s/mcp\n", *listen)
+		hs := &http.Server{Addr: *listen, Handler: server.NewStreamableHTTPServer(s), ReadHeaderTimeout: 5 * time.Second}
+		return hs.ListenAndServe()
+	}
+	return drive(ctx, s, api, weather, out)
+}
+
+// weatherClient holds the one upstream client the tools share.
+type weatherClient struct {
+	base   string
+	key    string
+	holder *upstream.Holder[*http.Client]
+}
+
+func newWeatherClient(cfg settings, logger *slog.Logger) *weatherClient {
+	w := &weatherClient{base: strings.TrimSuffix(cfg.apiURL.String(), "/"), key: cfg.apiKey}
+	dial := func(context.Context) (*http.Client, error) {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConnsPerHost = 32
+		return &http.Client{Transport: tr}, nil
+	}
+	health := func(ctx context.Context, c *http.Client) error {
+		_, err := w.get(ctx, c, "/healthz")
+		return err
+	}
+	w.holder = upstream.New("weather-api", dial,
+		upstream.WithHealth(health),
+		upstream.WithClose(func(c *http.Client) error { c.CloseIdleConnections(); return nil }),
+		upstream.WithBackoff(200*time.Millisecond, 5*time.Second),
+		upstream.WithLogger(logger))
+	return w
+}
+
+// get does one request and maps the upstream's status to an errs error.
+func (w *weatherClient) get(ctx context.Context, c *http.Client, path string) ([]byte, error) {
+	method := http.MethodGet
+	if strings.HasPrefix(path, "/orders") {
+		method = http.MethodPost
+	}
+	req, err := http.NewRequestWithContext(ctx, method, w.base+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+w.key)
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return nil, err
+	}
+	return body, errs.FromStatus("weather-api", resp.StatusCode, resp.Header)
+}
+
+// call runs one request on the held client and reports how it went.
+func (w *weatherClient) call(ctx context.Context, path string) ([]byte, error) {
+	lease, err := w.holder.Get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	body, err := w.get(ctx, lease.Client, path)
+	return body, lease.Done(err)
+}
+
+func (w *weatherClient) tools() []server.ServerTool {
+	return []server.ServerTool{
+		{
+			Tool: mcp.NewTool("get_forecast", mcp.WithDescription("Today's forecast for a city"),
+				mcp.WithString("city", mcp.Required()), mcp.WithReadOnlyHintAnnotation(true)),
+			Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				body, err := w.call(ctx, "/forecast?city="+url.QueryEscape(req.GetString("city", "")))
+				if err != nil {
+					return nil, err
+				}
+				var f struct {
+					City    string `json:"city"`
+					Celsius int    `json:"celsius"`
+				}
+				if err := json.Unmarshal(body, &f); err != nil {
+					return nil, fmt.Errorf("decode forecast: %w", err)
+				}
+				return mcp.NewToolResultText(fmt.Sprintf("%s: %d°C", f.City, f.Celsius)), nil
+			},
+		},
+		{
+			// Not read-only, not idempotent: never retried automatically.
+			Tool: mcp.NewTool("order_umbrella", mcp.WithDescription("Order an umbrella delivery"),
+				mcp.WithString("city", mcp.Required()), mcp.WithDestructiveHintAnnotation(false)),
+			Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				if _, err := w.call(ctx, "/orders?city="+url.QueryEscape(req.GetString("city", ""))); err != nil {
+					return nil, err
+				}
+				return mcp.NewToolResultText("umbrella ordered"), nil
+			},
+		},
+	}
+}
+
+// drive is the demo: a real client calls the real server while the
+// upstream misbehaves.
+func drive(ctx context.Context, s *server.MCPServer, api *fakeAPI, w *weatherClient, out io.Writer) error {
+	conn, err := testserver.Serve(s)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	call := func(what, tool string) *mcp.CallToolResult {
+		begin := time.Now()
+		res, err := conn.Call(ctx, tool, map[string]any{"city": "Lyon"})
+		took := time.Since(begin).Round(10 * time.Millisecond)
+		switch {
+		case err != nil:
+			fmt.Fprintf(out, "%-44s JSON-RPC/transport error: %v\n", what, err)
+		case res.IsError:
+			fmt.Fprintf(out, "%-44s isError=true  %q (%v)\n", what, res.Content[0].(mcp.TextContent).Text, took)
+		default:
+			fmt.Fprintf(out, "%-44s ok            %q (%v)\n", what, res.Content[0].(mcp.TextContent).Text, took)
+		}
+		return res
+	}
+	fmt.Fprintln(out, "\nthe MCP server, its upstream and the client are all real, on 127.0.0.1:")
+	call("upstream healthy", "get_forecast")
+
+	api.next(http.StatusTooManyRequests, "1")
+	call("upstream answers 429, Retry-After: 1", "get_forecast")
+
+	api.next(http.StatusServiceUnavailable, "")
+	before := api.orders.Load()
+	call("order on a 503 (not idempotent)", "order_umbrella")
+	fmt.Fprintf(out, "%-44s %d\n", "  upstream order requests made:", api.orders.Load()-before)
+
+	api.stop()
+	call("upstream down (process stopped)", "get_forecast")
+	call("upstream still down", "get_forecast")
+	st := w.holder.Stats()
+	fmt.Fprintf(out, "%-44s breaker %s, retry after %v\n", "  holder:", st.State, st.RetryAfter.Round(10*time.Millisecond))
+
+	if err := api.restart(); err != nil {
+		return err
+	}
+	time.Sleep(w.holder.Stats().RetryAfter)
+	res := call("upstream back on the same port", "get_forecast")
+	st = w.holder.Stats()
+	fmt.Fprintf(out, "%-44s breaker %s, %d dials (%d failed), %d broken client(s); MCP server never restarted\n",
+		"  holder:", st.State, st.Dials, st.FailedDials, st.Broken)
+	if res == nil || res.IsError {
+		return errors.New("the server did not recover after the upstream came back")
+	}
+	if n := len(conn.Wire.JSONRPCErrors()); n != 0 {
+		return fmt.Errorf("%d JSON-RPC errors on the wire", n)
+	}
+	fmt.Fprintln(out, "0 JSON-RPC errors on the wire")
+	return nil
+}
+
+// fakeAPI is the in-process upstream of the demo. It can be stopped and
+// restarted on the same port, and told to answer the next request with a
+// given status.
+type fakeAPI struct {
+	addr   string
+	mu     sync.Mutex
+	srv    *http.Server
+	status int
+	retry  string
+	orders atomic.Int64
+}
+
+func startFakeAPI() (*fakeAPI, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	a := &fakeAPI{addr: ln.Addr().String()}
+	a.serve(ln)
+	return a, nil
+}
+
+func (a *fakeAPI) serve(ln net.Listener) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	mux.HandleFunc("GET /forecast", func(w http.ResponseWriter, r *http.Request) {
+		if a.failed(w) {
+			return
+		}
+		fmt.Fprintf(w, `{"city":%q,"celsius":21}`, r.URL.Query().Get("city"))
+	})
+	mux.HandleFunc("POST /orders", func(w http.ResponseWriter, _ *http.Request) {
+		a.orders.Add(1)
+		if a.failed(w) {
+			return
+		}
+		w.WriteHeader(http.StatusCreated)
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
+	a.mu.Lock()
+	a.srv = srv
+	a.mu.Unlock()
+	go func() { _ = srv.Serve(ln) }()
+}
+
+// next makes the next request fail with status (and a Retry-After).
+func (a *fakeAPI) next(status int, retryAfter string) {
+	a.mu.Lock()
+	a.status, a.retry = status, retryAfter
+	a.mu.Unlock()
+}
+
+func (a *fakeAPI) failed(w http.ResponseWriter) bool {
+	a.mu.Lock()
+	status, retry := a.status, a.retry
+	a.status = 0
+	a.mu.Unlock()
+	if status == 0 {
+		return false
+	}
+	if retry != "" {
+		w.Header().Set("Retry-After", retry)
+	}
+	w.WriteHeader(status)
+	return true
+}
+
+func (a *fakeAPI) stop() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.srv != nil {
+		_ = a.srv.Close()
+		a.srv = nil
+	}
+}
+
+func (a *fakeAPI) restart() error {
+	var err error
+	for range 100 {
+		var ln net.Listener
+		if ln, err = net.Listen("tcp", a.addr); err == nil {
+			a.serve(ln)
+			return nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return err
+}

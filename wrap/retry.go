@@ -1,0 +1,304 @@
+package wrap
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/observe"
+)
+
+// RetryPolicy says how calls to safe tools are retried; see WithRetry. Zero
+// fields take the defaults.
+type RetryPolicy struct {
+	// MaxRetries is how many times a call is repeated after its first
+	// attempt: 0 means 2, a negative number means never.
+	MaxRetries int
+	// Initial caps the wait before the first retry (default 200ms); the cap
+	// doubles with each retry up to Max. The wait is drawn uniformly between
+	// 0 and the cap ("full jitter"), so retries from many calls spread out.
+	Initial time.Duration
+	// Max caps one wait (default 2s).
+	Max time.Duration
+	// MaxRetryAfter is the longest Retry-After (from an errs.RateLimited or
+	// errs.Unavailable error) that is waited for (default 10s). It replaces
+	// the backoff when present; a longer one ends the retries and the model
+	// gets the error with its retry-after instead.
+	MaxRetryAfter time.Duration
+	// BudgetTokens and BudgetRatio are the retry budget, shared by the
+	// handlers of one Wrapper, so an outage does not multiply the load on
+	// the upstream: the bucket holds BudgetTokens (default 10), each failed
+	// attempt takes one, each success puts back BudgetRatio (default 0.1),
+	// and retries stop while the bucket is at half or less. (This is gRPC's
+	// retry throttling.)
+	BudgetTokens int
+	BudgetRatio  float64
+	// Sleep waits for d or until ctx ends; nil uses a timer. Tests inject a
+	// fake to observe the waits without spending them.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// retryPolicy is RetryPolicy with the defaults filled in.
+type retryPolicy struct {
+	maxRetries    int
+	initial, max  time.Duration
+	maxRetryAfter time.Duration
+	budgetTokens  int
+	budgetRatio   float64
+	sleep         func(context.Context, time.Duration) error
+}
+
+func (p RetryPolicy) evaluate() retryPolicy {
+	rp := retryPolicy{
+		maxRetries: p.MaxRetries, initial: p.Initial, max: p.Max, maxRetryAfter: p.MaxRetryAfter,
+		budgetTokens: p.BudgetTokens, budgetRatio: p.BudgetRatio, sleep: p.Sleep,
+	}
+	if rp.maxRetries == 0 {
+		rp.maxRetries = 2
+	}
+	if rp.initial <= 0 {
+		rp.initial = 200 * time.Millisecond
+	}
+	if rp.max <= 0 {
+		rp.max = 2 * time.Second
+	}
+	rp.max = max(rp.max, rp.initial)
+	if rp.maxRetryAfter <= 0 {
+		rp.maxRetryAfter = 10 * time.Second
+	}
+	if rp.budgetTokens <= 0 {
+		rp.budgetTokens = 10
+	}
+	if rp.budgetRatio <= 0 {
+		rp.budgetRatio = 0.1
+	}
+	if rp.sleep == nil {
+		rp.sleep = sleep
+	}
+	return rp
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// backoff returns the wait before retry n (1-based).
+func (p *retryPolicy) backoff(n int) time.Duration {
+	limit := p.initial << min(n-1, 30)
+	if limit <= 0 || limit > p.max {
+		limit = p.max
+	}
+	return rand.N(limit + 1)
+}
+
+// Reasons a retry did not happen, in the "retry_skipped" event.
+const (
+	skipUnsafe     = "tool not read-only or idempotent"
+	skipExhausted  = "retries exhausted"
+	skipDeadline   = "the wait would pass the call's deadline"
+	skipRetryAfter = "retry-after longer than the policy allows"
+	skipBudget     = "retry budget exhausted"
+)
+
+// run is retry(recover(handler)): it runs the handler once and, when
+// retries are on and the tool is safe to repeat, again after a transient
+// failure. Without retries it is attempt.
+func run(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record) (o outcome) {
+	o = attempt(ctx, req, next, rec)
+	if cfg.retry != nil {
+		o = retried(ctx, req, next, cfg, rec, o)
+	}
+	return o
+}
+
+// retried settles the budget after a first attempt and retries if needed.
+func retried(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record, o outcome) outcome {
+	if o.err == nil || o.panic != nil {
+		cfg.budget.success()
+		return o
+	}
+	return retryLoop(ctx, req, next, cfg, rec, o)
+}
+
+func retryLoop(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record, o outcome) outcome {
+	p := cfg.retry
+	safe, looked := false, false
+	for n := 1; ; n++ {
+		if _, ok := protocolCause(o.err); ok {
+			return o
+		}
+		code := errs.CodeOf(o.err)
+		if !code.Retryable() {
+			return o
+		}
+		cfg.budget.failure()
+		if ctx.Err() != nil {
+			return o
+		}
+		if !looked {
+			safe, looked = safeToRetry(ctx, cfg, req.Params.Name), true
+		}
+		reason := ""
+		var wait time.Duration
+		switch {
+		case !safe:
+			o.sideEffects = sideEffectsOf(o.err)
+			reason = skipUnsafe
+		case n > p.maxRetries:
+			reason = skipExhausted
+		default:
+			wait = p.backoff(n)
+			if ra := retryAfterOf(o.err); ra > 0 {
+				wait = ra
+				if ra > p.maxRetryAfter {
+					reason = skipRetryAfter
+				}
+			}
+			if dl, ok := ctx.Deadline(); ok && reason == "" && time.Until(dl) <= wait {
+				reason = skipDeadline
+			}
+			if reason == "" && !cfg.budget.allow() {
+				reason = skipBudget
+			}
+		}
+		if reason != "" {
+			if n > 1 || reason != skipExhausted {
+				rec.event(ctx, cfg, slog.LevelDebug, "retry_skipped",
+					slog.String("reason", reason), slog.String("code", code.String()))
+			}
+			return o
+		}
+		rec.event(ctx, cfg, slog.LevelWarn, observe.EventRetry,
+			slog.Int("attempt", n+1),
+			slog.Float64("wait_ms", float64(wait.Microseconds())/1000),
+			slog.String("code", code.String()),
+			slog.String("cause", o.err.Error()))
+		if p.sleep(ctx, wait) != nil {
+			return o
+		}
+		o = attempt(ctx, req, next, rec)
+		if o.err == nil || o.panic != nil {
+			cfg.budget.success()
+			return o
+		}
+	}
+}
+
+// safeToRetry reports whether repeating the call cannot do harm: the tool
+// is named by WithRetryTools or its annotations say read-only or
+// idempotent. A tool the chain cannot find is not safe.
+func safeToRetry(ctx context.Context, cfg *config, name string) bool {
+	if cfg.retryTools[name] {
+		return true
+	}
+	var ann mcp.ToolAnnotation
+	switch {
+	case cfg.tool != nil && cfg.tool.Name == name:
+		ann = cfg.tool.Annotations
+	default:
+		s := server.ServerFromContext(ctx)
+		if s == nil {
+			return false
+		}
+		st := s.GetTool(name)
+		if st == nil {
+			return false
+		}
+		ann = st.Tool.Annotations
+	}
+	return isTrue(ann.ReadOnlyHint) || isTrue(ann.IdempotentHint)
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
+
+func retryAfterOf(err error) time.Duration {
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return e.RetryAfter()
+	}
+	return 0
+}
+
+// sideEffects is errs.Call.SideEffects as a byte, so that the outcome
+// every call copies stays small.
+type sideEffects uint8
+
+const (
+	sideEffectsUnknown sideEffects = iota
+	sideEffectsNone
+	sideEffectsPossible
+)
+
+func (s sideEffects) String() string {
+	switch s {
+	case sideEffectsNone:
+		return errs.SideEffectsNone
+	case sideEffectsPossible:
+		return errs.SideEffectsPossible
+	}
+	return ""
+}
+
+// sideEffectsOf tells whether a failed call may have acted upstream:
+// not when the request provably never got there.
+func sideEffectsOf(err error) sideEffects {
+	var ns interface{ NotSent() bool }
+	var dns *net.DNSError
+	switch {
+	case errors.As(err, &ns) && ns.NotSent(),
+		errors.Is(err, syscall.ECONNREFUSED),
+		errors.As(err, &dns),
+		errs.CodeOf(err) == errs.RateLimited:
+		return sideEffectsNone
+	}
+	return sideEffectsPossible
+}
+
+// budget is the retry token bucket, in thousandths of a token so that it
+// fits one atomic integer.
+type budget struct {
+	max, ratio int64
+	tokens     atomic.Int64
+}
+
+func newBudget(tokens int, ratio float64) *budget {
+	b := &budget{max: int64(tokens) * 1000, ratio: max(int64(ratio*1000), 1)}
+	b.tokens.Store(b.max)
+	return b
+}
+
+func (b *budget) failure() {
+	for {
+		t := b.tokens.Load()
+		if t == 0 || b.tokens.CompareAndSwap(t, max(t-1000, 0)) {
+			return
+		}
+	}
+}
+
+func (b *budget) success() {
+	for {
+		t := b.tokens.Load()
+		if t >= b.max || b.tokens.CompareAndSwap(t, min(t+b.ratio, b.max)) {
+			return
+		}
+	}
+}
+
+func (b *budget) allow() bool { return b.tokens.Load() > b.max/2 }

@@ -1,0 +1,262 @@
+package wrap_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/wrap"
+)
+
+// scripted is a real upstream HTTP server that answers each request with
+// the next status of its script (the last one repeats) and counts hits.
+type scripted struct {
+	hits   atomic.Int64
+	mu     sync.Mutex
+	script []int
+	header http.Header
+	URL    string
+}
+
+func newScripted(t *testing.T, header http.Header, statuses ...int) *scripted {
+	s := &scripted{script: statuses, header: header}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		n := int(s.hits.Add(1))
+		s.mu.Lock()
+		status := s.script[min(n, len(s.script))-1]
+		s.mu.Unlock()
+		if status != http.StatusOK {
+			for k, v := range s.header {
+				w.Header()[k] = v
+			}
+		}
+		w.WriteHeader(status)
+		fmt.Fprintf(w, "answer %d", n)
+	}))
+	t.Cleanup(srv.Close)
+	s.URL = srv.URL
+	return s
+}
+
+// handler calls the upstream and maps its status with errs.FromStatus.
+func (s *scripted) handler(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if err := errs.FromStatus("weather-api", resp.StatusCode, resp.Header); err != nil {
+		return nil, err
+	}
+	return mcp.NewToolResultText("ok"), nil
+}
+
+// sleeps records the waits instead of spending them.
+type sleeps struct {
+	mu    sync.Mutex
+	waits []time.Duration
+}
+
+func (s *sleeps) sleep(_ context.Context, d time.Duration) error {
+	s.mu.Lock()
+	s.waits = append(s.waits, d)
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *sleeps) got() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.waits...)
+}
+
+var readOnly = mcp.WithReadOnlyHintAnnotation(true)
+
+func serve(t *testing.T, logs *logbuf.Buffer, opts []wrap.Option, tools ...server.ServerTool) *testserver.Conn {
+	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(
+		wrap.Middleware(append([]wrap.Option{wrap.WithLogger(logs.Logger())}, opts...)...)))
+	s.AddTools(tools...)
+	return testserver.StartHTTP(t, s)
+}
+
+func TestRetryAfterFrom429IsHonoured(t *testing.T) {
+	api := newScripted(t, http.Header{"Retry-After": {"3"}}, 429, 200)
+	var sl sleeps
+	var logs logbuf.Buffer
+	conn := serve(t, &logs, []wrap.Option{wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep})},
+		server.ServerTool{Tool: mcp.NewTool("get_forecast", readOnly), Handler: api.handler})
+	res, err := conn.Call(t.Context(), "get_forecast", nil)
+	if err != nil || res.IsError {
+		t.Fatalf("want success after one retry: %v %+v", err, res)
+	}
+	if got := sl.got(); len(got) != 1 || got[0] != 3*time.Second {
+		t.Fatalf("waits = %v, want exactly [3s] (the Retry-After)", got)
+	}
+	if n := api.hits.Load(); n != 2 {
+		t.Fatalf("upstream hit %d times, want 2", n)
+	}
+	ev, _ := logs.Find("event", "retry")
+	if len(ev) != 1 || ev[0]["wait_ms"] != 3000.0 || ev[0]["code"] != "rate_limited" || ev[0]["attempt"] != 2.0 {
+		t.Fatalf("retry event: %v", ev)
+	}
+	line, _ := callLines(&logs, "get_forecast")
+	if len(line) != 1 || line[0]["attempts"] != 2.0 || line[0]["outcome"] != "success" {
+		t.Fatalf("call line: %v", line)
+	}
+}
+
+func TestDestructiveToolIsCalledOnceOn503(t *testing.T) {
+	api := newScripted(t, nil, 503, 200)
+	var sl sleeps
+	var logs logbuf.Buffer
+	conn := serve(t, &logs, []wrap.Option{wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep})},
+		// mcp.NewTool's defaults: destructive, not idempotent.
+		server.ServerTool{Tool: mcp.NewTool("charge_card"), Handler: api.handler})
+	res, err := conn.Call(t.Context(), "charge_card", nil)
+	if err != nil || !res.IsError {
+		t.Fatalf("want an isError result: %v %+v", err, res)
+	}
+	if n := api.hits.Load(); n != 1 {
+		t.Fatalf("a destructive tool reached the upstream %d times on a 503", n)
+	}
+	if len(sl.got()) != 0 {
+		t.Fatal("a destructive tool waited for a retry")
+	}
+	info, _ := errs.InfoOf(res)
+	text := res.Content[0].(mcp.TextContent).Text
+	if info.Code != "unavailable" || info.SideEffects != errs.SideEffectsPossible || !strings.Contains(text, "the operation may have happened") {
+		t.Fatalf("info %+v text %q", info, text)
+	}
+}
+
+func TestSafeToolsAreRetriedAtMostTwice(t *testing.T) {
+	cases := []struct {
+		name string
+		tool mcp.Tool
+		opts []wrap.Option
+	}{
+		{"read-only annotation", mcp.NewTool("t", readOnly), nil},
+		{"idempotent annotation", mcp.NewTool("t", mcp.WithIdempotentHintAnnotation(true)), nil},
+		{"named by WithRetryTools", mcp.NewTool("t"), []wrap.Option{wrap.WithRetryTools("t")}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			api := newScripted(t, nil, 503)
+			var sl sleeps
+			var logs logbuf.Buffer
+			opts := append([]wrap.Option{wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep})}, tc.opts...)
+			conn := serve(t, &logs, opts, server.ServerTool{Tool: tc.tool, Handler: api.handler})
+			res, err := conn.Call(t.Context(), "t", nil)
+			if err != nil || !res.IsError {
+				t.Fatalf("%v %+v", err, res)
+			}
+			if n := api.hits.Load(); n != 3 {
+				t.Fatalf("upstream hit %d times, want 3 (1 + 2 retries)", n)
+			}
+			waits := sl.got()
+			if len(waits) != 2 || waits[0] > 200*time.Millisecond || waits[1] > 400*time.Millisecond {
+				t.Fatalf("waits %v: want full jitter under 200ms then 400ms", waits)
+			}
+			info, _ := errs.InfoOf(res)
+			text := res.Content[0].(mcp.TextContent).Text
+			if info.Attempts != 3 || info.SideEffects != "" || !strings.Contains(text, "(after 3 attempts)") {
+				t.Fatalf("info %+v text %q", info, text)
+			}
+		})
+	}
+}
+
+func TestPerToolFormReadsTheAnnotations(t *testing.T) {
+	api := newScripted(t, nil, 502, 200)
+	var sl sleeps
+	st := wrap.Tool(mcp.NewTool("t", readOnly), api.handler, wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep}))
+	res, err := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "t"}})
+	if err != nil || res.IsError || api.hits.Load() != 2 {
+		t.Fatalf("%v %+v hits %d", err, res, api.hits.Load())
+	}
+}
+
+func TestRetryNeverWaitsPastTheDeadline(t *testing.T) {
+	cases := []struct {
+		name       string
+		retryAfter string
+		opts       []wrap.Option
+		text       string
+	}{
+		{"retry-after beyond the call's timeout", "5", []wrap.Option{wrap.WithTimeout(time.Second)}, "retry after 5s"},
+		{"retry-after beyond the policy's limit", "60", nil, "retry after 1m0s"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			api := newScripted(t, http.Header{"Retry-After": {tc.retryAfter}}, 429, 200)
+			var sl sleeps
+			var logs logbuf.Buffer
+			opts := append([]wrap.Option{wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep})}, tc.opts...)
+			conn := serve(t, &logs, opts, server.ServerTool{Tool: mcp.NewTool("t", readOnly), Handler: api.handler})
+			res, err := conn.Call(t.Context(), "t", nil)
+			if err != nil || !res.IsError || api.hits.Load() != 1 || len(sl.got()) != 0 {
+				t.Fatalf("want no retry: %v %+v hits %d waits %v", err, res, api.hits.Load(), sl.got())
+			}
+			if !strings.Contains(res.Content[0].(mcp.TextContent).Text, tc.text) {
+				t.Fatalf("the model is not told when to retry: %q", res.Content[0].(mcp.TextContent).Text)
+			}
+		})
+	}
+}
+
+func TestRetryBudgetLimitsRetriesDuringAnOutage(t *testing.T) {
+	api := newScripted(t, nil, 503)
+	var sl sleeps
+	var logs logbuf.Buffer
+	conn := serve(t, &logs, []wrap.Option{wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep, BudgetTokens: 4})},
+		server.ServerTool{Tool: mcp.NewTool("t", readOnly), Handler: api.handler})
+	for range 10 {
+		if _, err := conn.Call(t.Context(), "t", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Without a budget: 10 × 3 = 30 hits. With 4 tokens, retries stop once
+	// two failures have drained it to half: one retry in all, and every
+	// call's last failure logs the skip.
+	if n := api.hits.Load(); n != 11 {
+		t.Fatalf("upstream hit %d times during the outage, want 11", n)
+	}
+	skipped, _ := logs.Find("reason", "retry budget exhausted")
+	if len(skipped) != 10 {
+		t.Fatalf("want 10 budget skips logged, got %d", len(skipped))
+	}
+}
+
+func TestRefusedConnectionOnADestructiveToolSaysNothingHappened(t *testing.T) {
+	f := newFixture(t)
+	st := wrap.Tool(mcp.NewTool("refund"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, fmt.Errorf("post refund: %w", f.dialErr)
+	}, wrap.WithRetry(wrap.RetryPolicy{}))
+	res, _ := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "refund"}})
+	info, _ := errs.InfoOf(res)
+	if info.SideEffects != errs.SideEffectsNone || !strings.Contains(info.Message, "nothing was done") {
+		t.Fatalf("info %+v", info)
+	}
+}
+
+func TestWithoutRetryNothingChanges(t *testing.T) {
+	api := newScripted(t, nil, 503, 200)
+	st := wrap.Tool(mcp.NewTool("t", readOnly), api.handler)
+	res, _ := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "t"}})
+	if info, _ := errs.InfoOf(res); api.hits.Load() != 1 || info.SideEffects != "" || info.Attempts != 1 {
+		t.Fatalf("hits %d info %+v", api.hits.Load(), info)
+	}
+}
