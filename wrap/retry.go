@@ -119,37 +119,37 @@ const (
 // run is retry(recover(handler)): it runs the handler once and, when
 // retries are on and the tool is safe to repeat, again after a transient
 // failure. Without retries it is attempt.
-func run(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record) (o outcome) {
-	o = attempt(ctx, req, next, rec)
+func run(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record) (o outcome) {
+	attempt(ctx, req, next, rec, &o)
 	if cfg.retry != nil {
-		o = retried(ctx, req, next, cfg, rec, o)
+		retried(ctx, req, next, cfg, rec, &o)
 	}
 	return o
 }
 
 // retried settles the budget after a first attempt and retries if needed.
-func retried(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record, o outcome) outcome {
+func retried(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record, o *outcome) {
 	if o.err == nil || o.panic != nil {
 		cfg.budget.success()
-		return o
+		return
 	}
-	return retryLoop(ctx, req, next, cfg, rec, o)
+	retryLoop(ctx, req, next, cfg, rec, o)
 }
 
-func retryLoop(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record, o outcome) outcome {
+func retryLoop(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record, o *outcome) {
 	p := cfg.retry
 	safe, looked := false, false
 	for n := 1; ; n++ {
 		if _, ok := protocolCause(o.err); ok {
-			return o
+			return
 		}
 		code := errs.CodeOf(o.err)
 		if !code.Retryable() {
-			return o
+			return
 		}
 		cfg.budget.failure()
 		if ctx.Err() != nil {
-			return o
+			return
 		}
 		if !looked {
 			safe, looked = safeToRetry(ctx, cfg, req.Params.Name), true
@@ -182,7 +182,7 @@ func retryLoop(ctx context.Context, req mcp.CallToolRequest, next server.ToolHan
 				rec.event(ctx, cfg, slog.LevelDebug, "retry_skipped",
 					slog.String("reason", reason), slog.String("code", code.String()))
 			}
-			return o
+			return
 		}
 		rec.event(ctx, cfg, slog.LevelWarn, observe.EventRetry,
 			slog.Int("attempt", n+1),
@@ -190,12 +190,12 @@ func retryLoop(ctx context.Context, req mcp.CallToolRequest, next server.ToolHan
 			slog.String("code", code.String()),
 			slog.String("cause", o.err.Error()))
 		if p.sleep(ctx, wait) != nil {
-			return o
+			return
 		}
-		o = attempt(ctx, req, next, rec)
+		attempt(ctx, req, next, rec, o)
 		if o.err == nil || o.panic != nil {
 			cfg.budget.success()
-			return o
+			return
 		}
 	}
 }

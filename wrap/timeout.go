@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -23,16 +24,18 @@ var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineEx
 // time even when the handler ignores its context. The handler's context is
 // cancelled when the timeout fires; a result that arrives later is logged
 // and dropped.
-func runWithTimeout(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, d time.Duration, cfg *config, rec *record) outcome {
+func runWithTimeout(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, d time.Duration, cfg *config, rec *record) outcome {
 	ctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
 	defer cancel()
 	done := make(chan outcome, 1)
 	// The handler may outlive the answer, so it gets its own record on the
 	// heap; the caller's stays on the stack (the no-timeout path allocates
 	// nothing because of that).
-	inner := &record{tool: rec.tool, callID: rec.id(), obs: rec.obs}
-	defer func() { rec.attempts.Store(inner.attempts.Load()) }()
-	go func() { done <- run(ctx, req, next, cfg, inner) }()
+	inner := &record{tool: rec.tool, callID: rec.id(), obs: rec.obs, shared: new(atomic.Int32)}
+	defer func() { rec.attempts = inner.shared.Load() }()
+	// A copy, so that only this path moves the request to the heap.
+	r := *req
+	go func() { done <- run(ctx, &r, next, cfg, inner) }()
 	select {
 	case o := <-done:
 		if o.err != nil && o.panic == nil && context.Cause(ctx) == errTimedOut {

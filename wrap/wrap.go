@@ -68,22 +68,22 @@ func (w *Wrapper) Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) 
 // call is the whole chain for one call: finish(timeout(retry(recover(next)))).
 func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config) (*mcp.CallToolResult, error) {
 	var rec record
-	ctx = rec.start(ctx, cfg, req)
+	ctx = rec.start(ctx, cfg, &req)
 	if cfg.fatal != nil && cfg.fatal.stopping.Load() {
-		return finish(ctx, cfg, &rec, outcome{err: errStopping})
+		return finish(ctx, cfg, &rec, &outcome{err: errStopping})
 	}
 	var o outcome
 	if d := cfg.timeoutFor(req.Params.Name); d > 0 {
-		o = runWithTimeout(ctx, req, next, d, cfg, &rec)
+		o = runWithTimeout(ctx, &req, next, d, cfg, &rec)
 	} else {
 		// run, written out: a call that is not inlined copies the whole
 		// request.
-		o = attempt(ctx, req, next, &rec)
+		attempt(ctx, &req, next, &rec, &o)
 		if cfg.retry != nil {
-			o = retried(ctx, req, next, cfg, &rec, o)
+			retried(ctx, &req, next, cfg, &rec, &o)
 		}
 	}
-	return finish(ctx, cfg, &rec, o)
+	return finish(ctx, cfg, &rec, &o)
 }
 
 // outcome is what one run of a handler produced.
@@ -106,27 +106,30 @@ type PanicError struct {
 // Error returns "panic: <value>".
 func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
 
-// attempt runs the handler once, counting the attempt. It is the innermost
-// layer: run (retry.go) calls it again for a retry.
-func attempt(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, rec *record) outcome {
-	rec.attempts.Add(1)
-	return protect(ctx, req, next)
+// attempt runs the handler once, counting the attempt, and stores what it
+// produced in o. It is the innermost layer: run (retry.go) calls it again
+// for a retry. The outcome goes through a pointer because returning the
+// five-word struct by value through the layers cost more than the rest of
+// the chain (store-forwarding stalls on the copies).
+func attempt(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, rec *record, o *outcome) {
+	rec.attempted()
+	*o = outcome{}
+	protect(ctx, req, next, o)
 }
 
 // protect runs next and turns a panic into a PanicError.
-func protect(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc) (o outcome) {
+func protect(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, o *outcome) {
 	defer func() {
 		if r := recover(); r != nil {
-			o = outcome{panic: &PanicError{Value: r, Stack: debug.Stack()}}
+			*o = outcome{panic: &PanicError{Value: r, Stack: debug.Stack()}}
 		}
 	}()
-	o.res, o.err = next(ctx, req)
-	return o
+	o.res, o.err = next(ctx, *req)
 }
 
 // finish maps an outcome to what mcp-go sends: always a result, except for
 // the escape hatch and errors mcp-go itself must turn into protocol errors.
-func finish(ctx context.Context, cfg *config, rec *record, o outcome) (*mcp.CallToolResult, error) {
+func finish(ctx context.Context, cfg *config, rec *record, o *outcome) (*mcp.CallToolResult, error) {
 	switch {
 	case o.panic != nil:
 		rec.fail(outcomePanic, errs.Wrap(errs.Internal, o.panic, ""))
@@ -155,7 +158,7 @@ func finish(ctx context.Context, cfg *config, rec *record, o outcome) (*mcp.Call
 		rec.log(ctx, cfg)
 		return o.res, nil
 	}
-	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts.Load()), SideEffects: o.sideEffects.String()})
+	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: o.sideEffects.String()})
 	rec.result = res
 	rec.log(ctx, cfg)
 	if cfg.fatal != nil && errs.CodeOf(rec.err) == errs.Fatal {
