@@ -36,6 +36,10 @@ var secretShapes = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\b([a-z_-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|auth))(["']?\s*[=:]\s*["']?)([^\s"'&,;]+)`),
 }
 
+// minShapeLen is the shortest match of the first three secretShapes
+// ("token " plus 8, "ghp_" plus 10); the last one needs a '=' or ':'.
+const minShapeLen = 14
+
 var urlPassword = regexp.MustCompile(`(://[^/\s:@]+:)([^@\s/]+)@`)
 
 // Redactor removes secrets from values before they reach a log line or a
@@ -94,16 +98,25 @@ func (r *Redactor) IsSecretName(key string) bool {
 // String removes secret-shaped substrings from s: bearer tokens, JWTs, API
 // keys, URL passwords and "password=…" pairs.
 func (r *Redactor) String(s string) string {
-	if s == "" {
+	// Every shape needs 14 characters or a separator, so the short plain
+	// values most arguments are skip the regular expressions entirely.
+	sep := strings.ContainsAny(s, "=:")
+	if len(s) < minShapeLen && !sep {
 		return s
 	}
-	s = urlPassword.ReplaceAllString(s, "${1}"+Redacted+"@")
+	if sep && strings.Contains(s, "://") {
+		s = urlPassword.ReplaceAllString(s, "${1}"+Redacted+"@")
+	}
 	for i, re := range secretShapes {
 		if i == len(secretShapes)-1 {
-			s = re.ReplaceAllString(s, "${1}${2}"+Redacted)
+			if sep {
+				s = re.ReplaceAllString(s, "${1}${2}"+Redacted)
+			}
 			continue
 		}
-		s = re.ReplaceAllString(s, Redacted)
+		if len(s) >= minShapeLen {
+			s = re.ReplaceAllString(s, Redacted)
+		}
 	}
 	return s
 }
