@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -117,8 +118,10 @@ type Observer struct {
 	tp         trace.TracerProvider
 	mp         metric.MeterProvider
 	cfg        config
-	ids        sync.Map // JSON-RPC request id by the request context's Done channel
-	attrSets   sync.Map // durationKey → metric.RecordOption
+	// ids and attrSets are pointers so that WithSecrets' copies share them
+	// with the Observer whose hooks fill them.
+	ids      *sync.Map // JSON-RPC request id by the request context's Done channel
+	attrSets *sync.Map // durationKey → metric.RecordOption
 }
 
 // New returns an Observer. With no options it logs nothing and uses the
@@ -131,7 +134,8 @@ func New(opts ...Option) *Observer {
 			opt(&c)
 		}
 	}
-	o := &Observer{cfg: c, logger: c.logger, red: NewRedactor(c.secretNames...), prop: c.propagator}
+	o := &Observer{cfg: c, logger: c.logger, red: NewRedactor(c.secretNames...), prop: c.propagator,
+		ids: new(sync.Map), attrSets: new(sync.Map)}
 	if o.prop == nil {
 		o.prop = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
 	}
@@ -150,6 +154,20 @@ func New(opts ...Option) *Observer {
 		o.initMetrics()
 	}
 	return o
+}
+
+// WithSecrets returns an Observer that also redacts the named parameters and
+// shares everything else with o: providers, instruments and the request ids
+// recorded by o's hooks. wrap.Typed uses it with the names of the fields
+// tagged mcpwrap:"secret". It is called at construction, not per call.
+func (o *Observer) WithSecrets(names ...string) *Observer {
+	if len(names) == 0 {
+		return o
+	}
+	d := *o
+	d.cfg.secretNames = append(slices.Clip(o.cfg.secretNames), names...)
+	d.red = NewRedactor(d.cfg.secretNames...)
+	return &d
 }
 
 func (o *Observer) initMetrics() {

@@ -32,7 +32,7 @@ type core struct {
 	// bounds holds, per shape ("filters[*].since"), the lower and upper
 	// limits set by the field's rules, to say "between 1 and 14".
 	bounds map[string]bounds
-	// secrets are the shapes of the fields tagged mcp:"secret", sorted.
+	// secrets are the shapes of the fields tagged mcpwrap:"secret", sorted.
 	secrets []string
 }
 
@@ -249,7 +249,7 @@ func (b *Binder[T]) ToolOption() mcp.ToolOption {
 	}
 }
 
-// SecretPaths returns the paths of the parameters tagged mcp:"secret", in
+// SecretPaths returns the paths of the parameters tagged mcpwrap:"secret", in
 // the form "auth.token" or "headers[*]" ("[*]" stands for any index or map
 // key). Everything under a secret path is secret too. See IsSecret.
 func (b *Binder[T]) SecretPaths() []string { return slices.Clone(b.c.secrets) }

@@ -7,7 +7,7 @@
 //		City  string `json:"city" validate:"required" description:"City name, e.g. Paris"`
 //		Days  int    `json:"days" validate:"omitempty,min=1,max=14"`
 //		Units string `json:"units" validate:"omitempty,oneof=metric imperial"`
-//		Key   string `json:"api_key" validate:"omitempty,len=32" mcp:"secret"`
+//		Key   string `json:"api_key" validate:"omitempty,len=32" mcpwrap:"secret"`
 //	}
 //
 //	var forecast = validate.MustNew[forecastArgs]()
@@ -28,7 +28,7 @@
 //
 // Struct tags: json names the parameter; validate holds the rules;
 // description (or jsonschema, as mcp-go's generator reads it) becomes the
-// schema's description; mcp:"secret" marks a value that is never echoed
+// schema's description; mcpwrap:"secret" marks a value that is never echoed
 // in a message or Got (see Binder.SecretPaths and Binder.IsSecret).
 //
 // A field whose rules reject its zero value must be "required" or

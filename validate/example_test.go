@@ -47,7 +47,7 @@ func ExampleBinder_IsSecret() {
 	type args struct {
 		Accounts []struct {
 			User     string `json:"user"`
-			Password string `json:"password" mcp:"secret"`
+			Password string `json:"password" mcpwrap:"secret"`
 		} `json:"accounts"`
 	}
 	b := validate.MustNew[args]()

@@ -184,7 +184,7 @@ func (p *planner) fields(n *node, t reflect.Type, index []int) error {
 			index:    idx,
 			node:     fn,
 			required: hasRule(beforeDive(vtag), "required"),
-			secret:   hasRule(sf.Tag.Get("mcp"), "secret"),
+			secret:   hasRule(sf.Tag.Get("mcpwrap"), "secret"),
 			desc:     desc,
 			tag:      vtag,
 		}

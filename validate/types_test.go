@@ -36,7 +36,7 @@ type kitchen struct {
 	Labels  map[string]int `json:"labels" validate:"omitempty,dive,keys,min=2,endkeys,max=5"`
 	Address *address       `json:"address"`
 	Filters []filter       `json:"filters" validate:"dive"`
-	Token   string         `json:"token" validate:"omitempty,len=8" mcp:"secret"`
+	Token   string         `json:"token" validate:"omitempty,len=8" mcpwrap:"secret"`
 	Custom  string         `json:"custom" validate:"omitempty,ulid"`
 	Big     int64          `json:"big"`
 	Small   int8           `json:"small"`
@@ -48,5 +48,5 @@ type forecastArgs struct {
 	City  string `json:"city" validate:"required" description:"City name, e.g. Paris"`
 	Days  int    `json:"days" validate:"omitempty,min=1,max=14" description:"Days ahead"`
 	Units string `json:"units" validate:"omitempty,oneof=metric imperial"`
-	Key   string `json:"api_key" validate:"omitempty,len=8" mcp:"secret"`
+	Key   string `json:"api_key" validate:"omitempty,len=8" mcpwrap:"secret"`
 }

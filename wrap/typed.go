@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/validate"
 )
 
@@ -46,7 +47,19 @@ func Typed[T any](w *Wrapper, tool mcp.Tool, h TypedHandler[T], opts ...validate
 			return nil, err
 		}
 		return h(ctx, req, args)
-	}), nil
+	}, redactSecretsOf[T]()), nil
+}
+
+// redactSecretsOf makes the tool's observer also redact the parameters of T
+// tagged mcpwrap:"secret", whatever their names, in log lines and spans.
+func redactSecretsOf[T any]() Option {
+	var zero T
+	names := observe.SecretNames(zero)
+	return func(c *config) {
+		if c.observer != nil && len(names) > 0 {
+			c.observer = c.observer.WithSecrets(names...)
+		}
+	}
 }
 
 // MustTyped is Typed for start-up code: it panics on Typed's error, which

@@ -238,3 +238,43 @@ func TestBeforeAfterMessages(t *testing.T) {
 		t.Fatalf("ours: %s", after)
 	}
 }
+
+type unlockArgs struct {
+	Door       string `json:"door" validate:"required"`
+	Combination string `json:"combination" validate:"required,min=20" mcpwrap:"secret"`
+}
+
+// TestTypedSecretTagReachesTheLog: a parameter tagged mcpwrap:"secret" whose
+// name is not a known secret name used to be logged in clear by the
+// observer, because only validate read the tag.
+func TestTypedSecretTagReachesTheLog(t *testing.T) {
+	const passphrase = "correct-horse-battery"
+	var logs logbuf.Buffer
+	w := wrap.New(wrap.WithLogger(logs.Logger()))
+	s := server.NewMCPServer("t", "1")
+	s.AddTools(wrap.MustTyped(w, mcp.NewTool("unlock"), func(_ context.Context, _ mcp.CallToolRequest, a unlockArgs) (*mcp.CallToolResult, error) {
+		return nil, errs.Newf(errs.PermissionDenied, "door %s stays locked", a.Door)
+	}))
+	conn := testserver.StartHTTP(t, s)
+	ok := call(t, conn, "unlock", `{"door":"front","combination":"`+passphrase+`"}`)
+	short := call(t, conn, "unlock", `{"door":"front","combination":"`+passphrase[:8]+`"}`)
+	if info, _ := errs.InfoOf(ok); info.Code != "permission_denied" {
+		t.Fatalf("bound call: %+v", info)
+	}
+	for _, res := range []*mcp.CallToolResult{ok, short} {
+		raw, _ := json.Marshal(res)
+		if strings.Contains(string(raw), passphrase[:8]) {
+			t.Fatalf("secret in the result: %s", raw)
+		}
+	}
+	lines, err := logs.Find("tool", "unlock")
+	if err != nil || len(lines) != 2 {
+		t.Fatalf("want 2 log lines, got %d (%v)", len(lines), err)
+	}
+	if strings.Contains(logs.String(), passphrase[:8]) {
+		t.Fatalf("secret in the log: %s", logs.String())
+	}
+	if !strings.Contains(logs.String(), `"door":"front"`) {
+		t.Fatalf("non-secret arguments should still be logged: %s", logs.String())
+	}
+}
