@@ -240,7 +240,7 @@ func TestBeforeAfterMessages(t *testing.T) {
 }
 
 type unlockArgs struct {
-	Door       string `json:"door" validate:"required"`
+	Door        string `json:"door" validate:"required"`
 	Combination string `json:"combination" validate:"required,min=20" mcpwrap:"secret"`
 }
 
