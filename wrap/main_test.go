@@ -7,14 +7,7 @@ import (
 )
 
 // TestMain fails the suite if a goroutine outlives it: retry waits, timeout
-// drains and fatal-exit goroutines must all end. HTTP keep-alive connections
-// are ignored: internal/testserver stops its server with a graceful
-// Shutdown, which leaves connections that never sent a request open until
-// their idle timeout; they belong to net/http, not to the chain.
+// drains and fatal-exit goroutines must all end.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m,
-		goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
-		goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"),
-		goleak.IgnoreAnyFunction("net/http.(*conn).serve"),
-	)
+	goleak.VerifyTestMain(m)
 }

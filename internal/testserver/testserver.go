@@ -45,30 +45,37 @@ func StartHTTP(t testing.TB, s *server.MCPServer, opts ...client.ClientOption) *
 	return c
 }
 
-// Serve is StartHTTP without a testing.TB, for examples.
-func Serve(s *server.MCPServer, opts ...client.ClientOption) (*Conn, error) {
+// Listen serves s over streamable HTTP on 127.0.0.1:0 and returns its URL
+// and a stop function that closes the listener and every connection.
+func Listen(s *server.MCPServer) (string, func(), error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	// A bare server's panics are expected in some tests; keep them off stderr.
 	hs := &http.Server{Handler: server.NewStreamableHTTPServer(s), ReadHeaderTimeout: 5 * time.Second,
 		ErrorLog: log.New(io.Discard, "", 0)}
 	go func() { _ = hs.Serve(ln) }()
-	url := "http://" + ln.Addr().String() + "/mcp"
+	return "http://" + ln.Addr().String() + "/mcp", func() { _ = hs.Close() }, nil
+}
+
+// Serve is StartHTTP without a testing.TB, for examples.
+func Serve(s *server.MCPServer, opts ...client.ClientOption) (*Conn, error) {
+	url, stopServer, err := Listen(s)
+	if err != nil {
+		return nil, err
+	}
 	wire := &Wire{}
 	hc := &http.Client{Transport: wire.RoundTripper(http.DefaultTransport.(*http.Transport).Clone())}
 	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(hc))
 	if err != nil {
-		_ = hs.Close()
+		stopServer()
 		return nil, err
 	}
 	cl := client.NewClient(tr, opts...)
 	stop := func() {
 		_ = cl.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = hs.Shutdown(ctx)
+		stopServer()
 		hc.CloseIdleConnections()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -3,7 +3,6 @@ package upstream_test
 import (
 	"context"
 	"io"
-	"log"
 	"net"
 	"net/http"
 	"strings"
@@ -24,59 +23,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
-// restartable serves a handler on one loopback address and can be stopped
-// and started again on the same port.
-type restartable struct {
-	t       *testing.T
-	addr    string
-	handler http.Handler
-	mu      sync.Mutex
-	srv     *http.Server
-}
-
-func startRestartable(t *testing.T, h http.Handler) *restartable {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &restartable{t: t, addr: ln.Addr().String(), handler: h}
-	r.serve(ln)
-	t.Cleanup(r.stop)
-	return r
-}
-
-func (r *restartable) serve(ln net.Listener) {
-	srv := &http.Server{Handler: r.handler, ReadHeaderTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
-	r.mu.Lock()
-	r.srv = srv
-	r.mu.Unlock()
-	go func() { _ = srv.Serve(ln) }()
-}
-
-// stop closes the listener and every connection, as a crash would.
-func (r *restartable) stop() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.srv != nil {
-		_ = r.srv.Close()
-		r.srv = nil
-	}
-}
-
-// restart listens on the same address again.
-func (r *restartable) restart() {
-	r.t.Helper()
-	var ln net.Listener
-	var err error
-	for range 100 {
-		if ln, err = net.Listen("tcp", r.addr); err == nil {
-			r.serve(ln)
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	r.t.Fatalf("could not listen on %s again: %v", r.addr, err)
-}
 
 // weatherAPI is the upstream: a health endpoint and a forecast.
 func weatherAPI(hits *atomic.Int64) http.Handler {
@@ -143,8 +89,8 @@ func forecastTool(h *upstream.Holder[*http.Client], base string) server.ServerTo
 // go through a real MCP server over streamable HTTP.
 func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	var hits, dials atomic.Int64
-	api := startRestartable(t, weatherAPI(&hits))
-	base := "http://" + api.addr
+	api := testserver.StartRestartable(t, weatherAPI(&hits))
+	base := "http://" + api.Addr
 	var logs logbuf.Buffer
 	h := httpHolder(base, &dials, upstream.WithBackoff(100*time.Millisecond, 400*time.Millisecond),
 		upstream.WithLogger(logs.Logger()))
@@ -203,11 +149,11 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	count := func(p string) int { mu.Lock(); defer mu.Unlock(); return len(results[p]) }
 	waitFor(t, func() bool { return count("before") >= 128 }, "calls do not flow")
 	phase.Store("outage") // before the stop, so no failure is counted as "before"
-	api.stop()
+	api.Stop()
 	outageBegan := time.Now()
 	waitFor(t, func() bool { return count("outage") >= 256 }, "calls stopped during the outage")
 	time.Sleep(600*time.Millisecond - time.Since(outageBegan))
-	api.restart()
+	api.Restart()
 	phase.Store("after")
 	close(stop)
 	wg.Wait()
@@ -286,8 +232,8 @@ func TestHolderReconnectsAnMCPClient(t *testing.T) {
 		// sessions and the old client gets 404 (ErrSessionTerminated).
 		return server.NewStreamableHTTPServer(s, server.WithStateful(true))
 	}
-	geo := startRestartable(t, newUpstream())
-	url := "http://" + geo.addr + "/mcp"
+	geo := testserver.StartRestartable(t, newUpstream())
+	url := "http://" + geo.Addr + "/mcp"
 	dial := func(ctx context.Context) (*client.Client, error) {
 		tr, err := transport.NewStreamableHTTP(url)
 		if err != nil {
@@ -336,9 +282,8 @@ func TestHolderReconnectsAnMCPClient(t *testing.T) {
 	if res := call(); res.IsError {
 		t.Fatalf("before the restart: %+v", res.Content)
 	}
-	geo.stop()
-	geo.handler = newUpstream() // a new process: old sessions are unknown
-	geo.restart()
+	geo.Stop()
+	geo.RestartWith(newUpstream()) // a new process: old sessions are unknown
 	res := call()
 	if res.IsError {
 		t.Fatalf("after the restart: %+v", res.Content)
