@@ -23,7 +23,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
-
 // weatherAPI is the upstream: a health endpoint and a forecast.
 func weatherAPI(hits *atomic.Int64) http.Handler {
 	mux := http.NewServeMux()
