@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/wait"
 )
 
 // Exit statuses of a process stopped by mcpwrap, from BSD sysexits(3) so
@@ -89,7 +90,7 @@ func (s *fatalState) trigger(l *slog.Logger, tool, callID string, cause error) {
 func (s *fatalState) stop(l *slog.Logger) {
 	ctx, cancel := context.WithTimeout(context.Background(), s.f.Timeout)
 	defer cancel()
-	_ = sleep(ctx, s.f.Grace)
+	_ = wait.Sleep(ctx, s.f.Grace)
 	done := make(chan []slog.Attr, 1)
 	go func() {
 		var failed []slog.Attr

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/wait"
 	"github.com/mcpwrap/mcpwrap/observe"
 )
 
@@ -82,20 +83,9 @@ func (p RetryPolicy) evaluate() retryPolicy {
 		rp.budgetRatio = 0.1
 	}
 	if rp.sleep == nil {
-		rp.sleep = sleep
+		rp.sleep = wait.Sleep
 	}
 	return rp
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // backoff returns the wait before retry n (1-based).
@@ -155,7 +145,7 @@ func retryLoop(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHa
 			safe, looked = safeToRetry(ctx, cfg, req.Params.Name), true
 		}
 		reason := ""
-		var wait time.Duration
+		var delay time.Duration
 		switch {
 		case !safe:
 			o.sideEffects = sideEffectsOf(o.err)
@@ -163,14 +153,14 @@ func retryLoop(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHa
 		case n > p.maxRetries:
 			reason = skipExhausted
 		default:
-			wait = p.backoff(n)
+			delay = p.backoff(n)
 			if ra := retryAfterOf(o.err); ra > 0 {
-				wait = ra
+				delay = ra
 				if ra > p.maxRetryAfter {
 					reason = skipRetryAfter
 				}
 			}
-			if dl, ok := ctx.Deadline(); ok && reason == "" && time.Until(dl) <= wait {
+			if dl, ok := ctx.Deadline(); ok && reason == "" && time.Until(dl) <= delay {
 				reason = skipDeadline
 			}
 			if reason == "" && !cfg.budget.allow() {
@@ -186,10 +176,10 @@ func retryLoop(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHa
 		}
 		rec.event(ctx, cfg, slog.LevelWarn, observe.EventRetry,
 			slog.Int("attempt", n+1),
-			slog.Float64("wait_ms", float64(wait.Microseconds())/1000),
+			slog.Float64("wait_ms", float64(delay.Microseconds())/1000),
 			slog.String("code", code.String()),
 			slog.String("cause", o.err.Error()))
-		if p.sleep(ctx, wait) != nil {
+		if p.sleep(ctx, delay) != nil {
 			return
 		}
 		attempt(ctx, req, next, rec, o)

@@ -369,19 +369,7 @@ func TestSoak(t *testing.T) {
 	defer hc.CloseIdleConnections()
 	clients := make([]*client.Client, p.concurrency)
 	for i := range clients {
-		tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(hc),
-			transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + secret}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := client.NewClient(tr)
-		if err := c.Start(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := c.Initialize(t.Context(), mcp.InitializeRequest{}); err != nil {
-			t.Fatal(err)
-		}
-		clients[i] = c
+		clients[i] = dial(t, url, hc, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + secret}))
 	}
 
 	// The schedule: 1-faultShare of calls are valid, the rest spread over
@@ -585,6 +573,24 @@ func TestSoak(t *testing.T) {
 	faulty.Stop()
 	flaky.Stop()
 	plainHTTP.CloseIdleConnections()
+}
+
+// dial starts and initializes a real mcp-go client (a session of its own)
+// over hc.
+func dial(tb testing.TB, url string, hc *http.Client, opts ...transport.StreamableHTTPCOption) *client.Client {
+	tb.Helper()
+	tr, err := transport.NewStreamableHTTP(url, append(opts, transport.WithHTTPBasicClient(hc))...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c := client.NewClient(tr)
+	if err := c.Start(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{}); err != nil {
+		tb.Fatal(err)
+	}
+	return c
 }
 
 func contains(list []string, s string) bool {

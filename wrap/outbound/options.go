@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/wait"
 )
 
 // Option configures a Client.
@@ -27,22 +28,8 @@ type config struct {
 func defaults() config {
 	return config{
 		idempotent: func(string) bool { return false },
-		sleep:      sleepCtx,
+		sleep:      wait.Sleep,
 		now:        time.Now,
-	}
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }
 
