@@ -250,6 +250,7 @@ type Call struct {
 	sessionID string
 	protocol  string
 	args      any
+	rawArgs   []byte // the arguments as the client sent them, when known
 	header    http.Header
 
 	once      sync.Once
@@ -267,6 +268,7 @@ type Call struct {
 func (o *Observer) Start(ctx context.Context, req mcp.CallToolRequest, callID string) (context.Context, *Call) {
 	c := &Call{o: o, begin: time.Now(), tool: req.Params.Name, callID: callID, header: req.Header}
 	c.args = req.Params.Arguments
+	c.rawArgs = req.Params.RawArguments
 	if c.args == nil && len(req.Params.RawArguments) > 0 {
 		c.args = req.Params.RawArguments
 	}
@@ -344,13 +346,20 @@ func (c *Call) arguments() string {
 	c.once.Do(func() {
 		var found []string
 		if len(c.header) > 0 {
-			c.o.red.headers(c.header, &found)
+			c.o.red.secretHeaders(c.header, &found)
 		}
 		if c.args != nil {
-			v := c.o.red.Value(c.args, &found)
-			b, err := json.Marshal(v)
-			if err != nil {
-				b, _ = json.Marshal(c.o.red.String(err.Error()))
+			var b []byte
+			if len(c.rawArgs) > 0 && c.o.red.clean(c.args, 0) {
+				// Nothing to redact: the client's own bytes are the log's,
+				// without building a redacted copy and encoding it again.
+				b = c.rawArgs
+			} else {
+				var err error
+				b, err = json.Marshal(c.o.red.Value(c.args, &found))
+				if err != nil {
+					b, _ = json.Marshal(c.o.red.String(err.Error()))
+				}
 			}
 			c.argJSON = capString(string(b), c.o.cfg.maxArgBytes)
 			c.truncated = len(b) > c.o.cfg.maxArgBytes

@@ -251,17 +251,64 @@ func (r *Redactor) headers(h http.Header, found *[]string) map[string]any {
 	for k, vs := range h {
 		if r.IsSecretName(k) {
 			out[k] = Redacted
-			for _, v := range vs {
-				*found = append(*found, v)
-				if _, tok, ok := strings.Cut(v, " "); ok {
-					*found = append(*found, tok)
-				}
-			}
+			collectHeader(vs, found)
 			continue
 		}
 		out[k] = r.String(strings.Join(vs, ", "))
 	}
 	return out
+}
+
+// clean reports whether v, a value decoded from JSON, holds nothing Value
+// would change: no secret names and no secret-shaped strings. It allocates
+// nothing; any other type answers false, so the caller takes the full path.
+func (r *Redactor) clean(v any, depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	switch x := v.(type) {
+	case nil, bool, float64, json.Number:
+		return true
+	case string:
+		return r.String(x) == x
+	case map[string]any:
+		for k, e := range x {
+			if r.IsSecretName(k) || !r.clean(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		for _, e := range x {
+			if !r.clean(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// secretHeaders only collects the values of secret headers (Authorization,
+// Cookie, …), so that text repeating them can be scrubbed; it builds no
+// redacted copy, which per call would cost a regexp pass per header.
+func (r *Redactor) secretHeaders(h http.Header, found *[]string) {
+	for k, vs := range h {
+		if r.IsSecretName(k) {
+			collectHeader(vs, found)
+		}
+	}
+}
+
+// collectHeader records a secret header's values and, for "Bearer x",
+// the token alone.
+func collectHeader(vs []string, found *[]string) {
+	for _, v := range vs {
+		*found = append(*found, v)
+		if _, tok, ok := strings.Cut(v, " "); ok {
+			*found = append(*found, tok)
+		}
+	}
 }
 
 // collect records the string leaves of a secret value, so free text that
