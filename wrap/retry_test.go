@@ -13,10 +13,15 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -258,5 +263,55 @@ func TestWithoutRetryNothingChanges(t *testing.T) {
 	res, _ := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "t"}})
 	if info, _ := errs.InfoOf(res); api.hits.Load() != 1 || info.SideEffects != "" || info.Attempts != 1 {
 		t.Fatalf("hits %d info %+v", api.hits.Load(), info)
+	}
+}
+
+// TestRetryReachesTheSpanAndTheMetric: a real retry (not a simulated event)
+// is a span event on the call's span and counts in the retries counter.
+func TestRetryReachesTheSpanAndTheMetric(t *testing.T) {
+	api := newScripted(t, nil, 503, 200)
+	var sl sleeps
+	rec := tracetest.NewSpanRecorder()
+	reader := sdkmetric.NewManualReader()
+	obs := observe.New(
+		observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))),
+		observe.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
+	s := server.NewMCPServer("weather", "1.0.0", append(obs.ServerOptions(), server.WithToolHandlerMiddleware(
+		wrap.Middleware(wrap.WithObserver(obs), wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep}))))...)
+	s.AddTools(server.ServerTool{Tool: mcp.NewTool("get_forecast", readOnly), Handler: api.handler})
+	conn := testserver.StartHTTP(t, s)
+	if res, err := conn.Call(t.Context(), "get_forecast", nil); err != nil || res.IsError {
+		t.Fatalf("want success after a retry: %v %+v", err, res)
+	}
+	var retries int
+	for _, sp := range rec.Ended() {
+		if sp.Name() != "tools/call get_forecast" {
+			continue
+		}
+		for _, e := range sp.Events() {
+			if e.Name == observe.EventRetry {
+				retries++
+			}
+		}
+	}
+	if retries != 1 {
+		t.Fatalf("want one retry event on the call's span, got %d", retries)
+	}
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(t.Context(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	var counted int64
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if sum, ok := m.Data.(metricdata.Sum[int64]); ok && m.Name == observe.MetricRetries {
+				for _, dp := range sum.DataPoints {
+					counted += dp.Value
+				}
+			}
+		}
+	}
+	if counted != 1 {
+		t.Fatalf("retries counter = %d, want 1", counted)
 	}
 }
