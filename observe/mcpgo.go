@@ -44,11 +44,18 @@ func (o *Observer) ServerOptions() []server.ServerOption {
 // servers that build their own server.Hooks.
 func (o *Observer) AddHooks(h *server.Hooks) {
 	h.AddBeforeCallTool(o.beforeCallTool)
+	h.AddAfterCallTool(func(ctx context.Context, _ any, _ *mcp.CallToolRequest, _ any) { o.forget(ctx) })
+	h.AddOnError(func(ctx context.Context, _ any, method mcp.MCPMethod, _ any, _ error) {
+		if method == mcp.MethodToolsCall {
+			o.forget(ctx)
+		}
+	})
 }
 
 // beforeCallTool keys the request id by the request context's Done channel:
-// mcp-go gives the hook and the middleware chain the same cancelable
-// context, and cancels it when the request ends, which removes the entry.
+// mcp-go gives the hooks and the middleware chain the same context, and
+// calls the after-call or error hook, which removes the entry, once the
+// call is answered. (A context.AfterFunc did the same at twice the cost.)
 func (o *Observer) beforeCallTool(ctx context.Context, id any, _ *mcp.CallToolRequest) {
 	done := ctx.Done()
 	if done == nil {
@@ -59,7 +66,13 @@ func (o *Observer) beforeCallTool(ctx context.Context, id any, _ *mcp.CallToolRe
 		return
 	}
 	o.ids.Store(done, s)
-	context.AfterFunc(ctx, func() { o.ids.Delete(done) })
+}
+
+// forget removes the request id recorded for ctx's call.
+func (o *Observer) forget(ctx context.Context) {
+	if done := ctx.Done(); done != nil {
+		o.ids.Delete(done)
+	}
 }
 
 func (o *Observer) requestID(ctx context.Context) string {

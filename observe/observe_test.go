@@ -523,3 +523,29 @@ func TestAttributeValuesAreStrings(t *testing.T) {
 func reqFor(tool string) mcp.CallToolRequest {
 	return mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool}}
 }
+
+// TestRequestIDsAreForgotten: the hook that records JSON-RPC request ids
+// must give every one back once the call is answered — success, isError,
+// panic, and calls mcp-go itself rejects (unknown tool) — or the map grows
+// for the life of the server.
+func TestRequestIDsAreForgotten(t *testing.T) {
+	x := newTel(t)
+	s := server.NewMCPServer("ids", "1.0.0", append(x.obs.ServerOptions(),
+		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs))))...)
+	s.AddTools(tools()...)
+	conn := testserver.StartHTTP(t, s)
+	for _, name := range []string{"ok", "tool_error", "invalid", "panics", "ok"} {
+		if _, err := conn.Call(t.Context(), name, nil); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if _, err := conn.Call(t.Context(), "no_such_tool", nil); err == nil {
+		t.Fatal("an unknown tool should be a JSON-RPC error")
+	}
+	if line := callLine(t, x.logs, "invalid"); line["request_id"] == nil || line["request_id"] == "" {
+		t.Fatalf("the request id did not reach the log line: %v", line)
+	}
+	if n := observe.PendingRequestIDs(x.obs); n != 0 {
+		t.Fatalf("%d request ids still held after every call was answered", n)
+	}
+}
