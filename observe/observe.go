@@ -632,8 +632,12 @@ func (c *Call) slogAttr(a slog.Attr) slog.Attr {
 	return slog.Attr{Key: a.Key, Value: v}
 }
 
-func (c *Call) otelAttr(a slog.Attr) attribute.KeyValue {
-	if c.o.red.IsSecretName(a.Key) {
+func (c *Call) otelAttr(a slog.Attr) attribute.KeyValue { return c.o.otelAttr(a, c.scrub) }
+
+// otelAttr converts a slog attribute for a span, redacting secret names and
+// passing text through scrub.
+func (o *Observer) otelAttr(a slog.Attr, scrub func(string) string) attribute.KeyValue {
+	if o.red.IsSecretName(a.Key) {
 		return attribute.String(a.Key, Redacted)
 	}
 	v := a.Value.Resolve()
@@ -649,13 +653,61 @@ func (c *Call) otelAttr(a slog.Attr) attribute.KeyValue {
 	case slog.KindDuration:
 		return attribute.Float64(a.Key, v.Duration().Seconds())
 	case slog.KindString:
-		return attribute.String(a.Key, c.scrub(v.String()))
+		return attribute.String(a.Key, scrub(v.String()))
 	}
 	if err, ok := v.Any().(error); ok {
-		return attribute.String(a.Key, c.scrub(err.Error()))
+		return attribute.String(a.Key, scrub(err.Error()))
 	}
-	b, _ := json.Marshal(c.o.red.Value(v.Any(), nil))
-	return attribute.String(a.Key, c.scrub(string(b)))
+	b, _ := json.Marshal(o.red.Value(v.Any(), nil))
+	return attribute.String(a.Key, scrub(string(b)))
+}
+
+// Names of wrap/upstream's events that UpstreamEvent knows (observe does not
+// import wrap; the names are that package's documented constants).
+const (
+	upstreamDial    = "upstream.dial"
+	upstreamBreaker = "upstream.breaker"
+)
+
+// AttrUpstream names the upstream on reconnect and breaker metrics.
+const AttrUpstream = "mcpwrap.upstream"
+
+// UpstreamEvent records an event of an upstream client; its signature is
+// wrap/upstream's EventFunc, so upstream.WithEvents(obs.UpstreamEvent) wires
+// a Holder in. The event goes to the span in ctx — the tool call's span when
+// the reconnect or breaker change happens during a call — under its own name
+// (a breaker change also as EventBreakerStateChange), and a reconnect (a
+// dial after the first) counts in MetricReconnects. Logging stays with the
+// holder's logger.
+func (o *Observer) UpstreamEvent(ctx context.Context, name string, attrs ...slog.Attr) {
+	if span := trace.SpanFromContext(ctx); span.IsRecording() {
+		kv := make([]attribute.KeyValue, 0, len(attrs))
+		for _, a := range attrs {
+			kv = append(kv, o.otelAttr(a, o.red.String))
+		}
+		span.AddEvent(name, trace.WithAttributes(kv...))
+		if name == upstreamBreaker {
+			span.AddEvent(EventBreakerStateChange, trace.WithAttributes(kv...))
+		}
+	}
+	if !o.metrics || name != upstreamDial {
+		return
+	}
+	var upstream string
+	var gen uint64
+	for _, a := range attrs {
+		switch a.Key {
+		case "upstream":
+			upstream = a.Value.String()
+		case "generation":
+			if v := a.Value.Resolve(); v.Kind() == slog.KindUint64 {
+				gen = v.Uint64()
+			}
+		}
+	}
+	if gen > 1 {
+		o.reconnects.Add(ctx, 1, metric.WithAttributes(attribute.String(AttrUpstream, upstream)))
+	}
 }
 
 // Late logs a handler that finished after its call was answered (its

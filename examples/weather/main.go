@@ -36,6 +36,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
@@ -113,14 +114,24 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 	cfg, checks := check(lookup)
 	checks.MustPass(logger)
 
-	weather := newWeatherClient(cfg, logger)
+	// Telemetry from the OTEL_* variables (nothing set: spans stay in the
+	// process, nothing is exported); the fatal exit flushes it.
+	tel, err := observe.Setup(ctx, observe.ServiceName("mcpwrap-weather"))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tel.Shutdown(context.Background()) }()
+	obs := observe.New(append(tel.Options(), observe.WithLogger(logger))...)
+
+	weather := newWeatherClient(cfg, logger, obs)
 	defer weather.holder.Close()
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(
-		wrap.WithLogger(logger),
-		wrap.WithTimeout(cfg.timeout),
-		wrap.WithRetry(wrap.RetryPolicy{}),
-		wrap.WithFatalExit(wrap.FatalExit{}),
-	)))
+	s := server.NewMCPServer("weather", "1.0.0", append(obs.ServerOptions(),
+		server.WithToolHandlerMiddleware(wrap.Middleware(
+			wrap.WithObserver(obs),
+			wrap.WithTimeout(cfg.timeout),
+			wrap.WithRetry(wrap.RetryPolicy{}),
+			wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{tel.Shutdown}}),
+		)))...)
 	s.AddTools(weather.tools()...)
 
 	if !*demo {
@@ -138,7 +149,7 @@ type weatherClient struct {
 	holder *upstream.Holder[*http.Client]
 }
 
-func newWeatherClient(cfg settings, logger *slog.Logger) *weatherClient {
+func newWeatherClient(cfg settings, logger *slog.Logger, obs *observe.Observer) *weatherClient {
 	w := &weatherClient{base: strings.TrimSuffix(cfg.apiURL.String(), "/"), key: cfg.apiKey}
 	dial := func(context.Context) (*http.Client, error) {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
@@ -153,7 +164,8 @@ func newWeatherClient(cfg settings, logger *slog.Logger) *weatherClient {
 		upstream.WithHealth(health),
 		upstream.WithClose(func(c *http.Client) error { c.CloseIdleConnections(); return nil }),
 		upstream.WithBackoff(200*time.Millisecond, 5*time.Second),
-		upstream.WithLogger(logger))
+		upstream.WithLogger(logger),
+		upstream.WithEvents(obs.UpstreamEvent)) // reconnects and breaker changes on the call's span
 	return w
 }
 

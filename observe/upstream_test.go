@@ -1,0 +1,103 @@
+package observe_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/upstream"
+)
+
+// TestReconnectReachesTheSpanAndTheMetric: a Holder wired with
+// upstream.WithEvents(obs.UpstreamEvent) puts its reconnect on the span of
+// the call that triggered it and counts it in mcpwrap.tool.reconnects.
+func TestReconnectReachesTheSpanAndTheMetric(t *testing.T) {
+	x := newTel(t)
+	api := testserver.StartRestartable(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, "ok")
+	}))
+	get := func(ctx context.Context, c *http.Client) error {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+api.Addr+"/", nil)
+		resp, err := c.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return errs.FromStatus("api", resp.StatusCode, resp.Header)
+	}
+	h := upstream.New("api",
+		func(context.Context) (*http.Client, error) {
+			return &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}, nil
+		},
+		upstream.WithClose(func(c *http.Client) error { c.CloseIdleConnections(); return nil }),
+		upstream.WithEvents(x.obs.UpstreamEvent))
+	defer h.Close()
+	s := server.NewMCPServer("up", "1.0.0", append(x.obs.ServerOptions(),
+		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs))))...)
+	s.AddTool(mcp.NewTool("fetch"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if err := h.Do(ctx, get); err != nil {
+			return nil, err
+		}
+		return mcp.NewToolResultText("ok"), nil
+	})
+	conn := testserver.StartHTTP(t, s)
+	call := func() *mcp.CallToolResult {
+		res, err := conn.Call(t.Context(), "fetch", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := call(); res.IsError { // first dial: not a reconnect
+		t.Fatalf("first call: %+v", res.Content)
+	}
+	api.Stop()
+	if res := call(); !res.IsError { // refused: the client is marked broken
+		t.Fatal("a call during the outage succeeded")
+	}
+	api.Restart()
+	if res := call(); res.IsError { // redial: the reconnect
+		t.Fatalf("after the restart: %+v", res.Content)
+	}
+	var dialsOnCallSpans int
+	for _, sp := range x.spans.Ended() {
+		if sp.Name() != "tools/call fetch" {
+			continue
+		}
+		for _, e := range sp.Events() {
+			if e.Name == "upstream.dial" {
+				dialsOnCallSpans++
+			}
+		}
+	}
+	if dialsOnCallSpans != 2 {
+		t.Fatalf("want the first dial and the redial on call spans, got %d", dialsOnCallSpans)
+	}
+	var rm metricdata.ResourceMetrics
+	if err := x.reader.Collect(t.Context(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	var reconnects int64
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if sum, ok := m.Data.(metricdata.Sum[int64]); ok && m.Name == observe.MetricReconnects {
+				for _, dp := range sum.DataPoints {
+					reconnects += dp.Value
+				}
+			}
+		}
+	}
+	if reconnects != 1 {
+		t.Fatalf("reconnects counter = %d, want 1", reconnects)
+	}
+}
