@@ -25,6 +25,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -61,6 +63,7 @@ var steps = []step{
 	{"get_forecast", "bad arguments (days out of range)", map[string]any{"city": "Rome", "days": 30}},
 	{"get_history", "database error carrying a DSN", nil},
 	{"get_alerts", "upstream refuses the connection", nil},
+	{"get_air_quality", "upstream answers 429 with Retry-After: 30", nil},
 	{"get_pollen", "handler panics", nil},
 	{"get_radar", "handler returns nil, nil", nil},
 	{"get_uv_index", "handler sets isError itself", nil},
@@ -69,8 +72,23 @@ var steps = []step{
 }
 
 // tools are the handlers, identical on both servers.
-func tools(closedAddr string) []server.ServerTool {
+func tools(closedAddr, limitedURL string) []server.ServerTool {
 	return []server.ServerTool{
+		{Tool: mcp.NewTool("get_air_quality"), Handler: func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, limitedURL, nil)
+			if err != nil {
+				return nil, err
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				return nil, err
+			}
+			defer resp.Body.Close()
+			if err := errs.FromStatus("weather-api", resp.StatusCode, resp.Header); err != nil {
+				return nil, err
+			}
+			return mcp.NewToolResultText("air quality: good"), nil
+		}},
 		{Tool: mcp.NewTool("get_forecast", mcp.WithString("city"), mcp.WithNumber("days")),
 			Handler: func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				days := req.GetInt("days", 1)
@@ -131,9 +149,15 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	closedAddr := ln.Addr().String()
 	_ = ln.Close()
+	// An upstream that is rate limiting everyone.
+	limited := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Retry-After", "30")
+		http.Error(w, "quota exceeded", http.StatusTooManyRequests)
+	}))
+	defer limited.Close()
 
 	bareSrv := server.NewMCPServer("weather", "1.0.0")
-	bareSrv.AddTools(tools(closedAddr)...)
+	bareSrv.AddTools(tools(closedAddr, limited.URL)...)
 	bare, err := testserver.Serve(bareSrv, client.WithElicitationHandler(acceptAll{}))
 	if err != nil {
 		return err
@@ -157,7 +181,7 @@ func run(ctx context.Context, out io.Writer) error {
 			wrap.WithToolTimeout("get_satellite", 500*time.Millisecond),
 		)),
 	)...)
-	wrappedSrv.AddTools(tools(closedAddr)...)
+	wrappedSrv.AddTools(tools(closedAddr, limited.URL)...)
 	wrapped, err := testserver.Serve(wrappedSrv, client.WithElicitationHandler(acceptAll{}),
 		client.WithMetaPropagator(obs.MetaPropagator()))
 	if err != nil {

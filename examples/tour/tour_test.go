@@ -19,6 +19,7 @@ func TestTour(t *testing.T) {
 		"without mcpwrap: connection dropped",
 		`with mcpwrap:    isError=true  "invalid arguments for tool "get_forecast": parameter "days" must be between 1 and 14, got 30"`,
 		`with mcpwrap:    isError=true  "tool "get_satellite" timed out after 500ms`,
+		`with mcpwrap:    isError=true  "upstream weather-api answered HTTP 429 Too Many Requests; retry after 30s"`,
 		"outcome=panic",
 		"outcome=input_required",
 		"0 JSON-RPC errors on the wrapped wire",
