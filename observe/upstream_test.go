@@ -87,16 +87,7 @@ func TestReconnectReachesTheSpanAndTheMetric(t *testing.T) {
 	if err := x.reader.Collect(t.Context(), &rm); err != nil {
 		t.Fatal(err)
 	}
-	var reconnects int64
-	for _, sm := range rm.ScopeMetrics {
-		for _, m := range sm.Metrics {
-			if sum, ok := m.Data.(metricdata.Sum[int64]); ok && m.Name == observe.MetricReconnects {
-				for _, dp := range sum.DataPoints {
-					reconnects += dp.Value
-				}
-			}
-		}
-	}
+	reconnects := counterSum(t, rm, observe.MetricReconnects)
 	if reconnects != 1 {
 		t.Fatalf("reconnects counter = %d, want 1", reconnects)
 	}
