@@ -46,7 +46,8 @@
 // and validated by the validate package; binding failures flow through the
 // same chain, as invalid_argument.
 //
-// Use either the Middleware or Tool on a server, not both. A Wrapper and the
+// The Middleware steps aside for tools registered with Tool or Typed, so the
+// two forms mix on one server without wrapping a call twice. A Wrapper and the
 // handlers it builds are safe for concurrent use; options are evaluated once,
 // in New.
 package wrap

@@ -315,3 +315,70 @@ func TestRetryReachesTheSpanAndTheMetric(t *testing.T) {
 		t.Fatalf("retries counter = %d, want 1", counted)
 	}
 }
+
+// TestMiddlewareStepsAsideForToolsWithTheirOwnChain: with wrap.Middleware
+// on the server and tools registered through wrap.Tool / wrap.Typed, a call
+// used to go through both chains: two log lines, and retries multiplied
+// (3 attempts outside × 3 inside). Also when another middleware sits
+// between the two.
+func TestMiddlewareStepsAsideForToolsWithTheirOwnChain(t *testing.T) {
+	for _, between := range []bool{false, true} {
+		t.Run(fmt.Sprintf("middleware_between=%v", between), func(t *testing.T) {
+			api := newScripted(t, nil, 503, 503, 503, 503, 503, 503, 503, 503, 503, 200)
+			var sl sleeps
+			var logs logbuf.Buffer
+			w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep, BudgetTokens: 100}))
+			opts := []server.ServerOption{server.WithToolHandlerMiddleware(w.Middleware())}
+			if between {
+				opts = append(opts, server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+					return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) { return next(ctx, req) }
+				}))
+			}
+			s := server.NewMCPServer("weather", "1.0.0", opts...)
+			s.AddTools(
+				w.Tool(mcp.NewTool("get_forecast", readOnly), api.handler),
+				wrap.MustTyped(w, mcp.NewTool("get_typed", readOnly), func(ctx context.Context, req mcp.CallToolRequest, _ struct {
+					City string `json:"city"`
+				}) (*mcp.CallToolResult, error) {
+					return api.handler(ctx, req)
+				}),
+			)
+			s.AddTool(mcp.NewTool("plain", readOnly), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return nil, errs.New(errs.NotFound, "nothing here")
+			})
+			conn := testserver.StartHTTP(t, s)
+			for _, name := range []string{"get_forecast", "get_typed"} {
+				res, err := conn.Call(t.Context(), name, nil)
+				if err != nil || !res.IsError {
+					t.Fatalf("%s: want the 503 as an isError result: %v %+v", name, err, res)
+				}
+				if info, _ := errs.InfoOf(res); info.Attempts != 3 {
+					t.Fatalf("%s: %d attempts, want 3 (one chain: 1 + 2 retries)", name, info.Attempts)
+				}
+				if lines, _ := callLines(&logs, name); len(lines) != 1 {
+					t.Fatalf("%s: %d log lines, want 1", name, len(lines))
+				}
+			}
+			if n := api.hits.Load(); n != 6 {
+				t.Fatalf("upstream hit %d times for two calls, want 6", n)
+			}
+			// A plain handler on the same server still gets the middleware.
+			res, err := conn.Call(t.Context(), "plain", nil)
+			if info, _ := errs.InfoOf(res); err != nil || info.Code != "not_found" {
+				t.Fatalf("plain tool lost the middleware: %v %+v", err, res)
+			}
+			if lines, _ := callLines(&logs, "plain"); len(lines) != 1 {
+				t.Fatalf("plain: %d log lines, want 1", len(lines))
+			}
+			// A tool re-registered without a chain of its own is protected
+			// by the middleware again at once.
+			s.AddTool(mcp.NewTool("get_forecast", readOnly), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				panic("re-registered without wrap.Tool")
+			})
+			res, err = conn.Call(t.Context(), "get_forecast", nil)
+			if info, _ := errs.InfoOf(res); err != nil || info.Code != "internal" {
+				t.Fatalf("re-registered plain tool is unprotected: %v %+v", err, res)
+			}
+		})
+	}
+}

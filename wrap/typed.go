@@ -28,7 +28,6 @@ type TypedHandler[T any] func(ctx context.Context, req mcp.CallToolRequest, args
 // through the same chain as any other error: the model gets the
 // invalid-argument result naming every bad parameter, the log line has
 // outcome "invalid_argument", and h is not called. A nil w means New().
-// Like Tool, it must not be combined with w.Middleware on the same server.
 // The returned handler is safe for concurrent use.
 func Typed[T any](w *Wrapper, tool mcp.Tool, h TypedHandler[T], opts ...validate.Option) (server.ServerTool, error) {
 	if h == nil {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime/debug"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -16,6 +18,9 @@ import (
 // from it. A Wrapper and every handler it returns are safe for concurrent use.
 type Wrapper struct {
 	cfg config
+	// plain remembers the tools the Middleware found without a chain of
+	// their own (see ownChain); keys are plainKey.
+	plain sync.Map
 }
 
 // New evaluates the options once and returns a Wrapper.
@@ -38,19 +43,66 @@ func Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) server.Server
 // Middleware returns the chain as an mcp-go tool middleware, for
 // server.WithToolHandlerMiddleware or (*server.MCPServer).Use. Register it
 // first so that it is outermost and sees what other middleware does.
+//
+// A tool registered with Tool or Typed already has its own chain, which knows
+// the tool; for it the middleware steps aside, so a call is never wrapped
+// twice (one log line, one span, no multiplied retries). It recognises such a
+// tool among the server's global tools; a per-session tool built with Tool is
+// not recognised and would be wrapped twice.
 func (w *Wrapper) Middleware() server.ToolHandlerMiddleware {
+	pc := toolHandlerPC()
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+		if hasOwnChain(next, pc) {
+			return next // the middleware is the innermost: next is the tool's own chain
+		}
 		// mcp-go rebuilds the chain on every call, so this must stay one
 		// closure: the layers are methods, not nested closures.
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if srv := server.ServerFromContext(ctx); srv != nil && w.ownChain(srv, req.Params.Name, pc) {
+				return next(ctx, req)
+			}
 			return w.call(ctx, req, next, &w.cfg)
 		}
 	}
 }
 
+// plainKey names a tool of one server in Wrapper.plain.
+type plainKey struct {
+	srv  *server.MCPServer
+	tool string
+}
+
+// ownChain reports whether the server's tool was registered through Tool.
+// Only "no" is remembered (GetTool copies the tool, ~0.5 µs and an
+// allocation per call): a tool re-registered later through Tool is then
+// wrapped twice, which is harmless, while remembering "yes" could leave a
+// tool re-registered without a chain unprotected.
+func (w *Wrapper) ownChain(srv *server.MCPServer, tool string, pc uintptr) bool {
+	key := plainKey{srv, tool}
+	if _, plain := w.plain.Load(key); plain {
+		return false
+	}
+	if st := srv.GetTool(tool); st != nil && hasOwnChain(st.Handler, pc) {
+		return true
+	}
+	w.plain.Store(key, struct{}{})
+	return false
+}
+
+// toolHandlerPC is the code pointer shared by every handler Tool builds (one
+// function literal), by which the middleware recognises them.
+func toolHandlerPC() uintptr {
+	return reflect.ValueOf((&Wrapper{}).Tool(mcp.Tool{}, nil).Handler).Pointer()
+}
+
+// hasOwnChain reports whether h was built by Tool (or Typed).
+func hasOwnChain(h server.ToolHandlerFunc, pc uintptr) bool {
+	return h != nil && reflect.ValueOf(h).Pointer() == pc
+}
+
 // Tool wraps one tool's handler, for server.AddTools / AddTool. Options given
-// here apply to this tool only, on top of the Wrapper's. Do not also install
-// the Middleware on the same server, or calls are wrapped twice.
+// here apply to this tool only, on top of the Wrapper's. On a server that also
+// has the Middleware, the middleware steps aside for this tool.
 func (w *Wrapper) Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) server.ServerTool {
 	cfg := w.cfg
 	if len(opts) > 0 {
