@@ -102,7 +102,11 @@ func hasOwnChain(h server.ToolHandlerFunc, pc uintptr) bool {
 
 // Tool wraps one tool's handler, for server.AddTools / AddTool. Options given
 // here apply to this tool only, on top of the Wrapper's. On a server that also
-// has the Middleware, the middleware steps aside for this tool.
+// has the Middleware, the middleware steps aside for this tool. (It is
+// never inlined: every handler must come from this one closure, whose code
+// pointer the Middleware recognises.)
+//
+//go:noinline
 func (w *Wrapper) Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) server.ServerTool {
 	cfg := w.cfg
 	if len(opts) > 0 {
