@@ -296,9 +296,11 @@ func counterSum(t *testing.T, rm metricdata.ResourceMetrics, name string) int64 
 	return n
 }
 
-// TestRetryEvents drives the event hook directly: wrap's retry middleware
-// (a separate change) calls the same record.event → Call.Event path, so
-// until it lands the retry is simulated here.
+// TestRetryEvents drives Call.Event directly, the path wrap's retries
+// (record.event) and its callers use, for every event kind: span events,
+// counters and log lines. The real retry through the chain is
+// wrap.TestRetryReachesTheSpanAndTheMetric; the real reconnect is
+// TestReconnectReachesTheSpanAndTheMetric.
 func TestRetryEvents(t *testing.T) {
 	x := newTel(t)
 	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "flaky", Arguments: map[string]any{"q": 1}}}
