@@ -65,7 +65,9 @@ func TestReconnectReachesTheSpanAndTheMetric(t *testing.T) {
 	if res := call(); !res.IsError { // refused: the client is marked broken
 		t.Fatal("a call during the outage succeeded")
 	}
-	api.Restart()
+	if err := api.Restart(); err != nil {
+		t.Fatal(err)
+	}
 	if res := call(); res.IsError { // redial: the reconnect
 		t.Fatalf("after the restart: %+v", res.Content)
 	}

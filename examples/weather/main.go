@@ -20,9 +20,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -83,8 +81,8 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 		if api, err = startFakeAPI(); err != nil {
 			return err
 		}
-		defer api.stop()
-		env["WEATHER_API_URL"] = "http://" + api.addr
+		defer api.Stop()
+		env["WEATHER_API_URL"] = "http://" + api.Addr
 		env["WEATHER_API_KEY"] = "demo-key"
 	}
 	if *upstreamURL != "" {
@@ -269,13 +267,13 @@ func drive(ctx context.Context, s *server.MCPServer, api *fakeAPI, w *weatherCli
 	call("order on a 503 (not idempotent)", "order_umbrella")
 	fmt.Fprintf(out, "%-44s %d\n", "  upstream order requests made:", api.orders.Load()-before)
 
-	api.stop()
+	api.Stop()
 	call("upstream down (process stopped)", "get_forecast")
 	call("upstream still down", "get_forecast")
 	st := w.holder.Stats()
 	fmt.Fprintf(out, "%-44s breaker %s, retry after %v\n", "  holder:", st.State, st.RetryAfter.Round(10*time.Millisecond))
 
-	if err := api.restart(); err != nil {
+	if err := api.Restart(); err != nil {
 		return err
 	}
 	time.Sleep(w.holder.Stats().RetryAfter)
@@ -294,28 +292,18 @@ func drive(ctx context.Context, s *server.MCPServer, api *fakeAPI, w *weatherCli
 }
 
 // fakeAPI is the in-process upstream of the demo. It can be stopped and
-// restarted on the same port, and told to answer the next request with a
-// given status.
+// restarted on the same port (testserver.Restartable), and told to answer
+// the next request with a given status.
 type fakeAPI struct {
-	addr   string
+	*testserver.Restartable
 	mu     sync.Mutex
-	srv    *http.Server
 	status int
 	retry  string
 	orders atomic.Int64
 }
 
 func startFakeAPI() (*fakeAPI, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	a := &fakeAPI{addr: ln.Addr().String()}
-	a.serve(ln)
-	return a, nil
-}
-
-func (a *fakeAPI) serve(ln net.Listener) {
+	a := &fakeAPI{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	mux.HandleFunc("GET /forecast", func(w http.ResponseWriter, r *http.Request) {
@@ -331,11 +319,11 @@ func (a *fakeAPI) serve(ln net.Listener) {
 		}
 		w.WriteHeader(http.StatusCreated)
 	})
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
-	a.mu.Lock()
-	a.srv = srv
-	a.mu.Unlock()
-	go func() { _ = srv.Serve(ln) }()
+	var err error
+	if a.Restartable, err = testserver.NewRestartable(mux); err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
 // next makes the next request fail with status (and a Retry-After).
@@ -358,26 +346,4 @@ func (a *fakeAPI) failed(w http.ResponseWriter) bool {
 	}
 	w.WriteHeader(status)
 	return true
-}
-
-func (a *fakeAPI) stop() {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.srv != nil {
-		_ = a.srv.Close()
-		a.srv = nil
-	}
-}
-
-func (a *fakeAPI) restart() error {
-	var err error
-	for range 100 {
-		var ln net.Listener
-		if ln, err = net.Listen("tcp", a.addr); err == nil {
-			a.serve(ln)
-			return nil
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return err
 }

@@ -409,7 +409,10 @@ func TestSoak(t *testing.T) {
 			flaky.Stop()
 			windows.Add(1)
 			time.Sleep(150 * time.Millisecond)
-			flaky.Restart()
+			if err := flaky.Restart(); err != nil {
+				t.Error(err)
+				return
+			}
 		}
 	}()
 

@@ -1,6 +1,7 @@
 package testserver
 
 import (
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -12,37 +13,43 @@ import (
 
 // Restartable serves a handler on one loopback address and can be stopped,
 // as a crash would (listener and every connection closed), and started again
-// on the same port: an upstream outage for tests.
+// on the same port: an upstream outage for tests and demos.
 type Restartable struct {
 	// Addr is host:port, the same across restarts.
 	Addr    string
-	t       testing.TB
-	handler http.Handler
 	mu      sync.Mutex
+	handler http.Handler
 	srv     *http.Server
 }
 
-// StartRestartable serves h on 127.0.0.1:0; it is stopped when the test ends.
+// NewRestartable serves h on 127.0.0.1:0.
+func NewRestartable(h http.Handler) (*Restartable, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	r := &Restartable{Addr: ln.Addr().String(), handler: h}
+	r.serve(ln)
+	return r, nil
+}
+
+// StartRestartable is NewRestartable for tests: it is stopped when the test
+// ends.
 func StartRestartable(t testing.TB, h http.Handler) *Restartable {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	r, err := NewRestartable(h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Restartable{t: t, Addr: ln.Addr().String(), handler: h}
-	r.serve(ln)
 	t.Cleanup(r.Stop)
 	return r
 }
 
 func (r *Restartable) serve(ln net.Listener) {
 	r.mu.Lock()
-	h := r.handler
-	r.mu.Unlock()
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
-	r.mu.Lock()
+	defer r.mu.Unlock()
+	srv := &http.Server{Handler: r.handler, ReadHeaderTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
 	r.srv = srv
-	r.mu.Unlock()
 	go func() { _ = srv.Serve(ln) }()
 }
 
@@ -57,27 +64,26 @@ func (r *Restartable) Stop() {
 	}
 }
 
-// Restart listens on the same address again, retrying briefly while the
-// port is still being released.
-func (r *Restartable) Restart() { r.RestartWith(nil) }
+// Restart listens on the same address again, retrying for up to a second
+// while the port is still being released.
+func (r *Restartable) Restart() error { return r.RestartWith(nil) }
 
 // RestartWith is Restart with a new handler (a new process: its state is
 // gone); nil keeps the old one.
-func (r *Restartable) RestartWith(h http.Handler) {
-	r.t.Helper()
+func (r *Restartable) RestartWith(h http.Handler) error {
 	if h != nil {
 		r.mu.Lock()
 		r.handler = h
 		r.mu.Unlock()
 	}
-	var ln net.Listener
 	var err error
 	for range 100 {
+		var ln net.Listener
 		if ln, err = net.Listen("tcp", r.Addr); err == nil {
 			r.serve(ln)
-			return
+			return nil
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	r.t.Fatalf("could not listen on %s again: %v", r.Addr, err)
+	return fmt.Errorf("listen on %s again: %w", r.Addr, err)
 }

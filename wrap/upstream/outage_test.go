@@ -152,7 +152,9 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	outageBegan := time.Now()
 	waitFor(t, func() bool { return count("outage") >= 256 }, "calls stopped during the outage")
 	time.Sleep(600*time.Millisecond - time.Since(outageBegan))
-	api.Restart()
+	if err := api.Restart(); err != nil {
+		t.Fatal(err)
+	}
 	phase.Store("after")
 	close(stop)
 	wg.Wait()
@@ -282,7 +284,9 @@ func TestHolderReconnectsAnMCPClient(t *testing.T) {
 		t.Fatalf("before the restart: %+v", res.Content)
 	}
 	geo.Stop()
-	geo.RestartWith(newUpstream()) // a new process: old sessions are unknown
+	if err := geo.RestartWith(newUpstream()); err != nil { // a new process: old sessions are unknown
+		t.Fatal(err)
+	}
 	res := call()
 	if res.IsError {
 		t.Fatalf("after the restart: %+v", res.Content)
