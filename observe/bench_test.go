@@ -12,6 +12,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
@@ -49,15 +50,7 @@ func BenchmarkTelemetry(b *testing.B) {
 	for _, sv := range servers {
 		s := server.NewMCPServer("bench", "1.0.0", sv.opts...)
 		s.AddTool(mcp.NewTool("bench"), handler)
-		b.Run(sv.name, func(b *testing.B) {
-			b.ReportAllocs()
-			ctx := context.Background()
-			for b.Loop() {
-				if resp := s.HandleMessage(ctx, msg); resp == nil {
-					b.Fatal("no response")
-				}
-			}
-		})
+		b.Run(sv.name, func(b *testing.B) { testserver.BenchCall(b, s, msg) })
 	}
 }
 

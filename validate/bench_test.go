@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
@@ -118,20 +119,7 @@ func BenchmarkDispatchTyped(b *testing.B) {
 		name string
 		s    *server.MCPServer
 	}{{"bind_only_unchecked", unchecked}, {"mcpgo_schema_validation", mcpgo}, {"mcpwrap_typed", ours}} {
-		b.Run(sv.name, func(b *testing.B) {
-			b.ReportAllocs()
-			ctx := context.Background()
-			for b.Loop() {
-				resp := sv.s.HandleMessage(ctx, msg)
-				r, ok := resp.(mcp.JSONRPCResponse)
-				if !ok {
-					b.Fatalf("response %#v", resp)
-				}
-				if res, ok := r.Result.(*mcp.CallToolResult); ok && res.IsError {
-					b.Fatalf("tool error %v", res.Content)
-				}
-			}
-		})
+		b.Run(sv.name, func(b *testing.B) { testserver.BenchCall(b, sv.s, msg) })
 	}
 }
 

@@ -40,21 +40,6 @@ func startProbe(t *testing.T) *testserver.Conn {
 	return testserver.StartHTTP(t, s)
 }
 
-// callRaw sends arguments as exact JSON text (or none, for "").
-func callRaw(t *testing.T, c *testserver.Conn, tool, args string) *mcp.CallToolResult {
-	t.Helper()
-	var req mcp.CallToolRequest
-	req.Params.Name = tool
-	if args != "" {
-		req.Params.RawArguments = json.RawMessage(args)
-	}
-	res, err := c.Client.CallTool(context.Background(), req)
-	if err != nil {
-		t.Fatalf("call %s %s: %v", tool, args, err)
-	}
-	return res
-}
-
 func text(res *mcp.CallToolResult) string {
 	if len(res.Content) == 0 {
 		return ""
@@ -170,7 +155,7 @@ func TestBindOverHTTP(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res := callRaw(t, c, tc.tool, tc.args)
+			res := c.CallRaw(t, tc.tool, tc.args)
 			info, isErr := errs.InfoOf(res)
 			if tc.viols == nil {
 				if res.IsError {
@@ -203,7 +188,7 @@ func TestBindOverHTTP(t *testing.T) {
 // though mcp-go decodes arguments into float64.
 func TestBigIntegerExact(t *testing.T) {
 	c := startProbe(t)
-	res := callRaw(t, c, "kitchen", `{"city":"P","big":9007199254740993}`)
+	res := c.CallRaw(t, "kitchen", `{"city":"P","big":9007199254740993}`)
 	if res.IsError {
 		t.Fatal(text(res))
 	}

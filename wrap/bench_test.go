@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -70,15 +71,7 @@ func BenchmarkDispatch(b *testing.B) {
 	for _, sv := range servers {
 		s := server.NewMCPServer("bench", "1.0.0", sv.opts...)
 		s.AddTool(mcp.NewTool("bench"), bare)
-		b.Run(sv.name, func(b *testing.B) {
-			b.ReportAllocs()
-			ctx := context.Background()
-			for b.Loop() {
-				if resp := s.HandleMessage(ctx, msg); resp == nil {
-					b.Fatal("no response")
-				}
-			}
-		})
+		b.Run(sv.name, func(b *testing.B) { testserver.BenchCall(b, s, msg) })
 	}
 }
 

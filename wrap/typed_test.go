@@ -28,20 +28,6 @@ type weatherOut struct {
 	TempC float64 `json:"temp_c" validate:"gte=-90,lte=60"`
 }
 
-func call(t *testing.T, c *testserver.Conn, tool, args string) *mcp.CallToolResult {
-	t.Helper()
-	var req mcp.CallToolRequest
-	req.Params.Name = tool
-	if args != "" {
-		req.Params.RawArguments = json.RawMessage(args)
-	}
-	res, err := c.Client.CallTool(context.Background(), req)
-	if err != nil {
-		t.Fatalf("call %s: %v", tool, err)
-	}
-	return res
-}
-
 func firstText(res *mcp.CallToolResult) string {
 	if len(res.Content) > 0 {
 		if tc, ok := res.Content[0].(mcp.TextContent); ok {
@@ -71,14 +57,14 @@ func TestTypedOverHTTP(t *testing.T) {
 	c := testserver.StartHTTP(t, s)
 
 	t.Run("valid call reaches the handler with typed arguments", func(t *testing.T) {
-		res := call(t, c, "forecast", `{"city":"Paris","units":"metric"}`)
+		res := c.CallRaw(t, "forecast", `{"city":"Paris","units":"metric"}`)
 		if res.IsError || firstText(res) != "Paris metric" {
 			t.Fatalf("got isError=%v %q", res.IsError, firstText(res))
 		}
 	})
 	t.Run("invalid call never reaches the handler", func(t *testing.T) {
 		before := calls.Load()
-		res := call(t, c, "forecast", `{"cty":"Paris","days":30}`)
+		res := c.CallRaw(t, "forecast", `{"cty":"Paris","days":30}`)
 		if calls.Load() != before {
 			t.Fatal("handler ran on invalid input")
 		}
@@ -100,7 +86,7 @@ func TestTypedOverHTTP(t *testing.T) {
 		}
 	})
 	t.Run("structured result", func(t *testing.T) {
-		res := call(t, c, "current", `{"city":"Paris"}`)
+		res := c.CallRaw(t, "current", `{"city":"Paris"}`)
 		if res.IsError {
 			t.Fatal(firstText(res))
 		}
@@ -113,7 +99,7 @@ func TestTypedOverHTTP(t *testing.T) {
 		}
 	})
 	t.Run("broken result is an internal error", func(t *testing.T) {
-		res := call(t, c, "current", `{"city":"Mars"}`)
+		res := c.CallRaw(t, "current", `{"city":"Mars"}`)
 		info, ok := errs.InfoOf(res)
 		if !ok || info.Code != "internal" || strings.Contains(firstText(res), "temp_c") {
 			t.Fatalf("model must get the generic internal error, got %q", firstText(res))
@@ -227,8 +213,8 @@ func TestBeforeAfterMessages(t *testing.T) {
 		return mcp.NewToolResultText(a.City), nil
 	}))
 	const bad = `{"cty":"Paris","days":30}`
-	before := firstText(call(t, testserver.StartHTTP(t, plain), "forecast", bad))
-	after := firstText(call(t, testserver.StartHTTP(t, ours), "forecast", bad))
+	before := firstText(testserver.StartHTTP(t, plain).CallRaw(t, "forecast", bad))
+	after := firstText(testserver.StartHTTP(t, ours).CallRaw(t, "forecast", bad))
 	t.Logf("before: %s", before)
 	t.Logf("after:  %s", after)
 	if !strings.HasPrefix(before, "input schema validation failed: ") {
@@ -256,8 +242,8 @@ func TestTypedSecretTagReachesTheLog(t *testing.T) {
 		return nil, errs.Newf(errs.PermissionDenied, "door %s stays locked", a.Door)
 	}))
 	conn := testserver.StartHTTP(t, s)
-	ok := call(t, conn, "unlock", `{"door":"front","combination":"`+passphrase+`"}`)
-	short := call(t, conn, "unlock", `{"door":"front","combination":"`+passphrase[:8]+`"}`)
+	ok := conn.CallRaw(t, "unlock", `{"door":"front","combination":"`+passphrase+`"}`)
+	short := conn.CallRaw(t, "unlock", `{"door":"front","combination":"`+passphrase[:8]+`"}`)
 	if info, _ := errs.InfoOf(ok); info.Code != "permission_denied" {
 		t.Fatalf("bound call: %+v", info)
 	}

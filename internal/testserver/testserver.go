@@ -101,6 +101,23 @@ func (c *Conn) Call(ctx context.Context, tool string, args map[string]any) (*mcp
 	return c.Client.CallTool(ctx, req)
 }
 
+// CallRaw calls a tool with arguments given as exact JSON text (none for
+// ""), so a test controls what goes on the wire, and fails the test on a
+// protocol or transport error.
+func (c *Conn) CallRaw(t testing.TB, tool, args string) *mcp.CallToolResult {
+	t.Helper()
+	var req mcp.CallToolRequest
+	req.Params.Name = tool
+	if args != "" {
+		req.Params.RawArguments = json.RawMessage(args)
+	}
+	res, err := c.Client.CallTool(context.Background(), req)
+	if err != nil {
+		t.Fatalf("call %s %s: %v", tool, args, err)
+	}
+	return res
+}
+
 // Wire records every HTTP response the client received.
 type Wire struct {
 	mu        sync.Mutex

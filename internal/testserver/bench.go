@@ -1,0 +1,28 @@
+package testserver
+
+import (
+	"context"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// BenchCall runs one JSON-RPC tools/call message through s.HandleMessage
+// per iteration (mcp-go's whole dispatch, without a transport), reporting
+// allocations, and fails on anything but a tool result without isError.
+func BenchCall(b *testing.B, s *server.MCPServer, msg []byte) {
+	b.Helper()
+	b.ReportAllocs()
+	ctx := context.Background()
+	for b.Loop() {
+		resp := s.HandleMessage(ctx, msg)
+		r, ok := resp.(mcp.JSONRPCResponse)
+		if !ok {
+			b.Fatalf("response %#v", resp)
+		}
+		if res, ok := r.Result.(*mcp.CallToolResult); !ok || res.IsError {
+			b.Fatalf("not a successful tool result: %#v", r.Result)
+		}
+	}
+}
