@@ -78,7 +78,7 @@ func NewLogger(opts ...LoggerOption) *slog.Logger {
 		}
 	}
 	if format == "text" {
-		return slog.New(tint.NewHandler(c.w, &tint.Options{Level: c.level, TimeFormat: time.TimeOnly, NoColor: !isTerminal(c.w)}))
+		return slog.New(tint.NewTextHandler(c.w, &tint.Options{Level: c.level, TimeFormat: time.TimeOnly, NoColor: !isTerminal(c.w)}))
 	}
 	return slog.New(slog.NewJSONHandler(c.w, &slog.HandlerOptions{Level: c.level}))
 }

@@ -43,10 +43,9 @@ func refused(t testing.TB) error {
 
 // fixture is a set of tools covering every case the chain must handle.
 type fixture struct {
-	release     chan struct{} // lets the ignoring slow tool finish
-	sawCancel   chan struct{} // closed when the cooperative slow tool sees ctx.Done
-	inputRounds sync.Map      // call key -> rounds
-	dialErr     error
+	release   chan struct{} // lets the ignoring slow tool finish
+	sawCancel chan struct{} // closed when the cooperative slow tool sees ctx.Done
+	dialErr   error
 }
 
 func newFixture(t testing.TB) *fixture {

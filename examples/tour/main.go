@@ -111,6 +111,7 @@ func tools(closedAddr, limitedURL string) []server.ServerTool {
 		}},
 		{Tool: mcp.NewTool("get_pollen"), Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var levels map[string]int
+			//lint:ignore SA5000 the panic is the point
 			levels["birch"]++ // assignment to entry in nil map
 			return nil, nil
 		}},
