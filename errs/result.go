@@ -19,19 +19,9 @@ type Call struct {
 	Attempts int
 	// SideEffects says, for a failed call that was not retried because the
 	// tool is not known to be safe to repeat, whether the operation may have
-	// happened: SideEffectsNone or SideEffectsPossible. Empty says nothing.
-	SideEffects string
+	// happened. SideEffectsUnknown says nothing.
+	SideEffects SideEffects
 }
-
-// Values of Call.SideEffects and Info.SideEffects.
-const (
-	// SideEffectsNone: the request never reached the upstream (refused,
-	// circuit open, rate limited); nothing happened.
-	SideEffectsNone = "none"
-	// SideEffectsPossible: the upstream may have acted before the failure
-	// (a reset, a timeout, a 503 from a gateway).
-	SideEffectsPossible = "possible"
-)
 
 // Info is the machine-readable error in a result's structuredContent, under
 // the key "error". Clients decode it with InfoOf.
@@ -74,7 +64,7 @@ func ToResult(err error, call Call) *mcp.CallToolResult {
 		CallID:      call.ID,
 		Tool:        call.Tool,
 		Attempts:    call.Attempts,
-		SideEffects: call.SideEffects,
+		SideEffects: call.SideEffects.String(),
 		Violations:  e.violations,
 	}
 	if e.retryAfter > 0 {

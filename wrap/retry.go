@@ -5,9 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"math/rand/v2"
-	"net"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -148,7 +146,7 @@ func retryLoop(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHa
 		var delay time.Duration
 		switch {
 		case !safe:
-			o.sideEffects = sideEffectsOf(o.err)
+			o.sideEffects = errs.SideEffectsOf(o.err)
 			reason = skipUnsafe
 		case n > p.maxRetries:
 			reason = skipExhausted
@@ -223,41 +221,6 @@ func retryAfterOf(err error) time.Duration {
 		return e.RetryAfter()
 	}
 	return 0
-}
-
-// sideEffects is errs.Call.SideEffects as a byte, so that the outcome
-// every call copies stays small.
-type sideEffects uint8
-
-const (
-	sideEffectsUnknown sideEffects = iota
-	sideEffectsNone
-	sideEffectsPossible
-)
-
-func (s sideEffects) String() string {
-	switch s {
-	case sideEffectsNone:
-		return errs.SideEffectsNone
-	case sideEffectsPossible:
-		return errs.SideEffectsPossible
-	}
-	return ""
-}
-
-// sideEffectsOf tells whether a failed call may have acted upstream:
-// not when the request provably never got there.
-func sideEffectsOf(err error) sideEffects {
-	var ns interface{ NotSent() bool }
-	var dns *net.DNSError
-	switch {
-	case errors.As(err, &ns) && ns.NotSent(),
-		errors.Is(err, syscall.ECONNREFUSED),
-		errors.As(err, &dns),
-		errs.CodeOf(err) == errs.RateLimited:
-		return sideEffectsNone
-	}
-	return sideEffectsPossible
 }
 
 // budget is the retry token bucket, in thousandths of a token so that it

@@ -142,7 +142,7 @@ func TestDestructiveToolIsCalledOnceOn503(t *testing.T) {
 	}
 	info, _ := errs.InfoOf(res)
 	text := res.Content[0].(mcp.TextContent).Text
-	if info.Code != "unavailable" || info.SideEffects != errs.SideEffectsPossible || !strings.Contains(text, "the operation may have happened") {
+	if info.Code != "unavailable" || info.SideEffects != errs.SideEffectsPossible.String() || !strings.Contains(text, "the operation may have happened") {
 		t.Fatalf("info %+v text %q", info, text)
 	}
 }
@@ -252,7 +252,7 @@ func TestRefusedConnectionOnADestructiveToolSaysNothingHappened(t *testing.T) {
 	}, wrap.WithRetry(wrap.RetryPolicy{}))
 	res, _ := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "refund"}})
 	info, _ := errs.InfoOf(res)
-	if info.SideEffects != errs.SideEffectsNone || !strings.Contains(info.Message, "nothing was done") {
+	if info.SideEffects != errs.SideEffectsNone.String() || !strings.Contains(info.Message, "nothing was done") {
 		t.Fatalf("info %+v", info)
 	}
 }

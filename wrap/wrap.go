@@ -149,7 +149,7 @@ type outcome struct {
 	panic *PanicError
 	// sideEffects is set when a transient failure was not retried because
 	// the tool is not safe to repeat (errs.Call.SideEffects).
-	sideEffects sideEffects
+	sideEffects errs.SideEffects
 }
 
 // PanicError is the cause recorded when a handler panics: the value and the
@@ -214,7 +214,7 @@ func finish(ctx context.Context, cfg *config, rec *record, o *outcome) (*mcp.Cal
 		rec.log(ctx, cfg)
 		return o.res, nil
 	}
-	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: o.sideEffects.String()})
+	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: o.sideEffects})
 	rec.result = res
 	rec.log(ctx, cfg)
 	if cfg.fatal != nil && errs.CodeOf(rec.err) == errs.Fatal {

@@ -44,13 +44,13 @@ func (s State) String() string {
 
 // notSent is a cause for failures that happened before anything was sent to
 // the upstream: the operation the tool meant to perform cannot have
-// happened. The wrap package reads NotSent to tell the model so.
+// happened. It matches errs.ErrNotSent, which wrap reads to tell the model so.
 type notSent string
 
 func (e notSent) Error() string { return string(e) }
 
-// NotSent reports true: nothing reached the upstream.
-func (notSent) NotSent() bool { return true }
+// Is matches errs.ErrNotSent: nothing reached the upstream.
+func (notSent) Is(target error) bool { return target == errs.ErrNotSent }
 
 // Causes of the errors Get returns; match them with errors.Is.
 var (
