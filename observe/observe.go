@@ -236,10 +236,10 @@ func (o *Observer) durationAttrs(tool, errType string) metric.RecordOption {
 
 type serverSpanKey struct{}
 
-// Call is one tool call being observed. Its methods are safe for concurrent
-// use; a nil *Call does nothing, which is how the no-telemetry path stays
+// Recording is one tool call being observed. Its methods are safe for
+// concurrent use; a nil *Recording does nothing, which is how the no-telemetry path stays
 // free.
-type Call struct {
+type Recording struct {
 	o         *Observer
 	span      trace.Span // nil without tracing
 	owned     bool       // we started the span, so we end it
@@ -265,8 +265,8 @@ type Call struct {
 // handler's own spans become its children. When mcp-go's WithTracer is
 // installed with MCPTracer, its server span for this request is used
 // instead of starting a second one.
-func (o *Observer) Start(ctx context.Context, req mcp.CallToolRequest, callID string) (context.Context, *Call) {
-	c := &Call{o: o, begin: time.Now(), tool: req.Params.Name, callID: callID, header: req.Header}
+func (o *Observer) Start(ctx context.Context, req mcp.CallToolRequest, callID string) (context.Context, *Recording) {
+	c := &Recording{o: o, begin: time.Now(), tool: req.Params.Name, callID: callID, header: req.Header}
 	c.args = req.Params.Arguments
 	c.rawArgs = req.Params.RawArguments
 	if c.args == nil && len(req.Params.RawArguments) > 0 {
@@ -304,7 +304,7 @@ func (o *Observer) Start(ctx context.Context, req mcp.CallToolRequest, callID st
 	return ctx, c
 }
 
-func (c *Call) startAttrs(req mcp.CallToolRequest) []attribute.KeyValue {
+func (c *Recording) startAttrs(req mcp.CallToolRequest) []attribute.KeyValue {
 	attrs := make([]attribute.KeyValue, 0, 10)
 	attrs = append(attrs,
 		attribute.String(AttrMethodName, MethodToolsCall),
@@ -330,7 +330,7 @@ func (c *Call) startAttrs(req mcp.CallToolRequest) []attribute.KeyValue {
 	return attrs
 }
 
-func (c *Call) transport(req mcp.CallToolRequest) string {
+func (c *Recording) transport(req mcp.CallToolRequest) string {
 	if t := c.o.cfg.transport; t != "" {
 		return t
 	}
@@ -342,7 +342,7 @@ func (c *Call) transport(req mcp.CallToolRequest) string {
 
 // arguments renders the redacted, capped arguments once, and learns the
 // secret values they (and the headers) hold, so free text can be scrubbed.
-func (c *Call) arguments() string {
+func (c *Recording) arguments() string {
 	c.once.Do(func() {
 		var found []string
 		if len(c.header) > 0 {
@@ -382,19 +382,35 @@ func capString(s string, n int) string {
 
 // scrub redacts free text: secret-shaped values and any secret value seen
 // in the arguments or headers.
-func (c *Call) scrub(s string) string {
+func (c *Recording) scrub(s string) string {
 	c.arguments()
 	return c.o.red.scrub(s, c.secrets)
 }
 
-// Outcome is how a call ended, as the caller of Start saw it.
-type Outcome struct {
-	// Outcome is the log line's outcome: success, tool_error,
-	// input_required, panic, protocol_error or an errs code name.
-	Outcome string
-	// Err is the error behind a failed call (operator-only; redacted before
-	// it is logged or recorded).
-	Err error
+// Outcome is how a call ended, the value of the log line's "outcome" and
+// of the span's mcpwrap.outcome: one of the constants below, or, for a
+// failed call, the name of its errs.Code (CodeOutcome).
+type Outcome string
+
+// Outcomes that are not error codes.
+const (
+	OutcomeSuccess       Outcome = "success"
+	OutcomeToolError     Outcome = "tool_error"
+	OutcomeInputRequired Outcome = "input_required"
+	OutcomePanic         Outcome = "panic"
+	OutcomeProtocolError Outcome = "protocol_error"
+)
+
+// CodeOutcome is the outcome of a call that failed with code c.
+func CodeOutcome(c errs.Code) Outcome { return Outcome(c.String()) }
+
+// Report is how a call ended, as the caller of Start saw it.
+type Report struct {
+	// Outcome is the log line's outcome.
+	Outcome Outcome
+	// Err is the error behind a failed call, classified once by the caller
+	// (operator-only; redacted before it is logged or recorded).
+	Err *errs.Error
 	// Attempts is how many times the handler ran.
 	Attempts int
 	// Discarded is set when the handler returned a result and an error.
@@ -410,7 +426,7 @@ type Outcome struct {
 
 // ErrorType returns the semantic conventions' error.type: the JSON-RPC code
 // for a protocol error, tool_error for an isError result, "" for success.
-func (out *Outcome) ErrorType() string {
+func (out *Report) ErrorType() string {
 	switch {
 	case out.JSONRPCCode != 0:
 		return strconv.Itoa(out.JSONRPCCode)
@@ -420,11 +436,11 @@ func (out *Outcome) ErrorType() string {
 	return ""
 }
 
-func (out *Outcome) level() slog.Level {
+func (out *Report) level() slog.Level {
 	if out.Err == nil {
 		return slog.LevelInfo
 	}
-	switch errs.CodeOf(out.Err) {
+	switch out.Err.Code() {
 	case errs.Internal, errs.Fatal:
 		return slog.LevelError
 	}
@@ -433,7 +449,7 @@ func (out *Outcome) level() slog.Level {
 
 // End finishes the call: the span's status, attributes and end, the
 // duration metric, and the log line.
-func (c *Call) End(ctx context.Context, out Outcome) {
+func (c *Recording) End(ctx context.Context, out Report) {
 	if c == nil {
 		return
 	}
@@ -441,7 +457,7 @@ func (c *Call) End(ctx context.Context, out Outcome) {
 	errType := out.ErrorType()
 	var code string
 	if out.Err != nil {
-		code = errs.CodeOf(out.Err).String()
+		code = out.Err.Code().String()
 	}
 	panicked := out.Stack != nil
 	if c.span != nil {
@@ -456,10 +472,10 @@ func (c *Call) End(ctx context.Context, out Outcome) {
 	c.log(ctx, &out, d, errType, code)
 }
 
-func (c *Call) endSpan(out *Outcome, errType, code string, panicked bool) {
+func (c *Recording) endSpan(out *Report, errType, code string, panicked bool) {
 	s := c.span
 	attrs := []attribute.KeyValue{
-		attribute.String(AttrOutcome, out.Outcome),
+		attribute.String(AttrOutcome, string(out.Outcome)),
 		attribute.Int(AttrAttempts, out.Attempts),
 	}
 	if errType != "" {
@@ -500,21 +516,21 @@ func (c *Call) endSpan(out *Outcome, errType, code string, panicked bool) {
 
 // statusDescription is safe to show: the model-facing message for public
 // codes, the code name otherwise.
-func (c *Call) statusDescription(out *Outcome, code string) string {
+func (c *Recording) statusDescription(out *Report, code string) string {
 	switch {
 	case out.JSONRPCCode != 0:
 		return "JSON-RPC error " + strconv.Itoa(out.JSONRPCCode)
 	case out.Err == nil:
 		return "tool returned an error result"
 	}
-	e := errs.From(out.Err)
+	e := out.Err
 	if e.Code().Public() && e.Message() != "" {
 		return c.scrub(e.Message())
 	}
 	return code
 }
 
-func (c *Call) log(ctx context.Context, out *Outcome, d time.Duration, errType, code string) {
+func (c *Recording) log(ctx context.Context, out *Report, d time.Duration, errType, code string) {
 	l := c.o.logger
 	if l == nil {
 		return
@@ -527,7 +543,7 @@ func (c *Call) log(ctx context.Context, out *Outcome, d time.Duration, errType, 
 	attrs = append(attrs,
 		slog.String(KeyTool, c.tool),
 		slog.String(KeyCallID, c.callID),
-		slog.String(KeyOutcome, out.Outcome),
+		slog.String(KeyOutcome, string(out.Outcome)),
 		slog.Float64(KeyDurationMS, float64(d.Microseconds())/1000),
 		slog.Int(KeyAttempts, out.Attempts),
 	)
@@ -581,7 +597,7 @@ func appendTraceIDs(attrs []slog.Attr, s trace.Span) []slog.Attr {
 // reconnect, a breaker state change): a span event, a count for retries and
 // reconnects, and a log line tied to the call id. String values of attrs
 // are redacted.
-func (c *Call) Event(ctx context.Context, level slog.Level, name string, attrs ...slog.Attr) {
+func (c *Recording) Event(ctx context.Context, level slog.Level, name string, attrs ...slog.Attr) {
 	if c == nil {
 		return
 	}
@@ -613,7 +629,7 @@ func (c *Call) Event(ctx context.Context, level slog.Level, name string, attrs .
 	l.LogAttrs(ctx, level, "tool call event", all...)
 }
 
-func (c *Call) slogAttr(a slog.Attr) slog.Attr {
+func (c *Recording) slogAttr(a slog.Attr) slog.Attr {
 	if c.o.red.IsSecretName(a.Key) {
 		return slog.String(a.Key, Redacted)
 	}
@@ -632,7 +648,7 @@ func (c *Call) slogAttr(a slog.Attr) slog.Attr {
 	return slog.Attr{Key: a.Key, Value: v}
 }
 
-func (c *Call) otelAttr(a slog.Attr) attribute.KeyValue { return c.o.otelAttr(a, c.scrub) }
+func (c *Recording) otelAttr(a slog.Attr) attribute.KeyValue { return c.o.otelAttr(a, c.scrub) }
 
 // otelAttr converts a slog attribute for a span, redacting secret names and
 // passing text through scrub.
@@ -712,7 +728,7 @@ func (o *Observer) UpstreamEvent(ctx context.Context, name string, attrs ...slog
 
 // Late logs a handler that finished after its call was answered (its
 // timeout fired); err and stack are what it ended with.
-func (c *Call) Late(late time.Duration, err error, stack []byte) {
+func (c *Recording) Late(late time.Duration, err error, stack []byte) {
 	if c == nil || c.o.logger == nil {
 		return
 	}

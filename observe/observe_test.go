@@ -310,7 +310,7 @@ func TestRetryEvents(t *testing.T) {
 		slog.Any("error", errors.New("dial tcp: connection refused")))
 	call.Event(ctx, slog.LevelWarn, observe.EventReconnect, slog.String("upstream", "weather-api"))
 	call.Event(ctx, slog.LevelWarn, observe.EventBreakerStateChange, slog.String("from", "closed"), slog.String("to", "open"))
-	call.End(ctx, observe.Outcome{Outcome: "success", Attempts: 2, Result: mcp.NewToolResultText("ok")})
+	call.End(ctx, observe.Report{Outcome: observe.OutcomeSuccess, Attempts: 2, Result: mcp.NewToolResultText("ok")})
 
 	sp := x.span(t, "tools/call flaky")
 	var evs []string

@@ -170,7 +170,7 @@ func TestEventRespectsLogValuer(t *testing.T) {
 	x := newTel(t)
 	ctx, call := x.obs.Start(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "t"}}, "c")
 	call.Event(ctx, slog.LevelInfo, observe.EventReconnect, slog.Any("creds", valuer{"hidden-value"}), slog.String("password", "pw-hidden"))
-	call.End(ctx, observe.Outcome{Outcome: "success", Attempts: 1})
+	call.End(ctx, observe.Report{Outcome: observe.OutcomeSuccess, Attempts: 1})
 	all := x.logs.String()
 	for _, e := range x.span(t, "tools/call t").Events() {
 		for _, kv := range e.Attributes {

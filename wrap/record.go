@@ -9,16 +9,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/observe"
-)
-
-// Outcomes that are not error codes. Error outcomes use errs.Code.String().
-const (
-	outcomeSuccess       = "success"
-	outcomeToolError     = "tool_error"
-	outcomeInputRequired = "input_required"
-	outcomePanic         = "panic"
-	outcomeProtocolError = "protocol_error"
 )
 
 // record collects what the chain learns about one call and hands it to the
@@ -26,13 +18,14 @@ const (
 // on the caller's stack; with no observer nothing is allocated unless an
 // error result is built.
 type record struct {
-	tool      string
-	callID    string
-	outcome   string
-	err       error
+	tool    string
+	callID  string
+	outcome observe.Outcome
+	// err is the failure, classified once (errs.From) where it is known.
+	err       *errs.Error
 	discarded bool
 	result    *mcp.CallToolResult
-	obs       *observe.Call // nil without an observer
+	obs       *observe.Recording // nil without an observer
 	// attempts is how many times the handler ran; retries raise it.
 	attempts int32
 	// shared counts attempts instead when the handler runs in its own
@@ -82,14 +75,14 @@ func (r *record) attempted() {
 	r.attempts++
 }
 
-func (r *record) fail(outcome string, err error) {
+func (r *record) fail(outcome observe.Outcome, err *errs.Error) {
 	r.outcome = outcome
 	r.err = err
 }
 
 func (r *record) passthrough(err error) {
-	r.outcome = outcomeProtocolError
-	r.err = err
+	r.outcome = observe.OutcomeProtocolError
+	r.err = errs.From(err)
 }
 
 // log ends the observation: log line, span and metrics.
@@ -97,17 +90,21 @@ func (r *record) log(ctx context.Context, _ *config) {
 	if r.obs == nil {
 		return
 	}
-	out := observe.Outcome{
+	out := observe.Report{
 		Outcome:   r.outcome,
 		Err:       r.err,
 		Attempts:  int(r.attempts),
 		Discarded: r.discarded,
 		Result:    r.result,
 	}
+	if r.err == nil { // a nil *errs.Error must not become a non-nil error
+		r.obs.End(ctx, out)
+		return
+	}
 	if p := panicOf(r.err); p != nil {
 		out.Stack = p.Stack
 	}
-	if r.outcome == outcomeProtocolError {
+	if r.outcome == observe.OutcomeProtocolError {
 		out.JSONRPCCode = mcp.INTERNAL_ERROR
 		if _, ok := protocolCause(r.err); ok && isURLElicitation(r.err) {
 			out.JSONRPCCode = mcp.URL_ELICITATION_REQUIRED

@@ -59,7 +59,7 @@ func timeoutError(tool string, d time.Duration, cause error) error {
 
 // drainLate waits for an abandoned handler so its goroutine can end, and
 // tells the operator how late it was.
-func drainLate(obs *observe.Call, abandoned time.Time, done <-chan outcome) {
+func drainLate(obs *observe.Recording, abandoned time.Time, done <-chan outcome) {
 	o := <-done
 	switch {
 	case o.panic != nil:

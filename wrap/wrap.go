@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/observe"
 )
 
 // Wrapper holds an evaluated configuration and builds protected handlers
@@ -188,7 +189,7 @@ func protect(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHand
 func finish(ctx context.Context, cfg *config, rec *record, o *outcome) (*mcp.CallToolResult, error) {
 	switch {
 	case o.panic != nil:
-		rec.fail(outcomePanic, errs.Wrap(errs.Internal, o.panic, ""))
+		rec.fail(observe.OutcomePanic, errs.Wrap(errs.Internal, o.panic, ""))
 	case o.err != nil:
 		if pe, ok := protocolCause(o.err); ok {
 			rec.passthrough(o.err)
@@ -198,16 +199,18 @@ func finish(ctx context.Context, cfg *config, rec *record, o *outcome) (*mcp.Cal
 		if o.res != nil {
 			rec.discarded = true
 		}
-		code := errs.CodeOf(o.err)
-		rec.fail(code.String(), o.err)
+		// The one classification of the call: the result, the log, the
+		// span and the fatal check all read this value.
+		e := errs.From(o.err)
+		rec.fail(observe.CodeOutcome(e.Code()), e)
 	case o.res == nil:
-		rec.fail(errs.Internal.String(), errs.Wrap(errs.Internal, errNoResult, ""))
+		rec.fail(observe.CodeOutcome(errs.Internal), errs.Wrap(errs.Internal, errNoResult, ""))
 	case o.res.NeedsInput():
-		rec.outcome = outcomeInputRequired
+		rec.outcome = observe.OutcomeInputRequired
 	case o.res.IsError:
-		rec.outcome = outcomeToolError
+		rec.outcome = observe.OutcomeToolError
 	default:
-		rec.outcome = outcomeSuccess
+		rec.outcome = observe.OutcomeSuccess
 	}
 	if rec.err == nil {
 		rec.result = o.res
@@ -217,7 +220,7 @@ func finish(ctx context.Context, cfg *config, rec *record, o *outcome) (*mcp.Cal
 	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: o.sideEffects})
 	rec.result = res
 	rec.log(ctx, cfg)
-	if cfg.fatal != nil && errs.CodeOf(rec.err) == errs.Fatal {
+	if cfg.fatal != nil && rec.err.Code() == errs.Fatal {
 		cfg.fatal.trigger(cfg.logger, rec.tool, rec.id(), rec.err)
 	}
 	return res, nil
