@@ -19,27 +19,31 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
@@ -69,7 +73,12 @@ var steps = []step{
 	{"get_uv_index", "handler sets isError itself", nil},
 	{"get_satellite", "upstream hangs (timeout 500ms)", nil},
 	{"plan_trip", "needs input (2026-07-28 input_required)", nil},
+	{"cancel_order", "wrap.ProtocolError: a JSON-RPC error on purpose", nil},
 }
+
+// protocolStep is the one step whose wrapped answer is a JSON-RPC error by
+// design (the escape hatch); every other wrapped answer must be a result.
+const protocolStep = "cancel_order"
 
 // tools are the handlers, identical on both servers.
 func tools(closedAddr, limitedURL string) []server.ServerTool {
@@ -125,6 +134,11 @@ func tools(closedAddr, limitedURL string) []server.ServerTool {
 			time.Sleep(2 * time.Second) // an upstream that ignores cancellation
 			return mcp.NewToolResultText("satellite image ready"), nil
 		}},
+		{Tool: mcp.NewTool(protocolStep), Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			// On a bare server any error is a -32603; with mcpwrap only an
+			// error marked this way is.
+			return nil, wrap.ProtocolError(errors.New("order service requires a signed session"))
+		}},
 		{Tool: mcp.NewTool("plan_trip"), Handler: func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if req.Params.RequestState == "" {
 				return server.NewInputRequestBuilder("asked-dates").
@@ -159,23 +173,24 @@ func run(ctx context.Context, out io.Writer) error {
 
 	bareSrv := server.NewMCPServer("weather", "1.0.0")
 	bareSrv.AddTools(tools(closedAddr, limited.URL)...)
-	bare, err := testserver.Serve(bareSrv, client.WithElicitationHandler(acceptAll{}))
+	bare, err := serve(ctx, bareSrv, client.WithElicitationHandler(acceptAll{}))
 	if err != nil {
 		return err
 	}
-	defer bare.Close()
+	defer bare.close()
 
 	tel, err := observe.Setup(ctx, observe.ServiceName("mcpwrap-tour"))
 	if err != nil {
 		return err
 	}
-	defer func() {
+	shutdown := func() error {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		_ = tel.Shutdown(sctx)
-	}()
-	var logs logbuf.Buffer
-	obs := observe.New(append(tel.Options(), observe.WithLogger(logs.Logger()))...)
+		return tel.Shutdown(sctx)
+	}
+	defer func() { _ = shutdown() }()
+	var logs logLines
+	obs := observe.New(append(tel.Options(), observe.WithLogger(logs.logger()))...)
 	wrappedSrv := server.NewMCPServer("weather", "1.0.0", append(obs.ServerOptions(),
 		server.WithToolHandlerMiddleware(wrap.Middleware(
 			wrap.WithObserver(obs),
@@ -183,55 +198,140 @@ func run(ctx context.Context, out io.Writer) error {
 		)),
 	)...)
 	wrappedSrv.AddTools(tools(closedAddr, limited.URL)...)
-	wrapped, err := testserver.Serve(wrappedSrv, client.WithElicitationHandler(acceptAll{}),
+	wrapped, err := serve(ctx, wrappedSrv, client.WithElicitationHandler(acceptAll{}),
 		client.WithMetaPropagator(obs.MetaPropagator()))
 	if err != nil {
 		return err
 	}
-	defer wrapped.Close()
+	defer wrapped.close()
 
 	fmt.Fprintf(out, "mcpwrap tour: the same %d calls against a bare mcp-go server and one with wrap.Middleware\n", len(steps))
 	var failures []string
+	protocolErrors := 0
 	for i, s := range steps {
 		fmt.Fprintf(out, "\n%d. %s — %s\n", i+1, s.tool, s.what)
 		start := time.Now()
-		res, err := bare.Call(ctx, s.tool, s.args)
+		res, err := bare.CallTool(ctx, callRequest(s))
 		fmt.Fprintf(out, "   without mcpwrap: %s (%s)\n", describe(res, err), since(start))
-		seen := len(lines(&logs))
+		seen := logs.count()
 		start = time.Now()
 		sctx, span := tel.TracerProvider.Tracer("tour").Start(ctx, fmt.Sprintf("tour step %d", i+1),
 			trace.WithSpanKind(trace.SpanKindClient))
-		res, err = wrapped.Call(sctx, s.tool, s.args)
+		res, err = wrapped.CallTool(sctx, callRequest(s))
 		span.End()
 		fmt.Fprintf(out, "   with mcpwrap:    %s (%s)\n", describe(res, err), since(start))
 		if err != nil {
-			failures = append(failures, fmt.Sprintf("%s: %v", s.tool, err))
+			protocolErrors++
+			if s.tool != protocolStep {
+				failures = append(failures, fmt.Sprintf("%s: %v", s.tool, err))
+			}
 		}
-		for _, l := range lines(&logs)[seen:] {
+		for _, l := range logs.since(seen) {
 			fmt.Fprintf(out, "   operator log:    %s\n", summarize(l))
 		}
 	}
 	if len(failures) > 0 {
 		return fmt.Errorf("the wrapped server answered with protocol errors: %s", strings.Join(failures, "; "))
 	}
-	fmt.Fprintf(out, "\nEvery wrapped call answered with a result; %d JSON-RPC errors on the wrapped wire.\n", len(wrapped.Wire.JSONRPCErrors()))
+	fmt.Fprintf(out, "\nEvery wrapped call answered with a result except the ProtocolError step: %d JSON-RPC error on the wrapped wire.\n", protocolErrors)
 	if tel.Exporting {
-		fmt.Fprintln(out, "Spans exported over OTLP as service \"mcpwrap-tour\" (see the trace_id of each log line).")
+		if err := shutdown(); err != nil {
+			fmt.Fprintf(out, "Span export FAILED (%v); the trace_id of each log line names a trace that was not stored.\n", err)
+		} else {
+			fmt.Fprintln(out, "Spans exported over OTLP as service \"mcpwrap-tour\": look up the trace_id of a log line in your tracing backend.")
+		}
 	}
 	return nil
 }
 
-// describe renders what the model receives.
+// conn is a real streamable-HTTP server on 127.0.0.1 and a client of it.
+type conn struct {
+	*client.Client
+	close func()
+}
+
+// serve starts s over streamable HTTP on a free loopback port and connects
+// an initialized client to it.
+func serve(ctx context.Context, s *server.MCPServer, opts ...client.ClientOption) (*conn, error) {
+	hs := httptest.NewUnstartedServer(server.NewStreamableHTTPServer(s))
+	// The bare server's panic drops the connection; the client's "EOF" says
+	// so, net/http's stack on stderr would only drown the comparison.
+	hs.Config.ErrorLog = log.New(io.Discard, "", 0)
+	hs.Start()
+	tr, err := transport.NewStreamableHTTP(hs.URL + "/mcp")
+	if err != nil {
+		hs.Close()
+		return nil, err
+	}
+	c := client.NewClient(tr, opts...)
+	err = c.Start(ctx)
+	if err == nil {
+		_, err = c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+			ClientInfo: mcp.Implementation{Name: "tour", Version: "1.0.0"},
+		}})
+	}
+	if err != nil {
+		_ = c.Close()
+		hs.Close()
+		return nil, err
+	}
+	return &conn{Client: c, close: func() { _ = c.Close(); hs.CloseClientConnections(); hs.Close() }}, nil
+}
+
+func callRequest(s step) mcp.CallToolRequest {
+	var req mcp.CallToolRequest
+	req.Params.Name = s.tool
+	req.Params.Arguments = s.args
+	return req
+}
+
+// logLines is the operator's log: JSON lines kept in memory.
+type logLines struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logLines) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logLines) logger() *slog.Logger {
+	return slog.New(slog.NewJSONHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+func (l *logLines) all() []map[string]any {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []map[string]any
+	sc := bufio.NewScanner(bytes.NewReader(l.buf.Bytes()))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var m map[string]any
+		if json.Unmarshal(sc.Bytes(), &m) == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func (l *logLines) count() int { return len(l.all()) }
+
+func (l *logLines) since(n int) []map[string]any { return l.all()[n:] }
+
+// describe renders what the model receives, in full: the text, and for an
+// error result the machine-readable fields a client can act on.
 func describe(res *mcp.CallToolResult, err error) string {
 	if err != nil {
 		msg := err.Error()
 		switch {
 		case errors.Is(err, mcp.ErrInternalError):
-			return "JSON-RPC error -32603: " + clip(msg, 110)
+			return "JSON-RPC error -32603: " + clip(msg, 300)
 		case strings.Contains(msg, "EOF"), strings.Contains(msg, "connection reset"):
-			return "connection dropped: " + clip(msg, 90)
+			return "connection dropped: " + clip(msg, 300)
 		}
-		return "error: " + clip(msg, 110)
+		return "error: " + clip(msg, 300)
 	}
 	var text []string
 	for _, c := range res.Content {
@@ -239,17 +339,23 @@ func describe(res *mcp.CallToolResult, err error) string {
 			text = append(text, tc.Text)
 		}
 	}
-	return fmt.Sprintf("isError=%-5v \"%s\"", res.IsError, clip(strings.Join(text, " "), 140))
-}
-
-func lines(b *logbuf.Buffer) []map[string]any {
-	l, _ := b.Lines()
-	return l
+	s := fmt.Sprintf("isError=%-5v \"%s\"", res.IsError, clip(strings.Join(text, " "), 300))
+	if info, ok := errs.InfoOf(res); ok {
+		s += fmt.Sprintf(" [code=%s retryable=%v", info.Code, info.Retryable)
+		if info.RetryAfterSeconds > 0 {
+			s += fmt.Sprintf(" retryAfterSeconds=%d", info.RetryAfterSeconds)
+		}
+		if info.SideEffects != "" {
+			s += " sideEffects=" + info.SideEffects
+		}
+		s += "]"
+	}
+	return s
 }
 
 // summarize renders the operator's log line, stack shortened.
 func summarize(l map[string]any) string {
-	keys := []string{"level", "msg", "tool", "outcome", "code", "call_id", "cause", "stack"}
+	keys := []string{"level", "msg", "tool", "outcome", "code", "call_id", "trace_id", "cause", "stack"}
 	var parts []string
 	for _, k := range keys {
 		v, ok := l[k]
@@ -264,7 +370,7 @@ func summarize(l map[string]any) string {
 		if !slices.Contains([]string{"cause", "msg"}, k) {
 			b = []byte(s)
 		}
-		parts = append(parts, k+"="+clip(string(b), 120))
+		parts = append(parts, k+"="+clip(string(b), 200))
 	}
 	return strings.Join(parts, " ")
 }

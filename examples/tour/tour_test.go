@@ -17,12 +17,18 @@ func TestTour(t *testing.T) {
 	for _, want := range []string{
 		"without mcpwrap: JSON-RPC error -32603",
 		"without mcpwrap: connection dropped",
+		": EOF", // the bare panic, in full
+		"without mcpwrap: JSON-RPC error -32603: internal error: rate_limited: upstream weather-api answered HTTP 429",
+		"retry after 30s\" [code=rate_limited retryable=true retryAfterSeconds=30]",
+		"[code=unavailable retryable=true]",
+		"trace_id=",
 		`with mcpwrap:    isError=true  "invalid arguments for tool "get_forecast": parameter "days" must be between 1 and 14, got 30"`,
 		`with mcpwrap:    isError=true  "tool "get_satellite" timed out after 500ms`,
 		`with mcpwrap:    isError=true  "upstream weather-api answered HTTP 429 Too Many Requests; retry after 30s"`,
 		"outcome=panic",
 		"outcome=input_required",
-		"0 JSON-RPC errors on the wrapped wire",
+		"with mcpwrap:    JSON-RPC error -32603: internal error: order service requires a signed session",
+		"1 JSON-RPC error on the wrapped wire",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("tour output lacks %q", want)
@@ -31,6 +37,11 @@ func TestTour(t *testing.T) {
 	for _, line := range strings.Split(got, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "with mcpwrap:") && strings.Contains(line, "s3cret") {
 			t.Errorf("the model saw the DSN: %s", line)
+		}
+		// The bare 429 loses the wait: only the wrapped answer may name it.
+		if strings.HasPrefix(strings.TrimSpace(line), "without mcpwrap:") && strings.Contains(line, "429") &&
+			strings.Contains(strings.ToLower(line), "retry") {
+			t.Errorf("the bare 429 line mentions a retry, so the tour no longer shows what is lost: %s", line)
 		}
 	}
 	if t.Failed() {
