@@ -17,10 +17,6 @@
 // mcp-go transport error is classified by CodeOf. What the model sees is a
 // safe sentence per code; what the operator sees is the cause.
 //
-// On the calling side, Classify and ClassifyResponse tell what a tools/call
-// came to (an Outcome at a Layer: HTTP, JSON-RPC envelope, tool result) and
-// Advise says whether retrying is safe.
-//
 // errs imports nothing else of mcpwrap. All of its functions are safe for
 // concurrent use.
 package errs

@@ -29,7 +29,6 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/wrap/outbound"
 )
 
@@ -45,17 +44,17 @@ const (
 )
 
 // exitCode ranks an outcome; the worst call decides the exit status.
-func exitCode(o errs.Outcome) int {
+func exitCode(o outbound.Outcome) int {
 	switch o {
-	case errs.OutcomeToolSuccess:
+	case outbound.OutcomeToolSuccess:
 		return 0
-	case errs.OutcomeToolError:
+	case outbound.OutcomeToolError:
 		return 1
-	case errs.OutcomeInputRequired:
+	case outbound.OutcomeInputRequired:
 		return 2
-	case errs.OutcomeJSONRPCError:
+	case outbound.OutcomeJSONRPCError:
 		return 3
-	case errs.OutcomeHTTPError, errs.OutcomeNetworkError, errs.OutcomeIncompleteStream:
+	case outbound.OutcomeHTTPError, outbound.OutcomeNetworkError, outbound.OutcomeIncompleteStream:
 		return 5
 	}
 	return 4
@@ -77,8 +76,8 @@ func (h headers) Set(v string) error {
 type callJSON struct {
 	Tool         string          `json:"tool"`
 	Arguments    json.RawMessage `json:"arguments"`
-	Outcome      errs.Outcome    `json:"outcome"`
-	Layer        errs.Layer      `json:"layer"`
+	Outcome      outbound.Outcome    `json:"outcome"`
+	Layer        outbound.Layer      `json:"layer"`
 	HTTPStatus   int             `json:"httpStatus"`
 	ContentType  string          `json:"contentType,omitempty"`
 	HTTPStatuses []int           `json:"httpStatuses"`
@@ -98,7 +97,7 @@ type callJSON struct {
 }
 
 type rpcJSON struct {
-	ID           errs.ID `json:"id"`
+	ID           outbound.ID `json:"id"`
 	ErrorCode    *int64  `json:"errorCode"`
 	ErrorMessage string  `json:"errorMessage,omitempty"`
 }
@@ -131,8 +130,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	argsJSON := fs.String("args", "{}", "JSON arguments for -tool")
 	asJSON := fs.Bool("json", false, "print one JSON document instead of text")
 	timeout := fs.Duration("timeout", 10*time.Second, "timeout for setup and for each call")
-	retry := fs.Bool("retry", false, "retry safely: only tools annotated read-only or idempotent, per the errs.Advise rules")
-	maxBytes := fs.Int64("max-bytes", errs.DefaultMaxMessageBytes, "read limit for one JSON-RPC message")
+	retry := fs.Bool("retry", false, "retry safely: only tools annotated read-only or idempotent, per the outbound.Advise rules")
+	maxBytes := fs.Int64("max-bytes", outbound.DefaultMaxMessageBytes, "read limit for one JSON-RPC message")
 	hdrs := headers{}
 	fs.Var(hdrs, "header", "extra HTTP header Name=value (repeatable), e.g. Kitchen-Scenario=tool_error")
 	if err := fs.Parse(args); err != nil {
@@ -154,7 +153,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var err error
 	var httpTr *outbound.Transport
 	if *url != "" {
-		httpTr = outbound.NewTransport(nil, errs.MaxMessageBytes(*maxBytes))
+		httpTr = outbound.NewTransport(nil, outbound.MaxMessageBytes(*maxBytes))
 		defer httpTr.CloseIdleConnections()
 		var st *transport.StreamableHTTP
 		st, err = transport.NewStreamableHTTP(*url, transport.WithHTTPBasicClient(&http.Client{Transport: httpTr}),
@@ -184,7 +183,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	opts := []outbound.Option{}
 	if *retry {
-		opts = append(opts, outbound.WithRetry(errs.RetryPolicy{}), outbound.WithIdempotent(outbound.IdempotentFromAnnotations(tools)))
+		opts = append(opts, outbound.WithRetry(outbound.RetryPolicy{}), outbound.WithIdempotent(outbound.IdempotentFromAnnotations(tools)))
 	}
 	oc := outbound.New(mc, opts...)
 
@@ -281,7 +280,7 @@ func toJSON(tool string, args map[string]any, r outbound.Report) callJSON {
 	if cj.HTTPStatuses == nil {
 		cj.HTTPStatuses = []int{}
 	}
-	if r.Outcome == errs.OutcomeJSONRPCError {
+	if r.Outcome == outbound.OutcomeJSONRPCError {
 		code := v.ErrorCode
 		cj.JSONRPC.ErrorCode = &code
 	}
@@ -316,31 +315,31 @@ func describe(c callJSON) string {
 		if c.SSEEvents > 0 {
 			fmt.Fprintf(&b, ", %d SSE events", c.SSEEvents)
 		}
-		if layer == errs.LayerTransport && c.Detail != "" {
+		if layer == outbound.LayerTransport && c.Detail != "" {
 			fmt.Fprintf(&b, ": %s", c.Detail)
 		}
 		b.WriteString("\n")
 	}
 	// protocol
 	switch {
-	case layer == errs.LayerTransport:
+	case layer == outbound.LayerTransport:
 		b.WriteString("  protocol     not reached\n")
-	case c.Outcome == errs.OutcomeJSONRPCError:
+	case c.Outcome == outbound.OutcomeJSONRPCError:
 		code := int64(0)
 		if c.JSONRPC.ErrorCode != nil {
 			code = *c.JSONRPC.ErrorCode
 		}
 		fmt.Fprintf(&b, "  protocol     JSON-RPC error %d %q%s\n", code, c.JSONRPC.ErrorMessage, idNote(c.JSONRPC.ID))
-	case layer == errs.LayerProtocol && c.Outcome != errs.OutcomeInvalidToolResult:
+	case layer == outbound.LayerProtocol && c.Outcome != outbound.OutcomeInvalidToolResult:
 		fmt.Fprintf(&b, "  protocol     %s: %s\n", c.Outcome, c.Detail)
 	default:
 		fmt.Fprintf(&b, "  protocol     JSON-RPC 2.0 result%s\n", idNote(c.JSONRPC.ID))
 	}
 	// application
 	switch {
-	case c.Outcome == errs.OutcomeInvalidToolResult:
+	case c.Outcome == outbound.OutcomeInvalidToolResult:
 		fmt.Fprintf(&b, "  application  invalid result: %s\n", c.Detail)
-	case layer == errs.LayerApplication || layer == errs.LayerInteraction:
+	case layer == outbound.LayerApplication || layer == outbound.LayerInteraction:
 		rt := ""
 		if c.ResultType != nil {
 			rt = *c.ResultType
@@ -354,7 +353,7 @@ func describe(c callJSON) string {
 		b.WriteString("  application  not reached\n")
 	}
 	fmt.Fprintf(&b, "  outcome      %s (%s layer); mcp-go returned %s\n", c.Outcome, c.Layer, c.SDK)
-	if c.Outcome != errs.OutcomeToolSuccess {
+	if c.Outcome != outbound.OutcomeToolSuccess {
 		verb := "no"
 		if c.RetryAdvised {
 			verb = "yes"
@@ -390,7 +389,7 @@ func print(w io.Writer, asJSON bool, rep reportJSON, texts []string) {
 	fmt.Fprintf(w, "worst outcome %s, exit %d\n", orDash(rep.Worst), rep.Exit)
 }
 
-func idNote(id errs.ID) string {
+func idNote(id outbound.ID) string {
 	if id.IsZero() {
 		return ""
 	}

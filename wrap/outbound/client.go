@@ -9,8 +9,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/mcpwrap/mcpwrap/errs"
 )
 
 // Caller is what Client wraps; *client.Client from mcp-go is one.
@@ -43,9 +41,9 @@ func New(next Caller, opts ...Option) *Client {
 type Report struct {
 	Tool string
 	// Outcome is the final outcome: the verdict of the last tools/call POST.
-	Outcome errs.Outcome
+	Outcome Outcome
 	// Verdict is that POST's full classification.
-	Verdict errs.Verdict
+	Verdict Verdict
 	// ProtocolVersion is the negotiated MCP protocol version, from the
 	// request header; "" over stdio or before negotiation.
 	ProtocolVersion string
@@ -54,13 +52,13 @@ type Report struct {
 	PostCount    int
 	HTTPStatuses []int
 	// ID is the JSON-RPC id of the last tools/call request.
-	ID errs.ID
+	ID ID
 	// Attempts counts calls to the wrapped CallTool (1 + retries).
 	Attempts    int
 	RetryOrigin RetryOrigin
 	// Advice is the retry decision for the final outcome: what the caller
 	// may do next.
-	Advice   errs.Advice
+	Advice   Advice
 	Duration time.Duration
 	// Result and Err are what the wrapped CallTool returned last.
 	Result *mcp.CallToolResult
@@ -68,7 +66,7 @@ type Report struct {
 }
 
 // Layer returns the layer of the final outcome.
-func (r Report) Layer() errs.Layer { return r.Outcome.Layer() }
+func (r Report) Layer() Layer { return r.Outcome.Layer() }
 
 // OutcomeError is returned by CallTool when the call's outcome is a
 // transport or protocol failure that mcp-go did not report as an error.
@@ -93,7 +91,7 @@ func (e *OutcomeError) Unwrap() error { return e.Report.Err }
 func (c *Client) CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	r := c.Call(ctx, req)
 	switch r.Outcome {
-	case errs.OutcomeToolSuccess, errs.OutcomeToolError:
+	case OutcomeToolSuccess, OutcomeToolError:
 		return r.Result, r.Err
 	}
 	return nil, &OutcomeError{Report: r}
@@ -125,7 +123,7 @@ func (c *Client) Call(ctx context.Context, req mcp.CallToolRequest) Report {
 				}
 			}
 		}
-		rep.Advice = errs.Advise(rep.Verdict, idem, rep.Attempts-1, c.cfg.policy)
+		rep.Advice = Advise(rep.Verdict, idem, rep.Attempts-1, c.cfg.policy)
 		if !c.cfg.retry || !rep.Advice.Retry || ctx.Err() != nil {
 			break
 		}
@@ -141,7 +139,7 @@ func (c *Client) Call(ctx context.Context, req mcp.CallToolRequest) Report {
 
 // verdictOf picks the verdict of the last tools/call POST; without one (no
 // HTTP transport, or the call never left) it classifies what mcp-go returned.
-func verdictOf(posts []Post, res *mcp.CallToolResult, err error) errs.Verdict {
+func verdictOf(posts []Post, res *mcp.CallToolResult, err error) Verdict {
 	for i := len(posts) - 1; i >= 0; i-- {
 		if posts[i].Method == "tools/call" && posts[i].Verdict != nil {
 			return *posts[i].Verdict
@@ -154,14 +152,14 @@ func verdictOf(posts []Post, res *mcp.CallToolResult, err error) errs.Verdict {
 // where the wire is not visible (stdio, in-process). It is coarser than the
 // wire: mcp-go has already decoded the result and turned JSON-RPC errors
 // into Go errors (codes it does not know are lost).
-func FromResult(res *mcp.CallToolResult, err error) errs.Verdict {
+func FromResult(res *mcp.CallToolResult, err error) Verdict {
 	if err != nil {
 		var te *transport.Error
 		if errors.As(err, &te) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-			v := errs.ClassifyTransportError(err)
+			v := ClassifyTransportError(err)
 			return v
 		}
-		v := errs.Verdict{Outcome: errs.OutcomeJSONRPCError, ErrorMessage: err.Error(), Detail: "JSON-RPC error (decoded by mcp-go)"}
+		v := Verdict{Outcome: OutcomeJSONRPCError, ErrorMessage: err.Error(), Detail: "JSON-RPC error (decoded by mcp-go)"}
 		for code, sentinel := range map[int64]error{
 			mcp.PARSE_ERROR: mcp.ErrParseError, mcp.INVALID_REQUEST: mcp.ErrInvalidRequest,
 			mcp.METHOD_NOT_FOUND: mcp.ErrMethodNotFound, mcp.INVALID_PARAMS: mcp.ErrInvalidParams,
@@ -174,15 +172,15 @@ func FromResult(res *mcp.CallToolResult, err error) errs.Verdict {
 		return v
 	}
 	if res == nil {
-		return errs.Verdict{Outcome: errs.OutcomeInvalidToolResult, Detail: "no result"}
+		return Verdict{Outcome: OutcomeInvalidToolResult, Detail: "no result"}
 	}
 	b, merr := json.Marshal(res)
 	if merr != nil {
-		return errs.Verdict{Outcome: errs.OutcomeInvalidToolResult, Detail: "the result does not encode"}
+		return Verdict{Outcome: OutcomeInvalidToolResult, Detail: "the result does not encode"}
 	}
 	env := append(append([]byte(`{"jsonrpc":"2.0","id":0,"result":`), b...), '}')
-	v := errs.Classify(200, nil, env, errs.NumberID(0))
-	v.HTTPStatus, v.ID, v.Bytes = 0, errs.ID{}, 0
+	v := Classify(200, nil, env, NumberID(0))
+	v.HTTPStatus, v.ID, v.Bytes = 0, ID{}, 0
 	return v
 }
 
@@ -193,10 +191,10 @@ func (c *Client) log(ctx context.Context, r Report) {
 	}
 	level := slog.LevelInfo
 	switch r.Layer() {
-	case errs.LayerTransport, errs.LayerProtocol:
+	case LayerTransport, LayerProtocol:
 		level = slog.LevelError
-	case errs.LayerApplication:
-		if r.Outcome == errs.OutcomeToolError {
+	case LayerApplication:
+		if r.Outcome == OutcomeToolError {
 			level = slog.LevelWarn
 		}
 	}
@@ -204,7 +202,7 @@ func (c *Client) log(ctx context.Context, r Report) {
 		return
 	}
 	var errorCode, resultType, id any
-	if r.Outcome == errs.OutcomeJSONRPCError {
+	if r.Outcome == OutcomeJSONRPCError {
 		errorCode = r.Verdict.ErrorCode
 	}
 	if r.Verdict.ResultType != "" {
@@ -233,7 +231,7 @@ func (c *Client) log(ctx context.Context, r Report) {
 	if r.Verdict.Detail != "" {
 		attrs = append(attrs, slog.String("detail", r.Verdict.Detail))
 	}
-	if r.Outcome != errs.OutcomeToolSuccess {
+	if r.Outcome != OutcomeToolSuccess {
 		attrs = append(attrs, slog.Bool("retryAdvised", r.Advice.Retry), slog.String("advice", r.Advice.Reason))
 	}
 	if r.Verdict.Cause != nil {

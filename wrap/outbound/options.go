@@ -8,7 +8,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/wait"
 )
 
@@ -19,7 +18,7 @@ type config struct {
 	logger     *slog.Logger
 	clientName string
 	retry      bool
-	policy     errs.RetryPolicy
+	policy     RetryPolicy
 	idempotent func(tool string) bool
 	sleep      func(ctx context.Context, d time.Duration) error
 	now        func() time.Time
@@ -40,10 +39,10 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 // "gateway@1.4.0".
 func WithClientName(name string) Option { return func(c *config) { c.clientName = name } }
 
-// WithRetry turns on automatic retries by errs.Advise under policy, for the
+// WithRetry turns on automatic retries by Advise under policy, for the
 // tools WithIdempotent accepts. Off by default: a failed call is reported,
 // not repeated.
-func WithRetry(policy errs.RetryPolicy) Option {
+func WithRetry(policy RetryPolicy) Option {
 	return func(c *config) { c.retry, c.policy = true, policy }
 }
 

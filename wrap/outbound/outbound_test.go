@@ -18,7 +18,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/mcptest"
 
-	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/examples/kitchen/kitchen"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/wrap/outbound"
@@ -39,7 +38,7 @@ func startKitchen(t *testing.T) *kitchen.Running {
 // through outbound.Transport, in its own kitchen session.
 func connect(t *testing.T, url, session string, opts ...transport.StreamableHTTPCOption) *client.Client {
 	t.Helper()
-	tr := outbound.NewTransport(nil, errs.MaxMessageBytes(1<<20))
+	tr := outbound.NewTransport(nil, outbound.MaxMessageBytes(1<<20))
 	opts = append([]transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(&http.Client{Transport: tr}),
 		transport.WithHTTPHeaders(map[string]string{kitchen.HeaderSession: session})}, opts...)
 	st, err := transport.NewStreamableHTTP(url, opts...)
@@ -77,7 +76,7 @@ func mustScenario(t *testing.T, s string) kitchen.Scenario {
 }
 
 type want struct {
-	outcome  errs.Outcome
+	outcome  outbound.Outcome
 	statuses []int
 	code     int64
 }
@@ -91,28 +90,28 @@ func TestKitchenScenarios(t *testing.T) {
 		calls    []want // one per successive call
 		timeout  time.Duration
 	}{
-		{"baseline", []want{{errs.OutcomeToolSuccess, []int{200}, 0}}, 0},
-		{"http_status_sequence?statuses=503,200", []want{{errs.OutcomeHTTPError, []int{503}, 0}, {errs.OutcomeToolSuccess, []int{200}, 0}}, 0},
-		{"jsonrpc_error?code=-32602", []want{{errs.OutcomeJSONRPCError, []int{200}, -32602}}, 0},
-		{"jsonrpc_error?code=-32001&call=2", []want{{errs.OutcomeToolSuccess, []int{200}, 0}, {errs.OutcomeJSONRPCError, []int{200}, -32001}}, 0},
-		{"jsonrpc_error?sse=true", []want{{errs.OutcomeJSONRPCError, []int{200}, -32602}}, 0},
-		{"tool_error", []want{{errs.OutcomeToolError, []int{200}, 0}}, 0},
-		{"malformed_payload", []want{{errs.OutcomeMalformedJSON, []int{200}, 0}}, 0},
-		{"malformed_payload?variant=html", []want{{errs.OutcomeMalformedJSON, []int{200}, 0}}, 0},
-		{"non_compliant_envelope", []want{{errs.OutcomeInvalidEnvelope, []int{200}, 0}}, 0},
-		{"non_compliant_envelope?variant=wrong_id", []want{{errs.OutcomeInvalidEnvelope, []int{200}, 0}}, 0},
-		{"non_compliant_envelope?variant=string_id", []want{{errs.OutcomeInvalidEnvelope, []int{200}, 0}}, 0},
-		{"non_compliant_envelope?variant=batch", []want{{errs.OutcomeInvalidEnvelope, []int{200}, 0}}, 0},
-		{"non_compliant_envelope?variant=content_string", []want{{errs.OutcomeInvalidToolResult, []int{200}, 0}}, 0},
-		{"non_compliant_envelope?variant=null_result", []want{{errs.OutcomeInvalidToolResult, []int{200}, 0}}, 0},
-		{"connection_close", []want{{errs.OutcomeNetworkError, []int{0}, 0}}, 0},
-		{"sse_truncated", []want{{errs.OutcomeIncompleteStream, []int{200}, 0}}, 0},
-		{"sse", []want{{errs.OutcomeToolSuccess, []int{200}, 0}}, 0},
-		{"uncooperative_hang", []want{{errs.OutcomeNetworkError, []int{0}, 0}}, 300 * time.Millisecond},
-		{"late_response?delay=50ms", []want{{errs.OutcomeToolSuccess, []int{200}, 0}}, 0},
-		{"late_response?delay=2s", []want{{errs.OutcomeNetworkError, []int{0}, 0}}, 200 * time.Millisecond},
-		{"auth_token?until=2", []want{{errs.OutcomeHTTPError, []int{401}, 0}, {errs.OutcomeToolSuccess, []int{200}, 0}}, 0},
-		{"input_required", []want{{errs.OutcomeInputRequired, []int{200}, 0}}, 0},
+		{"baseline", []want{{outbound.OutcomeToolSuccess, []int{200}, 0}}, 0},
+		{"http_status_sequence?statuses=503,200", []want{{outbound.OutcomeHTTPError, []int{503}, 0}, {outbound.OutcomeToolSuccess, []int{200}, 0}}, 0},
+		{"jsonrpc_error?code=-32602", []want{{outbound.OutcomeJSONRPCError, []int{200}, -32602}}, 0},
+		{"jsonrpc_error?code=-32001&call=2", []want{{outbound.OutcomeToolSuccess, []int{200}, 0}, {outbound.OutcomeJSONRPCError, []int{200}, -32001}}, 0},
+		{"jsonrpc_error?sse=true", []want{{outbound.OutcomeJSONRPCError, []int{200}, -32602}}, 0},
+		{"tool_error", []want{{outbound.OutcomeToolError, []int{200}, 0}}, 0},
+		{"malformed_payload", []want{{outbound.OutcomeMalformedJSON, []int{200}, 0}}, 0},
+		{"malformed_payload?variant=html", []want{{outbound.OutcomeMalformedJSON, []int{200}, 0}}, 0},
+		{"non_compliant_envelope", []want{{outbound.OutcomeInvalidEnvelope, []int{200}, 0}}, 0},
+		{"non_compliant_envelope?variant=wrong_id", []want{{outbound.OutcomeInvalidEnvelope, []int{200}, 0}}, 0},
+		{"non_compliant_envelope?variant=string_id", []want{{outbound.OutcomeInvalidEnvelope, []int{200}, 0}}, 0},
+		{"non_compliant_envelope?variant=batch", []want{{outbound.OutcomeInvalidEnvelope, []int{200}, 0}}, 0},
+		{"non_compliant_envelope?variant=content_string", []want{{outbound.OutcomeInvalidToolResult, []int{200}, 0}}, 0},
+		{"non_compliant_envelope?variant=null_result", []want{{outbound.OutcomeInvalidToolResult, []int{200}, 0}}, 0},
+		{"connection_close", []want{{outbound.OutcomeNetworkError, []int{0}, 0}}, 0},
+		{"sse_truncated", []want{{outbound.OutcomeIncompleteStream, []int{200}, 0}}, 0},
+		{"sse", []want{{outbound.OutcomeToolSuccess, []int{200}, 0}}, 0},
+		{"uncooperative_hang", []want{{outbound.OutcomeNetworkError, []int{0}, 0}}, 300 * time.Millisecond},
+		{"late_response?delay=50ms", []want{{outbound.OutcomeToolSuccess, []int{200}, 0}}, 0},
+		{"late_response?delay=2s", []want{{outbound.OutcomeNetworkError, []int{0}, 0}}, 200 * time.Millisecond},
+		{"auth_token?until=2", []want{{outbound.OutcomeHTTPError, []int{401}, 0}, {outbound.OutcomeToolSuccess, []int{200}, 0}}, 0},
+		{"input_required", []want{{outbound.OutcomeInputRequired, []int{200}, 0}}, 0},
 	}
 	for i, tc := range cases {
 		t.Run(tc.scenario, func(t *testing.T) {
@@ -168,12 +167,12 @@ func TestHTTP500WithAResultBody(t *testing.T) {
 	}
 	res, err := outbound.New(mc).CallTool(t.Context(), callReq("echo", nil))
 	var oe *outbound.OutcomeError
-	if res != nil || !errors.As(err, &oe) || oe.Report.Outcome != errs.OutcomeHTTPError || oe.Report.Verdict.HTTPStatus != 500 {
+	if res != nil || !errors.As(err, &oe) || oe.Report.Outcome != outbound.OutcomeHTTPError || oe.Report.Verdict.HTTPStatus != 500 {
 		t.Fatalf("CallTool = %v, %v; want an HTTP_ERROR 500", res, err)
 	}
 }
 
-// TestRetry: with WithRetry, idempotent calls are retried per errs.Advise;
+// TestRetry: with WithRetry, idempotent calls are retried per outbound.Advise;
 // others never are.
 func TestRetry(t *testing.T) {
 	k := startKitchen(t)
@@ -181,17 +180,17 @@ func TestRetry(t *testing.T) {
 		name     string
 		scenario string
 		tool     string
-		outcome  errs.Outcome
+		outcome  outbound.Outcome
 		statuses []int
 		sleeps   []time.Duration
 	}{
-		{"503 twice then 200", "http_status_sequence?statuses=503,503,200", "echo", errs.OutcomeToolSuccess, []int{503, 503, 200}, []time.Duration{200 * time.Millisecond, 400 * time.Millisecond}},
-		{"budget of two retries", "http_status_sequence?statuses=503,503,503,200", "echo", errs.OutcomeHTTPError, []int{503, 503, 503}, []time.Duration{200 * time.Millisecond, 400 * time.Millisecond}},
-		{"429 Retry-After wins", "http_status_sequence?statuses=429,200&retry_after=2", "echo", errs.OutcomeToolSuccess, []int{429, 200}, []time.Duration{2 * time.Second}},
-		{"not idempotent: no retry", "http_status_sequence?statuses=503,200", "add", errs.OutcomeHTTPError, []int{503}, nil},
-		{"-32602: no retry", "jsonrpc_error", "echo", errs.OutcomeJSONRPCError, []int{200}, nil},
-		{"truncated stream retried", "sse_truncated?call=1", "echo", errs.OutcomeToolSuccess, []int{200, 200}, []time.Duration{200 * time.Millisecond}},
-		{"connection close retried", "connection_close?call=1", "echo", errs.OutcomeToolSuccess, []int{0, 200}, []time.Duration{200 * time.Millisecond}},
+		{"503 twice then 200", "http_status_sequence?statuses=503,503,200", "echo", outbound.OutcomeToolSuccess, []int{503, 503, 200}, []time.Duration{200 * time.Millisecond, 400 * time.Millisecond}},
+		{"budget of two retries", "http_status_sequence?statuses=503,503,503,200", "echo", outbound.OutcomeHTTPError, []int{503, 503, 503}, []time.Duration{200 * time.Millisecond, 400 * time.Millisecond}},
+		{"429 Retry-After wins", "http_status_sequence?statuses=429,200&retry_after=2", "echo", outbound.OutcomeToolSuccess, []int{429, 200}, []time.Duration{2 * time.Second}},
+		{"not idempotent: no retry", "http_status_sequence?statuses=503,200", "add", outbound.OutcomeHTTPError, []int{503}, nil},
+		{"-32602: no retry", "jsonrpc_error", "echo", outbound.OutcomeJSONRPCError, []int{200}, nil},
+		{"truncated stream retried", "sse_truncated?call=1", "echo", outbound.OutcomeToolSuccess, []int{200, 200}, []time.Duration{200 * time.Millisecond}},
+		{"connection close retried", "connection_close?call=1", "echo", outbound.OutcomeToolSuccess, []int{0, 200}, []time.Duration{200 * time.Millisecond}},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -201,7 +200,7 @@ func TestRetry(t *testing.T) {
 			var sleeps []time.Duration
 			var logs logbuf.Buffer
 			c := outbound.New(mc,
-				outbound.WithRetry(errs.RetryPolicy{Jitter: func() float64 { return 0.5 }}),
+				outbound.WithRetry(outbound.RetryPolicy{Jitter: func() float64 { return 0.5 }}),
 				outbound.WithIdempotent(outbound.IdempotentTools("echo")),
 				outbound.WithSleep(func(_ context.Context, d time.Duration) error { sleeps = append(sleeps, d); return nil }),
 				outbound.WithLogger(logs.Logger()))
@@ -271,7 +270,7 @@ func TestConcurrentCallsKeepTheirPosts(t *testing.T) {
 	for i := range 16 {
 		wg.Go(func() {
 			r := c.Call(t.Context(), callReq("echo", map[string]any{"text": fmt.Sprint(i)}))
-			if r.Outcome != errs.OutcomeToolSuccess || r.PostCount != 1 || r.Verdict.Text != fmt.Sprint(i) {
+			if r.Outcome != outbound.OutcomeToolSuccess || r.PostCount != 1 || r.Verdict.Text != fmt.Sprint(i) {
 				t.Errorf("call %d: %s posts %d text %q", i, r.Outcome, r.PostCount, r.Verdict.Text)
 			}
 		})
@@ -297,7 +296,7 @@ func TestStdioFallback(t *testing.T) {
 	}
 	defer srv.Close()
 	c := outbound.New(srv.Client())
-	for tool, want := range map[string]errs.Outcome{"ok": errs.OutcomeToolSuccess, "fails": errs.OutcomeToolError, "rpc": errs.OutcomeJSONRPCError} {
+	for tool, want := range map[string]outbound.Outcome{"ok": outbound.OutcomeToolSuccess, "fails": outbound.OutcomeToolError, "rpc": outbound.OutcomeJSONRPCError} {
 		r := c.Call(t.Context(), callReq(tool, nil))
 		if r.Outcome != want || r.PostCount != 0 {
 			t.Errorf("%s: %s (posts %d), want %s", tool, r.Outcome, r.PostCount, want)

@@ -10,8 +10,6 @@ import (
 	"net/http"
 	"sync"
 	"time"
-
-	"github.com/mcpwrap/mcpwrap/errs"
 )
 
 // Post is one HTTP POST of an MCP session, as Transport saw it.
@@ -20,7 +18,7 @@ type Post struct {
 	// for a response the client sends back or a body that is not JSON-RPC.
 	Method string
 	// ID is the request's JSON-RPC id; zero for a notification.
-	ID errs.ID
+	ID ID
 	// Tool is params.name of a tools/call.
 	Tool string
 	// ProtocolVersion is the MCP-Protocol-Version header the client sent.
@@ -32,7 +30,7 @@ type Post struct {
 	// Verdict is the classification of a tools/call response (nil for
 	// other methods). It is set once the verdict is known: at once for an
 	// HTTP error, else when the body has been read far enough or closed.
-	Verdict *errs.Verdict
+	Verdict *Verdict
 	// Err is the error RoundTrip returned, if any.
 	Err error
 	// Elapsed is the time from sending to the verdict (or to the headers
@@ -78,7 +76,7 @@ func (t *Trace) add(p *Post) {
 	t.mu.Unlock()
 }
 
-func (t *Trace) set(p *Post, v errs.Verdict, elapsed time.Duration) {
+func (t *Trace) set(p *Post, v Verdict, elapsed time.Duration) {
 	t.mu.Lock()
 	p.Verdict = &v
 	p.Elapsed = elapsed
@@ -90,21 +88,21 @@ func (t *Trace) set(p *Post, v errs.Verdict, elapsed time.Duration) {
 // as the client reads them. It changes nothing on the wire.
 type Transport struct {
 	next http.RoundTripper
-	opts []errs.ClassifyOption
+	opts []ClassifyOption
 }
 
 // NewTransport wraps next (nil means a clone of http.DefaultTransport).
-// opts configure the classifier, e.g. errs.MaxMessageBytes.
-func NewTransport(next http.RoundTripper, opts ...errs.ClassifyOption) *Transport {
+// opts configure the classifier, e.g. MaxMessageBytes.
+func NewTransport(next http.RoundTripper, opts ...ClassifyOption) *Transport {
 	if next == nil {
 		next = http.DefaultTransport.(*http.Transport).Clone()
 	}
-	return &Transport{next: next, opts: append([]errs.ClassifyOption(nil), opts...)}
+	return &Transport{next: next, opts: append([]ClassifyOption(nil), opts...)}
 }
 
 // NewHTTPClient returns an *http.Client whose transport is a Transport over
 // a clone of http.DefaultTransport, ready for transport.WithHTTPBasicClient.
-func NewHTTPClient(opts ...errs.ClassifyOption) *http.Client {
+func NewHTTPClient(opts ...ClassifyOption) *http.Client {
 	return &http.Client{Transport: NewTransport(nil, opts...)}
 }
 
@@ -141,7 +139,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if json.Unmarshal(body, &msg) == nil {
 		p.Method = msg.Method
-		p.ID, _ = errs.ParseID(msg.ID)
+		p.ID, _ = ParseID(msg.ID)
 		if msg.Method == "tools/call" {
 			p.Tool = msg.Params.Name
 		}
@@ -155,7 +153,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		p.Err = err
 		tr.mu.Unlock()
 		if toolCall {
-			tr.set(p, errs.ClassifyTransportError(err), time.Since(start))
+			tr.set(p, ClassifyTransportError(err), time.Since(start))
 		}
 		return nil, err
 	}
@@ -168,12 +166,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !toolCall {
 		return resp, nil
 	}
-	c := errs.NewClassifier(resp.StatusCode, resp.Header, p.ID, t.opts...)
+	c := NewClassifier(resp.StatusCode, resp.Header, p.ID, t.opts...)
 	if c.Decided() || resp.Body == nil {
 		tr.set(p, c.Finish(nil), time.Since(start))
 		return resp, nil
 	}
-	resp.Body = &teeBody{rc: resp.Body, c: c, done: func(v errs.Verdict) { tr.set(p, v, time.Since(start)) }}
+	resp.Body = &teeBody{rc: resp.Body, c: c, done: func(v Verdict) { tr.set(p, v, time.Since(start)) }}
 	return resp, nil
 }
 
@@ -186,9 +184,9 @@ var errAbandoned = errors.New("the client closed the response stream before the 
 type teeBody struct {
 	rc       io.ReadCloser
 	mu       sync.Mutex
-	c        *errs.Classifier
+	c        *Classifier
 	finished bool
-	done     func(errs.Verdict)
+	done     func(Verdict)
 }
 
 func (b *teeBody) Read(p []byte) (int, error) {

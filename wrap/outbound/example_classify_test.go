@@ -1,11 +1,11 @@
-package errs_test
+package outbound_test
 
 import (
 	"fmt"
 	"net/http"
 	"strings"
 
-	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/wrap/outbound"
 )
 
 // An HTTP 200 is not a success: the classifier checks the status, then the
@@ -18,11 +18,11 @@ func ExampleClassify() {
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"failed"}],"isError":true}}`,
 		`{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`,
 	} {
-		v := errs.Classify(200, hdr, []byte(body), errs.NumberID(1))
+		v := outbound.Classify(200, hdr, []byte(body), outbound.NumberID(1))
 		fmt.Println(strings.TrimSpace(fmt.Sprintf("%-16s %-11s %s", v.Outcome, v.Layer(), v.Detail)))
 	}
-	v := errs.Classify(503, hdr, []byte(`{}`), errs.NumberID(1))
-	a := errs.Advise(v, false, 0, errs.RetryPolicy{})
+	v := outbound.Classify(503, hdr, []byte(`{}`), outbound.NumberID(1))
+	a := outbound.Advise(v, false, 0, outbound.RetryPolicy{})
 	fmt.Println(v.Outcome, "retry:", a.Retry, "-", a.Reason)
 	// Output:
 	// TOOL_SUCCESS     application

@@ -1,4 +1,4 @@
-package errs
+package outbound
 
 import "fmt"
 

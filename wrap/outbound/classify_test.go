@@ -1,4 +1,4 @@
-package errs_test
+package outbound_test
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/wrap/outbound"
 )
 
 // reply is what the loopback peer answers to one POST.
@@ -66,7 +66,7 @@ func startPeer(t *testing.T, next func(n int) reply) *peer {
 }
 
 // post sends one tools/call with the given id and classifies the live answer.
-func post(t *testing.T, url string, id errs.ID) errs.Verdict {
+func post(t *testing.T, url string, id outbound.ID) outbound.Verdict {
 	t.Helper()
 	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"synthetic","arguments":{}}}`, id)
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
@@ -80,7 +80,7 @@ func post(t *testing.T, url string, id errs.ID) errs.Verdict {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	return errs.ClassifyResponse(resp, id, errs.MaxMessageBytes(1<<20))
+	return outbound.ClassifyResponse(resp, id, outbound.MaxMessageBytes(1<<20))
 }
 
 const (
@@ -90,14 +90,14 @@ const (
 )
 
 type wantVerdict struct {
-	outcome    errs.Outcome
-	layer      errs.Layer
+	outcome    outbound.Outcome
+	layer      outbound.Layer
 	status     int
 	code       int64
 	resultType string
 }
 
-func check(t *testing.T, got errs.Verdict, want wantVerdict) {
+func check(t *testing.T, got outbound.Verdict, want wantVerdict) {
 	t.Helper()
 	if got.Outcome != want.outcome || got.Layer() != want.layer {
 		t.Errorf("outcome %s (%s), want %s (%s); detail %q", got.Outcome, got.Layer(), want.outcome, want.layer, got.Detail)
@@ -121,25 +121,25 @@ func TestArticleCases(t *testing.T) {
 		r    reply
 		want wantVerdict
 	}{
-		{"baseline complete", reply{200, "", nil, good}, wantVerdict{errs.OutcomeToolSuccess, errs.LayerApplication, 200, 0, "complete"}},
-		{"HTTP 200 with JSON-RPC error", reply{200, "", nil, rpcError}, wantVerdict{errs.OutcomeJSONRPCError, errs.LayerProtocol, 200, -32602, ""}},
-		{"HTTP 200 with isError", reply{200, "", nil, toolError}, wantVerdict{errs.OutcomeToolError, errs.LayerApplication, 200, 0, "complete"}},
-		{"HTTP 500 with success-looking body", reply{500, "", nil, good}, wantVerdict{errs.OutcomeHTTPError, errs.LayerTransport, 500, 0, ""}},
-		{"malformed JSON", reply{200, "", nil, `{unclosed`}, wantVerdict{errs.OutcomeMalformedJSON, errs.LayerProtocol, 200, 0, ""}},
+		{"baseline complete", reply{200, "", nil, good}, wantVerdict{outbound.OutcomeToolSuccess, outbound.LayerApplication, 200, 0, "complete"}},
+		{"HTTP 200 with JSON-RPC error", reply{200, "", nil, rpcError}, wantVerdict{outbound.OutcomeJSONRPCError, outbound.LayerProtocol, 200, -32602, ""}},
+		{"HTTP 200 with isError", reply{200, "", nil, toolError}, wantVerdict{outbound.OutcomeToolError, outbound.LayerApplication, 200, 0, "complete"}},
+		{"HTTP 500 with success-looking body", reply{500, "", nil, good}, wantVerdict{outbound.OutcomeHTTPError, outbound.LayerTransport, 500, 0, ""}},
+		{"malformed JSON", reply{200, "", nil, `{unclosed`}, wantVerdict{outbound.OutcomeMalformedJSON, outbound.LayerProtocol, 200, 0, ""}},
 		{"result and error together", reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"content":[]},"error":{"code":-32602,"message":"x"}}`},
-			wantVerdict{errs.OutcomeInvalidEnvelope, errs.LayerProtocol, 200, 0, ""}},
-		{"wrong response id", reply{200, "", nil, strings.Replace(good, `"id":1`, `"id":99`, 1)}, wantVerdict{errs.OutcomeInvalidEnvelope, errs.LayerProtocol, 200, 0, ""}},
+			wantVerdict{outbound.OutcomeInvalidEnvelope, outbound.LayerProtocol, 200, 0, ""}},
+		{"wrong response id", reply{200, "", nil, strings.Replace(good, `"id":1`, `"id":99`, 1)}, wantVerdict{outbound.OutcomeInvalidEnvelope, outbound.LayerProtocol, 200, 0, ""}},
 		{"input_required", reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"approval":{"method":"elicitation/create","params":{"mode":"form","message":"synthetic input"}}}}}`},
-			wantVerdict{errs.OutcomeInputRequired, errs.LayerInteraction, 200, 0, "input_required"}},
+			wantVerdict{outbound.OutcomeInputRequired, outbound.LayerInteraction, 200, 0, "input_required"}},
 		{"legacy result without resultType", reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"legacy ok"}],"isError":false}}`},
-			wantVerdict{errs.OutcomeToolSuccess, errs.LayerApplication, 200, 0, "complete"}},
+			wantVerdict{outbound.OutcomeToolSuccess, outbound.LayerApplication, 200, 0, "complete"}},
 		{"content not an array", reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":"not-an-array","isError":false}}`},
-			wantVerdict{errs.OutcomeInvalidToolResult, errs.LayerProtocol, 200, 0, "complete"}},
+			wantVerdict{outbound.OutcomeInvalidToolResult, outbound.LayerProtocol, 200, 0, "complete"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := startPeer(t, func(int) reply { return tc.r })
-			check(t, post(t, p.url, errs.NumberID(1)), tc.want)
+			check(t, post(t, p.url, outbound.NumberID(1)), tc.want)
 			if p.count() != 1 {
 				t.Errorf("%d POSTs, want 1", p.count())
 			}
@@ -153,11 +153,11 @@ func TestArticleCases(t *testing.T) {
 			}
 			return reply{200, "", nil, good}
 		})
-		check(t, post(t, p.url, errs.NumberID(1)), wantVerdict{errs.OutcomeHTTPError, errs.LayerTransport, 503, 0, ""})
+		check(t, post(t, p.url, outbound.NumberID(1)), wantVerdict{outbound.OutcomeHTTPError, outbound.LayerTransport, 503, 0, ""})
 		if p.count() != 1 {
 			t.Fatalf("%d POSTs after the first call, want 1: nothing retries on its own", p.count())
 		}
-		check(t, post(t, p.url, errs.NumberID(1)), wantVerdict{errs.OutcomeToolSuccess, errs.LayerApplication, 200, 0, "complete"})
+		check(t, post(t, p.url, outbound.NumberID(1)), wantVerdict{outbound.OutcomeToolSuccess, outbound.LayerApplication, 200, 0, "complete"})
 		if p.count() != 2 {
 			t.Errorf("%d POSTs, want 2", p.count())
 		}
@@ -182,50 +182,50 @@ func TestBeyondTheArticle(t *testing.T) {
 	const ev = "text/event-stream"
 	cases := []struct {
 		name string
-		id   errs.ID
+		id   outbound.ID
 		r    reply
 		want wantVerdict
 	}{
-		{"SSE success after a notification", errs.NumberID(1), reply{200, ev, nil, sse(": keepalive", progress, "id: 7\nevent: message\ndata: "+good)},
-			wantVerdict{errs.OutcomeToolSuccess, errs.LayerApplication, 200, 0, "complete"}},
-		{"SSE with CRLF lines and split data", errs.NumberID(1), reply{200, ev, nil, strings.ReplaceAll("data: {\"jsonrpc\":\"2.0\",\"id\":1,\ndata: \"result\":{\"content\":[]}}\n\n", "\n", "\r\n")},
-			wantVerdict{errs.OutcomeToolSuccess, errs.LayerApplication, 200, 0, "complete"}},
-		{"SSE error response", errs.NumberID(1), reply{200, ev, nil, sse(progress, "data: "+rpcError)},
-			wantVerdict{errs.OutcomeJSONRPCError, errs.LayerProtocol, 200, -32602, ""}},
-		{"SSE truncated before the response", errs.NumberID(1), reply{200, ev, nil, sse(progress) + "data: {\"jsonrpc\":\"2.0\",\"id\":1,"},
-			wantVerdict{errs.OutcomeIncompleteStream, errs.LayerTransport, 200, 0, ""}},
-		{"SSE with no events", errs.NumberID(1), reply{200, ev, nil, ""},
-			wantVerdict{errs.OutcomeIncompleteStream, errs.LayerTransport, 200, 0, ""}},
-		{"SSE event that is not JSON", errs.NumberID(1), reply{200, ev, nil, sse("data: <html>")},
-			wantVerdict{errs.OutcomeMalformedJSON, errs.LayerProtocol, 200, 0, ""}},
-		{"202 with an empty body", errs.NumberID(1), reply{202, "", nil, ""},
-			wantVerdict{errs.OutcomeNotToolCallResponse, errs.LayerTransport, 202, 0, ""}},
-		{"429 with Retry-After", errs.NumberID(1), reply{429, "", map[string]string{"Retry-After": "3"}, `{"error":"slow down"}`},
-			wantVerdict{errs.OutcomeHTTPError, errs.LayerTransport, 429, 0, ""}},
-		{"HTML error page with 200", errs.NumberID(1), reply{200, "text/html; charset=utf-8", nil, "<html><body>Bad gateway</body></html>"},
-			wantVerdict{errs.OutcomeMalformedJSON, errs.LayerProtocol, 200, 0, ""}},
-		{"HTML body labelled JSON", errs.NumberID(1), reply{200, "", nil, "<html><body>Bad gateway</body></html>"},
-			wantVerdict{errs.OutcomeMalformedJSON, errs.LayerProtocol, 200, 0, ""}},
-		{"batch array", errs.NumberID(1), reply{200, "", nil, "[" + good + "]"},
-			wantVerdict{errs.OutcomeInvalidEnvelope, errs.LayerProtocol, 200, 0, ""}},
-		{"string id answered with a number", errs.StringID("1"), reply{200, "", nil, good},
-			wantVerdict{errs.OutcomeInvalidEnvelope, errs.LayerProtocol, 200, 0, ""}},
-		{"number id answered with a string", errs.NumberID(1), reply{200, "", nil, strings.Replace(good, `"id":1`, `"id":"1"`, 1)},
-			wantVerdict{errs.OutcomeInvalidEnvelope, errs.LayerProtocol, 200, 0, ""}},
-		{"string id answered with the same string", errs.StringID("a-1"), reply{200, "", nil, strings.Replace(good, `"id":1`, `"id":"a-1"`, 1)},
-			wantVerdict{errs.OutcomeToolSuccess, errs.LayerApplication, 200, 0, "complete"}},
-		{"null result", errs.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":null}`},
-			wantVerdict{errs.OutcomeInvalidToolResult, errs.LayerProtocol, 200, 0, ""}},
-		{"isError a string", errs.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":"true"}}`},
-			wantVerdict{errs.OutcomeInvalidToolResult, errs.LayerProtocol, 200, 0, "complete"}},
-		{"unknown resultType", errs.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"partial","content":[]}}`},
-			wantVerdict{errs.OutcomeInvalidToolResult, errs.LayerProtocol, 200, 0, "partial"}},
-		{"jsonrpc 1.0", errs.NumberID(1), reply{200, "", nil, strings.Replace(good, `"2.0"`, `"1.0"`, 1)},
-			wantVerdict{errs.OutcomeInvalidEnvelope, errs.LayerProtocol, 200, 0, ""}},
-		{"error code not an integer", errs.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"error":{"code":"-32602","message":"x"}}`},
-			wantVerdict{errs.OutcomeInvalidEnvelope, errs.LayerProtocol, 200, 0, ""}},
-		{"empty 200", errs.NumberID(1), reply{200, "", nil, ""},
-			wantVerdict{errs.OutcomeMalformedJSON, errs.LayerProtocol, 200, 0, ""}},
+		{"SSE success after a notification", outbound.NumberID(1), reply{200, ev, nil, sse(": keepalive", progress, "id: 7\nevent: message\ndata: "+good)},
+			wantVerdict{outbound.OutcomeToolSuccess, outbound.LayerApplication, 200, 0, "complete"}},
+		{"SSE with CRLF lines and split data", outbound.NumberID(1), reply{200, ev, nil, strings.ReplaceAll("data: {\"jsonrpc\":\"2.0\",\"id\":1,\ndata: \"result\":{\"content\":[]}}\n\n", "\n", "\r\n")},
+			wantVerdict{outbound.OutcomeToolSuccess, outbound.LayerApplication, 200, 0, "complete"}},
+		{"SSE error response", outbound.NumberID(1), reply{200, ev, nil, sse(progress, "data: "+rpcError)},
+			wantVerdict{outbound.OutcomeJSONRPCError, outbound.LayerProtocol, 200, -32602, ""}},
+		{"SSE truncated before the response", outbound.NumberID(1), reply{200, ev, nil, sse(progress) + "data: {\"jsonrpc\":\"2.0\",\"id\":1,"},
+			wantVerdict{outbound.OutcomeIncompleteStream, outbound.LayerTransport, 200, 0, ""}},
+		{"SSE with no events", outbound.NumberID(1), reply{200, ev, nil, ""},
+			wantVerdict{outbound.OutcomeIncompleteStream, outbound.LayerTransport, 200, 0, ""}},
+		{"SSE event that is not JSON", outbound.NumberID(1), reply{200, ev, nil, sse("data: <html>")},
+			wantVerdict{outbound.OutcomeMalformedJSON, outbound.LayerProtocol, 200, 0, ""}},
+		{"202 with an empty body", outbound.NumberID(1), reply{202, "", nil, ""},
+			wantVerdict{outbound.OutcomeNotToolCallResponse, outbound.LayerTransport, 202, 0, ""}},
+		{"429 with Retry-After", outbound.NumberID(1), reply{429, "", map[string]string{"Retry-After": "3"}, `{"error":"slow down"}`},
+			wantVerdict{outbound.OutcomeHTTPError, outbound.LayerTransport, 429, 0, ""}},
+		{"HTML error page with 200", outbound.NumberID(1), reply{200, "text/html; charset=utf-8", nil, "<html><body>Bad gateway</body></html>"},
+			wantVerdict{outbound.OutcomeMalformedJSON, outbound.LayerProtocol, 200, 0, ""}},
+		{"HTML body labelled JSON", outbound.NumberID(1), reply{200, "", nil, "<html><body>Bad gateway</body></html>"},
+			wantVerdict{outbound.OutcomeMalformedJSON, outbound.LayerProtocol, 200, 0, ""}},
+		{"batch array", outbound.NumberID(1), reply{200, "", nil, "[" + good + "]"},
+			wantVerdict{outbound.OutcomeInvalidEnvelope, outbound.LayerProtocol, 200, 0, ""}},
+		{"string id answered with a number", outbound.StringID("1"), reply{200, "", nil, good},
+			wantVerdict{outbound.OutcomeInvalidEnvelope, outbound.LayerProtocol, 200, 0, ""}},
+		{"number id answered with a string", outbound.NumberID(1), reply{200, "", nil, strings.Replace(good, `"id":1`, `"id":"1"`, 1)},
+			wantVerdict{outbound.OutcomeInvalidEnvelope, outbound.LayerProtocol, 200, 0, ""}},
+		{"string id answered with the same string", outbound.StringID("a-1"), reply{200, "", nil, strings.Replace(good, `"id":1`, `"id":"a-1"`, 1)},
+			wantVerdict{outbound.OutcomeToolSuccess, outbound.LayerApplication, 200, 0, "complete"}},
+		{"null result", outbound.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":null}`},
+			wantVerdict{outbound.OutcomeInvalidToolResult, outbound.LayerProtocol, 200, 0, ""}},
+		{"isError a string", outbound.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":"true"}}`},
+			wantVerdict{outbound.OutcomeInvalidToolResult, outbound.LayerProtocol, 200, 0, "complete"}},
+		{"unknown resultType", outbound.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"partial","content":[]}}`},
+			wantVerdict{outbound.OutcomeInvalidToolResult, outbound.LayerProtocol, 200, 0, "partial"}},
+		{"jsonrpc 1.0", outbound.NumberID(1), reply{200, "", nil, strings.Replace(good, `"2.0"`, `"1.0"`, 1)},
+			wantVerdict{outbound.OutcomeInvalidEnvelope, outbound.LayerProtocol, 200, 0, ""}},
+		{"error code not an integer", outbound.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"error":{"code":"-32602","message":"x"}}`},
+			wantVerdict{outbound.OutcomeInvalidEnvelope, outbound.LayerProtocol, 200, 0, ""}},
+		{"empty 200", outbound.NumberID(1), reply{200, "", nil, ""},
+			wantVerdict{outbound.OutcomeMalformedJSON, outbound.LayerProtocol, 200, 0, ""}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -235,7 +235,7 @@ func TestBeyondTheArticle(t *testing.T) {
 			if tc.r.status == 429 && (!got.HasRetryAfter || got.RetryAfter != 3*time.Second) {
 				t.Errorf("Retry-After %v (%v), want 3s", got.RetryAfter, got.HasRetryAfter)
 			}
-			if got.Detail == "" && got.Outcome != errs.OutcomeToolSuccess && got.Outcome != errs.OutcomeInputRequired && got.Outcome != errs.OutcomeToolError {
+			if got.Detail == "" && got.Outcome != outbound.OutcomeToolSuccess && got.Outcome != outbound.OutcomeInputRequired && got.Outcome != outbound.OutcomeToolError {
 				t.Errorf("no detail for %s", got.Outcome)
 			}
 		})
@@ -281,10 +281,10 @@ func TestHugeBodyIsBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := errs.ClassifyResponse(resp, errs.NumberID(1), errs.MaxMessageBytes(limit))
+		got := outbound.ClassifyResponse(resp, outbound.NumberID(1), outbound.MaxMessageBytes(limit))
 		read = got.Bytes
 		resp.Body.Close()
-		if got.Outcome != errs.OutcomeBodyTooLarge {
+		if got.Outcome != outbound.OutcomeBodyTooLarge {
 			t.Fatalf("outcome %s, want BODY_TOO_LARGE", got.Outcome)
 		}
 		if read > limit+64<<10 {
@@ -293,8 +293,8 @@ func TestHugeBodyIsBounded(t *testing.T) {
 	})
 	t.Run("one huge SSE event", func(t *testing.T) {
 		body := "data: " + strings.Repeat("x", 4*limit) + "\n\n"
-		got := errs.Classify(200, http.Header{"Content-Type": {"text/event-stream"}}, []byte(body), errs.NumberID(1), errs.MaxMessageBytes(limit))
-		if got.Outcome != errs.OutcomeBodyTooLarge {
+		got := outbound.Classify(200, http.Header{"Content-Type": {"text/event-stream"}}, []byte(body), outbound.NumberID(1), outbound.MaxMessageBytes(limit))
+		if got.Outcome != outbound.OutcomeBodyTooLarge {
 			t.Fatalf("outcome %s, want BODY_TOO_LARGE", got.Outcome)
 		}
 	})
@@ -304,8 +304,8 @@ func TestHugeBodyIsBounded(t *testing.T) {
 			b.WriteString(progress + "\n\n")
 		}
 		b.WriteString("data: " + good + "\n\n")
-		got := errs.Classify(200, http.Header{"Content-Type": {"text/event-stream"}}, []byte(b.String()), errs.NumberID(1), errs.MaxMessageBytes(limit))
-		if got.Outcome != errs.OutcomeToolSuccess || got.Events != 2001 {
+		got := outbound.Classify(200, http.Header{"Content-Type": {"text/event-stream"}}, []byte(b.String()), outbound.NumberID(1), outbound.MaxMessageBytes(limit))
+		if got.Outcome != outbound.OutcomeToolSuccess || got.Events != 2001 {
 			t.Fatalf("outcome %s after %d events, want TOOL_SUCCESS after 2001", got.Outcome, got.Events)
 		}
 	})
@@ -331,7 +331,7 @@ func TestStreamStopsAtTheResponse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	if got := errs.ClassifyResponse(resp, errs.NumberID(1)); got.Outcome != errs.OutcomeToolSuccess {
+	if got := outbound.ClassifyResponse(resp, outbound.NumberID(1)); got.Outcome != outbound.OutcomeToolSuccess {
 		t.Fatalf("outcome %s, want TOOL_SUCCESS", got.Outcome)
 	}
 }
@@ -359,8 +359,8 @@ func TestConnectionClosedMidBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	got := errs.ClassifyResponse(resp, errs.NumberID(1))
-	if got.Outcome != errs.OutcomeIncompleteStream || got.Cause == nil {
+	got := outbound.ClassifyResponse(resp, outbound.NumberID(1))
+	if got.Outcome != outbound.OutcomeIncompleteStream || got.Cause == nil {
 		t.Fatalf("outcome %s cause %v, want INCOMPLETE_STREAM with a cause", got.Outcome, got.Cause)
 	}
 }
@@ -376,8 +376,8 @@ func TestClassifyTransportError(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error from a closed port")
 	}
-	got := errs.ClassifyTransportError(err)
-	if got.Outcome != errs.OutcomeNetworkError || got.Layer() != errs.LayerTransport || !errors.Is(got.Cause, err) {
+	got := outbound.ClassifyTransportError(err)
+	if got.Outcome != outbound.OutcomeNetworkError || got.Layer() != outbound.LayerTransport || !errors.Is(got.Cause, err) {
 		t.Fatalf("got %+v", got)
 	}
 	if strings.Contains(got.Detail, addr) {
@@ -388,8 +388,8 @@ func TestClassifyTransportError(t *testing.T) {
 func TestServerErrorOfAnMcpwrapResult(t *testing.T) {
 	body := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"upstream busy"}],"isError":true,` +
 		`"structuredContent":{"error":{"code":"rate_limited","message":"m","retryable":true,"retryAfterSeconds":2}}}}`
-	got := errs.Classify(200, nil, []byte(body), errs.NumberID(1))
-	if got.Outcome != errs.OutcomeToolError || got.ServerError == nil || got.ServerError.Code != "rate_limited" || got.Text != "upstream busy" {
+	got := outbound.Classify(200, nil, []byte(body), outbound.NumberID(1))
+	if got.Outcome != outbound.OutcomeToolError || got.ServerError == nil || got.ServerError.Code != "rate_limited" || got.Text != "upstream busy" {
 		t.Fatalf("got %+v", got)
 	}
 }
@@ -397,25 +397,25 @@ func TestServerErrorOfAnMcpwrapResult(t *testing.T) {
 func TestIDs(t *testing.T) {
 	for _, tc := range []struct {
 		raw  string
-		want errs.ID
+		want outbound.ID
 		ok   bool
 	}{
-		{`1`, errs.NumberID(1), true},
-		{`1.0`, errs.NumberID(1), true},
-		{`1e0`, errs.NumberID(1), true},
-		{`"1"`, errs.StringID("1"), true},
-		{`null`, errs.ID{}, false},
-		{`true`, errs.ID{}, false},
-		{`{}`, errs.ID{}, false},
+		{`1`, outbound.NumberID(1), true},
+		{`1.0`, outbound.NumberID(1), true},
+		{`1e0`, outbound.NumberID(1), true},
+		{`"1"`, outbound.StringID("1"), true},
+		{`null`, outbound.ID{}, false},
+		{`true`, outbound.ID{}, false},
+		{`{}`, outbound.ID{}, false},
 	} {
 		t.Run(tc.raw, func(t *testing.T) {
-			got, ok := errs.ParseID([]byte(tc.raw))
+			got, ok := outbound.ParseID([]byte(tc.raw))
 			if got != tc.want || ok != tc.ok {
 				t.Errorf("ParseID(%s) = %v, %v; want %v, %v", tc.raw, got, ok, tc.want, tc.ok)
 			}
 		})
 	}
-	b, _ := json.Marshal([]errs.ID{errs.NumberID(7), errs.StringID("x"), {}})
+	b, _ := json.Marshal([]outbound.ID{outbound.NumberID(7), outbound.StringID("x"), {}})
 	if string(b) != `[7,"x",null]` {
 		t.Errorf("marshal: %s", b)
 	}
@@ -423,22 +423,22 @@ func TestIDs(t *testing.T) {
 
 func TestOutcomeNames(t *testing.T) {
 	seen := map[string]bool{}
-	for _, o := range errs.Outcomes() {
+	for _, o := range outbound.Outcomes() {
 		s := o.String()
 		if seen[s] || strings.HasPrefix(s, "outcome(") {
 			t.Errorf("bad or duplicate name %q", s)
 		}
 		seen[s] = true
-		if back, ok := errs.ParseOutcome(s); !ok || back != o {
+		if back, ok := outbound.ParseOutcome(s); !ok || back != o {
 			t.Errorf("ParseOutcome(%q) = %v, %v", s, back, ok)
 		}
 		var v struct {
-			O errs.Outcome
-			L errs.Layer
+			O outbound.Outcome
+			L outbound.Layer
 		}
 		b, _ := json.Marshal(struct {
-			O errs.Outcome
-			L errs.Layer
+			O outbound.Outcome
+			L outbound.Layer
 		}{o, o.Layer()})
 		if err := json.Unmarshal(b, &v); err != nil || v.O != o || v.L != o.Layer() {
 			t.Errorf("JSON round trip of %s: %s -> %+v, %v", o, b, v, err)
@@ -450,7 +450,7 @@ func TestOutcomeNames(t *testing.T) {
 			t.Errorf("missing outcome %s", name)
 		}
 	}
-	if errs.Outcome(200).Valid() || errs.Outcome(200).String() != "outcome(200)" {
+	if outbound.Outcome(200).Valid() || outbound.Outcome(200).String() != "outcome(200)" {
 		t.Error("out-of-range outcome")
 	}
 }
@@ -463,20 +463,20 @@ func BenchmarkClassify(b *testing.B) {
 	b.Run("json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = errs.Classify(200, jsonHdr, []byte(good), errs.NumberID(1))
+			_ = outbound.Classify(200, jsonHdr, []byte(good), outbound.NumberID(1))
 		}
 	})
 	b.Run("sse", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = errs.Classify(200, sseHdr, sseBody, errs.NumberID(1))
+			_ = outbound.Classify(200, sseHdr, sseBody, outbound.NumberID(1))
 		}
 	})
 	b.Run("live-json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			resp := &http.Response{StatusCode: 200, Header: jsonHdr, Body: io.NopCloser(bytes.NewReader([]byte(good)))}
-			_ = errs.ClassifyResponse(resp, errs.NumberID(1))
+			_ = outbound.ClassifyResponse(resp, outbound.NumberID(1))
 		}
 	})
 }

@@ -1,0 +1,187 @@
+package outbound
+
+import (
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+)
+
+// Classifier classifies one response incrementally: Write the body as it
+// arrives, check Decided to stop reading early, and call Finish once. It is
+// what ClassifyResponse and Classify use, and what a tee on a response body
+// (an http.RoundTripper) uses to classify a stream another reader consumes.
+// A Classifier is not safe for concurrent use.
+type Classifier struct {
+	id      ID
+	max     int64
+	v       Verdict
+	decided bool
+	sse     bool
+	body    []byte // JSON mode: the body so far
+	line    []byte // SSE mode: the current, unfinished line
+	data    []byte // SSE mode: the current event's data
+	event   string
+	skipLF  bool // SSE: the previous line ended in \r; skip a following \n
+	scan    jsonScan
+}
+
+// jsonScan finds where a top-level JSON object or array ends, so a body is
+// decided when its value is complete, without waiting for EOF.
+type jsonScan struct {
+	depth      int
+	inStr, esc bool
+	started    bool
+	opaque     bool // the body does not start with { or [: wait for EOF
+}
+
+// feed scans p and returns the index just past the value's end, or -1.
+func (s *jsonScan) feed(p []byte) int {
+	if s.opaque {
+		return -1
+	}
+	for i, b := range p {
+		if !s.started {
+			switch b {
+			case ' ', '\t', '\r', '\n':
+				continue
+			case '{', '[':
+				s.started = true
+				s.depth = 1
+				continue
+			}
+			s.opaque = true
+			return -1
+		}
+		switch {
+		case s.esc:
+			s.esc = false
+		case s.inStr:
+			switch b {
+			case '\\':
+				s.esc = true
+			case '"':
+				s.inStr = false
+			}
+		case b == '"':
+			s.inStr = true
+		case b == '{' || b == '[':
+			s.depth++
+		case b == '}' || b == ']':
+			s.depth--
+			if s.depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
+}
+
+// NewClassifier starts classifying a response to the request with the given
+// id. Status decides at once for anything but 2xx, 202 and 204; so does a
+// content type that is neither JSON nor an event stream.
+func NewClassifier(status int, header http.Header, id ID, opts ...ClassifyOption) *Classifier {
+	cfg := classifyConfig{max: DefaultMaxMessageBytes}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	c := &Classifier{id: id, max: cfg.max}
+	c.v.HTTPStatus = status
+	if header != nil {
+		c.v.ContentType, _, _ = mime.ParseMediaType(header.Get("Content-Type"))
+		if ra := header.Get("Retry-After"); ra != "" {
+			c.v.RetryAfter, c.v.HasRetryAfter = errs.ParseRetryAfter(ra, time.Now())
+		}
+	}
+	switch {
+	case status == http.StatusAccepted || status == http.StatusNoContent:
+		c.decide(OutcomeNotToolCallResponse, "HTTP "+strconv.Itoa(status)+" answers a notification, not a tools/call")
+	case status < 200 || status > 299:
+		c.decide(OutcomeHTTPError, "HTTP "+strconv.Itoa(status))
+	case c.v.ContentType == "text/event-stream":
+		c.sse = true
+	case c.v.ContentType == "", c.v.ContentType == "application/json",
+		strings.HasSuffix(c.v.ContentType, "+json"):
+	default:
+		c.decide(OutcomeMalformedJSON, "content type "+c.v.ContentType+" is neither application/json nor text/event-stream")
+	}
+	return c
+}
+
+// Streaming reports whether the response is an event stream, where a body
+// abandoned before the verdict means the response never came.
+func (c *Classifier) Streaming() bool { return c.sse }
+
+// Decided reports whether the verdict is known; further input is ignored.
+func (c *Classifier) Decided() bool { return c.decided }
+
+// Write feeds the next bytes of the body. It always consumes all of p and
+// never fails, so it can sit behind an io.TeeReader.
+func (c *Classifier) Write(p []byte) (int, error) {
+	if c.decided {
+		return len(p), nil
+	}
+	c.v.Bytes += int64(len(p))
+	if !c.sse {
+		if int64(len(c.body))+int64(len(p)) > c.max {
+			c.decide(OutcomeBodyTooLarge, "body larger than "+strconv.FormatInt(c.max, 10)+" bytes")
+			c.body = nil
+			return len(p), nil
+		}
+		if end := c.scan.feed(p); end >= 0 {
+			c.message(append(c.body, p[:end]...))
+			c.body = nil
+			return len(p), nil
+		}
+		c.body = append(c.body, p...)
+		return len(p), nil
+	}
+	c.feedSSE(p)
+	return len(p), nil
+}
+
+// Finish returns the verdict. readErr is the error that ended the body, or
+// nil when it ended cleanly (io.EOF) or reading stopped on purpose.
+func (c *Classifier) Finish(readErr error) Verdict {
+	if c.decided {
+		return c.v
+	}
+	if readErr != nil {
+		c.v.Cause = readErr
+	}
+	if c.sse {
+		// An event still open at the end of the stream is discarded, as the
+		// SSE specification requires: it was never terminated.
+		detail := "the event stream ended before the response with id " + c.id.String()
+		if c.v.Events > 0 {
+			detail += " (" + strconv.Itoa(c.v.Events) + " events read)"
+		}
+		if readErr != nil {
+			detail += ": the connection broke"
+		}
+		c.decide(OutcomeIncompleteStream, detail)
+		return c.v
+	}
+	if readErr != nil {
+		c.decide(OutcomeIncompleteStream, "the body ended early: the connection broke after "+strconv.FormatInt(c.v.Bytes, 10)+" bytes")
+		return c.v
+	}
+	c.message(c.body)
+	c.body = nil
+	return c.v
+}
+
+func (c *Classifier) decide(o Outcome, detail string) {
+	c.v.Outcome = o
+	c.v.Detail = detail
+	c.decided = true
+	c.line, c.data = nil, nil
+}
+
+// feedSSE splits p into lines (\n, \r\n or \r) and dispatches events on
+// blank lines.

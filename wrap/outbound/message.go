@@ -1,0 +1,225 @@
+package outbound
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+)
+
+// message classifies one complete JSON-RPC message, the response to c.id.
+func (c *Classifier) message(data []byte) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		c.decide(OutcomeMalformedJSON, "empty body")
+		return
+	}
+	if !json.Valid(data) {
+		c.decide(OutcomeMalformedJSON, "the body is not JSON")
+		return
+	}
+	switch firstByte(data) {
+	case '{':
+	case '[':
+		c.decide(OutcomeInvalidEnvelope, "a batch (JSON array), not one response")
+		return
+	default:
+		c.decide(OutcomeInvalidEnvelope, "not a JSON object")
+		return
+	}
+	var env map[string]json.RawMessage
+	if err := json.Unmarshal(data, &env); err != nil {
+		c.decide(OutcomeMalformedJSON, "the body is not JSON")
+		return
+	}
+	if v, ok := env["jsonrpc"]; !ok || string(bytes.TrimSpace(v)) != `"2.0"` {
+		c.decide(OutcomeInvalidEnvelope, `jsonrpc is not "2.0"`)
+		return
+	}
+	rawID, ok := env["id"]
+	if !ok {
+		c.decide(OutcomeInvalidEnvelope, "no id")
+		return
+	}
+	got, ok := ParseID(rawID)
+	if !ok {
+		c.decide(OutcomeInvalidEnvelope, "id "+clip(string(bytes.TrimSpace(rawID)), 40)+" is neither a string nor a number")
+		return
+	}
+	c.v.ID = got
+	if got != c.id {
+		c.decide(OutcomeInvalidEnvelope, "id "+got.String()+" does not match the request's id "+c.id.String())
+		return
+	}
+	rawResult, hasResult := env["result"]
+	rawErr, hasErr := env["error"]
+	if hasResult == hasErr {
+		if hasResult {
+			c.decide(OutcomeInvalidEnvelope, "both result and error")
+		} else {
+			c.decide(OutcomeInvalidEnvelope, "neither result nor error")
+		}
+		return
+	}
+	if hasErr {
+		c.rpcError(rawErr)
+		return
+	}
+	c.result(rawResult)
+}
+
+func (c *Classifier) rpcError(raw json.RawMessage) {
+	var e struct {
+		Code    json.RawMessage `json:"code"`
+		Message *string         `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	}
+	if firstByte(raw) != '{' || json.Unmarshal(raw, &e) != nil {
+		c.decide(OutcomeInvalidEnvelope, "error is not an object with an integer code and a string message")
+		return
+	}
+	if e.Code == nil || e.Message == nil {
+		c.decide(OutcomeInvalidEnvelope, "error lacks an integer code or a string message")
+		return
+	}
+	code, ok := integer(e.Code)
+	if !ok {
+		c.decide(OutcomeInvalidEnvelope, "error code "+clip(string(e.Code), 40)+" is not an integer")
+		return
+	}
+	c.v.ErrorCode = code
+	c.v.ErrorMessage = clip(*e.Message, 1024)
+	if len(e.Data) <= 1024 && string(e.Data) != "null" {
+		c.v.ErrorData = append(json.RawMessage(nil), e.Data...)
+	}
+	c.decide(OutcomeJSONRPCError, "JSON-RPC error "+strconv.FormatInt(code, 10))
+}
+
+func integer(raw json.RawMessage) (int64, bool) {
+	if b := firstByte(raw); b != '-' && (b < '0' || b > '9') {
+		return 0, false
+	}
+	n := string(bytes.TrimSpace(raw))
+	if i, err := strconv.ParseInt(n, 10, 64); err == nil {
+		return i, true
+	}
+	f, err := strconv.ParseFloat(n, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+func (c *Classifier) result(raw json.RawMessage) {
+	if firstByte(raw) != '{' {
+		c.decide(OutcomeInvalidToolResult, "result is not an object")
+		return
+	}
+	var r map[string]json.RawMessage
+	if json.Unmarshal(raw, &r) != nil {
+		c.decide(OutcomeInvalidToolResult, "result is not an object")
+		return
+	}
+	c.v.ResultType = "complete"
+	if rt, ok := r["resultType"]; ok {
+		var s string
+		if json.Unmarshal(rt, &s) != nil {
+			c.v.ResultType = ""
+			c.decide(OutcomeInvalidToolResult, "resultType is not a string")
+			return
+		}
+		c.v.ResultType = clip(s, 64)
+	}
+	switch c.v.ResultType {
+	case "input_required":
+		c.decide(OutcomeInputRequired, "")
+		return
+	case "complete":
+	default:
+		c.decide(OutcomeInvalidToolResult, "unknown resultType "+strconv.Quote(c.v.ResultType))
+		return
+	}
+	content, ok := r["content"]
+	if !ok {
+		c.decide(OutcomeInvalidToolResult, "content is missing")
+		return
+	}
+	if firstByte(content) != '[' {
+		c.decide(OutcomeInvalidToolResult, "content is "+jsonKind(content)+", not an array")
+		return
+	}
+	if ie, ok := r["isError"]; ok {
+		switch string(bytes.TrimSpace(ie)) {
+		case "true":
+			c.v.IsError = true
+		case "false":
+		default:
+			c.decide(OutcomeInvalidToolResult, "isError is "+jsonKind(ie)+", not a boolean")
+			return
+		}
+	}
+	c.v.Text = firstText(content)
+	if c.v.IsError {
+		c.v.ServerError = serverError(r["structuredContent"])
+		c.decide(OutcomeToolError, "")
+		return
+	}
+	c.decide(OutcomeToolSuccess, "")
+}
+
+func jsonKind(raw json.RawMessage) string {
+	switch firstByte(raw) {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+func firstText(content json.RawMessage) string {
+	var items []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(content, &items) != nil {
+		return ""
+	}
+	for _, it := range items {
+		if it.Type == "text" {
+			return clip(it.Text, 200)
+		}
+	}
+	return ""
+}
+
+func serverError(raw json.RawMessage) *errs.Info {
+	if firstByte(raw) != '{' {
+		return nil
+	}
+	var env struct {
+		Error *errs.Info `json:"error"`
+	}
+	if json.Unmarshal(raw, &env) != nil || env.Error == nil || env.Error.Code == "" {
+		return nil
+	}
+	return env.Error
+}
+
+// clip cuts s to at most n bytes without splitting a UTF-8 sequence.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
