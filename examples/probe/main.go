@@ -183,7 +183,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	opts := []outbound.Option{}
 	if *retry {
-		opts = append(opts, outbound.WithRetry(outbound.RetryPolicy{}), outbound.WithIdempotent(outbound.IdempotentFromAnnotations(tools)))
+		opts = append(opts, outbound.WithRetry(outbound.RetryLimits{}), outbound.WithIdempotent(outbound.IdempotentFromAnnotations(tools)))
 	}
 	oc := outbound.New(mc, opts...)
 

@@ -10,7 +10,7 @@ import (
 )
 
 func TestAdvise(t *testing.T) {
-	half := outbound.RetryPolicy{Jitter: func() float64 { return 0.5 }} // no spread: exactly Initial·2ⁿ
+	half := outbound.RetryLimits{Rand: func() float64 { return 0.5 }} // the middle of [d/2, d]: ¾·200ms·2ⁿ
 	transient := outbound.Verdict{Outcome: outbound.OutcomeHTTPError, HTTPStatus: 503}
 	retryAfter := outbound.Verdict{Outcome: outbound.OutcomeHTTPError, HTTPStatus: 429, RetryAfter: 3 * time.Second, HasRetryAfter: true}
 	retryableTool := outbound.Verdict{Outcome: outbound.OutcomeToolError, ServerError: &errs.Info{Code: "unavailable", Retryable: true, RetryAfterSeconds: 1}}
@@ -19,18 +19,18 @@ func TestAdvise(t *testing.T) {
 		v          outbound.Verdict
 		idempotent bool
 		done       int
-		p          outbound.RetryPolicy
+		p          outbound.RetryLimits
 		retry      bool
 		after      time.Duration
 		reason     string
 	}{
 		{"success", outbound.Verdict{Outcome: outbound.OutcomeToolSuccess}, true, 0, half, false, 0, "succeeded"},
-		{"503 idempotent, first retry", transient, true, 0, half, true, 200 * time.Millisecond, "transient"},
-		{"503 idempotent, second retry doubles", transient, true, 1, half, true, 400 * time.Millisecond, "transient"},
-		{"503 idempotent, budget spent", transient, true, 2, half, false, 0, "budget"},
+		{"503 idempotent, first retry", transient, true, 0, half, true, 150 * time.Millisecond, "transient"},
+		{"503 idempotent, second retry doubles", transient, true, 1, half, true, 300 * time.Millisecond, "transient"},
+		{"503 idempotent, limit reached", transient, true, 2, half, false, 0, "allowed retries are spent"},
 		{"503 not idempotent", transient, false, 0, half, false, 0, "not known to be idempotent"},
 		{"429 Retry-After wins", retryAfter, true, 0, half, true, 3 * time.Second, "as the server asked"},
-		{"Retry-After past MaxWait", retryAfter, true, 0, outbound.RetryPolicy{MaxWait: time.Second}, false, 0, "longer than"},
+		{"Retry-After past MaxWait", retryAfter, true, 0, outbound.RetryLimits{MaxWait: time.Second}, false, 0, "longer than"},
 		{"500 never", outbound.Verdict{Outcome: outbound.OutcomeHTTPError, HTTPStatus: 500}, true, 0, half, false, 0, "will not change"},
 		{"401 never", outbound.Verdict{Outcome: outbound.OutcomeHTTPError, HTTPStatus: 401}, true, 0, half, false, 0, "will not change"},
 		{"-32602 never", outbound.Verdict{Outcome: outbound.OutcomeJSONRPCError, ErrorCode: -32602}, true, 0, half, false, 0, "-32602"},
@@ -39,10 +39,11 @@ func TestAdvise(t *testing.T) {
 		{"malformed never", outbound.Verdict{Outcome: outbound.OutcomeMalformedJSON}, true, 0, half, false, 0, "diagnosis"},
 		{"invalid envelope never", outbound.Verdict{Outcome: outbound.OutcomeInvalidEnvelope}, true, 0, half, false, 0, "diagnosis"},
 		{"invalid result never", outbound.Verdict{Outcome: outbound.OutcomeInvalidToolResult}, true, 0, half, false, 0, "diagnosis"},
-		{"input required is not a failure", outbound.Verdict{Outcome: outbound.OutcomeInputRequired}, true, 0, half, false, 0, "inputResponses"},
-		{"network error idempotent", outbound.Verdict{Outcome: outbound.OutcomeNetworkError}, true, 0, half, true, 200 * time.Millisecond, "no response"},
+		{"input required is not a failure", outbound.Verdict{Outcome: outbound.OutcomeInputRequired, InputRequests: 1}, true, 0, half, false, 0, "inputResponses"},
+		{"input required with only a requestState", outbound.Verdict{Outcome: outbound.OutcomeInputRequired}, true, 0, half, false, 0, "repeat the request unchanged"},
+		{"network error idempotent", outbound.Verdict{Outcome: outbound.OutcomeNetworkError}, true, 0, half, true, 150 * time.Millisecond, "no response"},
 		{"incomplete stream not idempotent", outbound.Verdict{Outcome: outbound.OutcomeIncompleteStream}, false, 0, half, false, 0, "side effects"},
-		{"no retries allowed", transient, true, 0, outbound.RetryPolicy{MaxRetries: -1}, false, 0, "budget"},
+		{"no retries allowed", transient, true, 0, outbound.RetryLimits{MaxRetries: -1}, false, 0, "allowed retries are spent"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -57,18 +58,22 @@ func TestAdvise(t *testing.T) {
 	}
 }
 
-func TestBackoffJitterBounds(t *testing.T) {
-	for _, j := range []float64{0, 0.25, 0.999} {
-		p := outbound.RetryPolicy{Jitter: func() float64 { return j }}
-		for n := range 3 {
-			d := p.Backoff(n)
-			base := 200 * time.Millisecond << n
-			if d < base/2 || d >= base*3/2 {
-				t.Errorf("Backoff(%d) with jitter %v = %v, outside [%v, %v)", n, j, d, base/2, base*3/2)
+// TestBackoffStaysInItsJitterRange: whatever the random draw, the advised
+// wait for retry n lies in [d/2, d] with d = 200ms·2ⁿ, and never past MaxWait.
+func TestBackoffStaysInItsJitterRange(t *testing.T) {
+	transient := outbound.Verdict{Outcome: outbound.OutcomeHTTPError, HTTPStatus: 503}
+	for _, r := range []float64{0, 0.25, 0.999999} {
+		l := outbound.RetryLimits{MaxRetries: 5, Rand: func() float64 { return r }}
+		for done := range 3 {
+			a := outbound.Advise(transient, true, done, l)
+			d := 200 * time.Millisecond << done
+			if !a.Retry || a.After < d/2 || a.After > d {
+				t.Errorf("retry %d with draw %v: %+v, want a wait in [%v, %v]", done+1, r, a, d/2, d)
 			}
 		}
 	}
-	if d := (outbound.RetryPolicy{MaxWait: time.Second}).Backoff(30); d > time.Second {
-		t.Errorf("Backoff not capped: %v", d)
+	capped := outbound.RetryLimits{MaxRetries: 40, MaxWait: time.Second, Rand: func() float64 { return 0.999999 }}
+	if a := outbound.Advise(transient, true, 30, capped); !a.Retry || a.After > time.Second || a.After < time.Second/2 {
+		t.Errorf("retry 31 under a 1s MaxWait: %+v", a)
 	}
 }

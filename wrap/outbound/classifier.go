@@ -177,11 +177,18 @@ func (c *Classifier) Finish(readErr error) Verdict {
 }
 
 func (c *Classifier) decide(o Outcome, detail string) {
+	if n := c.v.StrayResponses; n > 0 {
+		note := "skipped a response to another request (id " + c.v.StrayID.String() + ")"
+		if n > 1 {
+			note = "skipped " + strconv.Itoa(n) + " responses to other requests (first id " + c.v.StrayID.String() + ")"
+		}
+		if detail != "" {
+			note = detail + "; " + note
+		}
+		detail = note
+	}
 	c.v.Outcome = o
 	c.v.Detail = detail
 	c.decided = true
 	c.line, c.data = nil, nil
 }
-
-// feedSSE splits p into lines (\n, \r\n or \r) and dispatches events on
-// blank lines.

@@ -38,6 +38,11 @@ type Verdict struct {
 	ResultType string
 	// IsError is the result's isError (absent means false).
 	IsError bool
+	// InputRequests counts the entries of an input_required result's
+	// inputRequests. 0 with OutcomeInputRequired means the server sent only
+	// a requestState: it sheds load, and the request is repeated unchanged
+	// with that state. (Neither of the two is OutcomeInvalidToolResult.)
+	InputRequests int
 	// ServerError is the mcpwrap error a tool result carries in
 	// structuredContent.error, when the server uses mcpwrap (or the same
 	// shape): code, retryable, retryAfterSeconds.
@@ -48,8 +53,14 @@ type Verdict struct {
 	// Events counts the SSE events read; Bytes the body bytes read.
 	Events int
 	Bytes  int64
+	// StrayResponses counts the responses to other request ids that an
+	// event stream carried before the verdict; they are skipped, as the MCP
+	// SDK clients skip them, and Detail says so. StrayID is the first one's id.
+	StrayResponses int
+	StrayID        ID
 	// Detail says in a few words why the outcome was chosen when the
-	// outcome alone does not ("content is a string, not an array").
+	// outcome alone does not ("content is a string, not an array"), and
+	// that stray responses were skipped.
 	Detail string
 	// Cause is the read or connection error behind OutcomeNetworkError or
 	// OutcomeIncompleteStream; for the operator only.
@@ -87,7 +98,8 @@ func Classify(status int, header http.Header, body []byte, id ID, opts ...Classi
 
 // ClassifyResponse classifies a live response as it streams: it reads
 // resp.Body until the verdict is known (for an SSE stream, the event that
-// carries the response with the request's id) or the body ends, and never
+// carries the response with the request's id; responses to other ids before
+// it are skipped and counted in StrayResponses) or the body ends, and never
 // more than the read limit per message. It does not close the body. A read
 // that blocks (a server that hangs mid-stream) ends when the request's
 // context does.

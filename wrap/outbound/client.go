@@ -123,7 +123,7 @@ func (c *Client) Call(ctx context.Context, req mcp.CallToolRequest) Report {
 				}
 			}
 		}
-		rep.Advice = Advise(rep.Verdict, idem, rep.Attempts-1, c.cfg.policy)
+		rep.Advice = Advise(rep.Verdict, idem, rep.Attempts-1, c.cfg.limits)
 		if !c.cfg.retry || !rep.Advice.Retry || ctx.Err() != nil {
 			break
 		}

@@ -1,17 +1,22 @@
-// Package outbound gives the calling side of MCP (gateways, agents, any
-// mcp-go client) the same rigour mcpwrap gives servers: every tools/call is
-// classified at its three layers (HTTP, JSON-RPC envelope, tool result) into
-// one Outcome, logged as one structured record, and optionally retried
-// when that is safe.
+// Package outbound is mcpwrap's calling side: for gateways, agents and any
+// mcp-go client it tells what every tools/call came to, with the rigour
+// mcpwrap gives servers.
 //
-// Two parts, used together:
+// The classifier checks a response at its three layers in order (HTTP
+// status, JSON-RPC envelope, tool result) and gives one Outcome at a Layer,
+// with a Verdict holding what a log line needs. Classify takes a captured
+// response, ClassifyResponse a live one, Classifier a body as another reader
+// consumes it; ClassifyTransportError covers a request that got no response.
+// Advise says, within RetryLimits, whether repeating the call is safe.
+//
+// For an mcp-go client, Transport and Client do it on every call:
 //
 //	hc := &http.Client{Transport: outbound.NewTransport(nil)}
 //	tr, _ := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(hc))
 //	mc := client.NewClient(tr)
 //	// Start, Initialize …
 //	c := outbound.New(mc, outbound.WithLogger(logger),
-//		outbound.WithRetry(RetryPolicy{}), outbound.WithIdempotent(outbound.IdempotentTools("get_forecast")))
+//		outbound.WithRetry(outbound.RetryLimits{}), outbound.WithIdempotent(outbound.IdempotentTools("get_forecast")))
 //	rep := c.Call(ctx, req) // rep.Outcome, rep.HTTPStatuses, rep.Result, rep.Err
 //
 // Transport sees every POST of the session (status, content type, the body
@@ -22,12 +27,15 @@
 // Transport (stdio, in-process), Call classifies from what mcp-go decoded.
 //
 // Retries are off by default. With WithRetry they apply only to tools the
-// WithIdempotent predicate accepts, bounded by the RetryPolicy (by
-// default ≤ 2 retries, 200 ms exponential backoff with jitter, Retry-After
-// wins). The HTTP-level outcome wins over what mcp-go returned: a 500 whose
-// body looks like a result is HTTP_ERROR here, while mcp-go v1.2.1 hands the
-// body to the caller as a result.
+// WithIdempotent predicate accepts, bounded by RetryLimits (by default ≤ 2
+// retries, an exponential backoff from 200 ms with equal jitter, Retry-After
+// wins up to 30 s). The HTTP-level outcome wins over what mcp-go returned: a
+// 500 whose body looks like a result is HTTP_ERROR here, while mcp-go v1.2.1
+// hands the body to the caller as a result.
 //
-// outbound imports errs and nothing else of mcpwrap. Transport and Client
-// are safe for concurrent use.
+// To test a client against broken servers, the outboundtest package serves a
+// fault-injecting MCP server on loopback.
+//
+// outbound imports errs and nothing else of mcpwrap's public packages.
+// Transport and Client are safe for concurrent use; a Classifier is not.
 package outbound

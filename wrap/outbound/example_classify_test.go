@@ -22,7 +22,7 @@ func ExampleClassify() {
 		fmt.Println(strings.TrimSpace(fmt.Sprintf("%-16s %-11s %s", v.Outcome, v.Layer(), v.Detail)))
 	}
 	v := outbound.Classify(503, hdr, []byte(`{}`), outbound.NumberID(1))
-	a := outbound.Advise(v, false, 0, outbound.RetryPolicy{})
+	a := outbound.Advise(v, false, 0, outbound.RetryLimits{})
 	fmt.Println(v.Outcome, "retry:", a.Retry, "-", a.Reason)
 	// Output:
 	// TOOL_SUCCESS     application

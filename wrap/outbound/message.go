@@ -47,6 +47,10 @@ func (c *Classifier) message(data []byte) {
 		c.decide(OutcomeInvalidEnvelope, "id "+clip(string(bytes.TrimSpace(rawID)), 40)+" is neither a string nor a number")
 		return
 	}
+	if got != c.id && c.sse {
+		c.stray(got)
+		return
+	}
 	c.v.ID = got
 	if got != c.id {
 		c.decide(OutcomeInvalidEnvelope, "id "+got.String()+" does not match the request's id "+c.id.String())
@@ -133,7 +137,7 @@ func (c *Classifier) result(raw json.RawMessage) {
 	}
 	switch c.v.ResultType {
 	case "input_required":
-		c.decide(OutcomeInputRequired, "")
+		c.inputRequired(r)
 		return
 	case "complete":
 	default:
@@ -166,6 +170,40 @@ func (c *Classifier) result(raw json.RawMessage) {
 		return
 	}
 	c.decide(OutcomeToolSuccess, "")
+}
+
+// stray skips a response to another request on an event stream: a client
+// routes responses by id, so one for another request is not this call's
+// answer (the MCP SDK clients drop it too).
+func (c *Classifier) stray(id ID) {
+	if c.v.StrayResponses == 0 {
+		c.v.StrayID = id
+	}
+	c.v.StrayResponses++
+}
+
+// inputRequired checks what an input_required result must carry: at least
+// one of inputRequests (an object) and requestState (a string).
+func (c *Classifier) inputRequired(r map[string]json.RawMessage) {
+	reqs, hasReqs := r["inputRequests"]
+	if hasReqs {
+		var m map[string]json.RawMessage
+		if firstByte(reqs) != '{' || json.Unmarshal(reqs, &m) != nil {
+			c.decide(OutcomeInvalidToolResult, "inputRequests is "+jsonKind(reqs)+", not an object")
+			return
+		}
+		c.v.InputRequests = len(m)
+	}
+	if c.v.InputRequests > 0 {
+		c.decide(OutcomeInputRequired, "")
+		return
+	}
+	var state string
+	if rs, ok := r["requestState"]; !ok || json.Unmarshal(rs, &state) != nil || state == "" {
+		c.decide(OutcomeInvalidToolResult, "input_required without inputRequests or requestState")
+		return
+	}
+	c.decide(OutcomeInputRequired, "no inputRequests, only a requestState: the server sheds load; repeat the request with it")
 }
 
 func jsonKind(raw json.RawMessage) string {

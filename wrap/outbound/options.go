@@ -18,7 +18,7 @@ type config struct {
 	logger     *slog.Logger
 	clientName string
 	retry      bool
-	policy     RetryPolicy
+	limits     RetryLimits
 	idempotent func(tool string) bool
 	sleep      func(ctx context.Context, d time.Duration) error
 	now        func() time.Time
@@ -39,11 +39,11 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 // "gateway@1.4.0".
 func WithClientName(name string) Option { return func(c *config) { c.clientName = name } }
 
-// WithRetry turns on automatic retries by Advise under policy, for the
-// tools WithIdempotent accepts. Off by default: a failed call is reported,
-// not repeated.
-func WithRetry(policy RetryPolicy) Option {
-	return func(c *config) { c.retry, c.policy = true, policy }
+// WithRetry turns on automatic retries, as Advise decides them within
+// limits, for the tools WithIdempotent accepts. Off by default: a failed
+// call is reported, not repeated.
+func WithRetry(limits RetryLimits) Option {
+	return func(c *config) { c.retry, c.limits = true, limits }
 }
 
 // WithIdempotent says which tools are safe to repeat (read-only or
@@ -100,7 +100,7 @@ func IdempotentFromAnnotations(tools []mcp.Tool) func(string) bool {
 // retries), the application's own logic, or a person.
 type RetryOrigin uint8
 
-// The retry origins of the seeds' log record.
+// The retry origins, as the log record's retryOrigin field names them.
 const (
 	RetryNone RetryOrigin = iota
 	RetrySDK

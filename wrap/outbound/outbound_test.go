@@ -184,13 +184,13 @@ func TestRetry(t *testing.T) {
 		statuses []int
 		sleeps   []time.Duration
 	}{
-		{"503 twice then 200", "http_status_sequence?statuses=503,503,200", "echo", outbound.OutcomeToolSuccess, []int{503, 503, 200}, []time.Duration{200 * time.Millisecond, 400 * time.Millisecond}},
-		{"budget of two retries", "http_status_sequence?statuses=503,503,503,200", "echo", outbound.OutcomeHTTPError, []int{503, 503, 503}, []time.Duration{200 * time.Millisecond, 400 * time.Millisecond}},
+		{"503 twice then 200", "http_status_sequence?statuses=503,503,200", "echo", outbound.OutcomeToolSuccess, []int{503, 503, 200}, []time.Duration{150 * time.Millisecond, 300 * time.Millisecond}},
+		{"limit of two retries", "http_status_sequence?statuses=503,503,503,200", "echo", outbound.OutcomeHTTPError, []int{503, 503, 503}, []time.Duration{150 * time.Millisecond, 300 * time.Millisecond}},
 		{"429 Retry-After wins", "http_status_sequence?statuses=429,200&retry_after=2", "echo", outbound.OutcomeToolSuccess, []int{429, 200}, []time.Duration{2 * time.Second}},
 		{"not idempotent: no retry", "http_status_sequence?statuses=503,200", "add", outbound.OutcomeHTTPError, []int{503}, nil},
 		{"-32602: no retry", "jsonrpc_error", "echo", outbound.OutcomeJSONRPCError, []int{200}, nil},
-		{"truncated stream retried", "sse_truncated?call=1", "echo", outbound.OutcomeToolSuccess, []int{200, 200}, []time.Duration{200 * time.Millisecond}},
-		{"connection close retried", "connection_close?call=1", "echo", outbound.OutcomeToolSuccess, []int{0, 200}, []time.Duration{200 * time.Millisecond}},
+		{"truncated stream retried", "sse_truncated?call=1", "echo", outbound.OutcomeToolSuccess, []int{200, 200}, []time.Duration{150 * time.Millisecond}},
+		{"connection close retried", "connection_close?call=1", "echo", outbound.OutcomeToolSuccess, []int{0, 200}, []time.Duration{150 * time.Millisecond}},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -200,7 +200,7 @@ func TestRetry(t *testing.T) {
 			var sleeps []time.Duration
 			var logs logbuf.Buffer
 			c := outbound.New(mc,
-				outbound.WithRetry(outbound.RetryPolicy{Jitter: func() float64 { return 0.5 }}),
+				outbound.WithRetry(outbound.RetryLimits{Rand: func() float64 { return 0.5 }}),
 				outbound.WithIdempotent(outbound.IdempotentTools("echo")),
 				outbound.WithSleep(func(_ context.Context, d time.Duration) error { sleeps = append(sleeps, d); return nil }),
 				outbound.WithLogger(logs.Logger()))

@@ -6,6 +6,8 @@ import (
 	"strconv"
 )
 
+// feedSSE splits p into lines (\n, \r\n or \r) and dispatches events on
+// blank lines.
 func (c *Classifier) feedSSE(p []byte) {
 	for len(p) > 0 && !c.decided {
 		if c.skipLF {
