@@ -74,32 +74,32 @@ func (h headers) Set(v string) error {
 
 // callJSON is one call in -json output.
 type callJSON struct {
-	Tool         string          `json:"tool"`
-	Arguments    json.RawMessage `json:"arguments"`
-	Outcome      outbound.Outcome    `json:"outcome"`
-	Layer        outbound.Layer      `json:"layer"`
-	HTTPStatus   int             `json:"httpStatus"`
-	ContentType  string          `json:"contentType,omitempty"`
-	HTTPStatuses []int           `json:"httpStatuses"`
-	PostCount    int             `json:"postCount"`
-	SSEEvents    int             `json:"sseEvents,omitempty"`
-	JSONRPC      rpcJSON         `json:"jsonrpc"`
-	ResultType   *string         `json:"resultType"`
-	IsError      bool            `json:"isError"`
-	Text         string          `json:"text,omitempty"`
-	Detail       string          `json:"detail,omitempty"`
-	SDK          string          `json:"sdk"`
-	RetryOrigin  string          `json:"retryOrigin"`
-	Attempts     int             `json:"attempts"`
-	RetryAdvised bool            `json:"retryAdvised"`
-	Advice       string          `json:"advice"`
-	DurationMs   float64         `json:"durationMs"`
+	Tool         string           `json:"tool"`
+	Arguments    json.RawMessage  `json:"arguments"`
+	Outcome      outbound.Outcome `json:"outcome"`
+	Layer        outbound.Layer   `json:"layer"`
+	HTTPStatus   int              `json:"httpStatus"`
+	ContentType  string           `json:"contentType,omitempty"`
+	HTTPStatuses []int            `json:"httpStatuses"`
+	PostCount    int              `json:"postCount"`
+	SSEEvents    int              `json:"sseEvents,omitempty"`
+	JSONRPC      rpcJSON          `json:"jsonrpc"`
+	ResultType   *string          `json:"resultType"`
+	IsError      bool             `json:"isError"`
+	Text         string           `json:"text,omitempty"`
+	Detail       string           `json:"detail,omitempty"`
+	SDK          string           `json:"sdk"`
+	RetryOrigin  string           `json:"retryOrigin"`
+	Attempts     int              `json:"attempts"`
+	RetryAdvised bool             `json:"retryAdvised"`
+	Advice       string           `json:"advice"`
+	DurationMs   float64          `json:"durationMs"`
 }
 
 type rpcJSON struct {
 	ID           outbound.ID `json:"id"`
-	ErrorCode    *int64  `json:"errorCode"`
-	ErrorMessage string  `json:"errorMessage,omitempty"`
+	ErrorCode    *int64      `json:"errorCode"`
+	ErrorMessage string      `json:"errorMessage,omitempty"`
 }
 
 type reportJSON struct {

@@ -113,9 +113,9 @@ func check(t *testing.T, got outbound.Verdict, want wantVerdict) {
 	}
 }
 
-// TestArticleCases runs the seed article's eleven cases, each over a real
-// loopback HTTP server, and expects exactly the article's outcomes.
-func TestArticleCases(t *testing.T) {
+// TestCoreCases runs the eleven cases of the three-layer table, each over a
+// real loopback HTTP server, and expects exactly their outcomes.
+func TestCoreCases(t *testing.T) {
 	cases := []struct {
 		name string
 		r    reply
@@ -176,9 +176,9 @@ func sse(events ...string) string {
 const progress = `event: message
 data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`
 
-// TestBeyondTheArticle covers what the article leaves out, over the same
-// loopback server.
-func TestBeyondTheArticle(t *testing.T) {
+// TestEdgeCases covers what the core table leaves out (SSE framing, ids,
+// status codes, odd bodies), over the same loopback server.
+func TestEdgeCases(t *testing.T) {
 	const ev = "text/event-stream"
 	cases := []struct {
 		name string
@@ -237,6 +237,73 @@ func TestBeyondTheArticle(t *testing.T) {
 			}
 			if got.Detail == "" && got.Outcome != outbound.OutcomeToolSuccess && got.Outcome != outbound.OutcomeInputRequired && got.Outcome != outbound.OutcomeToolError {
 				t.Errorf("no detail for %s", got.Outcome)
+			}
+		})
+	}
+}
+
+// TestSSEStrayResponseBeforeToolErrorIsSkipped: an event stream that first
+// carries a response to another request id, then this request's result with
+// isError true, is TOOL_ERROR (it was INVALID_ENVELOPE "id 7 does not match"),
+// and the verdict says a stray response was skipped.
+func TestSSEStrayResponseBeforeToolErrorIsSkipped(t *testing.T) {
+	const ev = "text/event-stream"
+	stray := `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"for someone else"}]}}`
+	mine := `{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}`
+	cases := []struct {
+		name   string
+		body   string
+		want   outbound.Outcome
+		strays int
+		detail string
+	}{
+		{"stray then tool error", sse("data: "+stray, "data: "+mine), outbound.OutcomeToolError, 1, "skipped a response to another request (id 7)"},
+		{"two strays then tool error", sse("data: "+stray, progress, "data: "+strings.Replace(stray, `"id":7`, `"id":"1"`, 1), "data: "+mine),
+			outbound.OutcomeToolError, 2, "skipped 2 responses to other requests (first id 7)"},
+		{"stray error then success", sse("data: "+strings.Replace(rpcError, `"id":1`, `"id":8`, 1), "data: "+good), outbound.OutcomeToolSuccess, 1, "(id 8)"},
+		{"only a stray, then the stream ends", sse("data: " + stray), outbound.OutcomeIncompleteStream, 1, "skipped a response to another request (id 7)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := startPeer(t, func(int) reply { return reply{200, ev, nil, tc.body} })
+			got := post(t, p.url, outbound.NumberID(1))
+			if got.Outcome != tc.want || got.StrayResponses != tc.strays || !strings.Contains(got.Detail, tc.detail) {
+				t.Errorf("%s, %d strays, detail %q; want %s, %d strays, detail with %q", got.Outcome, got.StrayResponses, got.Detail, tc.want, tc.strays, tc.detail)
+			}
+			if got.Outcome != outbound.OutcomeIncompleteStream && got.ID != outbound.NumberID(1) {
+				t.Errorf("verdict id %s, want the request's id 1", got.ID)
+			}
+		})
+	}
+	// A JSON body has one message: another id there is still no answer to this request.
+	if got := outbound.Classify(200, nil, []byte(stray), outbound.NumberID(1)); got.Outcome != outbound.OutcomeInvalidEnvelope {
+		t.Errorf("JSON body with id 7: %s, want INVALID_ENVELOPE", got.Outcome)
+	}
+}
+
+// TestInputRequiredWithoutInputRequests: input_required must carry
+// inputRequests or a requestState; only a requestState is the load-shedding
+// signal (INPUT_REQUIRED with no requests); neither is an invalid result.
+func TestInputRequiredWithoutInputRequests(t *testing.T) {
+	cases := []struct {
+		name     string
+		result   string
+		want     outbound.Outcome
+		requests int
+		detail   string
+	}{
+		{"one input request", `{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{}}}}`, outbound.OutcomeInputRequired, 1, ""},
+		{"only a requestState", `{"resultType":"input_required","requestState":"s1"}`, outbound.OutcomeInputRequired, 0, "sheds load"},
+		{"empty inputRequests with a requestState", `{"resultType":"input_required","inputRequests":{},"requestState":"s1"}`, outbound.OutcomeInputRequired, 0, "sheds load"},
+		{"neither", `{"resultType":"input_required"}`, outbound.OutcomeInvalidToolResult, 0, "without inputRequests or requestState"},
+		{"empty inputRequests alone", `{"resultType":"input_required","inputRequests":{}}`, outbound.OutcomeInvalidToolResult, 0, "without inputRequests or requestState"},
+		{"inputRequests an array", `{"resultType":"input_required","inputRequests":[],"requestState":"s1"}`, outbound.OutcomeInvalidToolResult, 0, "not an object"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := outbound.Classify(200, nil, []byte(`{"jsonrpc":"2.0","id":1,"result":`+tc.result+`}`), outbound.NumberID(1))
+			if got.Outcome != tc.want || got.InputRequests != tc.requests || !strings.Contains(got.Detail, tc.detail) {
+				t.Errorf("%s, %d requests, detail %q; want %s, %d, %q", got.Outcome, got.InputRequests, got.Detail, tc.want, tc.requests, tc.detail)
 			}
 		})
 	}
@@ -443,6 +510,9 @@ func TestOutcomeNames(t *testing.T) {
 		if err := json.Unmarshal(b, &v); err != nil || v.O != o || v.L != o.Layer() {
 			t.Errorf("JSON round trip of %s: %s -> %+v, %v", o, b, v, err)
 		}
+	}
+	if n := len(outbound.Outcomes()); n != 12 {
+		t.Errorf("%d outcomes; the docs say twelve", n)
 	}
 	for _, name := range []string{"TOOL_SUCCESS", "HTTP_ERROR", "JSONRPC_ERROR", "TOOL_ERROR", "INPUT_REQUIRED",
 		"MALFORMED_JSON", "INVALID_ENVELOPE", "INVALID_TOOL_RESULT", "INCOMPLETE_STREAM", "NOT_TOOL_CALL_RESPONSE"} {

@@ -85,7 +85,7 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 	}
 	v, ok := ParseID(b)
 	if !ok {
-		return errors.New("errs: a JSON-RPC id is a string or a number")
+		return errors.New("outbound: a JSON-RPC id is a string or a number")
 	}
 	*id = v
 	return nil

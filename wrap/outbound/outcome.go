@@ -3,10 +3,12 @@ package outbound
 import "fmt"
 
 // Outcome is what one tools/call came to, seen from the calling side: one of
-// a closed set. The first eight are the seed article's; the others name what
-// the article leaves implicit (no response at all, a stream that ends early,
-// a 202, a body past the read limit). The zero value is TOOL_SUCCESS only in
-// name: a Verdict always sets its outcome explicitly.
+// a closed set of twelve. Eight follow from the three layers (success, tool
+// error, input required, JSON-RPC error, malformed JSON, invalid envelope,
+// invalid tool result, HTTP error); four name what a live exchange adds (a
+// stream that ends early, a 202, a body past the read limit, no response at
+// all). The zero value is TOOL_SUCCESS only in name: a Verdict always sets
+// its outcome explicitly.
 type Outcome uint8
 
 // The outcomes, in the order the classifier checks the layers. Their String
@@ -24,19 +26,23 @@ const (
 	OutcomeToolError
 	// OutcomeInputRequired is a result with resultType "input_required" (2026-07-28
 	// multi round-trip): not an error and not final; answer it with
-	// inputResponses in a new request with a new JSON-RPC id.
+	// inputResponses in a new request with a new JSON-RPC id. Without
+	// inputRequests it must carry a requestState (the server sheds load:
+	// repeat the request with it); with neither it is OutcomeInvalidToolResult.
 	OutcomeInputRequired
 	// OutcomeMalformedJSON is a body (or SSE event) that does not parse as JSON, or
 	// a 2xx answer whose content type is neither JSON nor an event stream.
 	OutcomeMalformedJSON
 	// OutcomeInvalidEnvelope is JSON that is not a JSON-RPC 2.0 response to this
 	// request: not an object (a batch array, say), jsonrpc not "2.0", an id
-	// that differs from the request's, both or neither of result and error,
-	// or an error without an integer code and a string message.
+	// that differs from the request's (in a JSON body; an event stream skips
+	// responses to other ids), both or neither of result and error, or an
+	// error without an integer code and a string message.
 	OutcomeInvalidEnvelope
 	// OutcomeInvalidToolResult is a response whose result is not a CallToolResult:
 	// not an object, an unknown resultType, content not an array, isError
-	// present but not a boolean.
+	// present but not a boolean, input_required without inputRequests or
+	// requestState.
 	OutcomeInvalidToolResult
 	// OutcomeIncompleteStream is a 200 whose body ended (cleanly or not) before the
 	// JSON-RPC response with the request's id arrived: an SSE stream that
@@ -159,7 +165,7 @@ func (l Layer) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
 func (o *Outcome) UnmarshalText(b []byte) error {
 	v, ok := ParseOutcome(string(b))
 	if !ok {
-		return fmt.Errorf("errs: unknown outcome %q", b)
+		return fmt.Errorf("outbound: unknown outcome %q", b)
 	}
 	*o = v
 	return nil
@@ -173,5 +179,5 @@ func (l *Layer) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("errs: unknown layer %q", b)
+	return fmt.Errorf("outbound: unknown layer %q", b)
 }
