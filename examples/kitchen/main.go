@@ -1,5 +1,6 @@
 // Command kitchen is a fault-injection MCP server (streamable HTTP) for
-// testing MCP clients, gateways and agents locally and in CI.
+// testing MCP clients, gateways and agents locally and in CI. It serves
+// wrap/outbound/outboundtest's Handler, which Go tests can start in-process.
 //
 //	go run ./examples/kitchen -scenario 'http_status_sequence?statuses=503,200'
 //	go run ./examples/kitchen -stdio        # the same tools over stdio, no faults
@@ -8,8 +9,10 @@
 // -allow-remote is given. Scenarios: baseline, http_status_sequence,
 // jsonrpc_error, tool_error, malformed_payload, non_compliant_envelope,
 // connection_close, sse_truncated, uncooperative_hang, late_response,
-// auth_token, input_required, sse. A session picks its own with the
-// Kitchen-Scenario header (and names itself with Kitchen-Session), or via
+// auth_token, input_required, sse. A client that sends no header gets the
+// -scenario from its first POST on, across initialize, and the next such
+// client starts it afresh. A session picks its own with the Kitchen-Scenario
+// header (and names itself with Kitchen-Session), or via
 // POST /kitchen/scenario?scenario=…&session=….
 package main
 
@@ -26,7 +29,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcpwrap/mcpwrap/examples/kitchen/kitchen"
+	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
 )
 
 func main() {
@@ -37,20 +40,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("kitchen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8931", "listen address (loopback unless -allow-remote)")
-	scenario := fs.String("scenario", "baseline", "default scenario, name?key=value&… ("+strings.Join(kitchen.Names(), ", ")+")")
+	scenario := fs.String("scenario", "baseline", "default scenario, name?key=value&… ("+strings.Join(outboundtest.Names(), ", ")+")")
 	stdio := fs.Bool("stdio", false, "serve the tools over stdio instead, without faults")
 	remote := fs.Bool("allow-remote", false, "allow a non-loopback listen address")
 	if err := fs.Parse(args); err != nil {
 		return 64
 	}
 	if *stdio {
-		if err := server.ServeStdio(kitchen.NewMCPServer()); err != nil {
+		if err := server.ServeStdio(outboundtest.NewMCPServer()); err != nil {
 			fmt.Fprintln(stderr, "kitchen:", err)
 			return 1
 		}
 		return 0
 	}
-	sc, err := kitchen.ParseScenario(*scenario)
+	sc, err := outboundtest.ParseScenario(*scenario)
 	if err != nil {
 		fmt.Fprintln(stderr, "kitchen:", err)
 		return 64
@@ -64,7 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kitchen: %s is not a loopback address; pass -allow-remote to serve faults to a network\n", host)
 		return 64
 	}
-	k, err := kitchen.Start(*addr, sc)
+	k, err := outboundtest.Start(*addr, sc)
 	if err != nil {
 		fmt.Fprintln(stderr, "kitchen:", err)
 		return 1

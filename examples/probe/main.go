@@ -97,9 +97,12 @@ type callJSON struct {
 }
 
 type rpcJSON struct {
-	ID           outbound.ID `json:"id"`
-	ErrorCode    *int64      `json:"errorCode"`
-	ErrorMessage string      `json:"errorMessage,omitempty"`
+	// ID is absent when the probe could not see it (stdio: mcp-go numbers
+	// the requests itself), never null: null would read as a JSON-RPC error
+	// for an unparseable request.
+	ID           *outbound.ID `json:"id,omitempty"`
+	ErrorCode    *int64       `json:"errorCode"`
+	ErrorMessage string       `json:"errorMessage,omitempty"`
 }
 
 type reportJSON struct {
@@ -148,7 +151,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 
-	rep := reportJSON{Server: *url, Tools: []string{}, Calls: []callJSON{}}
+	rep := reportJSON{Server: *url, Setup: []postJSON{}, Tools: []string{}, Calls: []callJSON{}}
 	var mc *client.Client
 	var err error
 	var httpTr *outbound.Transport
@@ -273,9 +276,13 @@ func toJSON(tool string, args map[string]any, r outbound.Report) callJSON {
 	cj := callJSON{
 		Tool: tool, Arguments: a, Outcome: r.Outcome, Layer: r.Layer(), HTTPStatus: v.HTTPStatus, ContentType: v.ContentType,
 		HTTPStatuses: r.HTTPStatuses, PostCount: r.PostCount, SSEEvents: v.Events,
-		JSONRPC: rpcJSON{ID: r.ID, ErrorMessage: v.ErrorMessage}, IsError: v.IsError, Text: v.Text, Detail: v.Detail,
+		JSONRPC: rpcJSON{ErrorMessage: v.ErrorMessage}, IsError: v.IsError, Text: v.Text, Detail: v.Detail,
 		RetryOrigin: r.RetryOrigin.String(), Attempts: r.Attempts, RetryAdvised: r.Advice.Retry, Advice: r.Advice.Reason,
 		DurationMs: float64(r.Duration.Microseconds()) / 1000,
+	}
+	if !r.ID.IsZero() {
+		id := r.ID
+		cj.JSONRPC.ID = &id
 	}
 	if cj.HTTPStatuses == nil {
 		cj.HTTPStatuses = []int{}
@@ -389,8 +396,8 @@ func print(w io.Writer, asJSON bool, rep reportJSON, texts []string) {
 	fmt.Fprintf(w, "worst outcome %s, exit %d\n", orDash(rep.Worst), rep.Exit)
 }
 
-func idNote(id outbound.ID) string {
-	if id.IsZero() {
+func idNote(id *outbound.ID) string {
+	if id == nil {
 		return ""
 	}
 	return " (id " + id.String() + ")"

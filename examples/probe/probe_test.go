@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpwrap/mcpwrap/examples/kitchen/kitchen"
+	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
 )
 
 // probeCases: every kitchen scenario, the outcome the probe must report for
@@ -44,7 +44,7 @@ var probeCases = []struct {
 // TestProbeAgainstKitchen runs the probe (in-process) against a real kitchen
 // on loopback, one kitchen session per scenario, and reads its -json output.
 func TestProbeAgainstKitchen(t *testing.T) {
-	k, err := kitchen.Start("127.0.0.1:0", kitchen.Scenario{})
+	k, err := outboundtest.Start("127.0.0.1:0", outboundtest.Scenario{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestProbeAgainstKitchen(t *testing.T) {
 	for i, tc := range probeCases {
 		t.Run(tc.scenario, func(t *testing.T) {
 			args := append([]string{"-url", k.URL, "-json", "-tool", "echo", "-args", `{"text":"hi"}`,
-				"-header", fmt.Sprintf("%s=p%d", kitchen.HeaderSession, i), "-header", kitchen.HeaderScenario + "=" + tc.scenario}, tc.extra...)
+				"-header", fmt.Sprintf("%s=p%d", outboundtest.HeaderSession, i), "-header", outboundtest.HeaderScenario + "=" + tc.scenario}, tc.extra...)
 			var out, errOut bytes.Buffer
 			code := run(t.Context(), args, &out, &errOut)
 			var rep reportJSON
@@ -71,7 +71,7 @@ func TestProbeAgainstKitchen(t *testing.T) {
 
 // TestProbeText checks the human output: three layers and the outcome.
 func TestProbeText(t *testing.T) {
-	k, err := kitchen.Start("127.0.0.1:0", kitchen.Scenario{})
+	k, err := outboundtest.Start("127.0.0.1:0", outboundtest.Scenario{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +95,37 @@ func TestProbeText(t *testing.T) {
 	}
 	if code != 3 || t.Failed() {
 		t.Fatalf("exit %d\n%s", code, got)
+	}
+}
+
+// TestPlainProbeAgainstAStatusSequenceKitchen: a kitchen whose default is
+// http_status_sequence?statuses=503,200 and a probe with no headers. The 503
+// hit server/discover, then again the first POST of the MCP session that
+// initialize created, so setup failed every time. Now each plain probe sees
+// the 503 on its first POST only and ends in TOOL_SUCCESS.
+func TestPlainProbeAgainstAStatusSequenceKitchen(t *testing.T) {
+	sc, err := outboundtest.ParseScenario("http_status_sequence?statuses=503,200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := outboundtest.Start("127.0.0.1:0", sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	for n := range 2 {
+		var out, errOut bytes.Buffer
+		code := run(t.Context(), []string{"-url", k.URL, "-json", "-tool", "echo"}, &out, &errOut)
+		var rep reportJSON
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatalf("output is not JSON: %v\n%s%s", err, out.String(), errOut.String())
+		}
+		if code != 0 || rep.SetupError != "" || len(rep.Setup) < 2 || rep.Setup[0] != (postJSON{"server/discover", 503}) {
+			t.Fatalf("probe %d: exit %d, setup %+v %q; want exit 0 after server/discover→503", n+1, code, rep.Setup, rep.SetupError)
+		}
+		if len(rep.Calls) != 1 || rep.Calls[0].JSONRPC.ID == nil {
+			t.Errorf("probe %d: calls %+v, want one with its JSON-RPC id", n+1, rep.Calls)
+		}
 	}
 }
 
@@ -135,7 +166,7 @@ func TestRealProcesses(t *testing.T) {
 		t.Fatalf("unexpected first line %q", line)
 	}
 	url := fields[2]
-	control := strings.TrimSuffix(url, "/mcp") + kitchen.ControlPath
+	control := strings.TrimSuffix(url, "/mcp") + outboundtest.ControlPath
 
 	probe := func(args ...string) (int, string) {
 		var out bytes.Buffer
@@ -152,19 +183,22 @@ func TestRealProcesses(t *testing.T) {
 		return 0, out.String()
 	}
 	checks := []struct {
-		name string
-		args []string
-		exit int
-		want string
+		name   string
+		args   []string
+		exit   int
+		want   string
+		absent string
 	}{
-		{"server default from the flag", []string{"-url", url, "-tool", "echo"}, 1, "TOOL_ERROR (application layer)"},
-		{"per-session header", []string{"-url", url, "-tool", "echo", "-header", "Kitchen-Session=h", "-header", "Kitchen-Scenario=sse_truncated"}, 5, "INCOMPLETE_STREAM"},
-		{"stdio", []string{"--", kbin, "-stdio"}, 0, "worst outcome TOOL_SUCCESS, exit 0"},
+		{"server default from the flag", []string{"-url", url, "-tool", "echo"}, 1, "TOOL_ERROR (application layer)", ""},
+		{"per-session header", []string{"-url", url, "-tool", "echo", "-header", "Kitchen-Session=h", "-header", "Kitchen-Scenario=sse_truncated"}, 5, "INCOMPLETE_STREAM", ""},
+		{"stdio", []string{"--", kbin, "-stdio"}, 0, "worst outcome TOOL_SUCCESS, exit 0", ""},
+		// Over stdio the id is not visible; it printed "jsonrpc":{"id":null}.
+		{"stdio JSON has no null id", []string{"-json", "-tool", "echo", "--", kbin, "-stdio"}, 0, `"outcome": "TOOL_SUCCESS"`, `"id": null`},
 	}
 	for _, c := range checks {
 		code, out := probe(c.args...)
-		if code != c.exit || !strings.Contains(out, c.want) {
-			t.Errorf("%s: exit %d, want %d with %q\n%s", c.name, code, c.exit, c.want, out)
+		if code != c.exit || !strings.Contains(out, c.want) || (c.absent != "" && strings.Contains(out, c.absent)) {
+			t.Errorf("%s: exit %d, want %d with %q and without %q\n%s", c.name, code, c.exit, c.want, c.absent, out)
 		}
 	}
 	// The control endpoint switches the server-wide session.

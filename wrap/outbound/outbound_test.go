@@ -18,15 +18,15 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/mcptest"
 
-	"github.com/mcpwrap/mcpwrap/examples/kitchen/kitchen"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/wrap/outbound"
+	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
 )
 
 // startKitchen serves a kitchen on 127.0.0.1:0 for the test.
-func startKitchen(t *testing.T) *kitchen.Running {
+func startKitchen(t *testing.T) *outboundtest.Server {
 	t.Helper()
-	k, err := kitchen.Start("127.0.0.1:0", kitchen.Scenario{})
+	k, err := outboundtest.Start("127.0.0.1:0", outboundtest.Scenario{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func connect(t *testing.T, url, session string, opts ...transport.StreamableHTTP
 	t.Helper()
 	tr := outbound.NewTransport(nil, outbound.MaxMessageBytes(1<<20))
 	opts = append([]transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(&http.Client{Transport: tr}),
-		transport.WithHTTPHeaders(map[string]string{kitchen.HeaderSession: session})}, opts...)
+		transport.WithHTTPHeaders(map[string]string{outboundtest.HeaderSession: session})}, opts...)
 	st, err := transport.NewStreamableHTTP(url, opts...)
 	if err != nil {
 		t.Fatal(err)
@@ -66,9 +66,9 @@ func callReq(tool string, args map[string]any) mcp.CallToolRequest {
 	return r
 }
 
-func mustScenario(t *testing.T, s string) kitchen.Scenario {
+func mustScenario(t *testing.T, s string) outboundtest.Scenario {
 	t.Helper()
-	sc, err := kitchen.ParseScenario(s)
+	sc, err := outboundtest.ParseScenario(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestKitchenScenarios(t *testing.T) {
 // TestHTTP500WithAResultBody: mcp-go v1.2.1 hands a 500's body to the caller
 // as a result; the wire outcome is HTTP_ERROR and CallTool says so.
 func TestHTTP500WithAResultBody(t *testing.T) {
-	k := kitchen.NewServer(kitchen.Scenario{})
+	k := outboundtest.NewHandler(outboundtest.Scenario{})
 	defer k.Close()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {

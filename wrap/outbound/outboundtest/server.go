@@ -1,4 +1,4 @@
-package kitchen
+package outboundtest
 
 import (
 	"bytes"
@@ -22,9 +22,11 @@ import (
 
 // Headers a client sends to pick its session and scenario.
 const (
-	// HeaderSession names the kitchen session a request belongs to. Without
-	// it the MCP session id is used, and without that (stateless 2026-07-28
-	// clients) the server-wide session "".
+	// HeaderSession names the session a request belongs to. Without it the
+	// MCP session id is used, and without that (before initialize, or a
+	// stateless 2026-07-28 client) the server-wide session "". A client that
+	// names no session keeps its counts across initialize: its MCP session
+	// carries on from the server-wide one, which starts afresh.
 	HeaderSession = "Kitchen-Session"
 	// HeaderScenario switches the request's session to a scenario (text
 	// form); a change resets the session's counters.
@@ -36,9 +38,10 @@ const (
 	ControlPath = "/kitchen/scenario"
 )
 
-// Server is the kitchen: a real mcp-go server with an echo and an add tool,
-// behind the fault injector. It is safe for concurrent use.
-type Server struct {
+// Handler is the fault injector: a real mcp-go server with an echo and an
+// add tool, behind an http.Handler that answers per scenario. It is safe for
+// concurrent use.
+type Handler struct {
 	real    http.Handler
 	mu      sync.Mutex
 	def     Scenario
@@ -53,7 +56,7 @@ type session struct {
 	calls int
 }
 
-// NewMCPServer returns the kitchen's real mcp-go server, without faults:
+// NewMCPServer returns the real mcp-go server behind the Handler, without faults:
 // tools echo (read-only, idempotent) and add (read-only).
 func NewMCPServer() *server.MCPServer {
 	s := server.NewMCPServer("kitchen", "1.0.0", server.WithToolCapabilities(false))
@@ -70,21 +73,21 @@ func NewMCPServer() *server.MCPServer {
 	return s
 }
 
-// NewServer returns a kitchen whose sessions start with def.
-func NewServer(def Scenario) *Server {
+// NewHandler returns a fault injector whose sessions start with def.
+func NewHandler(def Scenario) *Handler {
 	s := NewMCPServer()
 	if def.Name == "" {
 		def.Name = Baseline
 	}
-	return &Server{real: server.NewStreamableHTTPServer(s), def: def, session: map[string]*session{}, stop: make(chan struct{})}
+	return &Handler{real: server.NewStreamableHTTPServer(s), def: def, session: map[string]*session{}, stop: make(chan struct{})}
 }
 
 // Close releases requests held by uncooperative_hang.
-func (k *Server) Close() { k.once.Do(func() { close(k.stop) }) }
+func (k *Handler) Close() { k.once.Do(func() { close(k.stop) }) }
 
 // SetScenario sets the scenario of one session (resetting its counters), or
 // with key "" the default for new sessions and the server-wide session.
-func (k *Server) SetScenario(key string, sc Scenario) {
+func (k *Handler) SetScenario(key string, sc Scenario) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if key == "" {
@@ -93,15 +96,26 @@ func (k *Server) SetScenario(key string, sc Scenario) {
 	k.session[key] = &session{sc: sc}
 }
 
-func (k *Server) sessionKey(r *http.Request) string {
+// sessionKey names the session of r: its Kitchen-Session header, else its
+// MCP session id, else "" (the server-wide session).
+func sessionKey(r *http.Request) string {
 	if v := r.Header.Get(HeaderSession); v != "" {
 		return v
 	}
 	return r.Header.Get("Mcp-Session-Id")
 }
 
+// post is what the Handler knows of one POST when it decides what to do.
+type post struct {
+	sc       Scenario
+	n        int // the session's POSTs so far, this one included
+	calls    int // the session's tools/call requests so far
+	toolCall bool
+	id       string // the JSON-RPC id as sent
+}
+
 // ServeHTTP serves MCP on every path but ControlPath.
-func (k *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (k *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == ControlPath {
 		k.control(w, r)
 		return
@@ -121,56 +135,126 @@ func (k *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ID     json.RawMessage `json:"id"`
 	}
 	_ = json.Unmarshal(body, &msg)
+	key := sessionKey(r)
+	p := k.count(key, r.Header.Get(HeaderScenario), msg.Method == "tools/call" && len(msg.ID) > 0)
+	p.id = string(msg.ID)
+	if key == "" && msg.Method == "initialize" {
+		// A client that names no session counts in the server-wide session
+		// until initialize gives it an MCP session id; its session then
+		// carries on from there, so a status sequence is not replayed from
+		// the start on its next POST, and the next such client starts afresh.
+		w = &adoptWriter{ResponseWriter: w, adopt: k.adopt}
+	}
+	if k.preempt(w, r, p) {
+		return
+	}
+	if !p.toolCall || (p.sc.Call > 0 && p.calls != p.sc.Call) {
+		k.real.ServeHTTP(w, r)
+		return
+	}
+	k.fault(w, r, p)
+}
 
-	key := k.sessionKey(r)
+// count records one POST in the session key, switching its scenario first
+// when the request asks for another one.
+func (k *Handler) count(key, scenario string, toolCall bool) post {
 	k.mu.Lock()
+	defer k.mu.Unlock()
 	st := k.session[key]
 	if st == nil {
 		st = &session{sc: k.def}
 		k.session[key] = st
 	}
-	if h := r.Header.Get(HeaderScenario); h != "" && h != st.sc.String() {
-		if sc, err := ParseScenario(h); err == nil && sc.String() != st.sc.String() {
+	if scenario != "" && scenario != st.sc.String() {
+		if sc, err := ParseScenario(scenario); err == nil && sc.String() != st.sc.String() {
 			*st = session{sc: sc}
 		}
 	}
 	st.posts++
-	toolCall := msg.Method == "tools/call" && len(msg.ID) > 0
 	if toolCall {
 		st.calls++
 	}
-	sc, posts, calls := st.sc, st.posts, st.calls
-	k.mu.Unlock()
+	return post{sc: st.sc, n: st.posts, calls: st.calls, toolCall: toolCall}
+}
 
-	switch sc.Name {
+// adopt gives the MCP session sid the server-wide session's state, and
+// starts the server-wide session afresh under the same scenario.
+func (k *Handler) adopt(sid string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	st := k.session[""]
+	if st == nil || k.session[sid] != nil {
+		return
+	}
+	carried := *st
+	k.session[sid] = &carried
+	*st = session{sc: st.sc}
+}
+
+// adoptWriter calls adopt with the Mcp-Session-Id an initialize response
+// carries, just before the response is sent.
+type adoptWriter struct {
+	http.ResponseWriter
+	adopt func(sid string)
+	done  bool
+}
+
+func (a *adoptWriter) check() {
+	if a.done {
+		return
+	}
+	a.done = true
+	if sid := a.Header().Get("Mcp-Session-Id"); sid != "" {
+		a.adopt(sid)
+	}
+}
+
+func (a *adoptWriter) WriteHeader(code int) { a.check(); a.ResponseWriter.WriteHeader(code) }
+
+func (a *adoptWriter) Write(p []byte) (int, error) { a.check(); return a.ResponseWriter.Write(p) }
+
+func (a *adoptWriter) Flush() {
+	a.check()
+	if f, ok := a.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (a *adoptWriter) Unwrap() http.ResponseWriter { return a.ResponseWriter }
+
+// preempt handles the scenarios that act on any POST (a status sequence,
+// an expired token) and reports whether it answered.
+func (k *Handler) preempt(w http.ResponseWriter, r *http.Request, p post) bool {
+	switch p.sc.Name {
 	case HTTPStatusSequence:
-		if posts <= len(sc.Statuses) {
-			if status := sc.Statuses[posts-1]; status < 200 || status > 299 {
-				if sc.RetryAfter > 0 {
-					w.Header().Set("Retry-After", strconv.Itoa(sc.RetryAfter))
+		if p.n <= len(p.sc.Statuses) {
+			if status := p.sc.Statuses[p.n-1]; status < 200 || status > 299 {
+				if p.sc.RetryAfter > 0 {
+					w.Header().Set("Retry-After", strconv.Itoa(p.sc.RetryAfter))
 				}
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(status)
-				fmt.Fprintf(w, `{"note":"kitchen: injected HTTP %d on POST %d"}`, status, posts)
-				return
+				fmt.Fprintf(w, `{"note":"kitchen: injected HTTP %d on POST %d"}`, status, p.n)
+				return true
 			}
 		}
-		k.real.ServeHTTP(w, r)
-		return
 	case AuthToken:
-		if toolCall && calls < sc.Until {
+		if p.toolCall && p.calls < p.sc.Until {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="kitchen", error="invalid_token"`)
 			http.Error(w, `{"error":"invalid_token"}`, http.StatusUnauthorized)
-			return
+			return true
 		}
-		k.real.ServeHTTP(w, r)
-		return
+	default:
+		return false
 	}
-	if !toolCall || (sc.Call > 0 && calls != sc.Call) {
-		k.real.ServeHTTP(w, r)
-		return
-	}
-	id := string(msg.ID)
+	k.real.ServeHTTP(w, r)
+	return true
+}
+
+// fault answers a tools/call the way the scenario's broken server would.
+func (k *Handler) fault(w http.ResponseWriter, r *http.Request, p post) {
+	sc, id := p.sc, p.id
 	switch sc.Name {
 	case JSONRPCError:
 		k.answer(w, sc, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%q}}`, id, sc.Code, sc.Message))
@@ -204,32 +288,42 @@ func (k *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if f, ok := w.(http.Flusher); ok {
 			f.Flush()
 		}
-	case UncooperativeHang:
-		select {
-		case <-r.Context().Done():
-		case <-k.stop:
-		}
-	case LateResponse:
-		t := time.NewTimer(sc.Delay)
-		defer t.Stop()
-		select {
-		case <-t.C:
-			k.real.ServeHTTP(w, r)
-		case <-r.Context().Done():
-		case <-k.stop:
-		}
+	case UncooperativeHang, LateResponse:
+		k.hold(w, r, sc)
 	case SSE:
-		rec := httptest.NewRecorder()
-		k.real.ServeHTTP(rec, r)
-		if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
-			copyResponse(w, rec)
-			return
-		}
-		sc.SSE = true
-		k.answer(w, sc, strings.TrimSpace(rec.Body.String()))
+		k.reframe(w, r, sc)
 	default:
 		k.real.ServeHTTP(w, r)
 	}
+}
+
+// hold never answers (uncooperative_hang) or answers after sc.Delay
+// (late_response), until the client gives up or the Handler closes.
+func (k *Handler) hold(w http.ResponseWriter, r *http.Request, sc Scenario) {
+	var late <-chan time.Time
+	if sc.Name == LateResponse {
+		t := time.NewTimer(sc.Delay)
+		defer t.Stop()
+		late = t.C
+	}
+	select {
+	case <-late:
+		k.real.ServeHTTP(w, r)
+	case <-r.Context().Done():
+	case <-k.stop:
+	}
+}
+
+// reframe sends the real server's JSON answer as an event stream.
+func (k *Handler) reframe(w http.ResponseWriter, r *http.Request, sc Scenario) {
+	rec := httptest.NewRecorder()
+	k.real.ServeHTTP(rec, r)
+	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
+		copyResponse(w, rec)
+		return
+	}
+	sc.SSE = true
+	k.answer(w, sc, strings.TrimSpace(rec.Body.String()))
 }
 
 func copyResponse(w http.ResponseWriter, rec *httptest.ResponseRecorder) {
@@ -267,7 +361,7 @@ func progressEvent() string {
 
 // answer writes one JSON-RPC message as JSON, or as SSE after a progress
 // notification when sc.SSE.
-func (k *Server) answer(w http.ResponseWriter, sc Scenario, msg string) {
+func (k *Handler) answer(w http.ResponseWriter, sc Scenario, msg string) {
 	if !sc.SSE {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, msg)
@@ -278,7 +372,7 @@ func (k *Server) answer(w http.ResponseWriter, sc Scenario, msg string) {
 	_, _ = io.WriteString(w, progressEvent()+"event: message\ndata: "+msg+"\n\n")
 }
 
-func (k *Server) control(w http.ResponseWriter, r *http.Request) {
+func (k *Handler) control(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet:
 		k.mu.Lock()
@@ -308,9 +402,9 @@ func (k *Server) control(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Running is a kitchen serving on a listener.
-type Running struct {
-	*Server
+// Server is a Handler serving on a listener.
+type Server struct {
+	*Handler
 	// URL is the MCP endpoint, e.g. http://127.0.0.1:41234/mcp.
 	URL string
 	// Control is the control endpoint's URL.
@@ -318,25 +412,36 @@ type Running struct {
 	hs      *http.Server
 }
 
-// Start serves a kitchen on addr ("127.0.0.1:0" picks a port).
-func Start(addr string, def Scenario) (*Running, error) {
+// NewServer serves a Handler whose sessions start with def on a free
+// loopback port, as httptest.NewServer does, and panics if it cannot
+// listen. Close it when done.
+func NewServer(def Scenario) *Server {
+	s, err := Start("127.0.0.1:0", def)
+	if err != nil {
+		panic("outboundtest: " + err.Error())
+	}
+	return s
+}
+
+// Start serves a Handler on addr ("127.0.0.1:0" picks a port).
+func Start(addr string, def Scenario) (*Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	k := NewServer(def)
+	k := NewHandler(def)
 	hs := &http.Server{Handler: k, ReadHeaderTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
 	go func() { _ = hs.Serve(ln) }()
 	base := "http://" + ln.Addr().String()
-	return &Running{Server: k, URL: base + "/mcp", Control: base + ControlPath, hs: hs}, nil
+	return &Server{Handler: k, URL: base + "/mcp", Control: base + ControlPath, hs: hs}, nil
 }
 
-// Close stops the server.
-func (r *Running) Close() error {
-	r.Server.Close()
+// Close releases held requests and stops the server.
+func (s *Server) Close() error {
+	s.Handler.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if err := r.hs.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	if err := s.hs.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	return nil

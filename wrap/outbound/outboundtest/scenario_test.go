@@ -1,4 +1,4 @@
-package kitchen_test
+package outboundtest_test
 
 import (
 	"net/http"
@@ -7,46 +7,46 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpwrap/mcpwrap/examples/kitchen/kitchen"
+	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
 )
 
 func TestParseScenario(t *testing.T) {
 	cases := []struct {
 		in, out string
-		check   func(kitchen.Scenario) bool
+		check   func(outboundtest.Scenario) bool
 	}{
 		{"", "baseline", nil},
-		{"errors.http_status_sequence", "http_status_sequence?statuses=503,200", func(s kitchen.Scenario) bool { return slices.Equal(s.Statuses, []int{503, 200}) }},
-		{"http_status_sequence?statuses=429,200&retry_after=3", "http_status_sequence?retry_after=3&statuses=429,200", func(s kitchen.Scenario) bool { return s.RetryAfter == 3 }},
-		{"jsonrpc_error?code=-32001&call=2", "jsonrpc_error?call=2&code=-32001", func(s kitchen.Scenario) bool { return s.Code == -32001 && s.Call == 2 }},
-		{"timeout.late_response?delay=50ms", "late_response?delay=50ms", func(s kitchen.Scenario) bool { return s.Delay == 50*time.Millisecond }},
-		{"auth.token_lifecycle?until=3", "auth_token?until=3", func(s kitchen.Scenario) bool { return s.Until == 3 }},
-		{"tool_error?sse=true", "tool_error?sse=true", func(s kitchen.Scenario) bool { return s.SSE }},
+		{"errors.http_status_sequence", "http_status_sequence?statuses=503,200", func(s outboundtest.Scenario) bool { return slices.Equal(s.Statuses, []int{503, 200}) }},
+		{"http_status_sequence?statuses=429,200&retry_after=3", "http_status_sequence?retry_after=3&statuses=429,200", func(s outboundtest.Scenario) bool { return s.RetryAfter == 3 }},
+		{"jsonrpc_error?code=-32001&call=2", "jsonrpc_error?call=2&code=-32001", func(s outboundtest.Scenario) bool { return s.Code == -32001 && s.Call == 2 }},
+		{"timeout.late_response?delay=50ms", "late_response?delay=50ms", func(s outboundtest.Scenario) bool { return s.Delay == 50*time.Millisecond }},
+		{"auth.token_lifecycle?until=3", "auth_token?until=3", func(s outboundtest.Scenario) bool { return s.Until == 3 }},
+		{"tool_error?sse=true", "tool_error?sse=true", func(s outboundtest.Scenario) bool { return s.SSE }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {
-			s, err := kitchen.ParseScenario(tc.in)
+			s, err := outboundtest.ParseScenario(tc.in)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if s.String() != tc.out || (tc.check != nil && !tc.check(s)) {
 				t.Errorf("ParseScenario(%q) = %+v (%s), want %s", tc.in, s, s, tc.out)
 			}
-			again, err := kitchen.ParseScenario(s.String())
+			again, err := outboundtest.ParseScenario(s.String())
 			if err != nil || again.String() != s.String() {
 				t.Errorf("round trip: %v %v", again, err)
 			}
 		})
 	}
 	for _, bad := range []string{"nope", "http_status_sequence?statuses=abc", "jsonrpc_error?color=red", "late_response?delay=soon"} {
-		if _, err := kitchen.ParseScenario(bad); err == nil {
+		if _, err := outboundtest.ParseScenario(bad); err == nil {
 			t.Errorf("ParseScenario(%q) accepted", bad)
 		}
 	}
 }
 
 func TestControlEndpoint(t *testing.T) {
-	k, err := kitchen.Start("127.0.0.1:0", kitchen.Scenario{})
+	k, err := outboundtest.Start("127.0.0.1:0", outboundtest.Scenario{})
 	if err != nil {
 		t.Fatal(err)
 	}

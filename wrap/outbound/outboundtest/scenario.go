@@ -1,9 +1,4 @@
-// Package kitchen is a fault-injection MCP server: a real mcp-go server
-// behind an http.Handler that, per scenario, answers POSTs the way broken or
-// hostile servers do. It is what examples/kitchen serves and what tests
-// start in-process on 127.0.0.1:0. Its scenario names follow the Cakewalk
-// MCP Test Kitchen's, whose hosted service may not be used from CI.
-package kitchen
+package outboundtest
 
 import (
 	"fmt"
