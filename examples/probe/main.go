@@ -121,102 +121,94 @@ type postJSON struct {
 	Status int    `json:"status"`
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// flags are the probe's parsed command line.
+type flags struct {
+	url, tool string
+	arguments map[string]any
+	asJSON    bool
+	timeout   time.Duration
+	retry     bool
+	maxBytes  int64
+	headers   headers
+	command   []string
+}
+
+// parseFlags reads args; ok is false after a usage error, already reported.
+func parseFlags(args []string, stderr io.Writer) (f flags, ok bool) {
 	fs := flag.NewFlagSet("probe", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: probe [flags] -url URL | probe [flags] -- command [args…]")
 		fs.PrintDefaults()
 	}
-	url := fs.String("url", "", "streamable-HTTP endpoint of the server")
-	tool := fs.String("tool", "", "tool to call (default: every tool, with empty arguments)")
+	fs.StringVar(&f.url, "url", "", "streamable-HTTP endpoint of the server")
+	fs.StringVar(&f.tool, "tool", "", "tool to call (default: every tool, with empty arguments)")
 	argsJSON := fs.String("args", "{}", "JSON arguments for -tool")
-	asJSON := fs.Bool("json", false, "print one JSON document instead of text")
-	timeout := fs.Duration("timeout", 10*time.Second, "timeout for setup and for each call")
-	retry := fs.Bool("retry", false, "retry safely: only tools annotated read-only or idempotent, per the outbound.Advise rules")
-	maxBytes := fs.Int64("max-bytes", outbound.DefaultMaxMessageBytes, "read limit for one JSON-RPC message")
-	hdrs := headers{}
-	fs.Var(hdrs, "header", "extra HTTP header Name=value (repeatable), e.g. Kitchen-Scenario=tool_error")
+	fs.BoolVar(&f.asJSON, "json", false, "print one JSON document instead of text")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "timeout for setup and for each call")
+	fs.BoolVar(&f.retry, "retry", false, "retry safely: only tools annotated read-only or idempotent, per the outbound.Advise rules")
+	fs.Int64Var(&f.maxBytes, "max-bytes", outbound.DefaultMaxMessageBytes, "read limit for one JSON-RPC message")
+	f.headers = headers{}
+	fs.Var(f.headers, "header", "extra HTTP header Name=value (repeatable), e.g. Kitchen-Scenario=tool_error")
 	if err := fs.Parse(args); err != nil {
-		return exitUsage
+		return f, false
 	}
-	command := fs.Args()
-	if (*url == "") == (len(command) == 0) {
+	f.command = fs.Args()
+	if (f.url == "") == (len(f.command) == 0) {
 		fs.Usage()
-		return exitUsage
+		return f, false
 	}
-	var arguments map[string]any
-	if err := json.Unmarshal([]byte(*argsJSON), &arguments); err != nil {
+	if err := json.Unmarshal([]byte(*argsJSON), &f.arguments); err != nil {
 		fmt.Fprintf(stderr, "probe: -args is not a JSON object: %v\n", err)
+		return f, false
+	}
+	return f, true
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	f, ok := parseFlags(args, stderr)
+	if !ok {
 		return exitUsage
 	}
-
-	rep := reportJSON{Server: *url, Setup: []postJSON{}, Tools: []string{}, Calls: []callJSON{}}
-	var mc *client.Client
-	var err error
-	var httpTr *outbound.Transport
-	if *url != "" {
-		httpTr = outbound.NewTransport(nil, outbound.MaxMessageBytes(*maxBytes))
-		defer httpTr.CloseIdleConnections()
-		var st *transport.StreamableHTTP
-		st, err = transport.NewStreamableHTTP(*url, transport.WithHTTPBasicClient(&http.Client{Transport: httpTr}),
-			transport.WithHTTPHeaders(hdrs))
-		if err == nil {
-			mc = client.NewClient(st)
-		}
-	} else {
-		rep.Server = strings.Join(command, " ")
-		mc, err = client.NewStdioMCPClient(command[0], nil, command[1:]...)
-	}
+	rep := reportJSON{Server: f.url, Setup: []postJSON{}, Tools: []string{}, Calls: []callJSON{}}
+	mc, release, err := connect(f, &rep)
 	if err != nil {
 		fmt.Fprintf(stderr, "probe: %v\n", err)
 		return exitSetup
 	}
-	defer mc.Close()
+	defer release()
 
-	tools, setupErr := setup(ctx, mc, *timeout, &rep)
+	tools, setupErr := setup(ctx, mc, f.timeout, &rep)
 	if setupErr != nil {
 		rep.SetupError = setupErr.Error()
 		rep.Exit = exitSetup
-		print(stdout, *asJSON, rep, nil)
+		print(stdout, f.asJSON, rep, nil)
 		return exitSetup
 	}
 	for _, t := range tools {
 		rep.Tools = append(rep.Tools, t.Name)
 	}
 	opts := []outbound.Option{}
-	if *retry {
+	if f.retry {
 		opts = append(opts, outbound.WithRetry(outbound.RetryLimits{}), outbound.WithIdempotent(outbound.IdempotentFromAnnotations(tools)))
 	}
 	oc := outbound.New(mc, opts...)
 
-	var calls []struct {
-		name string
-		args map[string]any
-	}
-	if *tool != "" {
-		calls = append(calls, struct {
-			name string
-			args map[string]any
-		}{*tool, arguments})
+	calls := []mcp.CallToolRequest{}
+	if f.tool != "" {
+		calls = append(calls, callReq(f.tool, f.arguments))
 	} else {
 		for _, t := range tools {
-			calls = append(calls, struct {
-				name string
-				args map[string]any
-			}{t.Name, map[string]any{}})
+			calls = append(calls, callReq(t.Name, map[string]any{}))
 		}
 	}
 	worst := -1
 	var texts []string
-	for _, c := range calls {
-		cctx, cancel := context.WithTimeout(ctx, *timeout)
-		var req mcp.CallToolRequest
-		req.Params.Name = c.name
-		req.Params.Arguments = c.args
+	for _, req := range calls {
+		cctx, cancel := context.WithTimeout(ctx, f.timeout)
 		r := oc.Call(cctx, req)
 		cancel()
-		cj := toJSON(c.name, c.args, r)
+		cj := toJSON(req.Params.Name, req.GetArguments(), r)
 		rep.Calls = append(rep.Calls, cj)
 		if r.ProtocolVersion != "" {
 			rep.ProtocolVersion = r.ProtocolVersion
@@ -228,8 +220,36 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		texts = append(texts, describe(cj))
 	}
 	rep.Exit = max(worst, exitOK)
-	print(stdout, *asJSON, rep, texts)
+	print(stdout, f.asJSON, rep, texts)
 	return rep.Exit
+}
+
+func callReq(tool string, args map[string]any) mcp.CallToolRequest {
+	var req mcp.CallToolRequest
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	return req
+}
+
+// connect makes the mcp-go client (streamable HTTP through outbound's
+// Transport, or a stdio subprocess) and what closes it.
+func connect(f flags, rep *reportJSON) (*client.Client, func(), error) {
+	if f.url == "" {
+		rep.Server = strings.Join(f.command, " ")
+		mc, err := client.NewStdioMCPClient(f.command[0], nil, f.command[1:]...)
+		if err != nil {
+			return nil, nil, err
+		}
+		return mc, func() { _ = mc.Close() }, nil
+	}
+	tr := outbound.NewTransport(nil, outbound.MaxMessageBytes(f.maxBytes))
+	st, err := transport.NewStreamableHTTP(f.url, transport.WithHTTPBasicClient(&http.Client{Transport: tr}),
+		transport.WithHTTPHeaders(f.headers))
+	if err != nil {
+		return nil, nil, err
+	}
+	mc := client.NewClient(st)
+	return mc, func() { _ = mc.Close(); tr.CloseIdleConnections() }, nil
 }
 
 // setup starts the session and lists the tools, recording every POST.

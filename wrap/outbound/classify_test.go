@@ -2,7 +2,6 @@ package outbound_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -458,70 +457,6 @@ func TestServerErrorOfAnMcpwrapResult(t *testing.T) {
 	got := outbound.Classify(200, nil, []byte(body), outbound.NumberID(1))
 	if got.Outcome != outbound.OutcomeToolError || got.ServerError == nil || got.ServerError.Code != "rate_limited" || got.Text != "upstream busy" {
 		t.Fatalf("got %+v", got)
-	}
-}
-
-func TestIDs(t *testing.T) {
-	for _, tc := range []struct {
-		raw  string
-		want outbound.ID
-		ok   bool
-	}{
-		{`1`, outbound.NumberID(1), true},
-		{`1.0`, outbound.NumberID(1), true},
-		{`1e0`, outbound.NumberID(1), true},
-		{`"1"`, outbound.StringID("1"), true},
-		{`null`, outbound.ID{}, false},
-		{`true`, outbound.ID{}, false},
-		{`{}`, outbound.ID{}, false},
-	} {
-		t.Run(tc.raw, func(t *testing.T) {
-			got, ok := outbound.ParseID([]byte(tc.raw))
-			if got != tc.want || ok != tc.ok {
-				t.Errorf("ParseID(%s) = %v, %v; want %v, %v", tc.raw, got, ok, tc.want, tc.ok)
-			}
-		})
-	}
-	b, _ := json.Marshal([]outbound.ID{outbound.NumberID(7), outbound.StringID("x"), {}})
-	if string(b) != `[7,"x",null]` {
-		t.Errorf("marshal: %s", b)
-	}
-}
-
-func TestOutcomeNames(t *testing.T) {
-	seen := map[string]bool{}
-	for _, o := range outbound.Outcomes() {
-		s := o.String()
-		if seen[s] || strings.HasPrefix(s, "outcome(") {
-			t.Errorf("bad or duplicate name %q", s)
-		}
-		seen[s] = true
-		if back, ok := outbound.ParseOutcome(s); !ok || back != o {
-			t.Errorf("ParseOutcome(%q) = %v, %v", s, back, ok)
-		}
-		var v struct {
-			O outbound.Outcome
-			L outbound.Layer
-		}
-		b, _ := json.Marshal(struct {
-			O outbound.Outcome
-			L outbound.Layer
-		}{o, o.Layer()})
-		if err := json.Unmarshal(b, &v); err != nil || v.O != o || v.L != o.Layer() {
-			t.Errorf("JSON round trip of %s: %s -> %+v, %v", o, b, v, err)
-		}
-	}
-	if n := len(outbound.Outcomes()); n != 12 {
-		t.Errorf("%d outcomes; the docs say twelve", n)
-	}
-	for _, name := range []string{"TOOL_SUCCESS", "HTTP_ERROR", "JSONRPC_ERROR", "TOOL_ERROR", "INPUT_REQUIRED",
-		"MALFORMED_JSON", "INVALID_ENVELOPE", "INVALID_TOOL_RESULT", "INCOMPLETE_STREAM", "NOT_TOOL_CALL_RESPONSE"} {
-		if !seen[name] {
-			t.Errorf("missing outcome %s", name)
-		}
-	}
-	if outbound.Outcome(200).Valid() || outbound.Outcome(200).String() != "outcome(200)" {
-		t.Error("out-of-range outcome")
 	}
 }
 
