@@ -68,12 +68,12 @@ type Report struct {
 // Layer returns the layer of the final outcome.
 func (r Report) Layer() Layer { return r.Outcome.Layer() }
 
-// OutcomeError is returned by CallTool when the call's outcome is a
+// CallError is returned by CallTool when the call's outcome is a
 // transport or protocol failure that mcp-go did not report as an error.
-type OutcomeError struct{ Report Report }
+type CallError struct{ Report Report }
 
 // Error returns e.g. "tools/call get_forecast: HTTP_ERROR (HTTP 500)".
-func (e *OutcomeError) Error() string {
+func (e *CallError) Error() string {
 	s := "tools/call " + e.Report.Tool + ": " + e.Report.Outcome.String()
 	if d := e.Report.Verdict.Detail; d != "" {
 		s += " (" + d + ")"
@@ -82,11 +82,11 @@ func (e *OutcomeError) Error() string {
 }
 
 // Unwrap returns mcp-go's own error, if any.
-func (e *OutcomeError) Unwrap() error { return e.Report.Err }
+func (e *CallError) Unwrap() error { return e.Report.Err }
 
 // CallTool is a drop-in for mcp-go's CallTool: the same values, except that
 // a call whose wire outcome is a transport or protocol failure always
-// returns an error (an *OutcomeError), even where mcp-go returned a result.
+// returns an error (an *CallError), even where mcp-go returned a result.
 // A tool error still comes back as a result with isError true.
 func (c *Client) CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	r := c.Call(ctx, req)
@@ -94,7 +94,7 @@ func (c *Client) CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	case OutcomeToolSuccess, OutcomeToolError:
 		return r.Result, r.Err
 	}
-	return nil, &OutcomeError{Report: r}
+	return nil, &CallError{Report: r}
 }
 
 // Call makes the call, retrying when allowed, and reports what it came to.

@@ -166,7 +166,7 @@ func TestHTTP500WithAResultBody(t *testing.T) {
 		t.Fatalf("expected bare mcp-go to take the 500 for a success, got %v, %v", bare, err)
 	}
 	res, err := outbound.New(mc).CallTool(t.Context(), callReq("echo", nil))
-	var oe *outbound.OutcomeError
+	var oe *outbound.CallError
 	if res != nil || !errors.As(err, &oe) || oe.Report.Outcome != outbound.OutcomeHTTPError || oe.Report.Verdict.HTTPStatus != 500 {
 		t.Fatalf("CallTool = %v, %v; want an HTTP_ERROR 500", res, err)
 	}
