@@ -86,7 +86,7 @@ func (e *CallError) Unwrap() error { return e.Report.Err }
 
 // CallTool is a drop-in for mcp-go's CallTool: the same values, except that
 // a call whose wire outcome is a transport or protocol failure always
-// returns an error (an *CallError), even where mcp-go returned a result.
+// returns an error (a *CallError), even where mcp-go returned a result.
 // A tool error still comes back as a result with isError true.
 func (c *Client) CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	r := c.Call(ctx, req)
