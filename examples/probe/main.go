@@ -242,7 +242,7 @@ func connect(f flags, rep *reportJSON) (*client.Client, func(), error) {
 		}
 		return mc, func() { _ = mc.Close() }, nil
 	}
-	tr := outbound.NewTransport(nil, outbound.MaxMessageBytes(f.maxBytes))
+	tr := outbound.NewTransport(nil, outbound.WithMaxMessageBytes(f.maxBytes))
 	st, err := transport.NewStreamableHTTP(f.url, transport.WithHTTPBasicClient(&http.Client{Transport: tr}),
 		transport.WithHTTPHeaders(f.headers))
 	if err != nil {

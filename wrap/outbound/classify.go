@@ -75,10 +75,10 @@ type ClassifyOption func(*classifyConfig)
 
 type classifyConfig struct{ max int64 }
 
-// MaxMessageBytes sets the read limit for one JSON-RPC message (a JSON body
+// WithMaxMessageBytes sets the read limit for one JSON-RPC message (a JSON body
 // or one SSE event). A message past it gives OutcomeBodyTooLarge and reading stops.
 // n <= 0 keeps DefaultMaxMessageBytes.
-func MaxMessageBytes(n int64) ClassifyOption {
+func WithMaxMessageBytes(n int64) ClassifyOption {
 	return func(c *classifyConfig) {
 		if n > 0 {
 			c.max = n

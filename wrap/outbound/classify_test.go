@@ -79,7 +79,7 @@ func post(t *testing.T, url string, id outbound.ID) outbound.Verdict {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	return outbound.ClassifyResponse(resp, id, outbound.MaxMessageBytes(1<<20))
+	return outbound.ClassifyResponse(resp, id, outbound.WithMaxMessageBytes(1<<20))
 }
 
 const (
@@ -347,7 +347,7 @@ func TestHugeBodyIsBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := outbound.ClassifyResponse(resp, outbound.NumberID(1), outbound.MaxMessageBytes(limit))
+		got := outbound.ClassifyResponse(resp, outbound.NumberID(1), outbound.WithMaxMessageBytes(limit))
 		read = got.Bytes
 		resp.Body.Close()
 		if got.Outcome != outbound.OutcomeBodyTooLarge {
@@ -359,7 +359,7 @@ func TestHugeBodyIsBounded(t *testing.T) {
 	})
 	t.Run("one huge SSE event", func(t *testing.T) {
 		body := "data: " + strings.Repeat("x", 4*limit) + "\n\n"
-		got := outbound.Classify(200, http.Header{"Content-Type": {"text/event-stream"}}, []byte(body), outbound.NumberID(1), outbound.MaxMessageBytes(limit))
+		got := outbound.Classify(200, http.Header{"Content-Type": {"text/event-stream"}}, []byte(body), outbound.NumberID(1), outbound.WithMaxMessageBytes(limit))
 		if got.Outcome != outbound.OutcomeBodyTooLarge {
 			t.Fatalf("outcome %s, want BODY_TOO_LARGE", got.Outcome)
 		}
@@ -370,7 +370,7 @@ func TestHugeBodyIsBounded(t *testing.T) {
 			b.WriteString(progress + "\n\n")
 		}
 		b.WriteString("data: " + good + "\n\n")
-		got := outbound.Classify(200, http.Header{"Content-Type": {"text/event-stream"}}, []byte(b.String()), outbound.NumberID(1), outbound.MaxMessageBytes(limit))
+		got := outbound.Classify(200, http.Header{"Content-Type": {"text/event-stream"}}, []byte(b.String()), outbound.NumberID(1), outbound.WithMaxMessageBytes(limit))
 		if got.Outcome != outbound.OutcomeToolSuccess || got.Events != 2001 {
 			t.Fatalf("outcome %s after %d events, want TOOL_SUCCESS after 2001", got.Outcome, got.Events)
 		}

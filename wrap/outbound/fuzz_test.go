@@ -35,12 +35,12 @@ func FuzzClassify(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, status int, ct string, body []byte, chunk uint8) {
 		h := http.Header{"Content-Type": {ct}}
-		whole := outbound.Classify(status, h, body, outbound.NumberID(1), outbound.MaxMessageBytes(4096))
+		whole := outbound.Classify(status, h, body, outbound.NumberID(1), outbound.WithMaxMessageBytes(4096))
 		if !whole.Outcome.Valid() {
 			t.Fatalf("undefined outcome %d", whole.Outcome)
 		}
 		// Feed the same body in chunks, as a live stream arrives.
-		c := outbound.NewClassifier(status, h, outbound.NumberID(1), outbound.MaxMessageBytes(4096))
+		c := outbound.NewClassifier(status, h, outbound.NumberID(1), outbound.WithMaxMessageBytes(4096))
 		n := int(chunk%64) + 1
 		for rest := body; len(rest) > 0 && !c.Decided(); {
 			k := min(n, len(rest))
@@ -52,7 +52,7 @@ func FuzzClassify(f *testing.F) {
 			t.Fatalf("chunked %s, whole %s", live.Outcome, whole.Outcome)
 		}
 		resp := &http.Response{StatusCode: status, Header: h, Body: readCloser{bytes.NewReader(body)}}
-		if got := outbound.ClassifyResponse(resp, outbound.NumberID(1), outbound.MaxMessageBytes(4096)); got.Outcome != whole.Outcome {
+		if got := outbound.ClassifyResponse(resp, outbound.NumberID(1), outbound.WithMaxMessageBytes(4096)); got.Outcome != whole.Outcome {
 			t.Fatalf("live %s, whole %s", got.Outcome, whole.Outcome)
 		}
 	})

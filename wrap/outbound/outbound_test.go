@@ -38,7 +38,7 @@ func startKitchen(t *testing.T) *outboundtest.Server {
 // through outbound.Transport, in its own kitchen session.
 func connect(t *testing.T, url, session string, opts ...transport.StreamableHTTPCOption) *client.Client {
 	t.Helper()
-	tr := outbound.NewTransport(nil, outbound.MaxMessageBytes(1<<20))
+	tr := outbound.NewTransport(nil, outbound.WithMaxMessageBytes(1<<20))
 	opts = append([]transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(&http.Client{Transport: tr}),
 		transport.WithHTTPHeaders(map[string]string{outboundtest.HeaderSession: session})}, opts...)
 	st, err := transport.NewStreamableHTTP(url, opts...)

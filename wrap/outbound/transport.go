@@ -92,7 +92,7 @@ type Transport struct {
 }
 
 // NewTransport wraps next (nil means a clone of http.DefaultTransport).
-// opts configure the classifier, e.g. MaxMessageBytes.
+// opts configure the classifier, e.g. WithMaxMessageBytes.
 func NewTransport(next http.RoundTripper, opts ...ClassifyOption) *Transport {
 	if next == nil {
 		next = http.DefaultTransport.(*http.Transport).Clone()
