@@ -83,17 +83,19 @@ type callJSON struct {
 	HTTPStatuses []int            `json:"httpStatuses"`
 	PostCount    int              `json:"postCount"`
 	SSEEvents    int              `json:"sseEvents,omitempty"`
-	JSONRPC      rpcJSON          `json:"jsonrpc"`
-	ResultType   *string          `json:"resultType"`
-	IsError      bool             `json:"isError"`
-	Text         string           `json:"text,omitempty"`
-	Detail       string           `json:"detail,omitempty"`
-	SDK          string           `json:"sdk"`
-	RetryOrigin  string           `json:"retryOrigin"`
-	Attempts     int              `json:"attempts"`
-	RetryAdvised bool             `json:"retryAdvised"`
-	Advice       string           `json:"advice"`
-	DurationMs   float64          `json:"durationMs"`
+	// StrayResponses counts responses to other request ids skipped on the stream.
+	StrayResponses int     `json:"strayResponses,omitempty"`
+	JSONRPC        rpcJSON `json:"jsonrpc"`
+	ResultType     *string `json:"resultType"`
+	IsError        bool    `json:"isError"`
+	Text           string  `json:"text,omitempty"`
+	Detail         string  `json:"detail,omitempty"`
+	SDK            string  `json:"sdk"`
+	RetryOrigin    string  `json:"retryOrigin"`
+	Attempts       int     `json:"attempts"`
+	RetryAdvised   bool    `json:"retryAdvised"`
+	Advice         string  `json:"advice"`
+	DurationMs     float64 `json:"durationMs"`
 }
 
 type rpcJSON struct {
@@ -295,7 +297,7 @@ func toJSON(tool string, args map[string]any, r outbound.Report) callJSON {
 	a, _ := json.Marshal(args)
 	cj := callJSON{
 		Tool: tool, Arguments: a, Outcome: r.Outcome, Layer: r.Layer(), HTTPStatus: v.HTTPStatus, ContentType: v.ContentType,
-		HTTPStatuses: r.HTTPStatuses, PostCount: r.PostCount, SSEEvents: v.Events,
+		HTTPStatuses: r.HTTPStatuses, PostCount: r.PostCount, SSEEvents: v.Events, StrayResponses: v.StrayResponses,
 		JSONRPC: rpcJSON{ErrorMessage: v.ErrorMessage}, IsError: v.IsError, Text: v.Text, Detail: v.Detail,
 		RetryOrigin: r.RetryOrigin.String(), Attempts: r.Attempts, RetryAdvised: r.Advice.Retry, Advice: r.Advice.Reason,
 		DurationMs: float64(r.Duration.Microseconds()) / 1000,
@@ -360,7 +362,11 @@ func describe(c callJSON) string {
 	case layer == outbound.LayerProtocol && c.Outcome != outbound.OutcomeInvalidToolResult:
 		fmt.Fprintf(&b, "  protocol     %s: %s\n", c.Outcome, c.Detail)
 	default:
-		fmt.Fprintf(&b, "  protocol     JSON-RPC 2.0 result%s\n", idNote(c.JSONRPC.ID))
+		fmt.Fprintf(&b, "  protocol     JSON-RPC 2.0 result%s", idNote(c.JSONRPC.ID))
+		if c.StrayResponses > 0 {
+			fmt.Fprintf(&b, "; %s", c.Detail)
+		}
+		b.WriteString("\n")
 	}
 	// application
 	switch {

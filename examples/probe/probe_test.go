@@ -28,6 +28,7 @@ var probeCases = []struct {
 	{"http_status_sequence?statuses=503,200", "TOOL_SUCCESS", 0, nil}, // the 503 is spent on server/discover
 	{"jsonrpc_error", "JSONRPC_ERROR", 3, nil},
 	{"tool_error", "TOOL_ERROR", 1, nil},
+	{"tool_error?stray=true", "TOOL_ERROR", 1, nil}, // a response to another id comes first on the stream
 	{"malformed_payload", "MALFORMED_JSON", 4, nil},
 	{"malformed_payload?variant=html", "MALFORMED_JSON", 4, nil},
 	{"non_compliant_envelope", "INVALID_ENVELOPE", 4, nil},
@@ -64,6 +65,9 @@ func TestProbeAgainstKitchen(t *testing.T) {
 			}
 			if rep.Worst != tc.outcome {
 				t.Errorf("worst %q, want %q", rep.Worst, tc.outcome)
+			}
+			if stray := strings.Contains(tc.scenario, "stray=true"); stray != (rep.Calls[0].StrayResponses == 1) {
+				t.Errorf("strayResponses %d for %s", rep.Calls[0].StrayResponses, tc.scenario)
 			}
 		})
 	}

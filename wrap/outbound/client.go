@@ -86,13 +86,17 @@ func (e *CallError) Unwrap() error { return e.Report.Err }
 
 // CallTool is a drop-in for mcp-go's CallTool: the same values, except that
 // a call whose wire outcome is a transport or protocol failure always
-// returns an error (a *CallError), even where mcp-go returned a result.
-// A tool error still comes back as a result with isError true.
+// returns an error (a *CallError), even where mcp-go returned a result, and
+// so does a call where mcp-go's result disagrees with the wire (it took a
+// response to another request on the stream for this call's answer). A tool
+// error still comes back as a result with isError true.
 func (c *Client) CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	r := c.Call(ctx, req)
 	switch r.Outcome {
 	case OutcomeToolSuccess, OutcomeToolError:
-		return r.Result, r.Err
+		if r.Err != nil || (r.Result != nil && r.Result.IsError == (r.Outcome == OutcomeToolError)) {
+			return r.Result, r.Err
+		}
 	}
 	return nil, &CallError{Report: r}
 }

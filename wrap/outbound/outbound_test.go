@@ -172,6 +172,32 @@ func TestHTTP500WithAResultBody(t *testing.T) {
 	}
 }
 
+// TestStrayResponseOnTheStream: the server's event stream first answers
+// another request id, then this call with isError true. mcp-go v1.2.1 takes
+// the first response for this call's; the wire outcome is TOOL_ERROR, the
+// report says the stray was skipped, and CallTool does not hand over the
+// other request's result.
+func TestStrayResponseOnTheStream(t *testing.T) {
+	k := startKitchen(t)
+	mc := connect(t, k.URL, "stray")
+	k.SetScenario("stray", mustScenario(t, "tool_error?stray=true"))
+	bare, err := mc.CallTool(t.Context(), callReq("echo", nil))
+	if err != nil || bare == nil || bare.IsError {
+		t.Fatalf("expected bare mcp-go to return the stray success, got %v, %v", bare, err)
+	}
+	c := outbound.New(mc)
+	r := c.Call(t.Context(), callReq("echo", nil))
+	if r.Outcome != outbound.OutcomeToolError || r.Verdict.StrayResponses != 1 || r.Verdict.StrayID != outbound.StringID("kitchen-stray") ||
+		!strings.Contains(r.Verdict.Detail, "skipped a response to another request") {
+		t.Fatalf("%s, %d strays (%s), detail %q; want TOOL_ERROR after one skipped stray", r.Outcome, r.Verdict.StrayResponses, r.Verdict.StrayID, r.Verdict.Detail)
+	}
+	res, err := c.CallTool(t.Context(), callReq("echo", nil))
+	var ce *outbound.CallError
+	if res != nil || !errors.As(err, &ce) || ce.Report.Outcome != outbound.OutcomeToolError {
+		t.Fatalf("CallTool = %v, %v; want a *CallError saying TOOL_ERROR, not the other request's result", res, err)
+	}
+}
+
 // TestRetry: with WithRetry, idempotent calls are retried per outbound.Advise;
 // others never are.
 func TestRetry(t *testing.T) {

@@ -60,6 +60,9 @@ type Scenario struct {
 	// SSE sends the injected JSON-RPC answer as an event stream, after a
 	// progress notification.
 	SSE bool
+	// Stray sends the injected answer as an event stream whose first
+	// response answers another request id (one the client never used).
+	Stray bool
 }
 
 // ParseScenario reads a scenario's text form; "" is baseline.
@@ -112,6 +115,8 @@ func ParseScenario(s string) (Scenario, error) {
 			sc.Variant = v
 		case "sse":
 			sc.SSE, err = strconv.ParseBool(v)
+		case "stray":
+			sc.Stray, err = strconv.ParseBool(v)
 		default:
 			return Scenario{}, fmt.Errorf("scenario %s: unknown parameter %q", name, k)
 		}
@@ -151,6 +156,9 @@ func (s Scenario) String() string {
 	}
 	if s.SSE {
 		q.Set("sse", "true")
+	}
+	if s.Stray {
+		q.Set("stray", "true")
 	}
 	if len(q) == 0 {
 		return s.Name

@@ -22,6 +22,7 @@ func TestParseScenario(t *testing.T) {
 		{"timeout.late_response?delay=50ms", "late_response?delay=50ms", func(s outboundtest.Scenario) bool { return s.Delay == 50*time.Millisecond }},
 		{"auth.token_lifecycle?until=3", "auth_token?until=3", func(s outboundtest.Scenario) bool { return s.Until == 3 }},
 		{"tool_error?sse=true", "tool_error?sse=true", func(s outboundtest.Scenario) bool { return s.SSE }},
+		{"tool_error?stray=true", "tool_error?stray=true", func(s outboundtest.Scenario) bool { return s.Stray && !s.SSE }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {

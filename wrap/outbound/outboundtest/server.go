@@ -359,17 +359,24 @@ func progressEvent() string {
 	return "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"kitchen\",\"progress\":1}}\n\n"
 }
 
+// strayResponse is a response to a request the client never sent.
+const strayResponse = `{"jsonrpc":"2.0","id":"kitchen-stray","result":{"content":[{"type":"text","text":"kitchen: a response to another request"}]}}`
+
 // answer writes one JSON-RPC message as JSON, or as SSE after a progress
-// notification when sc.SSE.
+// notification when sc.SSE (and after a stray response when sc.Stray).
 func (k *Handler) answer(w http.ResponseWriter, sc Scenario, msg string) {
-	if !sc.SSE {
+	if !sc.SSE && !sc.Stray {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, msg)
 		return
 	}
+	events := progressEvent()
+	if sc.Stray {
+		events += "event: message\ndata: " + strayResponse + "\n\n"
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
-	_, _ = io.WriteString(w, progressEvent()+"event: message\ndata: "+msg+"\n\n")
+	_, _ = io.WriteString(w, events+"event: message\ndata: "+msg+"\n\n")
 }
 
 func (k *Handler) control(w http.ResponseWriter, r *http.Request) {
