@@ -249,7 +249,7 @@ func TestRetry(t *testing.T) {
 	}
 }
 
-// TestLogRecord: one record per call with the seed's fields.
+// TestLogRecord: one record per call with the documented fields.
 func TestLogRecord(t *testing.T) {
 	k := startKitchen(t)
 	mc := connect(t, k.URL, "log")
