@@ -1,4 +1,4 @@
-package observe_test
+package export_test
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -80,7 +81,7 @@ func TestJaegerEndToEnd(t *testing.T) {
 			t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", proto.name)
 			t.Setenv("OTEL_SERVICE_NAME", service)
 			t.Setenv("OTEL_METRICS_EXPORTER", "none") // Jaeger stores traces only
-			tel, err := observe.Setup(t.Context())
+			tel, err := export.Setup(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
