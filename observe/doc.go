@@ -2,7 +2,7 @@
 // span and metrics following the MCP semantic conventions, with secrets
 // redacted and the trace context taken from params._meta or the HTTP headers.
 //
-//	tel, err := observe.Setup(ctx, observe.ServiceName("weather")) // OTEL_* env; nothing set = no export
+//	tel, err := export.Setup(ctx, export.WithServiceName("weather")) // observe/export: OTEL_* env; nothing set = no export
 //	if err != nil {
 //		return err
 //	}

@@ -45,6 +45,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -179,7 +180,7 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	defer bare.close()
 
-	tel, err := observe.Setup(ctx, observe.ServiceName("mcpwrap-tour"))
+	tel, err := export.Setup(ctx, export.WithServiceName("mcpwrap-tour"))
 	if err != nil {
 		return err
 	}

@@ -35,6 +35,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
@@ -114,11 +115,15 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 
 	// Telemetry from the OTEL_* variables (nothing set: spans stay in the
 	// process, nothing is exported); the fatal exit flushes it.
-	tel, err := observe.Setup(ctx, observe.ServiceName("mcpwrap-weather"))
+	tel, err := export.Setup(ctx, export.WithServiceName("mcpwrap-weather"), export.WithLogger(logger))
 	if err != nil {
 		return err
 	}
-	defer func() { _ = tel.Shutdown(context.Background()) }()
+	defer func() {
+		if err := tel.Shutdown(context.Background()); err != nil {
+			logger.Error("telemetry flush at exit", "error", err)
+		}
+	}()
 	obs := observe.New(append(tel.Options(), observe.WithLogger(logger))...)
 
 	weather := newWeatherClient(cfg, logger, obs)
