@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
@@ -23,8 +23,8 @@ import (
 )
 
 // EnvJaeger names the host of a running Jaeger (OTLP on 4317/4318, query
-// API on 16686). .ci/run starts one and sets it; unset, the end-to-end test
-// is skipped; set but unreachable, it fails.
+// API on 16686). .ci/run starts one and sets it; see e2eEnv for what
+// happens when it is unset; set but unreachable, the test fails.
 const EnvJaeger = "MCPWRAP_JAEGER_HOST"
 
 type jaegerTrace struct {
@@ -60,10 +60,7 @@ func (s jaegerSpan) tag(k string) string {
 // gRPC, configured only through OTEL_* variables and Setup) to a real
 // Jaeger and reads them back through its query API.
 func TestJaegerEndToEnd(t *testing.T) {
-	host := os.Getenv(EnvJaeger)
-	if host == "" {
-		t.Skip(EnvJaeger + " is not set; bash .ci/run starts Jaeger and sets it")
-	}
+	host := e2eEnv(t, EnvJaeger, "bash .ci/run starts Jaeger and sets it")
 	query := "http://" + host + ":16686"
 	resp, err := http.Get(query + "/api/services")
 	if err != nil {
@@ -141,6 +138,38 @@ func TestJaegerEndToEnd(t *testing.T) {
 			}
 			if child, ok := byName["fetch forecast"]; !ok || !childOf(child, byName["tools/call ok"].SpanID) {
 				t.Errorf("the handler's own span is not under tools/call ok: %+v", child)
+			}
+		})
+	}
+
+	// The recipe without OTEL_METRICS_EXPORTER=none: Jaeger refuses the
+	// metrics, and the logger hears of it once, with what to do.
+	for _, proto := range []struct{ name, endpoint string }{
+		{"metrics refused/http/protobuf", "http://" + host + ":4318"},
+		{"metrics refused/grpc", "http://" + host + ":4317"},
+	} {
+		t.Run(proto.name, func(t *testing.T) {
+			setEnv(t, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": proto.endpoint,
+				"OTEL_EXPORTER_OTLP_PROTOCOL": strings.TrimPrefix(proto.name, "metrics refused/"), "OTEL_METRIC_EXPORT_INTERVAL": "50"})
+			var logs logbuf.Buffer
+			tel, err := export.Setup(t.Context(), export.WithServiceName("mcpwrap-e2e-metrics"), export.WithLogger(logs.Logger()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			call(t, observe.New(tel.Options()...), "ok")
+			waitFor(t, "the failure line", func() bool { return len(linesWith(t, &logs, "telemetry export failing")) > 0 })
+			time.Sleep(300 * time.Millisecond) // more refused batches, which must not be logged
+			err = tel.Shutdown(t.Context())
+			if err == nil || !strings.Contains(err.Error(), "metrics over otlp") {
+				t.Fatalf("shutdown error %v, want the refused metrics", err)
+			}
+			var lost int
+			if _, serr := fmt.Sscanf(err.Error()[strings.Index(err.Error(), "failing, ")+len("failing, "):], "%d", &lost); serr != nil || lost < 2 {
+				t.Fatalf("want several refused batches behind the one line, got %d (%v): %v", lost, serr, err)
+			}
+			lines := linesWith(t, &logs, "telemetry export")
+			if len(lines) != 1 || lines[0]["signal"] != "metrics" || !strings.Contains(fmt.Sprint(lines[0]["hint"]), "OTEL_METRICS_EXPORTER=none or prometheus") {
+				t.Fatalf("want one metrics failure line with a hint, got %s", logs.String())
 			}
 		})
 	}
