@@ -130,12 +130,14 @@ func TestPrometheusEndpoint(t *testing.T) {
 	o := observe.New(tel.Options()...)
 	call(t, o, "ok")
 	call(t, o, "invalid")
+	call(t, o, "panics")
 
 	body := get(t, tel.MetricsURL)
 	for _, want := range []string{
 		"# TYPE mcp_server_operation_duration_seconds histogram",
 		`mcp_server_operation_duration_seconds_count{gen_ai_tool_name="ok",mcp_method_name="tools/call",`,
 		`mcp_server_operation_duration_seconds_count{error_type="tool_error",gen_ai_tool_name="invalid",mcp_method_name="tools/call",`,
+		`mcpwrap_tool_panics_total{gen_ai_tool_name="panics",`,
 		`target_info{`, `service_name="svc"`,
 	} {
 		if !strings.Contains(body, want) {
