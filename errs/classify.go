@@ -21,57 +21,122 @@ import (
 // show the model: it names the kind of failure, never addresses, paths or
 // the upstream's own text.
 func classify(err error) (Code, string) {
+	code, r := classifyReason(err)
+	return code, phrasings[r].generic
+}
+
+// reason is why a standard error failed, kept apart from its sentence so
+// that FromUpstream can phrase the same reason with the upstream's name.
+type reason uint8
+
+const (
+	reasonNone reason = iota
+	reasonCanceled
+	reasonTimedOut
+	reasonRefused
+	reasonReset
+	reasonClosed
+	reasonUnreachable
+	reasonSessionEnded
+	reasonAuthRequired
+	reasonInvalidParams
+	reasonResourceNotFound
+	reasonInterrupted
+	reasonNotFound
+	reasonPermission
+	reasonSlow
+	reasonHostName
+	reasonUnexpectedEOF
+	reasonRequestFailed
+)
+
+// phrasings gives each reason its sentence: generic (for From) and, when
+// the reason concerns the upstream, the named form (for FromUpstream),
+// before + the upstream's name + after.
+var phrasings = [...]struct{ generic, before, after string }{
+	reasonNone:             {},
+	reasonCanceled:         {generic: "the request was cancelled before the tool finished"},
+	reasonTimedOut:         {"the operation timed out", "upstream ", " did not answer in time"},
+	reasonRefused:          {"the upstream service refused the connection", "upstream ", " refused the connection"},
+	reasonReset:            {"the connection to the upstream service was reset", "the connection to upstream ", " was reset"},
+	reasonClosed:           {"the connection to the upstream service was closed", "the connection to upstream ", " was closed"},
+	reasonUnreachable:      {"the upstream service is unreachable", "upstream ", " is unreachable"},
+	reasonSessionEnded:     {"the session with the upstream MCP server ended", "the session with upstream ", " ended"},
+	reasonAuthRequired:     {"the upstream MCP server requires authorization", "upstream ", " requires authorization"},
+	reasonInvalidParams:    {"the upstream MCP server rejected the parameters", "upstream ", " rejected the parameters"},
+	reasonResourceNotFound: {"the upstream resource was not found", "the resource was not found on upstream ", ""},
+	reasonInterrupted:      {"the upstream request was interrupted", "the request to upstream ", " was interrupted"},
+	reasonNotFound:         {generic: "not found"},
+	reasonPermission:       {generic: "permission denied"},
+	reasonSlow:             {"the upstream service did not answer in time", "upstream ", " did not answer in time"},
+	reasonHostName:         {"the upstream host name could not be resolved", "the host name of upstream ", " could not be resolved"},
+	reasonUnexpectedEOF:    {"the upstream service closed the connection unexpectedly", "upstream ", " closed the connection unexpectedly"},
+	reasonRequestFailed:    {"the request to the upstream service failed", "the request to upstream ", " failed"},
+}
+
+// phrase returns the reason's sentence naming the upstream, or the generic
+// one when the reason does not concern the upstream or name is empty.
+func (r reason) phrase(name string) string {
+	p := phrasings[r]
+	if name == "" || p.before == "" {
+		return p.generic
+	}
+	return p.before + name + p.after
+}
+
+// classifyReason maps a standard error to a code and the reason for it.
+func classifyReason(err error) (Code, reason) {
 	switch {
 	case err == nil:
-		return Internal, ""
+		return Internal, reasonNone
 	case errors.Is(err, context.Canceled):
-		return Canceled, "the request was cancelled before the tool finished"
+		return Canceled, reasonCanceled
 	case errors.Is(err, context.DeadlineExceeded):
-		return Timeout, "the operation timed out"
+		return Timeout, reasonTimedOut
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return Unavailable, "the upstream service refused the connection"
+		return Unavailable, reasonRefused
 	case errors.Is(err, syscall.ECONNRESET):
-		return Unavailable, "the connection to the upstream service was reset"
+		return Unavailable, reasonReset
 	case errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED):
-		return Unavailable, "the connection to the upstream service was closed"
+		return Unavailable, reasonClosed
 	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
-		return Unavailable, "the upstream service is unreachable"
+		return Unavailable, reasonUnreachable
 	case errors.Is(err, transport.ErrSessionTerminated):
-		return Unavailable, "the session with the upstream MCP server ended"
+		return Unavailable, reasonSessionEnded
 	case errors.Is(err, transport.ErrAuthorizationRequired), errors.Is(err, transport.ErrOAuthAuthorizationRequired):
-		return PermissionDenied, "the upstream MCP server requires authorization"
+		return PermissionDenied, reasonAuthRequired
 	case errors.Is(err, mcp.ErrInvalidParams):
-		return InvalidArgument, "the upstream MCP server rejected the parameters"
+		return InvalidArgument, reasonInvalidParams
 	case errors.Is(err, mcp.ErrResourceNotFound):
-		return NotFound, "the upstream resource was not found"
+		return NotFound, reasonResourceNotFound
 	case errors.Is(err, mcp.ErrRequestInterrupted):
-		return Canceled, "the upstream request was interrupted"
+		return Canceled, reasonInterrupted
 	case errors.Is(err, fs.ErrNotExist):
-		return NotFound, "not found"
+		return NotFound, reasonNotFound
 	case errors.Is(err, fs.ErrPermission):
-		return PermissionDenied, "permission denied"
+		return PermissionDenied, reasonPermission
 	}
 	var netErr net.Error
 	if errors.As(err, &netErr) && netErr.Timeout() {
-		return Timeout, "the upstream service did not answer in time"
+		return Timeout, reasonSlow
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
-		return Unavailable, "the upstream host name could not be resolved"
+		return Unavailable, reasonHostName
 	}
 	var certErr *x509.CertificateInvalidError
 	var unknownAuth x509.UnknownAuthorityError
 	var hostErr x509.HostnameError
 	if errors.As(err, &certErr) || errors.As(err, &unknownAuth) || errors.As(err, &hostErr) {
-		return Internal, ""
+		return Internal, reasonNone
 	}
 	if onConnection(err) {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return Unavailable, "the upstream service closed the connection unexpectedly"
+			return Unavailable, reasonUnexpectedEOF
 		}
-		return Unavailable, "the request to the upstream service failed"
+		return Unavailable, reasonRequestFailed
 	}
-	return Internal, ""
+	return Internal, reasonNone
 }
 
 // onConnection reports whether err happened while talking to a peer: a
