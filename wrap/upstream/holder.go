@@ -2,11 +2,9 @@ package upstream
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,32 +13,6 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 )
-
-// State is the breaker's state.
-type State int32
-
-// The breaker's states.
-const (
-	// Closed: calls go through; the normal state.
-	Closed State = iota
-	// Open: calls fail fast until the open window ends.
-	Open
-	// HalfOpen: one probe call is let through; the others fail fast.
-	HalfOpen
-)
-
-// String returns "closed", "open" or "half_open".
-func (s State) String() string {
-	switch s {
-	case Closed:
-		return "closed"
-	case Open:
-		return "open"
-	case HalfOpen:
-		return "half_open"
-	}
-	return "state(" + strconv.Itoa(int(s)) + ")"
-}
 
 // notSent is a cause for failures that happened before anything was sent to
 // the upstream: the operation the tool meant to perform cannot have
@@ -52,7 +24,8 @@ func (e notSent) Error() string { return string(e) }
 // Is matches errs.ErrNotSent: nothing reached the upstream.
 func (notSent) Is(target error) bool { return target == errs.ErrNotSent }
 
-// Causes of the errors Get returns; match them with errors.Is.
+// Causes of the errors Get returns; match them with errors.Is. Each also
+// matches errs.ErrNotSent.
 var (
 	// ErrOpen is the cause when Get fails fast because the breaker is open.
 	ErrOpen error = notSent("circuit breaker open")
@@ -71,18 +44,13 @@ type Holder[C any] struct {
 	close  func(C) error
 	health func(context.Context, C) error
 	s      settings
+	br     *breaker
 
-	cur   atomic.Pointer[conn[C]]
-	state atomic.Int32 // State; written under mu
-	fails atomic.Int32 // consecutive broken clients; written under mu
+	cur atomic.Pointer[conn[C]]
 
-	mu        sync.Mutex // guards what follows; never held across I/O
-	opens     int
-	openUntil time.Time
-	probing   bool
-	probeAt   time.Time
-	gen       uint64
-	closed    bool
+	mu     sync.Mutex // guards gen and closed; never held across I/O
+	gen    uint64
+	closed bool
 
 	sf   singleflight.Group
 	bg   sync.WaitGroup // dials and closes in flight
@@ -109,7 +77,7 @@ func New[C any](name string, dial func(context.Context) (C, error), opts ...Opti
 			o.apply(&s)
 		}
 	}
-	h := &Holder[C]{name: name, dial: dial, s: s, stop: make(chan struct{})}
+	h := &Holder[C]{name: name, dial: dial, s: s, br: newBreaker(&s), stop: make(chan struct{})}
 	if s.close != nil {
 		f, ok := s.close.(func(C) error)
 		if !ok {
@@ -143,9 +111,10 @@ type Lease[C any] struct {
 // Get returns the current client, dialling one if there is none. It fails
 // fast, with an errs.Unavailable error naming the upstream and carrying a
 // RetryAfter, while the breaker is open or another caller is probing. On a
-// healthy client it takes no lock and allocates nothing.
+// healthy client it takes no lock and allocates nothing. Events of the dial
+// it triggers or the breaker change it causes are reported with ctx.
 func (h *Holder[C]) Get(ctx context.Context) (Lease[C], error) {
-	if c := h.cur.Load(); c != nil && State(h.state.Load()) == Closed {
+	if c := h.cur.Load(); c != nil && h.br.closed() {
 		return Lease[C]{Client: c.client, h: h, c: c}, nil
 	}
 	return h.getSlow(ctx)
@@ -158,20 +127,24 @@ func (h *Holder[C]) Do(ctx context.Context, fn func(context.Context, C) error) e
 	if err != nil {
 		return err
 	}
-	return l.Done(fn(ctx, l.Client))
+	return l.Done(ctx, fn(ctx, l.Client))
 }
 
 func (h *Holder[C]) getSlow(ctx context.Context) (Lease[C], error) {
-	probe, err := h.admit(ctx)
-	if err != nil {
-		return Lease[C]{}, err
+	if h.isClosed() {
+		return Lease[C]{}, h.closedError()
+	}
+	probe, wait, tr := h.br.admit()
+	h.transitioned(ctx, tr)
+	if wait > 0 {
+		return Lease[C]{}, h.openError(wait)
 	}
 	c := h.cur.Load()
 	if c == nil {
-		c, err = h.redial(ctx)
-		if err != nil {
+		var err error
+		if c, err = h.redial(ctx); err != nil {
 			if probe {
-				h.releaseProbe()
+				h.br.releaseProbe()
 			}
 			return Lease[C]{}, err
 		}
@@ -179,43 +152,14 @@ func (h *Holder[C]) getSlow(ctx context.Context) (Lease[C], error) {
 	return Lease[C]{Client: c.client, h: h, c: c, probe: probe}, nil
 }
 
-// admit decides whether this caller may go on: always when the breaker is
-// closed; as the one probe when the open window is over; otherwise not.
-func (h *Holder[C]) admit(ctx context.Context) (probe bool, err error) {
+func (h *Holder[C]) isClosed() bool {
 	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		return false, errs.Wrap(errs.Unavailable, ErrClosed, "upstream "+h.name+" is shut down")
-	}
-	now := h.s.now()
-	var tr transition
-	switch State(h.state.Load()) {
-	case Closed:
-		h.mu.Unlock()
-		return false, nil
-	case Open:
-		if now.Before(h.openUntil) {
-			wait := h.openUntil.Sub(now)
-			h.mu.Unlock()
-			return false, h.openError(wait)
-		}
-		tr = h.setLocked(HalfOpen, now, nil)
-	case HalfOpen:
-		if h.probing && now.Sub(h.probeAt) < h.s.dialTimeout {
-			h.mu.Unlock()
-			return false, h.openError(h.s.openBase)
-		}
-	}
-	h.probing, h.probeAt = true, now
-	h.mu.Unlock()
-	h.emitTransition(ctx, tr)
-	return true, nil
+	defer h.mu.Unlock()
+	return h.closed
 }
 
-func (h *Holder[C]) releaseProbe() {
-	h.mu.Lock()
-	h.probing = false
-	h.mu.Unlock()
+func (h *Holder[C]) closedError() error {
+	return errs.Wrap(errs.Unavailable, ErrClosed, "upstream "+h.name+" is shut down")
 }
 
 func (h *Holder[C]) openError(wait time.Duration) error {
@@ -247,7 +191,7 @@ func (h *Holder[C]) dialOnce(ctx context.Context) (any, error) {
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
-		return nil, errs.Wrap(errs.Unavailable, ErrClosed, "upstream "+h.name+" is shut down")
+		return nil, h.closedError()
 	}
 	h.bg.Add(1)
 	h.mu.Unlock()
@@ -263,12 +207,7 @@ func (h *Holder[C]) dialOnce(ctx context.Context) (any, error) {
 		}
 	}()
 	begin := time.Now()
-	c, err := h.dial(dctx)
-	if err == nil && h.health != nil {
-		if err = h.health(dctx, c); err != nil {
-			h.release(c)
-		}
-	}
+	c, err := h.connect(dctx)
 	if err != nil {
 		h.failedDials.Add(1)
 		return nil, h.dialFailed(ctx, err)
@@ -277,7 +216,7 @@ func (h *Holder[C]) dialOnce(ctx context.Context) (any, error) {
 	if h.closed {
 		h.mu.Unlock()
 		h.release(c)
-		return nil, errs.Wrap(errs.Unavailable, ErrClosed, "upstream "+h.name+" is shut down")
+		return nil, h.closedError()
 	}
 	h.gen++
 	cn := &conn[C]{client: c, gen: h.gen}
@@ -290,27 +229,40 @@ func (h *Holder[C]) dialOnce(ctx context.Context) (any, error) {
 	return cn, nil
 }
 
+// connect dials and runs the health check on its own, shorter deadline: an
+// upstream that accepts connections but never answers fails the check in
+// HealthTimeout, not in the whole dial timeout.
+func (h *Holder[C]) connect(ctx context.Context) (C, error) {
+	c, err := h.dial(ctx)
+	if err != nil || h.health == nil {
+		return c, err
+	}
+	hctx, cancel := context.WithTimeout(ctx, h.s.healthTimeout)
+	defer cancel()
+	if err := h.health(hctx, c); err != nil {
+		h.release(c)
+		var zero C
+		return zero, err
+	}
+	return c, nil
+}
+
 // dialFailed opens the breaker (a failed dial is the surest sign the
 // upstream is down) and builds the error the waiting callers get.
 func (h *Holder[C]) dialFailed(ctx context.Context, err error) error {
-	h.mu.Lock()
-	now := h.s.now()
-	var tr transition
-	if State(h.state.Load()) != Open {
-		tr = h.setLocked(Open, now, err)
-	}
-	h.probing = false
-	wait := h.openUntil.Sub(now)
-	h.mu.Unlock()
+	tr, wait := h.br.trip(err)
 	h.emit(ctx, slog.LevelWarn, EventDialFailed, "upstream dial failed",
 		slog.String("code", errs.CodeOf(err).String()), slog.String("cause", err.Error()))
-	h.emitTransition(ctx, tr)
-	e := errs.From(err)
-	msg := "could not connect to upstream " + h.name
-	if e.Code().Public() && e.Message() != "" {
-		msg += ": " + strings.Replace(e.Message(), "the upstream service ", "it ", 1)
+	h.transitioned(ctx, tr)
+	e := errs.FromUpstream(h.name, err)
+	code, msg := e.Code(), e.Message()
+	var own *errs.Error
+	switch {
+	case code == errs.Canceled || !code.Public() || msg == "":
+		msg = "could not connect to upstream " + h.name
+	case errors.As(err, &own):
+		msg = "could not connect to upstream " + h.name + ": " + msg
 	}
-	code := e.Code()
 	if code == errs.Timeout || code == errs.Canceled {
 		// The dial ran on its own deadline: to the caller the upstream is
 		// simply unavailable.
@@ -320,99 +272,76 @@ func (h *Holder[C]) dialFailed(ctx context.Context, err error) error {
 }
 
 // Done reports the outcome of the call made with the lease and returns err,
-// given a message naming the upstream when it was a transient failure that
-// errs had to classify. A transient failure (errs.CodeOf is Unavailable or
-// Timeout) marks the lease's client broken, unless a newer one already
-// replaced it; anything else, including a nil error, an HTTP 404 or a rate
-// limit, shows that the upstream answered.
-func (l Lease[C]) Done(err error) error {
+// as an error whose message names the upstream when it was a transient
+// failure that errs had to classify (see errs.FromUpstream). Pass the
+// call's ctx: a broken client or a breaker change is reported with it, so
+// an EventFunc puts it on the calling tool's span.
+//
+// A transient failure (errs.CodeOf is Unavailable or Timeout) marks the
+// lease's client broken, unless a newer one already replaced it. Toward the
+// breaker's threshold, a broken connection counts once per client (64
+// callers failing on one reset connection are one failure), a timeout
+// counts every time (64 callers waiting on an upstream that accepts but
+// never answers are 64). Anything else, including a nil error, an HTTP 404
+// or a rate limit, shows that the upstream answered and ends the run of
+// failures; a cancelled call says nothing either way.
+func (l Lease[C]) Done(ctx context.Context, err error) error {
 	h := l.h
 	if h == nil {
 		return err
 	}
-	if err == nil {
-		if l.probe || h.fails.Load() != 0 {
-			h.succeeded(l)
-		}
-		return nil
+	code := errs.Internal
+	if err != nil {
+		code = errs.CodeOf(err)
 	}
-	code := errs.CodeOf(err)
-	switch code {
-	case errs.Unavailable, errs.Timeout:
-		return h.failed(l, err, code)
-	case errs.Canceled:
-		// The caller gave up: this says nothing about the upstream.
+	switch {
+	case err != nil && (code == errs.Unavailable || code == errs.Timeout):
+		return h.failed(ctx, l, err, code)
+	case code == errs.Canceled:
 		if l.probe {
-			h.releaseProbe()
+			h.br.releaseProbe()
 		}
-		return err
-	}
-	if l.probe || h.fails.Load() != 0 {
-		h.succeeded(l)
+	case l.probe || h.br.fails.Load() != 0:
+		h.transitioned(ctx, h.br.succeeded(l.probe))
 	}
 	return err
 }
 
-func (h *Holder[C]) succeeded(l Lease[C]) {
-	h.mu.Lock()
-	var tr transition
-	if l.probe {
-		h.probing = false
-		if State(h.state.Load()) == HalfOpen {
-			tr = h.setLocked(Closed, time.Time{}, nil)
-		}
-	}
-	if State(h.state.Load()) == Closed {
-		h.fails.Store(0)
-	}
-	h.mu.Unlock()
-	h.emitTransition(context.Background(), tr)
-}
-
-func (h *Holder[C]) failed(l Lease[C], err error, code errs.Code) error {
-	h.mu.Lock()
-	// Each client generation counts once: the first failure on it marks it
-	// broken, later ones on the same (already replaced) client are echoes.
-	counted := h.cur.CompareAndSwap(l.c, nil)
-	var tr transition
-	switch {
-	case l.probe:
-		h.probing = false
-		if State(h.state.Load()) == HalfOpen {
-			tr = h.setLocked(Open, h.s.now(), err)
-		}
-	case counted && State(h.state.Load()) == Closed:
-		n := h.fails.Add(1)
-		if int(n) >= h.s.threshold {
-			tr = h.setLocked(Open, h.s.now(), err)
-		}
-	}
-	h.mu.Unlock()
-	if counted {
+func (h *Holder[C]) failed(ctx context.Context, l Lease[C], err error, code errs.Code) error {
+	// The first failure on a client marks it broken; later ones on the
+	// same, already replaced, client are echoes of it.
+	broke := h.cur.CompareAndSwap(l.c, nil)
+	tr := h.br.failed(l.probe, broke || code == errs.Timeout, err)
+	if broke {
 		h.broken.Add(1)
 		h.release(l.c.client)
-		h.emit(context.Background(), slog.LevelWarn, EventBroken, "upstream client broken; reconnecting",
+		h.emit(ctx, slog.LevelWarn, EventBroken, "upstream client broken; reconnecting",
 			slog.Uint64("generation", l.c.gen),
 			slog.String("code", code.String()),
 			slog.String("cause", err.Error()))
 	}
-	h.emitTransition(context.Background(), tr)
-	return h.describe(err, code)
+	h.transitioned(ctx, tr)
+	var own *errs.Error
+	if errors.As(err, &own) {
+		return err // already classified, with its own message
+	}
+	return errs.FromUpstream(h.name, err)
 }
 
-// describe names the upstream in a classified error's message.
-func (h *Holder[C]) describe(err error, code errs.Code) error {
-	e := errs.From(err)
-	if e.Cause() != err {
-		return err // already an *errs.Error with its own message
+// transitioned acts on a breaker change and reports it, once. Opening drops
+// the current client, so that the probe after the open window dials afresh
+// and passes the health check (on its short deadline) before a real call
+// is let through.
+func (h *Holder[C]) transitioned(ctx context.Context, tr transition) {
+	if !tr.changed() {
+		return
 	}
-	msg := e.Message()
-	if named := strings.Replace(msg, "the upstream service", "upstream "+h.name, 1); named != msg {
-		msg = named
-	} else {
-		msg = "upstream " + h.name + ": " + msg
+	if tr.to == Open {
+		if c := h.cur.Swap(nil); c != nil {
+			h.release(c.client)
+		}
 	}
-	return errs.Wrap(code, err, msg)
+	h.emitTransition(ctx, tr)
 }
 
 // release closes a client in the background, or at once after Close.
@@ -434,69 +363,6 @@ func (h *Holder[C]) release(c C) {
 	}()
 }
 
-// transition is a breaker state change, emitted after the lock is released.
-type transition struct {
-	from, to State
-	window   time.Duration
-	cause    error
-}
-
-// setLocked changes the state; opening starts a new open window.
-func (h *Holder[C]) setLocked(to State, now time.Time, cause error) transition {
-	tr := transition{from: State(h.state.Load()), to: to, cause: cause}
-	switch to {
-	case Open:
-		h.opens++
-		d := h.s.openBase << min(h.opens-1, 30)
-		if d <= 0 || d > h.s.openMax {
-			d = h.s.openMax
-		}
-		// Equal jitter: half fixed, half random, so probes from many
-		// replicas spread out but the wait never collapses to zero.
-		d = d/2 + rand.N(d/2+1)
-		h.openUntil = now.Add(d)
-		tr.window = d
-	case Closed:
-		h.opens = 0
-		h.fails.Store(0)
-	}
-	h.state.Store(int32(to))
-	return tr
-}
-
-func (h *Holder[C]) emitTransition(ctx context.Context, tr transition) {
-	if tr.from == tr.to {
-		return
-	}
-	attrs := []slog.Attr{slog.String("from", tr.from.String()), slog.String("to", tr.to.String())}
-	level := slog.LevelInfo
-	if tr.to == Open {
-		level = slog.LevelWarn
-		attrs = append(attrs, slog.Float64("retry_after_ms", float64(tr.window.Microseconds())/1000))
-	}
-	if tr.cause != nil {
-		attrs = append(attrs, slog.String("cause", tr.cause.Error()))
-	}
-	h.emit(ctx, level, EventBreaker, "upstream circuit breaker "+tr.to.String(), attrs...)
-}
-
-func (h *Holder[C]) emit(ctx context.Context, level slog.Level, name, msg string, attrs ...slog.Attr) {
-	l := h.s.logger
-	logOn := l != nil && l.Enabled(ctx, level)
-	if !logOn && h.s.events == nil {
-		return
-	}
-	all := make([]slog.Attr, 0, len(attrs)+2)
-	all = append(all, slog.String("upstream", h.name), slog.String("event", name))
-	all = append(all, attrs...)
-	if h.s.events != nil {
-		h.s.events(ctx, name, all...)
-	}
-	if logOn {
-		l.LogAttrs(ctx, level, msg, all...)
-	}
-}
-
 // Stats is a snapshot of a Holder, for tests, health pages and metrics.
 type Stats struct {
 	// State is the breaker's state.
@@ -513,12 +379,8 @@ type Stats struct {
 
 // Stats returns a snapshot of the counters and the breaker.
 func (h *Holder[C]) Stats() Stats {
-	h.mu.Lock()
-	st := Stats{State: State(h.state.Load())}
-	if st.State == Open {
-		st.RetryAfter = max(h.openUntil.Sub(h.s.now()), 0)
-	}
-	h.mu.Unlock()
+	var st Stats
+	st.State, st.RetryAfter = h.br.snapshot()
 	st.Dials, st.FailedDials, st.Broken = h.dials.Load(), h.failedDials.Load(), h.broken.Load()
 	return st
 }

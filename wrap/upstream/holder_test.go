@@ -134,7 +134,7 @@ func TestBrokenClientIsClosedAndRedialledOnce(t *testing.T) {
 	first := leases[0].Client
 	// 64 callers fail on the same client: one failure, not 64.
 	for _, l := range leases {
-		err := l.Done(fmt.Errorf("read: %w", refusedErr))
+		err := l.Done(t.Context(), fmt.Errorf("read: %w", refusedErr))
 		if errs.CodeOf(err) != errs.Unavailable || !strings.Contains(errs.From(err).Message(), "") {
 			t.Fatalf("Done returned %v", err)
 		}
@@ -148,7 +148,7 @@ func TestBrokenClientIsClosedAndRedialledOnce(t *testing.T) {
 	if err != nil || l.Client.gen != 2 {
 		t.Fatalf("Get after a break: %v, gen %v", err, l.Client)
 	}
-	if err := l.Done(nil); err != nil {
+	if err := l.Done(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := ev.String(); got != "upstream.dial upstream.broken upstream.dial" {
@@ -211,7 +211,7 @@ func TestBreakerOpensFailsFastProbesAndCloses(t *testing.T) {
 	if _, err := h.Get(t.Context()); !errors.Is(err, upstream.ErrOpen) {
 		t.Fatalf("second caller during the probe: %v", err)
 	}
-	if err := probe.Done(nil); err != nil {
+	if err := probe.Done(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := h.Get(t.Context()); err != nil {
@@ -235,7 +235,7 @@ func TestThresholdConsecutiveBrokenClientsOpen(t *testing.T) {
 		if err != nil {
 			t.Fatalf("call %d: %v", i, err)
 		}
-		_ = l.Done(unavailable)
+		_ = l.Done(t.Context(), unavailable)
 	}
 	if _, err := h.Get(t.Context()); !errors.Is(err, upstream.ErrOpen) {
 		t.Fatalf("after 3 broken clients: %v", err)
@@ -260,7 +260,7 @@ func TestAnswersThatAreNotOutagesKeepTheClient(t *testing.T) {
 		if gerr != nil {
 			t.Fatal(gerr)
 		}
-		if got := l.Done(err); got != err {
+		if got := l.Done(t.Context(), err); got != err {
 			t.Fatalf("Done(%v) changed the error to %v", err, got)
 		}
 	}
@@ -345,7 +345,7 @@ func BenchmarkGet(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if err := l.Done(nil); err != nil {
+			if err := l.Done(ctx, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -355,7 +355,7 @@ func BenchmarkGet(b *testing.B) {
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				l, _ := h.Get(ctx)
-				_ = l.Done(nil)
+				_ = l.Done(ctx, nil)
 			}
 		})
 	})
@@ -370,7 +370,7 @@ func TestGetOnAHealthyClientAllocatesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_ = l.Done(nil)
+		_ = l.Done(ctx, nil)
 	})
 	if allocs != 0 {
 		t.Fatalf("Get+Done allocates %.1f times", allocs)

@@ -15,40 +15,28 @@ type optionFunc func(*settings)
 
 func (f optionFunc) apply(s *settings) { f(s) }
 
-// EventFunc receives the holder's events (a reconnect, a broken client, a
-// breaker state change) with typed attributes, for example to add them to a
-// trace as span events. It must not block.
-type EventFunc func(ctx context.Context, name string, attrs ...slog.Attr)
-
-// Event names passed to an EventFunc and used as the "event" attribute of
-// log lines.
-const (
-	EventDial       = "upstream.dial"
-	EventDialFailed = "upstream.dial_failed"
-	EventBroken     = "upstream.broken"
-	EventBreaker    = "upstream.breaker"
-)
-
 // settings is the evaluated form of the options.
 type settings struct {
-	close       any // func(C) error, checked in New
-	health      any // func(context.Context, C) error, checked in New
-	logger      *slog.Logger
-	events      EventFunc
-	threshold   int
-	openBase    time.Duration
-	openMax     time.Duration
-	dialTimeout time.Duration
-	now         func() time.Time
+	close         any // func(C) error, checked in New
+	health        any // func(context.Context, C) error, checked in New
+	logger        *slog.Logger
+	events        EventFunc
+	threshold     int
+	openBase      time.Duration
+	openMax       time.Duration
+	dialTimeout   time.Duration
+	healthTimeout time.Duration
+	now           func() time.Time
 }
 
 func defaults() settings {
 	return settings{
-		threshold:   5,
-		openBase:    time.Second,
-		openMax:     30 * time.Second,
-		dialTimeout: 10 * time.Second,
-		now:         time.Now,
+		threshold:     5,
+		openBase:      time.Second,
+		openMax:       10 * time.Second,
+		dialTimeout:   10 * time.Second,
+		healthTimeout: 2 * time.Second,
+		now:           time.Now,
 	}
 }
 
@@ -87,8 +75,10 @@ func WithEvents(f EventFunc) Option {
 	return optionFunc(func(s *settings) { s.events = f })
 }
 
-// WithThreshold sets how many consecutive broken clients open the breaker
-// (default 5). A failed dial opens it regardless.
+// WithThreshold sets how many failures in a row open the breaker
+// (default 5): broken clients (each client counts once, however many calls
+// failed on it) and timed-out calls (each counts). A failed dial opens it
+// regardless.
 func WithThreshold(n int) Option {
 	return optionFunc(func(s *settings) {
 		if n > 0 {
@@ -97,13 +87,19 @@ func WithThreshold(n int) Option {
 	})
 }
 
-// WithBackoff sets the breaker's open window: base after the first opening,
-// doubling on each failed probe up to max, with jitter (each window is
-// between half and all of its nominal length). Defaults: 1s and 30s.
-func WithBackoff(base, max time.Duration) Option {
+// WithBackoff sets the breaker's open window: initial after the first
+// opening, doubling on each failed probe up to max, with equal jitter (each
+// window lies between half and all of its nominal length). Defaults: 1s
+// and 10s.
+//
+// max bounds how long callers are held off after the upstream is back: a
+// call goes through at most max after recovery, plus the probe's own dial
+// and health check. A lower max finds a recovered upstream sooner; a
+// higher one probes a long outage less often.
+func WithBackoff(initial, max time.Duration) Option {
 	return optionFunc(func(s *settings) {
-		if base > 0 {
-			s.openBase = base
+		if initial > 0 {
+			s.openBase = initial
 		}
 		if max >= s.openBase {
 			s.openMax = max
@@ -115,11 +111,26 @@ func WithBackoff(base, max time.Duration) Option {
 
 // WithDialTimeout bounds one dial plus its health check (default 10s). A
 // dial outlives the caller that started it if other callers wait for it, so
-// it runs on its own deadline rather than the first caller's.
+// it runs on its own deadline rather than the first caller's. It is also
+// how long a probe holds the half-open state before another caller may
+// probe.
 func WithDialTimeout(d time.Duration) Option {
 	return optionFunc(func(s *settings) {
 		if d > 0 {
 			s.dialTimeout = d
+		}
+	})
+}
+
+// WithHealthTimeout bounds the health check of a freshly dialled client
+// (default 2s, and never beyond the dial timeout). An upstream that accepts
+// connections but never answers fails its check in this time, so the
+// breaker opens and callers fail fast instead of each waiting out its own
+// timeout.
+func WithHealthTimeout(d time.Duration) Option {
+	return optionFunc(func(s *settings) {
+		if d > 0 {
+			s.healthTimeout = d
 		}
 	})
 }

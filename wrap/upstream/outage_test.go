@@ -75,7 +75,7 @@ func forecastTool(h *upstream.Holder[*http.Client], base string) server.ServerTo
 					err = errs.FromStatus("weather-api", resp.StatusCode, resp.Header)
 				}
 			}
-			if err = lease.Done(err); err != nil {
+			if err = lease.Done(ctx, err); err != nil {
 				return nil, err
 			}
 			return mcp.NewToolResultText(string(body)), nil
@@ -265,7 +265,7 @@ func TestHolderReconnectsAnMCPClient(t *testing.T) {
 			var req mcp.CallToolRequest
 			req.Params.Name = "locate"
 			res, err := lease.Client.CallTool(ctx, req)
-			if err = lease.Done(err); err != nil {
+			if err = lease.Done(ctx, err); err != nil {
 				return nil, err
 			}
 			return res, nil
