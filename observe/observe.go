@@ -681,8 +681,7 @@ func (o *Observer) otelAttr(a slog.Attr, scrub func(string) string) attribute.Ke
 // Names of wrap/upstream's events that UpstreamEvent knows (observe does not
 // import wrap; the names are that package's documented constants).
 const (
-	upstreamDial    = "upstream.dial"
-	upstreamBreaker = "upstream.breaker"
+	upstreamDial = "upstream.dial"
 )
 
 // AttrUpstream names the upstream on reconnect and breaker metrics.
@@ -692,7 +691,7 @@ const AttrUpstream = "mcpwrap.upstream"
 // wrap/upstream's EventFunc, so upstream.WithEvents(obs.UpstreamEvent) wires
 // a Holder in. The event goes to the span in ctx — the tool call's span when
 // the reconnect or breaker change happens during a call — under its own name
-// (a breaker change also as EventBreakerStateChange), and a reconnect (a
+// (once), and a reconnect (a
 // dial after the first) counts in MetricReconnects. Logging stays with the
 // holder's logger.
 func (o *Observer) UpstreamEvent(ctx context.Context, name string, attrs ...slog.Attr) {
@@ -702,9 +701,6 @@ func (o *Observer) UpstreamEvent(ctx context.Context, name string, attrs ...slog
 			kv = append(kv, o.otelAttr(a, o.red.String))
 		}
 		span.AddEvent(name, trace.WithAttributes(kv...))
-		if name == upstreamBreaker {
-			span.AddEvent(EventBreakerStateChange, trace.WithAttributes(kv...))
-		}
 	}
 	if !o.metrics || name != upstreamDial {
 		return
