@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -374,5 +376,43 @@ func TestGetOnAHealthyClientAllocatesNothing(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("Get+Done allocates %.1f times", allocs)
+	}
+}
+
+// TestErrorsNameTheUpstreamInErrsWords: the holder's errors name the
+// upstream in the sentence errs.FromUpstream makes for the cause, for a
+// failed dial and for a failure reported to Done alike, and the dial's
+// error still says nothing was sent.
+func TestErrorsNameTheUpstreamInErrsWords(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + ln.Addr().String() + "/"
+	_ = ln.Close()
+	dial := func(ctx context.Context) (*http.Client, error) {
+		c := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, refused, nil)
+		_, err := c.Do(req)
+		return c, err
+	}
+	h := upstream.New("weather-api", dial)
+	defer h.Close()
+	_, err = h.Get(t.Context())
+	if msg := errs.From(err).Message(); msg != "upstream weather-api refused the connection" ||
+		!errors.Is(err, upstream.ErrDial) || !errors.Is(err, errs.ErrNotSent) {
+		t.Fatalf("failed dial: %v (message %q)", err, msg)
+	}
+
+	d := &dialer{}
+	h2 := upstream.New("weather-api", d.dial)
+	defer h2.Close()
+	l, err := h2.Get(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = l.Done(t.Context(), &net.DNSError{Err: "no such host", Name: "api.invalid", IsNotFound: true})
+	if e := errs.From(err); e.Code() != errs.Unavailable || e.Message() != "the host name of upstream weather-api could not be resolved" {
+		t.Fatalf("Done: %v (message %q)", err, e.Message())
 	}
 }
