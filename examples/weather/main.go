@@ -202,7 +202,7 @@ func (w *weatherClient) call(ctx context.Context, path string) ([]byte, error) {
 		return nil, err
 	}
 	body, err := w.get(ctx, lease.Client, path)
-	return body, lease.Done(err)
+	return body, lease.Done(ctx, err)
 }
 
 func (w *weatherClient) tools() []server.ServerTool {

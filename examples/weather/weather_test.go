@@ -21,7 +21,7 @@ func TestDemo(t *testing.T) {
 		`upstream answers 429, Retry-After: 1         ok`,
 		"the operation may have happened",
 		"upstream order requests made:              1",
-		"could not connect to upstream weather-api: it refused the connection",
+		"upstream weather-api refused the connection",
 		`upstream weather-api is unavailable; retry after`,
 		`upstream back on the same port               ok`,
 		"breaker closed, 2 dials",
