@@ -102,16 +102,9 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	conn := serveMCP(t, s)
 	session := conn.Client.GetSessionId()
 
-	type result struct {
-		ok      bool
-		code    string
-		text    string
-		err     error
-		elapsed time.Duration
-	}
 	var (
 		mu      sync.Mutex
-		results = map[string][]result{} // by phase
+		results = map[string][]callResult{} // by phase
 		phase   atomic.Value
 		stop    = make(chan struct{})
 		wg      sync.WaitGroup
@@ -128,7 +121,7 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 				p := phase.Load().(string)
 				begin := time.Now()
 				res, err := conn.Call(context.Background(), "get_forecast", nil)
-				r := result{err: err, elapsed: time.Since(begin)}
+				r := callResult{err: err, elapsed: time.Since(begin)}
 				if p2 := phase.Load().(string); p2 != p {
 					p = "outage" // a call that spans a stop or restart
 				}
@@ -172,13 +165,45 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 
 	mu.Lock()
 	defer mu.Unlock()
+	failed := checkOutageCalls(t, results, deadline, logs.String())
+	if jerrs := conn.Wire.JSONRPCErrors(); len(jerrs) != 0 {
+		t.Fatalf("JSON-RPC errors on the wire: %s", jerrs[0])
+	}
+	st := h.Stats()
+	if st.Dials != 2 {
+		t.Fatalf("want 2 successful dials (the first connect and one reconnect after the outage), got %d", st.Dials)
+	}
+	// Failed dials are one per open window, not one per caller: windows
+	// last at least 50ms, 100ms, then 200ms each (jitter keeps half).
+	limit := 4 + int64(time.Since(outageBegan)/(200*time.Millisecond))
+	if st.FailedDials > limit || st.Broken != 1 {
+		t.Fatalf("dials not bounded under 64 callers: %+v", st)
+	}
+	t.Logf("calls: %d before, %d during the outage (%d failed, all precise); holder %+v",
+		len(results["before"]), len(results["outage"]), failed, st)
+}
+
+// callResult is how one call of TestUpstreamRestartOnSamePortUnder64Callers went.
+type callResult struct {
+	ok      bool
+	code    string
+	text    string
+	err     error
+	elapsed time.Duration
+}
+
+// checkOutageCalls checks the calls by phase: all ok before the outage;
+// during and after it, tool results only, on time, with a precise code and
+// message. It returns how many failed.
+func checkOutageCalls(t *testing.T, results map[string][]callResult, deadline time.Duration, logs string) int {
+	t.Helper()
 	outage := results["outage"]
 	if len(results["before"]) == 0 || len(outage) < 64 {
 		t.Fatalf("too few calls: before %d, outage %d", len(results["before"]), len(outage))
 	}
 	for _, r := range results["before"] {
 		if !r.ok {
-			t.Fatalf("a call failed before the outage: %+v\n%s", r, grepLines(logs.String(), "retry", "broken", "breaker"))
+			t.Fatalf("a call failed before the outage: %+v\n%s", r, grepLines(logs, "retry", "broken", "breaker"))
 		}
 	}
 	failed := 0
@@ -203,21 +228,7 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	if failed == 0 {
 		t.Fatal("no call saw the outage")
 	}
-	if jerrs := conn.Wire.JSONRPCErrors(); len(jerrs) != 0 {
-		t.Fatalf("JSON-RPC errors on the wire: %s", jerrs[0])
-	}
-	st := h.Stats()
-	if st.Dials != 2 {
-		t.Fatalf("want 2 successful dials (the first connect and one reconnect after the outage), got %d", st.Dials)
-	}
-	// Failed dials are one per open window, not one per caller: windows
-	// last at least 50ms, 100ms, then 200ms each (jitter keeps half).
-	limit := 4 + int64(time.Since(outageBegan)/(200*time.Millisecond))
-	if st.FailedDials > limit || st.Broken != 1 {
-		t.Fatalf("dials not bounded under 64 callers: %+v", st)
-	}
-	t.Logf("calls: %d before, %d during the outage (%d failed, all precise); holder %+v",
-		len(results["before"]), len(outage), failed, st)
+	return failed
 }
 
 // TestHolderReconnectsAnMCPClient keeps an mcp-go client to another MCP
