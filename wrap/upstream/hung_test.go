@@ -69,11 +69,17 @@ func TestHungUpstreamOpensTheBreakerAfterConsecutiveTimeouts(t *testing.T) {
 	}
 
 	var wg sync.WaitGroup
+	var slowest time.Duration
+	var mu sync.Mutex
 	for range 8 { // all on the first client
 		wg.Go(func() {
-			if info, _ := call(); info.Code != errs.Timeout.String() {
+			info, took := call()
+			if info.Code != errs.Timeout.String() {
 				t.Errorf("a call to the hung upstream: %+v", info)
 			}
+			mu.Lock()
+			slowest = max(slowest, took)
+			mu.Unlock()
 		})
 	}
 	wg.Wait()
@@ -88,6 +94,8 @@ func TestHungUpstreamOpensTheBreakerAfterConsecutiveTimeouts(t *testing.T) {
 	if took >= timeout/2 {
 		t.Fatalf("the call after the breaker opened took %v; the timeout is %v", took, timeout)
 	}
+	t.Logf("8 concurrent calls timed out (slowest answered in %v, timeout %v); the breaker opened; the next call failed in %v: %s",
+		slowest.Round(time.Millisecond), timeout, took.Round(10*time.Microsecond), info.Message)
 }
 
 // TestHungHealthCheckFailsInTheHealthTimeout: redialling an upstream that
@@ -110,7 +118,9 @@ func TestHungHealthCheckFailsInTheHealthTimeout(t *testing.T) {
 	defer h.Close()
 	ctx, cancel := context.WithTimeout(t.Context(), callTimeout)
 	defer cancel()
+	begin := time.Now()
 	_, err := h.Get(ctx)
+	took := time.Since(begin)
 	e := errs.From(err)
 	if !errors.Is(err, upstream.ErrDial) || !errors.Is(err, errs.ErrNotSent) || e.Code() != errs.Unavailable ||
 		e.Message() != "upstream hung-api did not answer in time" || e.RetryAfter() <= 0 {
@@ -119,7 +129,10 @@ func TestHungHealthCheckFailsInTheHealthTimeout(t *testing.T) {
 	if ctx.Err() != nil {
 		t.Fatal("the caller waited out its own timeout")
 	}
+	begin = time.Now()
 	_, err = h.Get(ctx)
+	t.Logf("Get of a hung upstream failed in %v (health timeout 100ms, caller's timeout %v); the next Get in %v: %v",
+		took.Round(time.Millisecond), callTimeout, time.Since(begin).Round(time.Microsecond), err)
 	if !errors.Is(err, upstream.ErrOpen) || errs.SideEffectsOf(err) != errs.SideEffectsNone || errs.From(err).RetryAfter() <= 0 {
 		t.Fatalf("the next Get: %v", err)
 	}
