@@ -54,13 +54,13 @@ type breaker struct {
 	probeAt   time.Time
 }
 
-func newBreaker(s *settings) *breaker {
-	return &breaker{
-		threshold: s.threshold,
-		window:    backoff.Exponential{Initial: s.openBase, Max: s.openMax, Jitter: backoff.Equal},
-		probeFor:  s.dialTimeout,
-		now:       s.now,
-	}
+// init sets the breaker's parameters; it lives inside its Holder, so that
+// Get reads its state without chasing a pointer.
+func (b *breaker) init(s *settings) {
+	b.threshold = s.threshold
+	b.window = backoff.Exponential{Initial: s.openBase, Max: s.openMax, Jitter: backoff.Equal}
+	b.probeFor = s.dialTimeout
+	b.now = s.now
 }
 
 // transition is a breaker state change; the zero value is none.

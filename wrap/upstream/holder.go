@@ -44,7 +44,7 @@ type Holder[C any] struct {
 	close  func(C) error
 	health func(context.Context, C) error
 	s      settings
-	br     *breaker
+	br     breaker
 
 	cur atomic.Pointer[conn[C]]
 
@@ -77,7 +77,8 @@ func New[C any](name string, dial func(context.Context) (C, error), opts ...Opti
 			o.apply(&s)
 		}
 	}
-	h := &Holder[C]{name: name, dial: dial, s: s, br: newBreaker(&s), stop: make(chan struct{})}
+	h := &Holder[C]{name: name, dial: dial, s: s, stop: make(chan struct{})}
+	h.br.init(&s)
 	if s.close != nil {
 		f, ok := s.close.(func(C) error)
 		if !ok {
