@@ -100,7 +100,8 @@ func New[C any](name string, dial func(context.Context) (C, error), opts ...Opti
 func (h *Holder[C]) Name() string { return h.name }
 
 // Lease is one use of the client: read Client, use it, then call Done with
-// the outcome. A Lease is a value; it is not shared between calls.
+// the call's ctx and its outcome. A Lease is a value; it is not shared
+// between calls.
 type Lease[C any] struct {
 	// Client is the client to use for this call.
 	Client C
