@@ -35,6 +35,9 @@ var (
 	ErrClosed error = notSent("holder closed")
 )
 
+// errNotConnected is the cause when a caller stopped waiting for a dial.
+var errNotConnected error = notSent("not connected yet")
+
 // Holder keeps one client of type C to one upstream, reconnecting it after
 // transient failures and guarding it with a circuit breaker. Build it with
 // New; a Holder is safe for concurrent use.
@@ -182,7 +185,8 @@ func (h *Holder[C]) redial(ctx context.Context) (*conn[C], error) {
 		return r.Val.(*conn[C]), nil
 	case <-ctx.Done():
 		err := ctx.Err()
-		return nil, errs.Wrap(errs.CodeOf(err), err, "gave up waiting for upstream "+h.name+" to connect")
+		return nil, errs.Wrap(errs.CodeOf(err), fmt.Errorf("%w: %w", errNotConnected, err),
+			"gave up waiting for upstream "+h.name+" to connect")
 	}
 }
 

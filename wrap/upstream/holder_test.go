@@ -297,8 +297,9 @@ func TestCallerDeadlineEndsTheWaitNotTheDial(t *testing.T) {
 	defer h.Close()
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
 	defer cancel()
-	if _, err := h.Get(ctx); errs.CodeOf(err) != errs.Timeout {
-		t.Fatalf("want a timeout, got %v", err)
+	if _, err := h.Get(ctx); errs.CodeOf(err) != errs.Timeout || !errors.Is(err, errs.ErrNotSent) ||
+		!errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("want a timeout before anything was sent, got %v", err)
 	}
 	close(d.gate)
 	waitFor(t, func() bool { return h.Stats().Dials == 1 }, "the shared dial was cancelled with its first caller")
