@@ -106,7 +106,9 @@ func (c *Checks) EnvDuration(name string, def time.Duration) time.Duration {
 	}
 	d, err := time.ParseDuration(strings.TrimSpace(v))
 	if err != nil || d < 0 {
-		c.Problem("environment variable %s=%q is not a duration such as 5s or 1m30s", name, v)
+		// The value is not quoted: a secret set in the wrong variable
+		// must not reach the log.
+		c.Problem("environment variable %s is not a duration such as 5s or 1m30s", name)
 		return def
 	}
 	return d
@@ -148,7 +150,10 @@ func (c *Checks) JSONFile(path string, v any) {
 		c.Problem("config file %s: line %d, column %d: %v", path, line, col, err)
 	case errors.As(err, &typ):
 		line, col := position(b, typ.Offset)
-		c.Problem("config file %s: line %d, column %d: field %q must be %s, got %s", path, line, col, typ.Field, typ.Type, typ.Value)
+		// Only the kind of the value ("number", not "number 1234"): the
+		// value may be a secret.
+		kind, _, _ := strings.Cut(typ.Value, " ")
+		c.Problem("config file %s: line %d, column %d: field %q must be %s, got %s", path, line, col, typ.Field, typ.Type, kind)
 	case errors.Is(err, io.EOF):
 		c.Problem("config file %s: empty", path)
 	default:

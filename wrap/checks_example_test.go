@@ -23,6 +23,6 @@ func ExampleChecks() {
 	}
 	// Output:
 	// environment variable WEATHER_API_KEY is required but not set
-	// environment variable WEATHER_TIMEOUT="soon" is not a duration such as 5s or 1m30s
+	// environment variable WEATHER_TIMEOUT is not a duration such as 5s or 1m30s
 	// config file /does/not/exist.json: does not exist
 }

@@ -60,7 +60,7 @@ func TestChecksReportEveryProblemAtOnce(t *testing.T) {
 		"environment variable WEATHER_API_KEY is required but not set",
 		"environment variable EMPTY is required but empty",
 		"environment variable WEATHER_API_URL must be an absolute http(s) URL",
-		`environment variable TIMEOUT="soon" is not a duration`,
+		`environment variable TIMEOUT is not a duration`,
 		"missing.json: does not exist",
 		"corrupt.json: line 3, column 13: invalid character ','",
 		`unknown.json: json: unknown field "dayz"`,
@@ -105,5 +105,34 @@ func TestChecksPassQuietly(t *testing.T) {
 	c.MustPass(nil)
 	if c.Err() != nil {
 		t.Fatal(c.Err())
+	}
+}
+
+// A secret set in the wrong variable reached the log through the problem
+// text, quoted in full.
+func TestChecksNeverEchoAValue(t *testing.T) {
+	const key = "sk_live_51HxQzWq8d7f6g5h4j3k2l1"
+	dir := t.TempDir()
+	typed := filepath.Join(dir, "typed.json")
+	if err := os.WriteFile(typed, []byte(`{"days": 424242424242}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := wrap.Checks{LookupEnv: env(map[string]string{"API_TIMEOUT": key, "API_URL": key})}
+	c.EnvDuration("API_TIMEOUT", time.Second)
+	c.EnvURL("API_URL")
+	c.JSONFile(typed, &struct {
+		Days int8 `json:"days"`
+	}{})
+	var logs logbuf.Buffer
+	c.Exit = func(int) {}
+	c.MustPass(logs.Logger())
+	out := strings.Join(c.Problems(), "\n") + logs.String()
+	if len(c.Problems()) != 3 {
+		t.Fatalf("want 3 problems, got %q", c.Problems())
+	}
+	for _, v := range []string{key, "sk_live", "424242424242"} {
+		if strings.Contains(out, v) {
+			t.Errorf("a problem echoes the value %q:\n%s", v, out)
+		}
 	}
 }

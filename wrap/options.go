@@ -31,6 +31,7 @@ type config struct {
 	// tool is the definition given to Tool; nil in the middleware form.
 	tool  *mcp.Tool
 	fatal *fatalState
+	bulk  *bulkhead
 }
 
 // WithLogger sets the logger that receives one line per call (and the panic
@@ -124,6 +125,7 @@ func newConfig(base config, opts []Option) config {
 	if c.retry != nil && c.budget == nil {
 		c.budget = newBudget(c.retry.budgetTokens, c.retry.budgetRatio)
 	}
+	c.resilience()
 	return c
 }
 

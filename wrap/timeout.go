@@ -44,7 +44,7 @@ func runWithTimeout(ctx context.Context, req *mcp.CallToolRequest, next server.T
 		return o
 	case <-ctx.Done():
 		cause := context.Cause(ctx)
-		go drainLate(rec.obs, time.Now(), done)
+		go drainLate(rec.obs, time.Now(), done, cfg.abandoned(req.Params.Name))
 		if cause == errTimedOut {
 			return outcome{err: timeoutError(req.Params.Name, d, cause)}
 		}
@@ -59,8 +59,9 @@ func timeoutError(tool string, d time.Duration, cause error) error {
 
 // drainLate waits for an abandoned handler so its goroutine can end, and
 // tells the operator how late it was.
-func drainLate(obs *observe.Recording, abandoned time.Time, done <-chan outcome) {
+func drainLate(obs *observe.Recording, abandoned time.Time, done <-chan outcome, returned func()) {
 	o := <-done
+	returned()
 	switch {
 	case o.panic != nil:
 		obs.Late(time.Since(abandoned), o.panic, o.panic.Stack)

@@ -126,9 +126,11 @@ func (w *Wrapper) Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) 
 func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config) (*mcp.CallToolResult, error) {
 	var rec record
 	ctx = rec.start(ctx, cfg, &req)
-	if cfg.fatal != nil && cfg.fatal.stopping.Load() {
-		return finish(ctx, cfg, &rec, &outcome{err: errStopping})
+	adm, refused := cfg.admit(req.Params.Name)
+	if refused != nil {
+		return finish(ctx, cfg, &rec, refused)
 	}
+	defer adm.leave()
 	var o outcome
 	if d := cfg.timeoutFor(req.Params.Name); d > 0 {
 		o = runWithTimeout(ctx, &req, next, d, cfg, &rec)
@@ -221,7 +223,7 @@ func finish(ctx context.Context, cfg *config, rec *record, o *outcome) (*mcp.Cal
 	rec.result = res
 	rec.log(ctx, cfg)
 	if cfg.fatal != nil && rec.err.Code() == errs.Fatal {
-		cfg.fatal.trigger(cfg.logger, rec.tool, rec.id(), rec.err)
+		cfg.fatal.trigger(rec.tool, rec.id(), rec.err)
 	}
 	return res, nil
 }
