@@ -1,0 +1,128 @@
+package wrap
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Defaults of HTTPLimits.
+const (
+	DefaultMaxBodyBytes      = 4 << 20
+	DefaultSessionIdleTTL    = 30 * time.Minute
+	DefaultReadHeaderTimeout = 10 * time.Second
+)
+
+// HTTPLimits are limits of the streamable HTTP transport that no tool
+// middleware can enforce: mcp-go reads a request body in full, and keeps a
+// session's state until its client deletes it, before and after any
+// middleware runs. Zero fields take the defaults; a negative value turns a
+// limit off.
+type HTTPLimits struct {
+	// MaxBodyBytes caps a request body (default DefaultMaxBodyBytes, 4 MiB).
+	// A larger body is answered with HTTP 413 (when its Content-Length says
+	// so) or, when it is cut off while read, HTTP 400 with a JSON-RPC parse
+	// error; either way no handler runs.
+	MaxBodyBytes int64
+	// SessionIdleTTL drops the state of a session that made no request for
+	// this long (default DefaultSessionIdleTTL, 30 minutes): mcp-go's
+	// WithSessionIdleTTL. A client coming back later gets HTTP 404 for its
+	// session and initializes a new one.
+	SessionIdleTTL time.Duration
+	// ReadHeaderTimeout bounds the reading of a request's headers by Serve
+	// and ListenAndServe (default DefaultReadHeaderTimeout).
+	ReadHeaderTimeout time.Duration
+}
+
+func (l HTTPLimits) evaluate() HTTPLimits {
+	if l.MaxBodyBytes == 0 {
+		l.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if l.SessionIdleTTL == 0 {
+		l.SessionIdleTTL = DefaultSessionIdleTTL
+	}
+	if l.ReadHeaderTimeout == 0 {
+		l.ReadHeaderTimeout = DefaultReadHeaderTimeout
+	}
+	return l
+}
+
+// HTTPServer is mcp-go's streamable HTTP server for an MCP server, with
+// HTTPLimits applied. It is an http.Handler (mount it at the endpoint path,
+// /mcp by default) and can serve on its own. It is safe for concurrent use.
+type HTTPServer struct {
+	mcp     *server.StreamableHTTPServer
+	handler http.Handler
+	hs      *http.Server
+}
+
+// NewHTTPServer returns the streamable HTTP server of s with the limits
+// applied; opts are passed on to server.NewStreamableHTTPServer (a
+// WithSessionIdleTTL among them wins over l.SessionIdleTTL). Its Shutdown
+// has the shape of a FatalExit hook:
+//
+//	hs := wrap.NewHTTPServer(s, wrap.HTTPLimits{})
+//	// … wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{hs.Shutdown}}) …
+//	log.Fatal(hs.ListenAndServe(":8080"))
+func NewHTTPServer(s *server.MCPServer, l HTTPLimits, opts ...server.StreamableHTTPOption) *HTTPServer {
+	l = l.evaluate()
+	if l.SessionIdleTTL > 0 {
+		opts = append([]server.StreamableHTTPOption{server.WithSessionIdleTTL(l.SessionIdleTTL)}, opts...)
+	}
+	h := &HTTPServer{mcp: server.NewStreamableHTTPServer(s, opts...)}
+	h.handler = h.mcp
+	if l.MaxBodyBytes > 0 {
+		h.handler = limitBody(h.mcp, l.MaxBodyBytes)
+	}
+	h.hs = &http.Server{Handler: h.handler, ReadHeaderTimeout: max(l.ReadHeaderTimeout, 0)}
+	return h
+}
+
+// ServeHTTP serves one request.
+func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.handler.ServeHTTP(w, r) }
+
+// Serve serves MCP on every path of ln until Shutdown. Like
+// http.Server.Serve, it returns http.ErrServerClosed after Shutdown.
+func (h *HTTPServer) Serve(ln net.Listener) error { return h.hs.Serve(ln) }
+
+// ListenAndServe listens on addr and serves as Serve does.
+func (h *HTTPServer) ListenAndServe(addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return h.Serve(ln)
+}
+
+// Shutdown stops accepting connections, waits (up to ctx) for the answers
+// being written, then closes the sessions and stops the idle-session
+// sweeper.
+func (h *HTTPServer) Shutdown(ctx context.Context) error {
+	err := h.hs.Shutdown(ctx)
+	return errors.Join(err, h.mcp.Shutdown(ctx))
+}
+
+// limitBody answers a body announced larger than n with 413, and cuts off
+// one that grows past n while read.
+func limitBody(next http.Handler, n int64) http.Handler {
+	tooLarge := []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"request body larger than ` +
+		strconv.FormatInt(n, 10) + ` bytes"}}` + "\n")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > n {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Connection", "close")
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+			_, _ = w.Write(tooLarge)
+			return
+		}
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, n)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
