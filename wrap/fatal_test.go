@@ -1,24 +1,33 @@
 package wrap_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -184,4 +193,288 @@ func fatalChild() {
 	fmt.Println(string(out))
 	time.Sleep(30 * time.Second) // the exit comes from the wrapper
 	os.Exit(3)
+}
+
+const drainEnv = "MCPWRAP_DRAIN_CHILD"
+
+// drainChild serves a slow tool, a counter of the slow calls that started
+// and a fatal tool whose cause carries a password, over HTTP or stdio, with
+// the stop configured as a server would; it is run as a real process by the
+// drain tests.
+func drainChild(mode string) {
+	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	obs := observe.New(observe.WithLogger(logger), observe.WithoutTracing(), observe.WithoutMetrics())
+	var (
+		entered atomic.Int64
+		hs      *wrap.HTTPServer
+	)
+	f := wrap.FatalExit{Drain: 5 * time.Second, Hooks: []func(context.Context) error{
+		func(ctx context.Context) error {
+			if hs != nil {
+				return hs.Shutdown(ctx)
+			}
+			return nil
+		},
+		func(ctx context.Context) error { logger.InfoContext(ctx, "flushed"); return nil },
+	}}
+	if mode == "signal" {
+		f.Signals = []os.Signal{syscall.SIGTERM}
+	}
+	s := server.NewMCPServer("child", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(
+		wrap.WithObserver(obs), wrap.WithFatalExit(f))))
+	s.AddTools(
+		server.ServerTool{Tool: mcp.NewTool("slow"), Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			entered.Add(1)
+			time.Sleep(time.Second)
+			return mcp.NewToolResultText("done"), nil
+		}},
+		server.ServerTool{Tool: mcp.NewTool("entered"), Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(strconv.FormatInt(entered.Load(), 10)), nil
+		}},
+		server.ServerTool{Tool: mcp.NewTool("reload_config"), Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, errs.Wrap(errs.Fatal, errors.New("connect postgres://app:hunter2@db.internal:5432/app: password authentication failed"), "the database is unusable")
+		}},
+	)
+	if mode == "stdio" {
+		_ = server.NewStdioServer(s).Listen(context.Background(), os.Stdin, os.Stdout)
+	} else {
+		hs = wrap.NewHTTPServer(s, wrap.HTTPLimits{}, server.WithStreamableHTTPLogger(slog.New(slog.DiscardHandler)))
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println("http://" + ln.Addr().String() + "/mcp")
+		_ = hs.Serve(ln)
+	}
+	time.Sleep(30 * time.Second) // the exit comes from the wrapper
+	os.Exit(3)
+}
+
+// child starts the test binary as a drain child of the given mode.
+func child(t *testing.T, mode string, logs *logbuf.Buffer) (*exec.Cmd, io.WriteCloser, io.ReadCloser) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$")
+	cmd.Env = append(os.Environ(), drainEnv+"="+mode)
+	cmd.Stderr = logs
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd, in, out
+}
+
+func startClient(t *testing.T, tr transport.Interface) *client.Client {
+	t.Helper()
+	c := client.NewClient(tr)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func callTool(c *client.Client, name string) (*mcp.CallToolResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var req mcp.CallToolRequest
+	req.Params.Name = name
+	return c.CallTool(ctx, req)
+}
+
+// inFlight starts n slow calls spread over the clients and waits until the
+// child has started every one of them; wait returns how many were dropped
+// or not answered with success.
+func inFlight(t *testing.T, clients []*client.Client, n int) (wait func() (dropped, failed int)) {
+	t.Helper()
+	var (
+		wg              sync.WaitGroup
+		dropped, failed atomic.Int64
+	)
+	for i := range n {
+		wg.Go(func() {
+			res, err := callTool(clients[i%len(clients)], "slow")
+			switch {
+			case err != nil:
+				dropped.Add(1)
+			case res.IsError:
+				failed.Add(1)
+			}
+		})
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		res, err := callTool(clients[0], "entered")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Content[0].(mcp.TextContent).Text == strconv.Itoa(n) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the child never started %d calls", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return func() (int, int) { wg.Wait(); return int(dropped.Load()), int(failed.Load()) }
+}
+
+func exitCode(t *testing.T, cmd *exec.Cmd, logs *logbuf.Buffer) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		if err == nil {
+			return 0
+		}
+		if !errors.As(err, &exit) {
+			t.Fatalf("child: %v", err)
+		}
+		return exit.ExitCode()
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the child did not exit; stderr:\n%s", logs.String())
+	}
+	return -1
+}
+
+// checkStopLines checks what the child logged: the reason line, redacted,
+// the hooks' work, and "exiting" as the last line with nothing dropped.
+func checkStopLines(t *testing.T, logs *logbuf.Buffer, reason string, code int) {
+	t.Helper()
+	lines, err := logs.Lines()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(logs.String(), "hunter2") {
+		t.Errorf("a log line carries the password:\n%s", logs.String())
+	}
+	if got, _ := logs.Find("msg", reason); len(got) != 1 {
+		t.Errorf("want one %q line, got %v", reason, got)
+	}
+	if got, _ := logs.Find("msg", "flushed"); len(got) != 1 {
+		t.Errorf("the hooks did not run:\n%s", logs.String())
+	}
+	last := lines[len(lines)-1]
+	if last["msg"] != "exiting" || last["exit_code"] != float64(code) || last["calls_dropped"] != nil || last["hooks_timed_out"] != nil {
+		t.Errorf("last line %v", last)
+	}
+}
+
+// With WithFatalExit, every call in flight was dropped (EOF) when another
+// call returned a fatal error: the stop waited a fixed 100ms, then exited.
+func TestFatalDrainsInFlightCallsOverHTTP(t *testing.T) {
+	if mode := os.Getenv(drainEnv); mode != "" {
+		drainChild(mode)
+		return
+	}
+	var logs logbuf.Buffer
+	cmd, _, out := child(t, "http", &logs)
+	url, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no URL from the child: %v\n%s", err, logs.String())
+	}
+	var clients []*client.Client
+	for range 4 {
+		tr, err := transport.NewStreamableHTTP(strings.TrimSpace(url))
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients = append(clients, startClient(t, tr))
+	}
+	wait := inFlight(t, clients, 20)
+
+	res, err := callTool(clients[1], "reload_config")
+	if info, _ := errs.InfoOf(res); err != nil || info.Code != "fatal" {
+		t.Fatalf("the fatal call: %v %+v", err, res)
+	}
+	res, err = callTool(clients[2], "entered")
+	if info, _ := errs.InfoOf(res); err != nil || info.Code != "unavailable" || !strings.Contains(info.Message, "shutting down") {
+		t.Fatalf("a call during the drain: %v %+v", err, res)
+	}
+	if dropped, failed := wait(); dropped+failed != 0 {
+		t.Fatalf("of 20 calls in flight, %d were dropped and %d failed", dropped, failed)
+	}
+	if code := exitCode(t, cmd, &logs); code != wrap.ExitFatal {
+		t.Fatalf("exit status %d, want %d\n%s", code, wrap.ExitFatal, logs.String())
+	}
+	checkStopLines(t, &logs, "fatal error; stopping the server", wrap.ExitFatal)
+	if got, _ := logs.Find("msg", "fatal error; stopping the server"); len(got) == 1 && !strings.Contains(fmt.Sprint(got[0]["cause"]), "password authentication failed") {
+		t.Errorf("the cause is not logged: %v", got[0])
+	}
+}
+
+func TestFatalDrainsInFlightCallsOverStdio(t *testing.T) {
+	if mode := os.Getenv(drainEnv); mode != "" {
+		drainChild(mode)
+		return
+	}
+	var logs logbuf.Buffer
+	cmd, in, out := child(t, "stdio", &logs)
+	c := startClient(t, transport.NewIO(out, in, io.NopCloser(strings.NewReader(""))))
+	wait := inFlight(t, []*client.Client{c}, 3)
+	res, err := callTool(c, "reload_config")
+	if info, _ := errs.InfoOf(res); err != nil || info.Code != "fatal" {
+		t.Fatalf("the fatal call: %v %+v", err, res)
+	}
+	if dropped, failed := wait(); dropped+failed != 0 {
+		t.Fatalf("of 3 calls in flight, %d were dropped and %d failed", dropped, failed)
+	}
+	if code := exitCode(t, cmd, &logs); code != wrap.ExitFatal {
+		t.Fatalf("exit status %d, want %d\n%s", code, wrap.ExitFatal, logs.String())
+	}
+	checkStopLines(t, &logs, "fatal error; stopping the server", wrap.ExitFatal)
+}
+
+func TestSignalDrainsInFlightCallsThenExitsZero(t *testing.T) {
+	if mode := os.Getenv(drainEnv); mode != "" {
+		drainChild(mode)
+		return
+	}
+	var logs logbuf.Buffer
+	cmd, _, out := child(t, "signal", &logs)
+	url, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no URL from the child: %v\n%s", err, logs.String())
+	}
+	var clients []*client.Client
+	for range 4 {
+		tr, err := transport.NewStreamableHTTP(strings.TrimSpace(url))
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients = append(clients, startClient(t, tr))
+	}
+	wait := inFlight(t, clients, 20)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the signal line", func() bool {
+		got, _ := logs.Find("msg", "signal received; stopping the server")
+		return len(got) == 1
+	})
+	res, err := callTool(clients[2], "entered")
+	if info, _ := errs.InfoOf(res); err != nil || info.Code != "unavailable" || !strings.Contains(info.Message, "shutting down") {
+		t.Fatalf("a call during the drain: %v %+v", err, res)
+	}
+	if dropped, failed := wait(); dropped+failed != 0 {
+		t.Fatalf("of 20 calls in flight, %d were dropped and %d failed", dropped, failed)
+	}
+	if code := exitCode(t, cmd, &logs); code != 0 {
+		t.Fatalf("exit status %d, want 0\n%s", code, logs.String())
+	}
+	checkStopLines(t, &logs, "signal received; stopping the server", 0)
 }
