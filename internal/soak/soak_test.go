@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -24,6 +25,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -71,6 +73,8 @@ type kind struct {
 	// codes the structured error may carry; empty for success or a
 	// handler-set isError (no structured code).
 	codes []string
+	// maxAnswer, when set, bounds the size of the result as JSON.
+	maxAnswer int
 }
 
 func forecastArgs(mode string) func(string) map[string]any {
@@ -108,7 +112,31 @@ var kinds = []kind{
 	{name: "upstream_429", tool: "forecast", fault: true, isError: true, codes: []string{"rate_limited", "timeout"}, args: forecastArgs("429")},
 	{name: "upstream_reset", tool: "forecast", fault: true, isError: true, codes: []string{"unavailable", "timeout"}, args: forecastArgs("reset")},
 	{name: "upstream_hang", tool: "forecast", fault: true, isError: true, codes: []string{"timeout"}, args: forecastArgs("hang")},
+	// A handler that ignores its context and does not return during the
+	// run: its calls time out until its bulkhead is full, then are refused.
+	{name: "abandoned", tool: "stuck", fault: true, isError: true, codes: []string{"timeout", "unavailable"}, args: untypedArgs},
+	{name: "typed_nil_error", tool: "typed_nil", fault: true, isError: true, codes: []string{"internal"}, args: untypedArgs},
+	{name: "nan_result", tool: "nan", fault: true, isError: true, codes: []string{"internal"}, args: untypedArgs},
+	{name: "oversized_invalid", tool: "forecast", fault: true, isError: true, codes: []string{"invalid_argument"},
+		maxAnswer: 16 << 10, args: oversizedArgs},
 }
+
+// oversizedArgs are invalid in bulk: thousands of unknown parameters, one
+// of them with a name 64 KiB long, and a value out of range.
+func oversizedArgs(secret string) map[string]any {
+	m := map[string]any{"city": "Rome", "days": 30, "mode": "ok", "token": secret, "ref": secret,
+		strings.Repeat("k", 64<<10): "x"}
+	for i := range 3000 {
+		m["unknown_parameter_"+strconv.Itoa(i)] = i
+	}
+	return m
+}
+
+// nilErr is an error type whose Error reads a field: a typed nil of it
+// panics when printed.
+type nilErr struct{ msg string }
+
+func (e *nilErr) Error() string { return e.msg }
 
 // faultyUpstream answers /forecast?mode=… as the mode says.
 func faultyUpstream() http.Handler {
@@ -174,7 +202,14 @@ type scanner struct {
 	notJSON  int
 	leaks    int
 	outcomes map[string]int
+	late     int      // handlers that finished after their call was answered
 	leaked   []string // the first few leaking lines, for the failure message
+}
+
+func (s *scanner) lateCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.late
 }
 
 // counts returns a snapshot: late lines (a handler finishing after its
@@ -211,6 +246,8 @@ func (s *scanner) Write(p []byte) (int, error) {
 		} else if m.Msg == "tool call" {
 			s.calls++
 			s.outcomes[m.Outcome]++
+		} else if strings.HasPrefix(m.Msg, "tool finished after its call was answered") {
+			s.late++
 		}
 		s.partial = s.partial[i+1:]
 	}
@@ -327,6 +364,10 @@ func TestSoak(t *testing.T) {
 	// Generous, so that valid calls never hit it on a loaded CI machine under -race;
 	// hung calls do.
 	const toolTimeout = time.Second
+	stuck := make(chan struct{})
+	var unstick sync.Once
+	release := func() { unstick.Do(func() { close(stuck) }) }
+	defer release()
 	w := wrap.New(wrap.WithObserver(obs), wrap.WithRetry(wrap.RetryPolicy{}), wrap.WithTimeout(toolTimeout))
 	readOnly := mcp.WithReadOnlyHintAnnotation(true)
 	s := server.NewMCPServer("soak", "1.0.0", obs.ServerOptions()...)
@@ -357,6 +398,18 @@ func TestSoak(t *testing.T) {
 		}),
 		w.Tool(mcp.NewTool("refuse"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultError("this region is not covered"), nil
+		}),
+		w.Tool(mcp.NewTool("stuck"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			<-stuck
+			return mcp.NewToolResultText("too late"), nil
+		}, wrap.WithTimeout(50*time.Millisecond), wrap.WithBulkhead(wrap.Bulkhead{PerTool: 8})),
+		w.Tool(mcp.NewTool("typed_nil"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var e *nilErr
+			return nil, e
+		}),
+		w.Tool(mcp.NewTool("nan"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("21°C")},
+				StructuredContent: map[string]any{"temp_c": math.NaN()}}, nil
 		}),
 	)
 	url, stopServer, err := testserver.Listen(s)
@@ -490,9 +543,13 @@ func TestSoak(t *testing.T) {
 			violate("%s: empty result", k.name)
 			continue
 		}
-		if b, _ := json.Marshal(r.res); bytes.Contains(b, []byte(secret)) {
+		b, _ := json.Marshal(r.res)
+		if bytes.Contains(b, []byte(secret)) {
 			resultLeaks++
-			violate("%s: secret in the result: %s", k.name, b)
+			violate("%s: secret in the result: %.500s", k.name, b)
+		}
+		if k.maxAnswer > 0 && len(b) > k.maxAnswer {
+			violate("%s: answer of %d bytes, want at most %d", k.name, len(b), k.maxAnswer)
 		}
 		info, hasInfo := errs.InfoOf(r.res)
 		if r.res.IsError {
@@ -520,6 +577,16 @@ func TestSoak(t *testing.T) {
 	elapsed := time.Since(start)
 	close(stopOutages)
 	<-outagesDone
+
+	// The abandoned handlers return now; each is logged as late.
+	release()
+	abandoned := tallies[slices.IndexFunc(kinds, func(k kind) bool { return k.name == "abandoned" })].codes["timeout"]
+	for deadline := time.Now().Add(10 * time.Second); logs.lateCount() < abandoned && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := logs.lateCount(); got != abandoned {
+		t.Errorf("%d abandoned handlers, %d late lines", abandoned, got)
+	}
 
 	for _, c := range clients {
 		_ = c.Close()
