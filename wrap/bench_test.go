@@ -38,6 +38,9 @@ func BenchmarkChain(b *testing.B) {
 	}
 	b.Run("bare", func(b *testing.B) { run(b, bare) })
 	b.Run("tool", func(b *testing.B) { run(b, wrap.Tool(mcp.NewTool("bench"), bare).Handler) })
+	b.Run("tool_without_bulkhead", func(b *testing.B) {
+		run(b, wrap.Tool(mcp.NewTool("bench"), bare, wrap.WithBulkhead(wrap.Bulkhead{PerTool: -1})).Handler)
+	})
 	b.Run("middleware_per_call_build", func(b *testing.B) {
 		mw := wrap.Middleware()
 		run(b, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -24,7 +24,8 @@ const DefaultBulkheadPerTool = 128
 type Bulkhead struct {
 	// PerTool is how many calls of one tool may hold a slot at once, running
 	// or abandoned: 0 means DefaultBulkheadPerTool, a negative number means
-	// no per-tool limit.
+	// no per-tool limit. A negative PerTool with no Total turns the bulkhead
+	// off: nothing is counted, nothing bounds abandoned handlers.
 	PerTool int
 	// Total limits the slots of all tools of the Wrapper together; 0 (the
 	// default) means no limit beyond the per-tool ones.
@@ -40,14 +41,17 @@ type Bulkhead struct {
 // the options (a Wrapper and the tools it wraps, unless a tool is given a
 // WithBulkhead of its own).
 func WithBulkhead(b Bulkhead) Option {
-	return func(c *config) { c.bulk = newBulkhead(b) }
+	return func(c *config) {
+		c.bulk = newBulkhead(b)
+		c.noBulk = c.bulk == nil
+	}
 }
 
 // bulkhead is the evaluated Bulkhead and its counts.
 type bulkhead struct {
 	perTool, total int64
 	retryAfter     time.Duration
-	all            slots
+	all            slots // counted only when total > 0
 	tools          sync.Map // tool name → *slots
 	gauge          sync.Once
 }
@@ -65,6 +69,9 @@ type slots struct {
 func (s *slots) held() int64 { return s.running.Load() + s.abandoned.Load() }
 
 func newBulkhead(b Bulkhead) *bulkhead {
+	if b.PerTool < 0 && b.Total <= 0 {
+		return nil
+	}
 	h := &bulkhead{perTool: int64(b.PerTool), total: int64(max(b.Total, 0)), retryAfter: b.RetryAfter}
 	if h.perTool == 0 {
 		h.perTool = DefaultBulkheadPerTool
@@ -92,7 +99,10 @@ func (b *bulkhead) acquire(tool string) (*slots, error) {
 			strconv.FormatInt(b.perTool, 10)+" of its calls are already running or have timed out without finishing",
 			errs.RetryAfter(b.retryAfter))
 	}
-	if n := b.all.running.Add(1); b.total > 0 && n+b.all.abandoned.Load() > b.total {
+	if b.total == 0 {
+		return s, nil
+	}
+	if n := b.all.running.Add(1); n+b.all.abandoned.Load() > b.total {
 		b.all.running.Add(-1)
 		s.running.Add(-1)
 		return nil, errs.New(errs.Unavailable, "the server is busy: "+
@@ -106,19 +116,25 @@ func (b *bulkhead) acquire(tool string) (*slots, error) {
 // hands it over to the abandoned handler (abandon ran before).
 func (b *bulkhead) release(s *slots) {
 	s.running.Add(-1)
-	b.all.running.Add(-1)
+	if b.total > 0 {
+		b.all.running.Add(-1)
+	}
 }
 
 // abandon moves a call's slot to its handler, which outlives the answer.
 func (b *bulkhead) abandon(s *slots) {
 	s.abandoned.Add(1)
-	b.all.abandoned.Add(1)
+	if b.total > 0 {
+		b.all.abandoned.Add(1)
+	}
 }
 
 // returned frees the slot of an abandoned handler that finally returned.
 func (b *bulkhead) returned(s *slots) {
 	s.abandoned.Add(-1)
-	b.all.abandoned.Add(-1)
+	if b.total > 0 {
+		b.all.abandoned.Add(-1)
+	}
 }
 
 // observeWith publishes the counts as observe.MetricHandlers on o's meter,
@@ -194,10 +210,12 @@ func (c *config) abandoned(tool string) func() {
 // resilience finishes the evaluation of the bulkhead and fatal-exit options
 // once the observer is known.
 func (c *config) resilience() {
-	if c.bulk == nil {
+	if c.bulk == nil && !c.noBulk {
 		c.bulk = newBulkhead(Bulkhead{})
 	}
-	c.bulk.observeWith(c.observer)
+	if c.bulk != nil {
+		c.bulk.observeWith(c.observer)
+	}
 	if c.fatal != nil {
 		c.fatal.bind(c.observer)
 	}

@@ -32,6 +32,8 @@ type config struct {
 	tool  *mcp.Tool
 	fatal *fatalState
 	bulk  *bulkhead
+	// noBulk is set when WithBulkhead turned the bulkhead off.
+	noBulk bool
 }
 
 // WithLogger sets the logger that receives one line per call (and the panic
