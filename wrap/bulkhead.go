@@ -51,7 +51,7 @@ func WithBulkhead(b Bulkhead) Option {
 type bulkhead struct {
 	perTool, total int64
 	retryAfter     time.Duration
-	all            slots // counted only when total > 0
+	all            slots    // counted only when total > 0
 	tools          sync.Map // tool name → *slots
 	gauge          sync.Once
 }
