@@ -31,8 +31,10 @@ type HTTPLimits struct {
 	MaxBodyBytes int64
 	// SessionIdleTTL drops the state of a session that made no request for
 	// this long (default DefaultSessionIdleTTL, 30 minutes): mcp-go's
-	// WithSessionIdleTTL. A client coming back later gets HTTP 404 for its
-	// session and initializes a new one.
+	// WithSessionIdleTTL. With mcp-go's default session ids a client coming
+	// back later still gets answers (its per-session tools and log level are
+	// gone); with server.WithStateful(true) it gets HTTP 404 and
+	// initializes again.
 	SessionIdleTTL time.Duration
 	// ReadHeaderTimeout bounds the reading of a request's headers by Serve
 	// and ListenAndServe (default DefaultReadHeaderTimeout).

@@ -134,11 +134,13 @@ func TestHTTPServerExpiresIdleSessions(t *testing.T) {
 	url := startLimited(t, s, wrap.HTTPLimits{SessionIdleTTL: 500 * time.Millisecond})
 
 	const sessions = 20
+	var idle string
 	for range sessions {
 		resp, _ := post(t, url, "", strings.NewReader(initialize), int64(len(initialize)))
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("initialize: %d", resp.StatusCode)
 		}
+		idle = resp.Header.Get(server.HeaderKeySessionID)
 	}
 	// A live client that keeps calling keeps its session.
 	tr, err := transport.NewStreamableHTTP(url)
@@ -167,5 +169,11 @@ func TestHTTPServerExpiresIdleSessions(t *testing.T) {
 	}
 	if n := gone.Load(); n != sessions {
 		t.Fatalf("%d sessions expired, want the %d idle ones", n, sessions)
+	}
+	// A client of an expired session is still answered (mcp-go's default
+	// session ids are checked for form only).
+	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ok"}}`
+	if resp, got := post(t, url, idle, strings.NewReader(call), int64(len(call))); resp.StatusCode != http.StatusOK || !strings.Contains(string(got), "fine") {
+		t.Fatalf("a call on an expired session: %d %s", resp.StatusCode, got)
 	}
 }
