@@ -1,0 +1,36 @@
+package wrap_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/wrap"
+)
+
+// A tool whose handler hangs, with one slot: the first call times out and
+// leaves its handler running; the next is refused at once, handler not run.
+func ExampleWithBulkhead() {
+	release := make(chan struct{})
+	search := wrap.Tool(mcp.NewTool("search"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		<-release
+		return mcp.NewToolResultText("late"), nil
+	}, wrap.WithTimeout(10*time.Millisecond), wrap.WithBulkhead(wrap.Bulkhead{PerTool: 1}))
+	defer close(release)
+
+	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "search"}}
+	for range 2 {
+		res, _ := search.Handler(context.Background(), req)
+		info, _ := errs.InfoOf(res)
+		fmt.Println(info.Code, info.RetryAfterSeconds)
+		fmt.Println(info.Message)
+	}
+	// Output:
+	// timeout 0
+	// tool "search" timed out after 10ms; the operation may still complete upstream
+	// unavailable 1
+	// tool "search" is busy: 1 of its calls are already running or have timed out without finishing; retry after 1s; the request did not reach the upstream, so nothing was done
+}
