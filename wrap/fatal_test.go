@@ -478,3 +478,27 @@ func TestSignalDrainsInFlightCallsThenExitsZero(t *testing.T) {
 	}
 	checkStopLines(t, &logs, "signal received; stopping the server", 0)
 }
+
+// A Grace as long as the Timeout used to leave the hooks no time at all
+// (hooks_timed_out, the metrics flush lost): the two shared one deadline.
+func TestFatalHooksHaveTheirOwnBudget(t *testing.T) {
+	exited := make(chan int, 1)
+	var logs logbuf.Buffer
+	st := wrap.Tool(fatalTool().Tool, fatalTool().Handler, wrap.WithLogger(logs.Logger()), wrap.WithFatalExit(wrap.FatalExit{
+		Hooks:   []func(context.Context) error{func(context.Context) error { time.Sleep(20 * time.Millisecond); return nil }},
+		Grace:   200 * time.Millisecond,
+		Timeout: 200 * time.Millisecond,
+		Exit:    func(code int) { exited <- code },
+	}))
+	if _, err := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "reload_config"}}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("exit was never called")
+	}
+	if got, _ := logs.Find("msg", "exiting"); len(got) != 1 || got[0]["hooks_timed_out"] != nil || got[0]["calls_dropped"] != nil {
+		t.Fatalf("exiting line %v", got)
+	}
+}
