@@ -31,6 +31,7 @@ type config struct {
 	// tool is the definition given to Tool; nil in the middleware form.
 	tool  *mcp.Tool
 	fatal *fatalState
+	limit Limiter // nil: no admission check
 }
 
 // WithLogger sets the logger that receives one line per call (and the panic

@@ -122,12 +122,18 @@ func (w *Wrapper) Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) 
 	}
 }
 
-// call is the whole chain for one call: finish(timeout(retry(recover(next)))).
+// call is the whole chain for one call:
+// finish(limit(timeout(retry(recover(next))))).
 func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config) (*mcp.CallToolResult, error) {
 	var rec record
 	ctx = rec.start(ctx, cfg, &req)
 	if cfg.fatal != nil && cfg.fatal.stopping.Load() {
 		return finish(ctx, cfg, &rec, &outcome{err: errStopping})
+	}
+	if cfg.limit != nil {
+		if err := cfg.limit.Admit(ctx, req); err != nil {
+			return finish(ctx, cfg, &rec, &outcome{err: err})
+		}
 	}
 	var o outcome
 	if d := cfg.timeoutFor(req.Params.Name); d > 0 {
