@@ -50,6 +50,9 @@ type Limiter struct {
 	// down is set while the store fails, so that each transition is
 	// logged once.
 	down atomic.Bool
+	// epoch makes the default clock read only the monotonic clock per call
+	// (time.Since), not the wall clock as well (time.Now).
+	epoch time.Time
 }
 
 // New returns a Limiter giving every tool a bucket of rate r per key
@@ -70,13 +73,10 @@ func New(r Rate, opts ...Option) *Limiter {
 	if c.logger == nil {
 		c.logger = slog.Default()
 	}
-	if c.now == nil {
-		c.now = time.Now
-	}
 	if c.mp == nil {
 		c.mp = otel.GetMeterProvider()
 	}
-	l := &Limiter{cfg: c}
+	l := &Limiter{cfg: c, epoch: time.Now()}
 	if _, noop := c.mp.(metricnoop.MeterProvider); !noop {
 		m := c.mp.Meter(ScopeName, metric.WithInstrumentationVersion(ScopeVersion))
 		d, err := m.Int64Counter(MetricDenials, metric.WithUnit("{call}"),
@@ -88,6 +88,13 @@ func New(r Rate, opts ...Option) *Limiter {
 		}
 	}
 	return l
+}
+
+func (l *Limiter) now() time.Time {
+	if l.cfg.now != nil {
+		return l.cfg.now()
+	}
+	return l.epoch.Add(time.Since(l.epoch))
 }
 
 // rateFor returns the rate of the named tool.
@@ -110,7 +117,7 @@ func (l *Limiter) Admit(ctx context.Context, req mcp.CallToolRequest) error {
 	tool := req.Params.Name
 	var now time.Time
 	if r := l.rateFor(tool); !r.IsZero() {
-		now = l.cfg.now()
+		now = l.now()
 		b := Bucket{Tool: tool, Key: l.cfg.key(ctx, req), Rate: r}
 		if err := l.take(ctx, now, b); err != nil {
 			return err
@@ -118,7 +125,7 @@ func (l *Limiter) Admit(ctx context.Context, req mcp.CallToolRequest) error {
 	}
 	if !l.cfg.server.IsZero() {
 		if now.IsZero() {
-			now = l.cfg.now()
+			now = l.now()
 		}
 		return l.take(ctx, now, Bucket{Key: Key{Scope: ScopeServer}, Rate: l.cfg.server})
 	}
