@@ -54,7 +54,7 @@ func (s *Local) Take(_ context.Context, now time.Time, b Bucket) (Decision, erro
 		if len(s.m) >= s.sweep {
 			s.reap(now)
 		}
-		lim = rate.NewLimiter(rate.Every(b.Rate.interval()), b.Rate.burst())
+		lim = rate.NewLimiter(rate.Every(b.Rate.interval()), b.Rate.Capacity())
 		s.m[k] = lim
 	}
 	if lim.AllowN(now, 1) {

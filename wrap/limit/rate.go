@@ -31,8 +31,8 @@ func (r Rate) WithBurst(n int) Rate {
 // IsZero reports whether r sets no limit.
 func (r Rate) IsZero() bool { return r.Limit <= 0 || r.Per <= 0 }
 
-// burst is the bucket's capacity.
-func (r Rate) burst() int {
+// Capacity returns the bucket's size: Burst, or Limit when Burst is 0.
+func (r Rate) Capacity() int {
 	if r.Burst > 0 {
 		return r.Burst
 	}
@@ -62,7 +62,7 @@ func (r Rate) String() string {
 	default:
 		s += " per " + r.Per.String()
 	}
-	if b := r.burst(); b != r.Limit {
+	if b := r.Capacity(); b != r.Limit {
 		s += " (bursts of " + strconv.Itoa(b) + ")"
 	}
 	return s
