@@ -59,6 +59,7 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 	redisAddr := fs.String("redis", "", "Redis address shared by the replicas (empty: limit in this process only)")
 	calls := fs.Int("limit", 10, "calls allowed per window per key")
 	per := fs.Duration("per", time.Minute, "the window")
+	redisWait := fs.Duration("redis-wait", redislimit.DefaultWait, "longest wait for Redis per call")
 	failClosed := fs.Bool("fail-closed", false, "refuse calls while Redis is down (default: run them unchecked)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -69,7 +70,7 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 	if *redisAddr != "" {
 		rdb := redis.NewClient(redislimit.ClientOptions(*redisAddr))
 		defer rdb.Close()
-		opts = append(opts, limit.WithStore(redislimit.New(rdb)))
+		opts = append(opts, limit.WithStore(redislimit.New(rdb, redislimit.WithWait(*redisWait))))
 	}
 	if *failClosed {
 		opts = append(opts, limit.WithFailClosed())

@@ -39,7 +39,7 @@ func BenchmarkRedis(b *testing.B) {
 	b.Run("bare", func(b *testing.B) { run(b, bare) })
 	b.Run("chain", func(b *testing.B) { run(b, wrap.Tool(mcp.NewTool("bench"), bare).Handler) })
 	b.Run("chain_redis", func(b *testing.B) {
-		st := redislimit.New(client(b, addr), redislimit.WithPrefix(prefix(b)))
+		st := redislimit.New(redisClient(b, addr), redislimit.WithPrefix(prefix(b)))
 		lim := limit.New(limit.PerSecond(1_000_000_000), limit.WithStore(st))
 		run(b, wrap.Tool(mcp.NewTool("bench"), bare, wrap.WithLimit(lim)).Handler)
 	})

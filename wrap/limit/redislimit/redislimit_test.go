@@ -25,7 +25,7 @@ func prefix(t testing.TB) string {
 	return "mcpwrap-test:" + hex.EncodeToString(b[:]) + ":"
 }
 
-func client(t testing.TB, addr string) *redis.Client {
+func redisClient(t testing.TB, addr string) *redis.Client {
 	rdb := redis.NewClient(redislimit.ClientOptions(addr))
 	t.Cleanup(func() { _ = rdb.Close() })
 	return rdb
@@ -43,8 +43,8 @@ func TestSharedAcrossLimiters(t *testing.T) {
 	addr := redistest.Addr(t)
 	p := prefix(t)
 	key := limit.WithKey(func(context.Context, mcp.CallToolRequest) limit.Key { return limit.Key{Scope: "session", ID: "s1"} })
-	a := limit.New(limit.PerMinute(5), key, limit.WithStore(redislimit.New(client(t, addr), redislimit.WithPrefix(p))))
-	b := limit.New(limit.PerMinute(5), key, limit.WithStore(redislimit.New(client(t, addr), redislimit.WithPrefix(p))))
+	a := limit.New(limit.PerMinute(5), key, limit.WithStore(redislimit.New(redisClient(t, addr), redislimit.WithPrefix(p))))
+	b := limit.New(limit.PerMinute(5), key, limit.WithStore(redislimit.New(redisClient(t, addr), redislimit.WithPrefix(p))))
 	ctx := context.Background()
 	allowed := 0
 	var last error
@@ -66,11 +66,11 @@ func TestSharedAcrossLimiters(t *testing.T) {
 		t.Errorf("denial %v (retry after %v)", last, e.RetryAfter())
 	}
 	// Idle keys expire in Redis: the bucket's key has a TTL.
-	keys, err := client(t, addr).Keys(ctx, "rate:"+p+"*").Result()
+	keys, err := redisClient(t, addr).Keys(ctx, "rate:"+p+"*").Result()
 	if err != nil || len(keys) != 1 {
 		t.Fatalf("keys %v %v", keys, err)
 	}
-	if ttl := client(t, addr).TTL(ctx, keys[0]).Val(); ttl <= 0 || ttl > time.Minute {
+	if ttl := redisClient(t, addr).TTL(ctx, keys[0]).Val(); ttl <= 0 || ttl > time.Minute {
 		t.Errorf("key %s has TTL %v, want it to expire within the window", keys[0], ttl)
 	}
 }
@@ -90,7 +90,7 @@ func TestOutage(t *testing.T) {
 			var logs logbuf.Buffer
 			opts := []limit.Option{
 				limit.WithLogger(logs.Logger()),
-				limit.WithStore(redislimit.New(client(t, srv.Addr), redislimit.WithRetryInterval(200*time.Millisecond))),
+				limit.WithStore(redislimit.New(redisClient(t, srv.Addr), redislimit.WithRetryInterval(200*time.Millisecond))),
 			}
 			if closed {
 				opts = append(opts, limit.WithFailClosed())
@@ -156,7 +156,7 @@ func TestStalled(t *testing.T) {
 	srv := redistest.Start(t)
 	var logs logbuf.Buffer
 	l := limit.New(limit.PerMinute(3), limit.WithLogger(logs.Logger()),
-		limit.WithStore(redislimit.New(client(t, srv.Addr), redislimit.WithWait(100*time.Millisecond))))
+		limit.WithStore(redislimit.New(redisClient(t, srv.Addr), redislimit.WithWait(100*time.Millisecond))))
 	ctx := context.Background()
 	if err := l.Admit(ctx, call("search")); err != nil {
 		t.Fatal(err)
