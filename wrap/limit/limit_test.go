@@ -478,3 +478,32 @@ func TestDenialJSON(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}
 }
+
+// TestBeforeBinding: the limit is checked before the arguments are bound,
+// so a refused call costs no decoding or validation and says rate_limited
+// even when its arguments are also wrong.
+func TestBeforeBinding(t *testing.T) {
+	type args struct {
+		Q string `json:"q" validate:"required"`
+	}
+	w := wrap.New(wrap.WithLimit(limit.New(limit.PerMinute(1))))
+	var bound int
+	st := wrap.MustTyped(w, mcp.NewTool("search"), func(_ context.Context, _ mcp.CallToolRequest, a args) (*mcp.CallToolResult, error) {
+		bound++
+		return mcp.NewToolResultText(a.Q), nil
+	})
+	ctx := context.Background()
+	req := call("search")
+	req.Params.Arguments = map[string]any{"q": "x"}
+	if res, _ := st.Handler(ctx, req); res.IsError {
+		t.Fatalf("first call: %+v", res)
+	}
+	req.Params.Arguments = map[string]any{"q": 42}
+	res, _ := st.Handler(ctx, req)
+	if info, _ := errs.InfoOf(res); info.Code != "rate_limited" {
+		t.Errorf("second call (bad arguments, over the limit): %+v, want rate_limited", info)
+	}
+	if bound != 1 {
+		t.Errorf("handler ran %d times", bound)
+	}
+}
