@@ -14,9 +14,12 @@
 //
 // The chain, outermost first, is
 //
-//	finish(timeout(retry(recover(handler))))
+//	finish(limit(admit(timeout(retry(recover(handler))))))
 //
-// where recover turns a panic into an Internal error carrying the value and
+// where limit, when WithLimit is given, admits or refuses the call before
+// any of the rest runs (binding included, so a flood costs one check per
+// call; a refusal is a rate_limited result with retryAfterSeconds, see
+// wrap/limit); recover turns a panic into an Internal error carrying the value and
 // stack (the model sees "internal error … (call id …)", the log has the
 // stack); retry, when WithRetry is on, repeats a call that failed with
 // Unavailable, Timeout or RateLimited if the tool is read-only or idempotent

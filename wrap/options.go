@@ -34,6 +34,7 @@ type config struct {
 	bulk  *bulkhead
 	// noBulk is set when WithBulkhead turned the bulkhead off.
 	noBulk bool
+	limit  Limiter // nil: no rate limit
 }
 
 // WithLogger sets the logger that receives one line per call (and the panic

@@ -122,10 +122,17 @@ func (w *Wrapper) Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) 
 	}
 }
 
-// call is the whole chain for one call: finish(timeout(retry(recover(next)))).
+// call is the whole chain for one call:
+// finish(limit(admit(timeout(retry(recover(next)))))).
 func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config) (*mcp.CallToolResult, error) {
 	var rec record
 	ctx = rec.start(ctx, cfg, &req)
+	// A rate-limited call costs nothing more: it takes no bulkhead slot.
+	if cfg.limit != nil {
+		if err := cfg.limit.Admit(ctx, req); err != nil {
+			return finish(ctx, cfg, &rec, &outcome{err: err})
+		}
+	}
 	adm, refused := cfg.admit(req.Params.Name)
 	if refused != nil {
 		return finish(ctx, cfg, &rec, refused)

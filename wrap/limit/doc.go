@@ -1,0 +1,33 @@
+// Package limit is admission control for wrap: token buckets per key per
+// tool, an optional server-wide ceiling, and per-tool overrides, checked
+// before anything else of the chain runs.
+//
+// The 3-line form, 10 calls per minute per session for every tool:
+//
+//	lim := limit.New(limit.PerMinute(10))
+//	s := server.NewMCPServer("search", "1.0.0",
+//		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithLimit(lim))))
+//
+// A refused call is an isError result, never a protocol error:
+//
+//	tool "search" allows 10 calls per minute per session; retry after 6s
+//
+// with structuredContent {"error": {"code": "rate_limited", "retryable":
+// true, "retryAfterSeconds": 6, …}}, a "rate_limited" event on the call's
+// span, a count in mcpwrap.tool.rate_limited, and the call's log line
+// (code rate_limited, the limit in its cause). The handler does not run.
+//
+// Whose calls share a bucket is DefaultKey's choice: the MCP session, else
+// a hash of the Authorization credential, else the client address (record
+// it with HTTPContextFunc), else one shared bucket. Many sessions or
+// credentials each get their own bucket; WithServerLimit bounds them all
+// together.
+//
+// Buckets live in the process by default (NewLocal: x/time/rate, no
+// goroutine, idle buckets reaped, bounded at DefaultMaxKeys). For a server
+// run as several replicas, package redislimit keeps them in Redis so that
+// the limit holds across replicas. If the store fails, calls run unchecked
+// (the default) or are refused (WithFailClosed).
+//
+// A Limiter is safe for concurrent use.
+package limit

@@ -1,0 +1,204 @@
+package limit
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+)
+
+// ScopeName is the instrumentation scope of the denial counter.
+const ScopeName = "github.com/mcpwrap/mcpwrap/wrap/limit"
+
+// ScopeVersion is the version of the instrumentation scope.
+const ScopeVersion = "0.1.0"
+
+// MetricDenials counts refused calls, by tool and scope.
+const MetricDenials = "mcpwrap.tool.rate_limited"
+
+// EventDenied is the span event of a refused call.
+const EventDenied = "rate_limited"
+
+// Attribute keys of the span event and the counter.
+const (
+	AttrToolName   = "gen_ai.tool.name"
+	AttrScope      = "mcpwrap.limit.scope"
+	AttrRate       = "mcpwrap.limit.rate"
+	AttrRetryAfter = "mcpwrap.limit.retry_after_s"
+)
+
+// StoreRetryAfter is the retryAfterSeconds of a call refused because the
+// store failed (WithFailClosed).
+const StoreRetryAfter = time.Second
+
+// Limiter admits or refuses tool calls; give it to wrap.WithLimit. A
+// Limiter is safe for concurrent use.
+type Limiter struct {
+	cfg     config
+	denials metric.Int64Counter // nil without metrics
+	// down is set while the store fails, so that each transition is
+	// logged once.
+	down atomic.Bool
+	// epoch makes the default clock read only the monotonic clock per call
+	// (time.Since), not the wall clock as well (time.Now).
+	epoch time.Time
+}
+
+// New returns a Limiter giving every tool a bucket of rate r per key
+// (DefaultKey unless WithKey), kept in a local store unless WithStore.
+func New(r Rate, opts ...Option) *Limiter {
+	c := config{rate: r}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	if c.key == nil {
+		c.key = DefaultKey
+	}
+	if c.store == nil {
+		c.store = NewLocal(0)
+	}
+	if c.logger == nil {
+		c.logger = slog.Default()
+	}
+	if c.mp == nil {
+		c.mp = otel.GetMeterProvider()
+	}
+	l := &Limiter{cfg: c, epoch: time.Now()}
+	if _, noop := c.mp.(metricnoop.MeterProvider); !noop {
+		m := c.mp.Meter(ScopeName, metric.WithInstrumentationVersion(ScopeVersion))
+		d, err := m.Int64Counter(MetricDenials, metric.WithUnit("{call}"),
+			metric.WithDescription("Tool calls refused by a rate limit."))
+		if err != nil {
+			otel.Handle(err)
+		} else {
+			l.denials = d
+		}
+	}
+	return l
+}
+
+func (l *Limiter) now() time.Time {
+	if l.cfg.now != nil {
+		return l.cfg.now()
+	}
+	return l.epoch.Add(time.Since(l.epoch))
+}
+
+// rateFor returns the rate of the named tool.
+func (l *Limiter) rateFor(tool string) Rate {
+	if r, ok := l.cfg.tools[tool]; ok {
+		return r
+	}
+	return l.cfg.rate
+}
+
+// Admit takes a token for the call from its key's bucket and then from the
+// server-wide ceiling. A refusal is an errs.RateLimited error naming the
+// limit, with the wait until a call fits; it is also a span event on the
+// call's span and a count in MetricDenials. A nil Limiter admits
+// everything.
+func (l *Limiter) Admit(ctx context.Context, req mcp.CallToolRequest) error {
+	if l == nil {
+		return nil
+	}
+	tool := req.Params.Name
+	var now time.Time
+	if r := l.rateFor(tool); !r.IsZero() {
+		now = l.now()
+		b := Bucket{Tool: tool, Key: l.cfg.key(ctx, req), Rate: r}
+		if err := l.take(ctx, now, b); err != nil {
+			return err
+		}
+	}
+	if !l.cfg.server.IsZero() {
+		if now.IsZero() {
+			now = l.now()
+		}
+		return l.take(ctx, now, Bucket{Key: Key{Scope: ScopeServer}, Rate: l.cfg.server})
+	}
+	return nil
+}
+
+func (l *Limiter) take(ctx context.Context, now time.Time, b Bucket) error {
+	d, err := l.cfg.store.Take(ctx, now, b)
+	if err != nil {
+		return l.storeFailed(ctx, b, err)
+	}
+	if l.down.Load() && l.down.CompareAndSwap(true, false) {
+		l.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "rate-limit store answers again; limits apply")
+	}
+	if d.Allowed {
+		return nil
+	}
+	return l.deny(ctx, b, d.RetryAfter)
+}
+
+// deny builds the refusal and records it.
+func (l *Limiter) deny(ctx context.Context, b Bucket, after time.Duration) error {
+	// Whole seconds, rounded up: the message and retryAfterSeconds agree,
+	// and a model's next turn is seconds away anyway.
+	after = max((after+time.Second-1)/time.Second*time.Second, time.Second)
+	if l.denials != nil {
+		l.denials.Add(ctx, 1, metric.WithAttributes(attribute.String(AttrToolName, b.Tool), attribute.String(AttrScope, b.Key.Scope)))
+	}
+	if span := trace.SpanFromContext(ctx); span.IsRecording() {
+		span.AddEvent(EventDenied, trace.WithAttributes(
+			attribute.String(AttrScope, b.Key.Scope),
+			attribute.String(AttrRate, b.Rate.String()),
+			attribute.Int64(AttrRetryAfter, int64(after/time.Second))))
+	}
+	return errs.New(errs.RateLimited, Describe(b), errs.RetryAfter(after))
+}
+
+// Describe says which limit a bucket is, as the model reads it: `tool
+// "search" allows 10 calls per minute per session`, `the server allows
+// 1000 calls per minute in total`.
+func Describe(b Bucket) string {
+	if b.Key.Scope == ScopeServer {
+		return "the server allows " + b.Rate.String() + " in total"
+	}
+	s := "tool " + strconv.Quote(b.Tool) + " allows " + b.Rate.String()
+	switch b.Key.Scope {
+	case ScopeShared:
+		return s + " shared by all callers without a session, credential or known address"
+	case "":
+		return s
+	}
+	return s + " per " + b.Key.Scope
+}
+
+// errStoreFailed is the model's side of a refusal by a failed store.
+var errStoreFailed = errors.New("the rate-limit store did not answer")
+
+// storeFailed applies the fail mode.
+func (l *Limiter) storeFailed(ctx context.Context, b Bucket, err error) error {
+	if !l.down.Load() && l.down.CompareAndSwap(false, true) {
+		mode := "fail open: calls run unchecked until it recovers"
+		if l.cfg.failClosed {
+			mode = "fail closed: calls are refused until it recovers"
+		}
+		l.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "rate-limit store failed; "+mode,
+			slog.String("error", err.Error()))
+	}
+	if !l.cfg.failClosed {
+		return nil
+	}
+	msg := "the server cannot check its rate limits right now"
+	if b.Tool != "" {
+		msg = "tool " + strconv.Quote(b.Tool) + " is not taking calls: its rate limit cannot be checked right now"
+	}
+	return errs.Wrap(errs.Unavailable, errors.Join(errStoreFailed, err), msg, errs.RetryAfter(StoreRetryAfter))
+}

@@ -1,0 +1,509 @@
+package limit_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/limit"
+)
+
+func okHandler(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return mcp.NewToolResultText("ok"), nil
+}
+
+// TestDenialOverHTTP runs a real server and real clients over streamable
+// HTTP, one per kind of default key: a session (the handshake protocol), a
+// credential and a client address (the stateless protocol). The fourth call
+// of each within the minute is an isError result the model can act on; the
+// span has the denial event, the counter counts it, the log line names the
+// limit, and the credential appears nowhere.
+func TestDenialOverHTTP(t *testing.T) {
+	const secret = "Bearer tok-9f8e7d6c5b4a"
+	var logs logbuf.Buffer
+	spans := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
+	reader := sdkmetric.NewManualReader()
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
+	obs := observe.New(observe.WithLogger(logs.Logger()), observe.WithTracerProvider(tp), observe.WithMeterProvider(mp))
+
+	var ran atomic.Int32
+	search := func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ran.Add(1)
+		return okHandler(ctx, req)
+	}
+	lim := limit.New(limit.PerMinute(3), limit.WithMeterProvider(mp))
+	s := server.NewMCPServer("t", "1", server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(obs), wrap.WithLimit(lim))))
+	s.AddTool(mcp.NewTool("search"), search)
+	s.AddTool(mcp.NewTool("other"), okHandler)
+	url := listen(t, s)
+	ctx := context.Background()
+
+	cases := []struct {
+		name    string
+		headers map[string]string
+		opts    []client.ClientOption
+		scope   string
+	}{
+		{"session", nil, []client.ClientOption{client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION)}, "session"},
+		{"credential", map[string]string{"Authorization": secret}, nil, "credential"},
+		{"address", nil, nil, "client address"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cl := connect(t, url, c.headers, c.opts...)
+			before := ran.Load()
+			for i := range 3 {
+				res, err := callTool(ctx, cl, "search")
+				if err != nil || res.IsError {
+					t.Fatalf("call %d: %v %+v", i, err, res)
+				}
+			}
+			res, err := callTool(ctx, cl, "search")
+			if err != nil {
+				t.Fatalf("a denial must be a result, not a protocol error: %v", err)
+			}
+			info, ok := errs.InfoOf(res)
+			if !ok || !res.IsError {
+				t.Fatalf("not an error result: %+v", res)
+			}
+			if info.Code != "rate_limited" || info.RetryAfterSeconds < 1 || info.RetryAfterSeconds > 20 || !info.Retryable {
+				t.Errorf("info = %+v", info)
+			}
+			wantPrefix := `tool "search" allows 3 calls per minute per ` + c.scope + `; retry after `
+			if text := res.Content[0].(mcp.TextContent).Text; !strings.HasPrefix(text, wantPrefix) || !strings.HasSuffix(text, "s") {
+				t.Errorf("message %q, want prefix %q", text, wantPrefix)
+			}
+			if n := ran.Load() - before; n != 3 {
+				t.Errorf("handler ran %d times, want 3", n)
+			}
+			// Another tool has its own bucket.
+			if res, err := callTool(ctx, cl, "other"); err != nil || res.IsError {
+				t.Errorf("other tool: %v %+v", err, res)
+			}
+		})
+	}
+
+	var events int
+	for _, sp := range spans.Ended() {
+		for _, ev := range sp.Events() {
+			if ev.Name == limit.EventDenied {
+				events++
+			}
+			for _, a := range ev.Attributes {
+				if strings.Contains(a.Value.Emit(), "tok-9f8e") {
+					t.Errorf("span event holds the credential: %v", a)
+				}
+			}
+		}
+		for _, a := range sp.Attributes() {
+			if strings.Contains(a.Value.Emit(), "tok-9f8e") {
+				t.Errorf("span holds the credential: %v", a)
+			}
+		}
+	}
+	if events != len(cases) {
+		t.Errorf("%d denial span events, want %d", events, len(cases))
+	}
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(ctx, &rm); err != nil {
+		t.Fatal(err)
+	}
+	if n := counterSum(rm, limit.MetricDenials); n != int64(len(cases)) {
+		t.Errorf("denial counter = %d, want %d", n, len(cases))
+	}
+	lines, err := logs.Lines()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var denied int
+	for _, l := range lines {
+		if l["code"] == "rate_limited" {
+			denied++
+			if c, _ := l["cause"].(string); !strings.Contains(c, `allows 3 calls per minute per `) {
+				t.Errorf("log line does not name the limit: %v", l)
+			}
+		}
+	}
+	if denied != len(cases) {
+		t.Errorf("%d denied log lines, want %d:\n%s", denied, len(cases), logs.String())
+	}
+	if strings.Contains(logs.String(), "tok-9f8e") {
+		t.Errorf("the log holds the credential")
+	}
+}
+
+// listen serves s over streamable HTTP on loopback, recording each client's
+// address for DefaultKey.
+func listen(t *testing.T, s *server.MCPServer) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: server.NewStreamableHTTPServer(s, server.WithHTTPContextFunc(limit.HTTPContextFunc)),
+		ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	t.Cleanup(func() { _ = hs.Close() })
+	return "http://" + ln.Addr().String() + "/mcp"
+}
+
+func connect(t *testing.T, url string, headers map[string]string, opts ...client.ClientOption) *client.Client {
+	t.Helper()
+	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPHeaders(headers))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := client.NewClient(tr, opts...)
+	t.Cleanup(func() { _ = cl.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := cl.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ClientInfo: mcp.Implementation{Name: "limit-test", Version: "0"},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	return cl
+}
+
+func callTool(ctx context.Context, cl *client.Client, tool string) (*mcp.CallToolResult, error) {
+	var req mcp.CallToolRequest
+	req.Params.Name = tool
+	return cl.CallTool(ctx, req)
+}
+
+func counterSum(rm metricdata.ResourceMetrics, name string) int64 {
+	var n int64
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if m.Name != name {
+				continue
+			}
+			if s, ok := m.Data.(metricdata.Sum[int64]); ok {
+				for _, dp := range s.DataPoints {
+					n += dp.Value
+				}
+			}
+		}
+	}
+	return n
+}
+
+// clock is a manual clock for stepping through windows.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newClock() *clock { return &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)} }
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+func call(tool string) mcp.CallToolRequest {
+	var req mcp.CallToolRequest
+	req.Params.Name = tool
+	return req
+}
+
+// TestLimits steps a clock through the per-tool, override and ceiling
+// rules.
+func TestLimits(t *testing.T) {
+	ctx := context.Background()
+	t.Run("window refills", func(t *testing.T) {
+		c := newClock()
+		l := limit.New(limit.PerMinute(2), limit.WithClock(c.Now))
+		for range 2 {
+			if err := l.Admit(ctx, call("a")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err := l.Admit(ctx, call("a"))
+		var e *errs.Error
+		if !errors.As(err, &e) || e.Code() != errs.RateLimited || e.RetryAfter() != 30*time.Second {
+			t.Fatalf("third call: %v (retry after %v)", err, e.RetryAfter())
+		}
+		if e.Message() != `tool "a" allows 2 calls per minute shared by all callers without a session, credential or known address` {
+			t.Errorf("message %q", e.Message())
+		}
+		c.Add(30 * time.Second)
+		if err := l.Admit(ctx, call("a")); err != nil {
+			t.Errorf("after the interval: %v", err)
+		}
+	})
+	t.Run("per-tool override and exemption", func(t *testing.T) {
+		l := limit.New(limit.PerHour(1), limit.WithTool("fast", limit.PerSecond(100)), limit.WithTool("free", limit.Rate{}))
+		for i := range 50 {
+			if err := l.Admit(ctx, call("fast")); err != nil {
+				t.Fatalf("fast %d: %v", i, err)
+			}
+			if err := l.Admit(ctx, call("free")); err != nil {
+				t.Fatalf("free %d: %v", i, err)
+			}
+		}
+		_ = l.Admit(ctx, call("slow"))
+		if err := l.Admit(ctx, call("slow")); errs.CodeOf(err) != errs.RateLimited {
+			t.Errorf("slow: %v", err)
+		}
+	})
+	t.Run("server ceiling across keys", func(t *testing.T) {
+		byArg := limit.WithKey(func(_ context.Context, req mcp.CallToolRequest) limit.Key {
+			return limit.Key{Scope: "tenant", ID: req.GetString("tenant", "")}
+		})
+		l := limit.New(limit.PerMinute(100), byArg, limit.WithServerLimit(limit.PerMinute(5)))
+		var denied error
+		for i := range 6 {
+			req := call("t")
+			req.Params.Arguments = map[string]any{"tenant": string(rune('a' + i))}
+			denied = l.Admit(ctx, req)
+		}
+		var e *errs.Error
+		if !errors.As(denied, &e) || e.Message() != "the server allows 5 calls per minute in total" {
+			t.Errorf("sixth call: %v", denied)
+		}
+	})
+	t.Run("custom scope in the message", func(t *testing.T) {
+		l := limit.New(limit.PerSecond(1).WithBurst(1), limit.WithKey(func(context.Context, mcp.CallToolRequest) limit.Key {
+			return limit.Key{Scope: "tenant", ID: "x"}
+		}))
+		_ = l.Admit(ctx, call("q"))
+		err := l.Admit(ctx, call("q"))
+		if e := errs.From(err); e == nil || e.Message() != `tool "q" allows 1 call per second per tenant` {
+			t.Errorf("%v", err)
+		}
+	})
+}
+
+// session is a minimal ClientSession carrying an id.
+type session struct{ id string }
+
+func (s session) Initialize()                                         {}
+func (s session) Initialized() bool                                   { return true }
+func (s session) NotificationChannel() chan<- mcp.JSONRPCNotification { return nil }
+func (s session) SessionID() string                                   { return s.id }
+
+func TestDefaultKey(t *testing.T) {
+	const secret = "Bearer s3cr3t-token-value"
+	srv := server.NewMCPServer("t", "1")
+	withSession := func(id string) context.Context {
+		return srv.WithContext(context.Background(), session{id})
+	}
+	withAuth := func(v string) mcp.CallToolRequest {
+		req := call("x")
+		req.Header = map[string][]string{"Authorization": {v}}
+		return req
+	}
+	cases := []struct {
+		name  string
+		ctx   context.Context
+		req   mcp.CallToolRequest
+		scope string
+		id    string
+	}{
+		{"session wins", withSession("mcp-session-1"), withAuth(secret), limit.ScopeSession, "mcp-session-1"},
+		{"credential without session", withSession(""), withAuth(secret), limit.ScopeCredential, ""},
+		{"address", limit.WithClientAddr(context.Background(), "127.0.0.9:5555"), call("x"), limit.ScopeAddress, "127.0.0.9"},
+		{"nothing shares one bucket", context.Background(), call("x"), limit.ScopeShared, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			k := limit.DefaultKey(c.ctx, c.req)
+			if k.Scope != c.scope || (c.id != "" && k.ID != c.id) {
+				t.Errorf("key %+v, want scope %q id %q", k, c.scope, c.id)
+			}
+			if strings.Contains(k.ID, "s3cr3t") {
+				t.Errorf("key holds the credential: %q", k.ID)
+			}
+		})
+	}
+	a := limit.DefaultKey(context.Background(), withAuth(secret))
+	b := limit.DefaultKey(context.Background(), withAuth(secret))
+	o := limit.DefaultKey(context.Background(), withAuth("Bearer other"))
+	if a != b || a == o || len(a.ID) != 32 {
+		t.Errorf("credential keys not stable and distinct: %v %v %v", a, b, o)
+	}
+}
+
+// failingStore fails while its flag is set.
+type failingStore struct {
+	mu   sync.Mutex
+	fail bool
+	s    *limit.Local
+}
+
+func (f *failingStore) set(fail bool) {
+	f.mu.Lock()
+	f.fail = fail
+	f.mu.Unlock()
+}
+
+func (f *failingStore) Take(ctx context.Context, now time.Time, b limit.Bucket) (limit.Decision, error) {
+	f.mu.Lock()
+	fail := f.fail
+	f.mu.Unlock()
+	if fail {
+		return limit.Decision{}, errors.New("dial tcp 127.0.0.1:6379: connect: connection refused")
+	}
+	return f.s.Take(ctx, now, b)
+}
+
+func TestStoreFailure(t *testing.T) {
+	ctx := context.Background()
+	for _, closed := range []bool{false, true} {
+		name := "fail open"
+		opts := []limit.Option{}
+		if closed {
+			name = "fail closed"
+			opts = append(opts, limit.WithFailClosed())
+		}
+		t.Run(name, func(t *testing.T) {
+			var logs logbuf.Buffer
+			st := &failingStore{s: limit.NewLocal(0)}
+			l := limit.New(limit.PerMinute(1), append(opts, limit.WithStore(st), limit.WithLogger(logs.Logger()))...)
+			st.set(true)
+			for range 5 {
+				err := l.Admit(ctx, call("t"))
+				switch {
+				case !closed && err != nil:
+					t.Fatalf("fail open refused: %v", err)
+				case closed:
+					res := errs.ToResult(err, errs.Call{Tool: "t"})
+					info, _ := errs.InfoOf(res)
+					if info.Code != "unavailable" || info.RetryAfterSeconds != 1 ||
+						!strings.Contains(info.Message, `tool "t" is not taking calls`) || strings.Contains(info.Message, "6379") {
+						t.Fatalf("fail closed result %+v", info)
+					}
+				}
+			}
+			st.set(false)
+			if err := l.Admit(ctx, call("t")); err != nil {
+				t.Fatalf("after recovery: %v", err)
+			}
+			if err := l.Admit(ctx, call("t")); errs.CodeOf(err) != errs.RateLimited {
+				t.Fatalf("limits did not resume: %v", err)
+			}
+			st.set(true)
+			_ = l.Admit(ctx, call("t"))
+			out := logs.String()
+			if n := strings.Count(out, "rate-limit store failed"); n != 2 {
+				t.Errorf("%d failure lines, want one per transition (2):\n%s", n, out)
+			}
+			if n := strings.Count(out, "answers again"); n != 1 {
+				t.Errorf("%d recovery lines, want 1:\n%s", n, out)
+			}
+		})
+	}
+}
+
+// TestLocalMemoryBounded sends 100 000 distinct keys through a store
+// bounded at 10 000 buckets: the bucket count never passes the bound and
+// the heap stays within what the bound needs; once the window has passed,
+// idle buckets are reaped by the next new key, with no goroutine.
+func TestLocalMemoryBounded(t *testing.T) {
+	const distinct, bound = 100_000, 10_000
+	ctx := context.Background()
+	c := newClock()
+	st := limit.NewLocal(bound)
+	r := limit.PerMinute(10)
+	before := heapInUse()
+	for i := range distinct {
+		b := limit.Bucket{Tool: "t", Key: limit.Key{Scope: "session", ID: "s" + itoa(i)}, Rate: r}
+		if _, err := st.Take(ctx, c.Now(), b); err != nil {
+			t.Fatal(err)
+		}
+		if i%1000 == 0 && st.Len() > bound {
+			t.Fatalf("%d buckets after %d keys", st.Len(), i+1)
+		}
+	}
+	grown := int64(heapInUse()) - int64(before)
+	t.Logf("%d keys: %d buckets, heap grew %.1f MB", distinct, st.Len(), float64(grown)/(1<<20))
+	if st.Len() > bound || grown > 16<<20 {
+		t.Errorf("%d buckets, heap grew %d bytes", st.Len(), grown)
+	}
+	// The window passes: every bucket is full again, and the next new key
+	// triggers a sweep that drops them.
+	c.Add(time.Minute)
+	for i := range 10 {
+		b := limit.Bucket{Tool: "t", Key: limit.Key{Scope: "session", ID: "late" + itoa(i)}, Rate: r}
+		_, _ = st.Take(ctx, c.Now(), b)
+	}
+	if n := st.Len(); n > 10 {
+		t.Errorf("%d buckets left after the window, want the idle ones reaped", n)
+	}
+}
+
+func TestDenialJSON(t *testing.T) {
+	// What the model reads, in full.
+	l := limit.New(limit.PerMinute(10))
+	for range 10 {
+		_ = l.Admit(context.Background(), call("search"))
+	}
+	err := l.Admit(context.Background(), call("search"))
+	res := errs.ToResult(err, errs.Call{Tool: "search", ID: "c1"})
+	b, _ := json.Marshal(res.StructuredContent)
+	want := `{"error":{"code":"rate_limited","message":"tool \"search\" allows 10 calls per minute shared by all callers without a session, credential or known address; retry after 6s","retryable":true,"retryAfterSeconds":6,"callId":"c1","tool":"search"}}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}
+
+// TestBeforeBinding: the limit is checked before the arguments are bound,
+// so a refused call costs no decoding or validation and says rate_limited
+// even when its arguments are also wrong.
+func TestBeforeBinding(t *testing.T) {
+	type args struct {
+		Q string `json:"q" validate:"required"`
+	}
+	w := wrap.New(wrap.WithLimit(limit.New(limit.PerMinute(1))))
+	var bound int
+	st := wrap.MustTyped(w, mcp.NewTool("search"), func(_ context.Context, _ mcp.CallToolRequest, a args) (*mcp.CallToolResult, error) {
+		bound++
+		return mcp.NewToolResultText(a.Q), nil
+	})
+	ctx := context.Background()
+	req := call("search")
+	req.Params.Arguments = map[string]any{"q": "x"}
+	if res, _ := st.Handler(ctx, req); res.IsError {
+		t.Fatalf("first call: %+v", res)
+	}
+	req.Params.Arguments = map[string]any{"q": 42}
+	res, _ := st.Handler(ctx, req)
+	if info, _ := errs.InfoOf(res); info.Code != "rate_limited" {
+		t.Errorf("second call (bad arguments, over the limit): %+v, want rate_limited", info)
+	}
+	if bound != 1 {
+		t.Errorf("handler ran %d times", bound)
+	}
+}

@@ -1,0 +1,80 @@
+package limit
+
+import (
+	"log/slog"
+	"maps"
+	"time"
+
+	"go.opentelemetry.io/otel/metric"
+)
+
+// Option configures a Limiter. Options are applied once, in New.
+type Option func(*config)
+
+type config struct {
+	rate       Rate
+	tools      map[string]Rate
+	server     Rate
+	key        KeyFunc
+	store      Store
+	failClosed bool
+	logger     *slog.Logger
+	mp         metric.MeterProvider
+	now        func() time.Time
+}
+
+// WithTool sets the rate of one tool, overriding New's rate for it; the
+// zero Rate exempts the tool.
+func WithTool(name string, r Rate) Option {
+	return func(c *config) {
+		m := make(map[string]Rate, len(c.tools)+1)
+		maps.Copy(m, c.tools)
+		m[name] = r
+		c.tools = m
+	}
+}
+
+// WithServerLimit adds a ceiling on all calls to the server together,
+// whoever makes them, checked after the caller's own bucket. It bounds what
+// callers with many keys (many sessions, many credentials) can do.
+func WithServerLimit(r Rate) Option {
+	return func(c *config) { c.server = r }
+}
+
+// WithKey replaces DefaultKey. Nil restores it.
+func WithKey(f KeyFunc) Option {
+	return func(c *config) { c.key = f }
+}
+
+// WithStore sets where the buckets live: NewLocal (the default, one
+// process) or redislimit.New (shared by replicas).
+func WithStore(s Store) Option {
+	return func(c *config) { c.store = s }
+}
+
+// WithFailClosed refuses calls while the store cannot answer (the model
+// gets an unavailable result with retryAfterSeconds). The default is to
+// fail open: while the store is down, calls run unchecked, so an outage of
+// Redis never becomes an outage of the server. Either way each change
+// between "store answers" and "store fails" is logged once.
+func WithFailClosed() Option {
+	return func(c *config) { c.failClosed = true }
+}
+
+// WithLogger sets the logger that hears of store failures and recoveries
+// (once per transition). Nil, the default, means slog.Default().
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger = l }
+}
+
+// WithMeterProvider sets the provider of the denial counter
+// (MetricDenials). Nil, the default, means otel.GetMeterProvider().
+func WithMeterProvider(mp metric.MeterProvider) Option {
+	return func(c *config) { c.mp = mp }
+}
+
+// WithClock sets the clock the local store reads (time.Now by default), for
+// tests that step through a window without sleeping.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) { c.now = now }
+}

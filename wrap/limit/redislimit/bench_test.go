@@ -1,0 +1,46 @@
+package redislimit_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/limit"
+	"github.com/mcpwrap/mcpwrap/wrap/limit/internal/redistest"
+	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
+)
+
+var benchResult = mcp.NewToolResultText("ok")
+
+func bare(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return benchResult, nil
+}
+
+// BenchmarkRedis compares, in one run, the bare handler, the chain without
+// a limit, and the chain with the Redis limiter admitting every call (one
+// round trip to a redis-server on loopback per call).
+func BenchmarkRedis(b *testing.B) {
+	addr := redistest.Addr(b)
+	req := call("bench")
+	req.Header = map[string][]string{"Authorization": {"Bearer bench"}}
+	run := func(b *testing.B, h server.ToolHandlerFunc) {
+		b.ReportAllocs()
+		ctx := context.Background()
+		for b.Loop() {
+			res, err := h(ctx, req)
+			if err != nil || res.IsError {
+				b.Fatal(err, res)
+			}
+		}
+	}
+	b.Run("bare", func(b *testing.B) { run(b, bare) })
+	b.Run("chain", func(b *testing.B) { run(b, wrap.Tool(mcp.NewTool("bench"), bare).Handler) })
+	b.Run("chain_redis", func(b *testing.B) {
+		st := redislimit.New(redisClient(b, addr), redislimit.WithPrefix(prefix(b)))
+		lim := limit.New(limit.PerSecond(1_000_000_000), limit.WithStore(st))
+		run(b, wrap.Tool(mcp.NewTool("bench"), bare, wrap.WithLimit(lim)).Handler)
+	})
+}

@@ -1,0 +1,137 @@
+package redislimit
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-redis/redis_rate/v10"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mcpwrap/mcpwrap/wrap/limit"
+)
+
+// Defaults of the options.
+const (
+	DefaultWait          = 100 * time.Millisecond
+	DefaultRetryInterval = time.Second
+	DefaultPrefix        = "mcpwrap:limit:"
+)
+
+// ErrDown is the error of a call answered without asking Redis, because
+// Redis failed less than the retry interval ago.
+var ErrDown = errors.New("redislimit: redis failed recently; not asked again until the retry interval has passed")
+
+// Store is a limit.Store in Redis.
+type Store struct {
+	lim    *redis_rate.Limiter
+	wait   time.Duration
+	retry  time.Duration
+	prefix string
+	epoch  time.Time
+	// downUntil is when, in nanoseconds since epoch, Redis may be asked
+	// again after a failure; 0 while it answers.
+	downUntil atomic.Int64
+}
+
+// Option configures a Store.
+type Option func(*Store)
+
+// WithWait bounds each call's wait for Redis (DefaultWait).
+func WithWait(d time.Duration) Option {
+	return func(s *Store) {
+		if d > 0 {
+			s.wait = d
+		}
+	}
+}
+
+// WithRetryInterval sets how long after a failure calls are answered
+// without asking Redis (DefaultRetryInterval).
+func WithRetryInterval(d time.Duration) Option {
+	return func(s *Store) {
+		if d > 0 {
+			s.retry = d
+		}
+	}
+}
+
+// WithPrefix sets the prefix of the store's keys (DefaultPrefix), for
+// servers that share a Redis but not their limits.
+func WithPrefix(p string) Option {
+	return func(s *Store) { s.prefix = p }
+}
+
+// New returns a Store using rdb (a *redis.Client, *redis.ClusterClient or
+// *redis.Ring). rdb should fail fast and honour context deadlines, as
+// ClientOptions' settings do: the wait bound is a context deadline.
+func New(rdb redis.UniversalClient, opts ...Option) *Store {
+	s := &Store{lim: redis_rate.NewLimiter(rdb), wait: DefaultWait, retry: DefaultRetryInterval, prefix: DefaultPrefix, epoch: time.Now()}
+	for _, o := range opts {
+		if o != nil {
+			o(s)
+		}
+	}
+	return s
+}
+
+// ClientOptions returns go-redis options for a limiter's client at addr:
+// short dial, read, write and pool timeouts, no retries, and context
+// deadlines honoured, so that a dead or stalled Redis costs a call at most
+// the store's wait.
+func ClientOptions(addr string) *redis.Options {
+	return &redis.Options{
+		Addr:                  addr,
+		DialTimeout:           200 * time.Millisecond,
+		ReadTimeout:           200 * time.Millisecond,
+		WriteTimeout:          200 * time.Millisecond,
+		PoolTimeout:           200 * time.Millisecond,
+		MaxRetries:            -1,
+		ContextTimeoutEnabled: true,
+	}
+}
+
+// Take takes one token from b's bucket in Redis. Redis keeps the time (the
+// GCRA script reads Redis's clock), so replicas with skewed clocks agree;
+// now is not used.
+func (s *Store) Take(ctx context.Context, _ time.Time, b limit.Bucket) (limit.Decision, error) {
+	elapsed := int64(time.Since(s.epoch))
+	if until := s.downUntil.Load(); until != 0 && elapsed < until {
+		return limit.Decision{}, ErrDown
+	}
+	// A caller that gives up must not look like a Redis failure: the
+	// wait is bounded by s.wait alone.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.wait)
+	defer cancel()
+	res, err := s.lim.Allow(ctx, s.key(b), redis_rate.Limit{Rate: b.Rate.Limit, Burst: b.Rate.Capacity(), Period: b.Rate.Per})
+	if err != nil {
+		s.downUntil.Store(int64(time.Since(s.epoch) + s.retry))
+		return limit.Decision{}, err
+	}
+	if s.downUntil.Load() != 0 {
+		s.downUntil.Store(0)
+	}
+	if res.Allowed > 0 {
+		return limit.Decision{Allowed: true}, nil
+	}
+	return limit.Decision{RetryAfter: res.RetryAfter}, nil
+}
+
+// maxID is the longest key id kept as is; longer ones are hashed, so a
+// custom KeyFunc cannot make Redis keys of unbounded size.
+const maxID = 128
+
+// key names b's bucket: prefix, then the tool's length and name (a tool
+// name may hold any character), the scope and the id.
+func (s *Store) key(b limit.Bucket) string {
+	id := b.Key.ID
+	if len(id) > maxID {
+		sum := sha256.Sum256([]byte(id))
+		id = "sha256:" + hex.EncodeToString(sum[:])
+	}
+	return s.prefix + strconv.Itoa(len(b.Tool)) + ":" + b.Tool + ":" + b.Key.Scope + ":" + id
+}
