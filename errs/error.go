@@ -16,6 +16,8 @@ type Error struct {
 	cause      error
 	retryAfter time.Duration
 	violations []Violation
+	// omitted counts the violations found but not listed.
+	omitted int
 }
 
 // Violation is one thing wrong with the arguments, in machine-readable form.
@@ -48,6 +50,17 @@ func RetryAfter(d time.Duration) Detail {
 // Violations attaches argument violations (for InvalidArgument errors).
 func Violations(v ...Violation) Detail {
 	return func(e *Error) { e.violations = append([]Violation(nil), v...) }
+}
+
+// Omitted records that n more violations were found than are attached:
+// whoever collected them stopped listing at a cap. ToResult adds the ones
+// it leaves out itself and reports the sum as omittedViolations.
+func Omitted(n int) Detail {
+	return func(e *Error) {
+		if n > 0 {
+			e.omitted = n
+		}
+	}
 }
 
 // New returns an error with the given code and model-facing message.
@@ -105,6 +118,9 @@ func (e *Error) RetryAfter() time.Duration { return e.retryAfter }
 
 // Violations returns a copy of the argument violations.
 func (e *Error) Violations() []Violation { return append([]Violation(nil), e.violations...) }
+
+// Omitted returns how many violations were found beyond those attached.
+func (e *Error) Omitted() int { return e.omitted }
 
 // Is makes errors.Is(err, ErrUnavailable) (and the other sentinels) true for
 // any *Error with the same code, so sentinels and typed errors agree.

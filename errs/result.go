@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -39,7 +40,36 @@ type Info struct {
 	// because the tool may change something (see Call.SideEffects).
 	SideEffects string      `json:"sideEffects,omitempty"`
 	Violations  []Violation `json:"violations,omitempty"`
+	// OmittedViolations is how many more violations were found than are
+	// listed: the list stops at MaxViolations entries or MaxResultBytes.
+	// Whoever collected them may also have stopped checking early, so there
+	// may be more still.
+	OmittedViolations int `json:"omittedViolations,omitempty"`
 }
+
+// The bounds of a result built by ToResult, whatever the error holds: the
+// whole result, JSON-encoded, stays under MaxResultBytes.
+const (
+	// MaxResultBytes bounds the JSON encoding of a ToResult result.
+	MaxResultBytes = 16 << 10
+	// MaxViolations is the most violations a result lists.
+	MaxViolations = 20
+)
+
+// Encoded-size budgets (bytes once JSON-escaped) whose sum, with the fixed
+// parts of the result, stays under MaxResultBytes. The text is sent twice:
+// as the text content and as Info.Message.
+const (
+	maxMessageBytes    = 3 << 10 // the error's own message within the text
+	maxTextBytes       = 4 << 10 // the whole text, with tool name and advice
+	maxViolationsBytes = 6 << 10
+	maxNameBytes       = 128 // tool name, call id
+	maxParameterBytes  = 256
+	maxRuleBytes       = 64
+	maxExpectedBytes   = 512
+	maxGotBytes        = 256
+	maxViolationMsg    = 1 << 10
+)
 
 // envelope is the structuredContent object: {"error": {...}}.
 type envelope struct {
@@ -57,15 +87,19 @@ func ToResult(err error, call Call) *mcp.CallToolResult {
 	if e == nil {
 		e = &Error{code: Internal}
 	}
+	call.Tool = clipJSON(call.Tool, maxNameBytes)
+	call.ID = clipJSON(call.ID, maxNameBytes)
+	viols, omitted := listed(e.violations)
 	info := Info{
-		Code:        e.code.String(),
-		Message:     strings.ToValidUTF8(modelMessage(e, call), "\uFFFD"),
-		Retryable:   e.code.Retryable(),
-		CallID:      call.ID,
-		Tool:        call.Tool,
-		Attempts:    call.Attempts,
-		SideEffects: call.SideEffects.String(),
-		Violations:  e.violations,
+		Code:              e.code.String(),
+		Message:           clipJSON(modelMessage(e, call, len(viols), e.omitted+omitted), maxTextBytes),
+		Retryable:         e.code.Retryable(),
+		CallID:            call.ID,
+		Tool:              call.Tool,
+		Attempts:          call.Attempts,
+		SideEffects:       call.SideEffects.String(),
+		Violations:        viols,
+		OmittedViolations: e.omitted + omitted,
 	}
 	if e.retryAfter > 0 {
 		info.RetryAfterSeconds = int64((e.retryAfter + time.Second - 1) / time.Second)
@@ -77,8 +111,10 @@ func ToResult(err error, call Call) *mcp.CallToolResult {
 	}
 }
 
-// modelMessage builds the sentence the model reads.
-func modelMessage(e *Error, call Call) string {
+// modelMessage builds the sentence the model reads. When the error has no
+// message of its own, it is made of the first shown violations' messages
+// and says how many more there are.
+func modelMessage(e *Error, call Call, shown, omitted int) string {
 	var b strings.Builder
 	tool := call.Tool
 	if tool == "" {
@@ -102,16 +138,19 @@ func modelMessage(e *Error, call Call) string {
 	}
 	msg := e.msg
 	if msg == "" && len(e.violations) > 0 {
-		parts := make([]string, len(e.violations))
-		for i, v := range e.violations {
-			parts[i] = v.Message
+		parts := make([]string, 0, shown+1)
+		for _, v := range e.violations[:shown] {
+			parts = append(parts, clipJSON(v.Message, maxViolationMsg))
+		}
+		if omitted > 0 {
+			parts = append(parts, "and "+strconv.Itoa(omitted)+" more")
 		}
 		msg = strings.Join(parts, "; ")
 	}
 	if msg == "" {
 		msg = defaultMessage(e.code)
 	}
-	b.WriteString(msg)
+	b.WriteString(clipJSON(msg, maxMessageBytes))
 	switch {
 	case e.retryAfter > 0:
 		b.WriteString("; retry after " + e.retryAfter.Round(time.Millisecond).String())
@@ -129,6 +168,85 @@ func modelMessage(e *Error, call Call) string {
 			" is not marked read-only or idempotent: the operation may have happened, check before calling it again")
 	}
 	return b.String()
+}
+
+// listed returns the violations a result shows, each with its fields
+// clipped, at most MaxViolations of them within maxViolationsBytes, and how
+// many it leaves out.
+func listed(vs []Violation) ([]Violation, int) {
+	if len(vs) == 0 {
+		return nil, 0
+	}
+	out := make([]Violation, 0, min(len(vs), MaxViolations))
+	budget := maxViolationsBytes
+	for _, v := range vs {
+		if len(out) == MaxViolations {
+			break
+		}
+		c := Violation{
+			Parameter: clipJSON(v.Parameter, maxParameterBytes),
+			Rule:      clipJSON(v.Rule, maxRuleBytes),
+			Expected:  clipJSON(v.Expected, maxExpectedBytes),
+			Got:       clipJSON(v.Got, maxGotBytes),
+			Message:   clipJSON(v.Message, maxViolationMsg),
+		}
+		// Field names, quotes, colons and commas: under 64 bytes.
+		size := 64 + jsonLen(c.Parameter) + jsonLen(c.Rule) + jsonLen(c.Expected) + jsonLen(c.Got) + jsonLen(c.Message)
+		if size > budget {
+			break
+		}
+		budget -= size
+		out = append(out, c)
+	}
+	return out, len(vs) - len(out)
+}
+
+// clip returns s as valid UTF-8 whose JSON encoding is at most max bytes,
+// cut on a character boundary and ending in "…" when it was cut.
+func clipJSON(s string, max int) string {
+	if len(s) <= max/6 || (len(s) <= max && jsonLen(s) <= max) {
+		return strings.ToValidUTF8(s, "\uFFFD")
+	}
+	const ellipsis = "…"
+	n, i := len(ellipsis), 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		w := runeJSONLen(r, size)
+		if n+w > max {
+			break
+		}
+		n += w
+		i += size
+	}
+	if i == len(s) {
+		return strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return strings.ToValidUTF8(s[:i], "\uFFFD") + ellipsis
+}
+
+// jsonLen is the length of s once encoding/json has escaped it, quotes
+// excluded, assuming the worst case of HTML escaping.
+func jsonLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		n += runeJSONLen(r, size)
+		i += size
+	}
+	return n
+}
+
+// runeJSONLen is the encoded length of one decoded rune of size bytes.
+func runeJSONLen(r rune, size int) int {
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return 6 // \ufffd
+	case r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '\t' || r == '\b' || r == '\f':
+		return 2
+	case r < 0x20 || r == '<' || r == '>' || r == '&' || r == '\u2028' || r == '\u2029':
+		return 6
+	}
+	return size
 }
 
 func writeCallID(b *strings.Builder, id string) {
