@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/structtag"
 )
 
 // Binder decodes and validates the arguments of one tool into a T. Build it
@@ -64,11 +65,10 @@ func New[T any](opts ...Option) (*Binder[T], error) {
 	}
 	v := validator.New(validator.WithRequiredStructEnabled())
 	v.RegisterTagNameFunc(func(sf reflect.StructField) string {
-		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-		switch {
-		case name != "" && name != "-":
-			return name
-		case name == "" && sf.Anonymous:
+		switch j := structtag.JSONOf(sf); {
+		case j.Named:
+			return j.Name
+		case sf.Anonymous && !j.Skip:
 			return embedded
 		}
 		return sf.Name

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpwrap/mcpwrap/internal/structtag"
 )
 
 // kind is how a Go type is decoded from JSON.
@@ -47,6 +49,7 @@ type node struct {
 // field is one struct field as the model sees it.
 type field struct {
 	name     string
+	goName   string // how the validator names it in a struct namespace
 	index    []int
 	node     *node
 	required bool // the validate tag has a plain "required" rule
@@ -137,16 +140,15 @@ func (p *planner) plan(t reflect.Type) (*node, error) {
 func (p *planner) fields(n *node, t reflect.Type, index []int) error {
 	for i := range t.NumField() {
 		sf := t.Field(i)
-		jsonTag := sf.Tag.Get("json")
-		if jsonTag == "-" {
+		j := structtag.JSONOf(sf)
+		if j.Skip {
 			continue
 		}
-		name, opts, _ := strings.Cut(jsonTag, ",")
-		if strings.Contains(","+opts+",", ",string,") {
+		if j.HasOption("string") {
 			return fmt.Errorf("field %s.%s: the json \",string\" option is not supported", t, sf.Name)
 		}
 		idx := append(append([]int(nil), index...), i)
-		if sf.Anonymous && name == "" {
+		if sf.Anonymous && !j.Named {
 			ft := sf.Type
 			if ft.Kind() == reflect.Pointer {
 				return fmt.Errorf("field %s.%s: embedded pointers are not supported; embed the struct or name the field", t, sf.Name)
@@ -161,9 +163,7 @@ func (p *planner) fields(n *node, t reflect.Type, index []int) error {
 		if !sf.IsExported() {
 			continue
 		}
-		if name == "" {
-			name = sf.Name
-		}
+		name := j.Name
 		if _, dup := n.byName[name]; dup {
 			return fmt.Errorf("field %s.%s: JSON name %q is used twice", t, sf.Name, name)
 		}
@@ -181,10 +181,11 @@ func (p *planner) fields(n *node, t reflect.Type, index []int) error {
 		}
 		f := field{
 			name:     name,
+			goName:   sf.Name,
 			index:    idx,
 			node:     fn,
 			required: hasRule(beforeDive(vtag), "required"),
-			secret:   hasRule(sf.Tag.Get("mcpwrap"), "secret"),
+			secret:   structtag.Secret(sf),
 			desc:     desc,
 			tag:      vtag,
 		}
