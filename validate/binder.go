@@ -35,6 +35,11 @@ type core struct {
 	bounds map[string]bounds
 	// secrets are the shapes of the fields tagged mcpwrap:"secret", sorted.
 	secrets []string
+	// diveOnly says, by Go field name, whether every struct field of that
+	// name dives into its elements; those fields are checked by checkDive
+	// when a call is large (see check).
+	diveOnly map[string]bool
+	hasDive  bool
 }
 
 // embedded names an embedded struct in validator namespaces so that it can
@@ -79,6 +84,7 @@ func New[T any](opts ...Option) (*Binder[T], error) {
 		}
 	}
 	c := &core{cfg: cfg, root: root, v: v, bounds: map[string]bounds{}}
+	c.diveOnly, c.hasDive = diveFields(t)
 	c.index(root, "", "", map[*node]bool{})
 	slices.Sort(c.secrets)
 	for _, n := range p.seen {
@@ -231,9 +237,8 @@ func (b *Binder[T]) BindJSON(data []byte) (T, error) {
 // InvalidArgument and the violations; a caller checking its own output
 // should wrap that as an Internal error, since the model did nothing wrong.
 func (b *Binder[T]) Check(v T) error {
-	var d decoder
-	d.cfg = &b.c.cfg
-	b.c.validate(&d, reflect.ValueOf(&v).Interface())
+	d := decoder{c: b.c}
+	b.c.check(&d, reflect.ValueOf(&v).Elem())
 	return b.c.result(&d)
 }
 
@@ -296,7 +301,7 @@ func shapeOf(path string) string {
 
 // bind is Bind without generics: dst is the T to fill.
 func (c *core) bind(dst reflect.Value, args any, raw []byte) error {
-	d := decoder{cfg: &c.cfg}
+	d := decoder{c: c}
 	src := args
 	switch a := args.(type) {
 	case json.RawMessage:
@@ -344,12 +349,12 @@ func (c *core) bind(dst reflect.Value, args any, raw []byte) error {
 			v, err = decodeJSON(raw)
 		}
 		if m2, ok := v.(map[string]any); err == nil && ok {
-			d = decoder{cfg: &c.cfg, exact: true}
+			d = decoder{c: c, exact: true}
 			dst.SetZero()
 			d.object(m2, dst, c.root, false)
 		}
 	}
-	c.validate(&d, dst.Addr().Interface())
+	c.check(&d, dst)
 	return c.result(&d)
 }
 
@@ -359,102 +364,6 @@ func reencode(v any) (any, error) {
 		return nil, err
 	}
 	return decodeJSON(data)
-}
-
-// validate runs the validator on ptr (a *T) and adds its violations,
-// except those about values that could not be decoded.
-func (c *core) validate(d *decoder, ptr any) {
-	var err error
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				err = fmt.Errorf("validator panicked: %v", r)
-			}
-		}()
-		err = c.v.Struct(ptr)
-	}()
-	if err == nil {
-		return
-	}
-	var ves validator.ValidationErrors
-	if !errors.As(err, &ves) {
-		d.internal = err
-		return
-	}
-	for _, fe := range ves {
-		p := cleanNamespace(fe.Namespace())
-		if under(p, d.failed) {
-			continue
-		}
-		d.viols = append(d.viols, c.violation(fe, p, slices.Contains(d.zeroPresent, p)))
-	}
-}
-
-// under reports whether p is one of paths or inside one of them.
-func under(p string, paths []string) bool {
-	for _, f := range paths {
-		if p == f || (strings.HasPrefix(p, f) && len(p) > len(f) && (p[len(f)] == '.' || p[len(f)] == '[')) {
-			return true
-		}
-	}
-	return false
-}
-
-// cleanNamespace turns "Args.filters[2].since" into "filters[2].since",
-// dropping the root type's name and embedded structs.
-func cleanNamespace(ns string) string {
-	_, p, _ := strings.Cut(ns, ".")
-	if strings.Contains(p, embedded) {
-		p = strings.ReplaceAll(p, embedded+".", "")
-	}
-	return p
-}
-
-// violation turns one validator failure into a sentence.
-func (c *core) violation(fe validator.FieldError, p string, zeroPresent bool) errs.Violation {
-	shape := shapeOf(p)
-	secret := c.isSecret(shape)
-	cl := classOf(fe.Kind(), fe.Type())
-	var custom map[string]string
-	if len(c.cfg.rules) > 0 {
-		custom = make(map[string]string, len(c.cfg.rules))
-		for k, r := range c.cfg.rules {
-			custom[k] = r.expected
-		}
-	}
-	must, expected := phrase(fe.Tag(), fe.Param(), cl, c.bounds[shape], zeroPresent, custom)
-	got, tail := "", ""
-	if fe.Tag() != "required" || zeroPresent {
-		got, tail = gotGo(fe.Value(), fe.Kind(), secret)
-	}
-	return errs.Violation{
-		Parameter: p,
-		Rule:      fe.Tag(),
-		Expected:  expected,
-		Got:       got,
-		Message:   "parameter " + strconv.Quote(p) + " " + must + tail,
-	}
-}
-
-// result builds the error for what d collected, or nil.
-func (c *core) result(d *decoder) error {
-	if d.internal != nil {
-		return errs.Wrap(errs.Internal, d.internal, "")
-	}
-	if len(d.viols) == 0 {
-		return nil
-	}
-	slices.SortStableFunc(d.viols, func(a, b errs.Violation) int {
-		if n := strings.Compare(a.Parameter, b.Parameter); n != 0 {
-			return n
-		}
-		return strings.Compare(a.Rule, b.Rule)
-	})
-	msgs := make([]string, len(d.viols))
-	for i, v := range d.viols {
-		msgs[i] = v.Message
-	}
-	return errs.New(errs.InvalidArgument, strings.Join(msgs, "; "), errs.Violations(d.viols...))
 }
 
 func (c *core) rootError(rule, msg string) error {

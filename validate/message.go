@@ -161,6 +161,15 @@ func quoteList(names []string) string {
 // be a likely typo: a case-insensitive match, or at most two edits and
 // fewer edits than half the name's length.
 func suggest(name string, known []string) string {
+	// Two edits cannot bridge a longer difference in length; the check
+	// also keeps a megabyte-long key out of the quadratic edit distance.
+	longest := 0
+	for _, k := range known {
+		longest = max(longest, len(k))
+	}
+	if len(name) > max(maxKey, 4*(longest+2)) {
+		return ""
+	}
 	best, bestD := "", 3
 	lower := strings.ToLower(name)
 	for _, k := range known {

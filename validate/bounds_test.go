@@ -1,0 +1,200 @@
+package validate_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/validate"
+)
+
+// floodArgs is a tool whose list dives into its items, the shape a
+// hostile call fills with thousands of bad items.
+type floodArgs struct {
+	City  string            `json:"city" validate:"required"`
+	Tags  []string          `json:"tags" validate:"omitempty,dive,min=2"`
+	Items []filter          `json:"items" validate:"dive"`
+	Marks map[string]string `json:"marks" validate:"omitempty,dive,keys,min=2,endkeys,min=2"`
+}
+
+// floodInput is one hostile call: what it holds and how big it is.
+type floodInput struct {
+	name string
+	args string
+}
+
+func itemList(n int, item string) string {
+	return strings.TrimSuffix(strings.Repeat(item+",", n), ",")
+}
+
+func unknownKeys(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"city":"P"`)
+	for i := range n {
+		b.WriteString(`,"k` + strconv.Itoa(i) + `":1`)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// floodInputs grow past every cap: 10, 1 000 and 50 000 bad items of each
+// kind, and unknown keys from 1 KiB to 4 MiB long.
+func floodInputs() []floodInput {
+	var out []floodInput
+	for _, n := range []int{10, 1000, 50000} {
+		s := strconv.Itoa(n)
+		out = append(out,
+			floodInput{"type_items=" + s, `{"city":"P","tags":[` + itemList(n, "1") + `]}`},
+			floodInput{"rule_items=" + s, `{"city":"P","tags":[` + itemList(n, `"a"`) + `]}`},
+			floodInput{"struct_items=" + s, `{"city":"P","items":[` + itemList(n, `{"since":"x"}`) + `]}`},
+			floodInput{"unknown_keys=" + s, unknownKeys(n)},
+		)
+	}
+	for _, size := range []int{1 << 10, 64 << 10, 4 << 20} {
+		out = append(out, floodInput{"unknown_key_of=" + strconv.Itoa(size>>10) + "KiB",
+			`{"city":"P","` + strings.Repeat("k", size) + `":1}`})
+	}
+	out = append(out, floodInput{"long_value_in_many_keys", `{"city":"P","marks":{` +
+		strings.TrimPrefix(strings.Repeat(`,"`+strings.Repeat("m", 1<<12)+`":"x"`, 2), ",") + `}}`})
+	return out
+}
+
+// TestInvalidCallBoundedOverHTTP: one call with 50 000 bad items used to
+// cost seconds of CPU and answer 13.5 MB; one unknown key 4 MiB long came
+// back in full. Whatever the call holds, the answer on the wire stays
+// under 16 KiB, lists the first violations and counts the rest.
+func TestInvalidCallBoundedOverHTTP(t *testing.T) {
+	s := server.NewMCPServer("probe", "1.0.0")
+	boundTool(s, "flood", validate.MustNew[floodArgs]())
+	c := testserver.StartHTTP(t, s)
+	for _, in := range floodInputs() {
+		t.Run(in.name, func(t *testing.T) {
+			before := len(c.Wire.Responses())
+			res := c.CallRaw(t, "flood", in.args)
+			info, ok := errs.InfoOf(res)
+			if !ok || info.Code != "invalid_argument" || len(info.Violations) == 0 {
+				t.Fatalf("want an invalid_argument result, got %.300s", text(res))
+			}
+			bodies := c.Wire.Responses()[before:]
+			if len(bodies) == 0 {
+				t.Fatal("no response recorded")
+			}
+			for _, r := range bodies {
+				if len(r.Body) > errs.MaxResultBytes {
+					t.Fatalf("answer is %d bytes on the wire, want at most %d", len(r.Body), errs.MaxResultBytes)
+				}
+			}
+			if len(info.Violations) > errs.MaxViolations {
+				t.Fatalf("%d violations listed", len(info.Violations))
+			}
+			for _, v := range info.Violations {
+				if len(v.Parameter) > 80 {
+					t.Fatalf("parameter not cut: %d bytes", len(v.Parameter))
+				}
+			}
+			if strings.Contains(in.name, "=50000") {
+				if info.OmittedViolations == 0 || !strings.Contains(text(res), "more problem") {
+					t.Fatalf("the rest is not counted: omitted=%d, text %.300s", info.OmittedViolations, text(res))
+				}
+			}
+		})
+	}
+}
+
+// TestHugeNumberNamesDeclaredRange: days 1e300 with min=1,max=14 used to
+// be told the int64 range instead of the declared one.
+func TestHugeNumberNamesDeclaredRange(t *testing.T) {
+	b := validate.MustNew[forecastArgs]()
+	for _, in := range []string{`1e300`, `-1e300`, `99999999999999999999`, `1e19`} {
+		_, err := b.BindJSON([]byte(`{"city":"Paris","days":` + in + `}`))
+		var e *errs.Error
+		if !errors.As(err, &e) {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if msg := e.Message(); !strings.Contains(msg, `parameter "days" must be between 1 and 14, got the number`) {
+			t.Errorf("%s: %q", in, msg)
+		}
+		if v := e.Violations(); len(v) != 1 || v[0].Expected != "between 1 and 14" || (v[0].Rule != "min" && v[0].Rule != "max") {
+			t.Errorf("%s: %+v", in, v)
+		}
+	}
+	// A type without declared bounds keeps its own range.
+	_, err := validate.MustNew[kitchen]().BindJSON([]byte(`{"city":"P","small":1e300}`))
+	if err == nil || !strings.Contains(err.Error(), "between -128 and 127") {
+		t.Fatalf("int8 range lost: %v", err)
+	}
+}
+
+// paddedKitchen is kitchen with a list long enough to make a call large,
+// so that its dive fields are checked element by element.
+type paddedKitchen struct {
+	kitchen
+	Pad []int `json:"pad"`
+}
+
+// TestLargeCallsCheckLikeSmallOnes: in a call of more than a thousand
+// values the elements of dive fields are checked by the binder itself,
+// which stops at the cap; below the cap it must find exactly what the
+// validator finds.
+func TestLargeCallsCheckLikeSmallOnes(t *testing.T) {
+	small := validate.MustNew[kitchen]()
+	large := validate.MustNew[paddedKitchen]()
+	pad := `,"pad":[` + itemList(2000, "1") + `]}`
+	for _, in := range []string{
+		`{"city":"P","tags":["aa","b"]}`,
+		`{"city":"P","tags":["aa","bb","cc","dd"]}`,
+		`{"city":"P","tags":["a","b","c"]}`,
+		`{"city":"P","labels":{"a":9,"bb":1}}`,
+		`{"city":"P","labels":{"bb":"x"}}`,
+		`{"city":"P","filters":[{"field":"a"},{"field":"b"},{"since":"yesterday"}]}`,
+		`{"city":"P","filters":[{},{}],"address":{"zip":"1"},"tags":[1,"a"]}`,
+		`{"city":"P","filters":null,"labels":{}}`,
+		`{"city":"","address":{"street":"x","zip":"1234x"}}`,
+	} {
+		t.Run(in, func(t *testing.T) {
+			_, e1 := small.BindJSON([]byte(in))
+			_, e2 := large.BindJSON([]byte(strings.TrimSuffix(in, "}") + pad))
+			if got, want := violationsOf(e2), violationsOf(e1); got != want {
+				t.Fatalf("large call\n got %s\nwant %s", got, want)
+			}
+		})
+	}
+}
+
+func violationsOf(err error) string {
+	var e *errs.Error
+	if !errors.As(err, &e) {
+		return "<nil>"
+	}
+	j, _ := json.Marshal(e.Violations())
+	return string(j)
+}
+
+// BenchmarkBindInvalid shows the cost of an invalid call flat past the
+// caps, for arguments as mcp-go hands them over (already decoded).
+func BenchmarkBindInvalid(b *testing.B) {
+	bd := validate.MustNew[floodArgs]()
+	for _, in := range floodInputs() {
+		var req mcp.CallToolRequest
+		if err := json.Unmarshal([]byte(`{"name":"flood","arguments":`+in.args+`}`), &req.Params); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(in.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, err := bd.Bind(req)
+				if err == nil {
+					b.Fatal("bound")
+				}
+				_ = errs.ToResult(err, errs.Call{Tool: "flood"})
+			}
+		})
+	}
+}
