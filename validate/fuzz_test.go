@@ -1,6 +1,7 @@
 package validate_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -14,7 +15,9 @@ import (
 // FuzzBind feeds arbitrary argument JSON into binding, both as JSON text
 // and the way mcp-go hands it over (a tools/call params object decoded
 // into a CallToolRequest): binding never panics and always returns either
-// a value or an invalid-argument error.
+// a value or an invalid-argument error whose result stays under
+// errs.MaxResultBytes, also when the input is repeated thousands of times
+// as list items or as one long key.
 func FuzzBind(f *testing.F) {
 	for _, s := range []string{
 		`{"city":"Paris","days":3}`, `{"cty":"x","days":"three"}`, `null`, `[]`, `"x"`, `1e400`, ``,
@@ -33,10 +36,27 @@ func FuzzBind(f *testing.F) {
 		if !errors.As(err, &e) || e.Code() != errs.InvalidArgument || len(e.Violations()) == 0 || e.Message() == "" {
 			t.Fatalf("not an invalid-argument error with violations: %#v", err)
 		}
+		if n := len(e.Violations()); n > errs.MaxViolations {
+			t.Fatalf("%d violations collected", n)
+		}
+		raw, jerr := json.Marshal(errs.ToResult(err, errs.Call{Tool: "t", ID: "c"}))
+		if jerr != nil || len(raw) > errs.MaxResultBytes {
+			t.Fatalf("result of %d bytes (%v)", len(raw), jerr)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, err := b.BindJSON(data)
 		check(t, err)
+		if len(data) > 0 && len(data) < 256 {
+			items := bytes.Repeat(append(data, ','), 3000)
+			_, err = b.BindJSON(append(append([]byte(`{"city":"P","tags":[`), items[:len(items)-1]...), ']', '}'))
+			check(t, err)
+			_, err = b.BindJSON(append(append([]byte(`{"city":"P","filters":[`), items[:len(items)-1]...), ']', '}'))
+			check(t, err)
+			key, _ := json.Marshal(string(bytes.Repeat(data, 1+(64<<10)/len(data))))
+			_, err = b.BindJSON(append(append([]byte(`{"city":"P",`), key...), []byte(`:1}`)...))
+			check(t, err)
+		}
 		var req mcp.CallToolRequest
 		if json.Unmarshal(append(append([]byte(`{"name":"t","arguments":`), data...), '}'), &req.Params) == nil {
 			_, err = b.Bind(req)
