@@ -62,10 +62,143 @@ func boundsOf(rules []rule) bounds {
 	return b
 }
 
+// fixedPhrases are the rules whose sentence depends on nothing else: what
+// the parameter must be (after "must "), and what was expected.
+var fixedPhrases = map[string][2]string{
+	"email":              {"be an email address", "an email address"},
+	"url":                {"be " + urlExample, urlExample},
+	"http_url":           {"be " + httpURLExample, httpURLExample},
+	"https_url":          {"be " + httpURLExample, httpURLExample},
+	"uri":                {"be a URI", "a URI"},
+	"uuid":               {"be " + uuidExample, uuidExample},
+	"uuid_rfc4122":       {"be " + uuidExample, uuidExample},
+	"hostname":           {"be " + `a hostname (RFC 952, e.g. "api.example.com")`, `a hostname (RFC 952, e.g. "api.example.com")`},
+	"hostname_rfc1123":   {"be " + `a hostname (RFC 1123, e.g. "api.example.com")`, `a hostname (RFC 1123, e.g. "api.example.com")`},
+	"fqdn":               {"be a fully qualified domain name", "a fully qualified domain name"},
+	"ip":                 {"be an IP address", "an IP address"},
+	"ip_addr":            {"be an IP address", "an IP address"},
+	"ipv4":               {"be " + ipv4Example, ipv4Example},
+	"ip4_addr":           {"be " + ipv4Example, ipv4Example},
+	"ipv6":               {"be " + ipv6Example, ipv6Example},
+	"ip6_addr":           {"be " + ipv6Example, ipv6Example},
+	"cidr":               {"be " + `a CIDR network (e.g. "10.0.0.0/8")`, `a CIDR network (e.g. "10.0.0.0/8")`},
+	"mac":                {"be a MAC address", "a MAC address"},
+	"timezone":           {"be " + `an IANA time zone name (e.g. "Europe/Paris")`, `an IANA time zone name (e.g. "Europe/Paris")`},
+	"alphanum":           {"contain only ASCII letters and digits", "ASCII letters and digits only"},
+	"alpha":              {"contain only ASCII letters", "ASCII letters only"},
+	"alphanumunicode":    {"contain only letters and digits", "letters and digits only"},
+	"alphaunicode":       {"contain only letters", "letters only"},
+	"numeric":            {"be a numeric string", "a numeric string"},
+	"number":             {"be a string of digits", "a string of digits"},
+	"hexadecimal":        {"be a hexadecimal string", "a hexadecimal string"},
+	"lowercase":          {"be all lowercase", "all lowercase"},
+	"uppercase":          {"be all uppercase", "all uppercase"},
+	"ascii":              {"contain only ASCII characters", "ASCII characters only"},
+	"printascii":         {"contain only printable ASCII characters", "printable ASCII characters only"},
+	"boolean":            {"be " + `a boolean string ("true" or "false")`, `a boolean string ("true" or "false")`},
+	"json":               {"be a string holding valid JSON", "a string holding valid JSON"},
+	"base64":             {"be a base64 string", "a base64 string"},
+	"e164":               {"be " + `a phone number in E.164 format (e.g. "+14155552671")`, `a phone number in E.164 format (e.g. "+14155552671")`},
+	"iso3166_1_alpha2":   {"be " + `an ISO 3166-1 alpha-2 country code (e.g. "FR")`, `an ISO 3166-1 alpha-2 country code (e.g. "FR")`},
+	"bcp47_language_tag": {"be " + `a BCP 47 language tag (e.g. "en-US")`, `a BCP 47 language tag (e.g. "en-US")`},
+	"semver":             {"be " + `a semantic version (e.g. "1.2.3")`, `a semantic version (e.g. "1.2.3")`},
+	"latitude":           {"be a latitude between -90 and 90", "a latitude between -90 and 90"},
+	"longitude":          {"be a longitude between -180 and 180", "a longitude between -180 and 180"},
+	"unique":             {"not contain duplicates", "unique items"},
+	"isdefault":          {"be left out", "no value"},
+}
+
+const (
+	urlExample     = `an absolute URL with a scheme (e.g. "https://example.com/path")`
+	httpURLExample = `an http(s) URL (e.g. "https://example.com/path")`
+	uuidExample    = `a UUID (e.g. "123e4567-e89b-12d3-a456-426614174000")`
+	ipv4Example    = `an IPv4 address (e.g. "192.0.2.1")`
+	ipv6Example    = `an IPv6 address (e.g. "2001:db8::1")`
+)
+
+// quotedPhrases are the string rules whose sentence quotes their
+// parameter: the verb phrase and the noun phrase, each followed by it.
+var quotedPhrases = map[string][2]string{
+	"startswith":    {"must start with ", "a string starting with "},
+	"endswith":      {"must end with ", "a string ending with "},
+	"startsnotwith": {"must not start with ", "a string not starting with "},
+	"endsnotwith":   {"must not end with ", "a string not ending with "},
+	"contains":      {"must contain ", "a string containing "},
+	"containsany":   {"must contain at least one of the characters ", "a string containing any of "},
+	"excludes":      {"must not contain ", "a string without "},
+	"excludesall":   {"must not contain any of the characters ", "a string without any of "},
+}
+
 // phrase says, for a failed rule, what the parameter must be ("must be
 // between 1 and 14") and what was expected as a noun phrase ("between 1 and
 // 14"). custom holds the descriptions given with WithRule.
 func phrase(tag, param string, c class, bd bounds, zeroPresent bool, custom map[string]string) (must, expected string) {
+	if e, ok := custom[tag]; ok {
+		return "must be " + e, e
+	}
+	if p, ok := fixedPhrases[tag]; ok {
+		return "must " + p[0], p[1]
+	}
+	if p, ok := quotedPhrases[tag]; ok {
+		q := strconv.Quote(param)
+		return p[0] + q, p[1] + q
+	}
+	switch tag {
+	case "required":
+		return requiredPhrase(c, zeroPresent)
+	case "min", "gte", "max", "lte", "gt", "lt", "len":
+		return sizePhrase(tag, param, c, bd)
+	}
+	is := func(e string) (string, string) { return "must be " + e, e }
+	q := param
+	if c == cString {
+		q = strconv.Quote(param)
+	}
+	switch tag {
+	case "eq", "eq_ignore_case":
+		return is(q)
+	case "ne", "ne_ignore_case":
+		return "must not be " + q, "anything but " + q
+	case "oneof", "oneofci":
+		return is("one of " + oneofList(param, c == cString))
+	case "uuid3", "uuid4", "uuid5", "uuid3_rfc4122", "uuid4_rfc4122", "uuid5_rfc4122":
+		v := strings.TrimSuffix(strings.TrimPrefix(tag, "uuid"), "_rfc4122")
+		return is("a version " + v + " UUID")
+	case "datetime":
+		switch param {
+		case time.RFC3339:
+			return is(`an RFC 3339 date-time (e.g. "2026-01-02T15:04:05Z")`)
+		case time.DateOnly:
+			return is(`a date in the form YYYY-MM-DD (e.g. "2026-01-02")`)
+		}
+		return is("a date/time in the Go layout " + strconv.Quote(param))
+	}
+	r := tag
+	if param != "" {
+		r += "=" + param
+	}
+	if strings.Contains(tag, "|") {
+		return "must satisfy one of the rules " + strconv.Quote(r), "a value satisfying " + strconv.Quote(r)
+	}
+	return "must satisfy the rule " + strconv.Quote(r), "a value satisfying " + strconv.Quote(r)
+}
+
+// requiredPhrase words a failed "required": left out, or sent empty.
+func requiredPhrase(c class, zeroPresent bool) (must, expected string) {
+	switch {
+	case !zeroPresent:
+		return "is required", "a value"
+	case c == cNumber:
+		return "must not be 0", "a non-zero number"
+	case c == cBool:
+		return "must be true", "true"
+	}
+	return "must not be empty", "a non-empty value"
+}
+
+// sizePhrase words the comparison rules: a length for strings, lists and
+// maps, a value for numbers, a moment for times ("in the future").
+func sizePhrase(tag, param string, c class, bd bounds) (must, expected string) {
 	unit, units := "", ""
 	switch c {
 	case cString:
@@ -81,198 +214,65 @@ func phrase(tag, param string, c class, bd bounds, zeroPresent bool, custom map[
 		}
 		return p + units
 	}
-	size := func(rel, p string) (string, string) {
+	// say puts a relation ("at least", "between 1 and") and its operand in
+	// a sentence fit for the class.
+	say := func(rel, operand string) (string, string) {
+		e := rel + " " + operand
 		switch c {
 		case cString:
-			return "must be " + rel + " " + count(p) + " long", rel + " " + count(p)
+			return "must be " + e + " long", e
 		case cList, cMap:
-			return "must have " + rel + " " + count(p), rel + " " + count(p)
-		}
-		return "must be " + rel + " " + p, rel + " " + p
-	}
-	between := func() (string, string) {
-		e := "between " + bd.lo + " and " + bd.hi
-		switch c {
-		case cString:
-			return "must be " + e + units + " long", e + units
-		case cList, cMap:
-			return "must have " + e + units, e + units
+			return "must have " + e, e
 		}
 		return "must be " + e, e
 	}
-	is := func(e string) (string, string) { return "must be " + e, e }
-
-	if e, ok := custom[tag]; ok {
-		return is(e)
+	if c == cTime && param == "" {
+		return timePhrase(tag)
 	}
 	switch tag {
-	case "required":
-		if !zeroPresent {
-			return "is required", "a value"
-		}
-		switch c {
-		case cNumber:
-			return "must not be 0", "a non-zero number"
-		case cBool:
-			return "must be true", "true"
-		}
-		return "must not be empty", "a non-empty value"
 	case "min", "gte", "max", "lte":
 		if bd.lo != "" && bd.hi != "" && c != cTime {
-			return between()
-		}
-		if c == cTime && param == "" {
-			if tag == "gte" {
-				return is("now or later")
-			}
-			return is("now or earlier")
+			return say("between "+bd.lo+" and", bd.hi+units)
 		}
 		if tag == "min" || tag == "gte" {
-			return size("at least", param)
+			return say("at least", count(param))
 		}
-		return size("at most", param)
-	case "gt", "lt":
-		if c == cTime && param == "" {
-			if tag == "gt" {
-				return is("in the future")
-			}
-			return is("in the past")
-		}
-		switch {
-		case tag == "gt" && c == cString:
-			return "must be longer than " + count(param), "more than " + count(param)
-		case tag == "lt" && c == cString:
-			return "must be shorter than " + count(param), "fewer than " + count(param)
-		case tag == "gt" && (c == cList || c == cMap):
-			return "must have more than " + count(param), "more than " + count(param)
-		case tag == "lt" && (c == cList || c == cMap):
-			return "must have fewer than " + count(param), "fewer than " + count(param)
-		case tag == "gt":
-			return is("greater than " + param)
-		}
-		return is("less than " + param)
+		return say("at most", count(param))
 	case "len":
-		return size("exactly", param)
-	case "eq", "eq_ignore_case":
-		if c == cString {
-			return is(strconv.Quote(param))
-		}
-		return is(param)
-	case "ne", "ne_ignore_case":
-		if c == cString {
-			return "must not be " + strconv.Quote(param), "anything but " + strconv.Quote(param)
-		}
-		return "must not be " + param, "anything but " + param
-	case "oneof", "oneofci":
-		return is("one of " + oneofList(param, c == cString))
-	case "email":
-		return is("an email address")
-	case "url":
-		return is(`an absolute URL with a scheme (e.g. "https://example.com/path")`)
-	case "http_url", "https_url":
-		return is(`an http(s) URL (e.g. "https://example.com/path")`)
-	case "uri":
-		return is("a URI")
-	case "uuid", "uuid_rfc4122":
-		return is(`a UUID (e.g. "123e4567-e89b-12d3-a456-426614174000")`)
-	case "uuid3", "uuid4", "uuid5", "uuid3_rfc4122", "uuid4_rfc4122", "uuid5_rfc4122":
-		v := strings.TrimSuffix(strings.TrimPrefix(tag, "uuid"), "_rfc4122")
-		return is("a version " + v + " UUID")
-	case "hostname":
-		return is(`a hostname (RFC 952, e.g. "api.example.com")`)
-	case "hostname_rfc1123":
-		return is(`a hostname (RFC 1123, e.g. "api.example.com")`)
-	case "fqdn":
-		return is("a fully qualified domain name")
-	case "ip", "ip_addr":
-		return is("an IP address")
-	case "ipv4", "ip4_addr":
-		return is(`an IPv4 address (e.g. "192.0.2.1")`)
-	case "ipv6", "ip6_addr":
-		return is(`an IPv6 address (e.g. "2001:db8::1")`)
-	case "cidr":
-		return is("a CIDR network (e.g. \"10.0.0.0/8\")")
-	case "mac":
-		return is("a MAC address")
-	case "datetime":
-		switch param {
-		case time.RFC3339:
-			return is(`an RFC 3339 date-time (e.g. "2026-01-02T15:04:05Z")`)
-		case time.DateOnly:
-			return is(`a date in the form YYYY-MM-DD (e.g. "2026-01-02")`)
-		}
-		return is("a date/time in the Go layout " + strconv.Quote(param))
-	case "timezone":
-		return is(`an IANA time zone name (e.g. "Europe/Paris")`)
-	case "alphanum":
-		return "must contain only ASCII letters and digits", "ASCII letters and digits only"
-	case "alpha":
-		return "must contain only ASCII letters", "ASCII letters only"
-	case "alphanumunicode":
-		return "must contain only letters and digits", "letters and digits only"
-	case "alphaunicode":
-		return "must contain only letters", "letters only"
-	case "numeric":
-		return is("a numeric string")
-	case "number":
-		return is("a string of digits")
-	case "hexadecimal":
-		return is("a hexadecimal string")
-	case "lowercase":
-		return is("all lowercase")
-	case "uppercase":
-		return is("all uppercase")
-	case "ascii":
-		return "must contain only ASCII characters", "ASCII characters only"
-	case "printascii":
-		return "must contain only printable ASCII characters", "printable ASCII characters only"
-	case "boolean":
-		return is(`a boolean string ("true" or "false")`)
-	case "json":
-		return is("a string holding valid JSON")
-	case "base64":
-		return is("a base64 string")
-	case "e164":
-		return is(`a phone number in E.164 format (e.g. "+14155552671")`)
-	case "iso3166_1_alpha2":
-		return is(`an ISO 3166-1 alpha-2 country code (e.g. "FR")`)
-	case "bcp47_language_tag":
-		return is(`a BCP 47 language tag (e.g. "en-US")`)
-	case "semver":
-		return is(`a semantic version (e.g. "1.2.3")`)
-	case "latitude":
-		return is("a latitude between -90 and 90")
-	case "longitude":
-		return is("a longitude between -180 and 180")
-	case "startswith":
-		return "must start with " + strconv.Quote(param), "a string starting with " + strconv.Quote(param)
-	case "endswith":
-		return "must end with " + strconv.Quote(param), "a string ending with " + strconv.Quote(param)
-	case "startsnotwith":
-		return "must not start with " + strconv.Quote(param), "a string not starting with " + strconv.Quote(param)
-	case "endsnotwith":
-		return "must not end with " + strconv.Quote(param), "a string not ending with " + strconv.Quote(param)
-	case "contains":
-		return "must contain " + strconv.Quote(param), "a string containing " + strconv.Quote(param)
-	case "containsany":
-		return "must contain at least one of the characters " + strconv.Quote(param), "a string containing any of " + strconv.Quote(param)
-	case "excludes":
-		return "must not contain " + strconv.Quote(param), "a string without " + strconv.Quote(param)
-	case "excludesall":
-		return "must not contain any of the characters " + strconv.Quote(param), "a string without any of " + strconv.Quote(param)
-	case "unique":
-		return "must not contain duplicates", "unique items"
-	case "isdefault":
-		return "must be left out", "no value"
+		return say("exactly", count(param))
 	}
-	r := tag
-	if param != "" {
-		r += "=" + param
+	if c == cNumber || c == cOther || c == cTime || c == cBool {
+		if tag == "gt" {
+			return "must be greater than " + param, "greater than " + param
+		}
+		return "must be less than " + param, "less than " + param
 	}
-	if strings.Contains(tag, "|") {
-		return "must satisfy one of the rules " + strconv.Quote(r), "a value satisfying " + strconv.Quote(r)
+	rel := "more than "
+	if tag == "lt" {
+		rel = "fewer than "
 	}
-	return "must satisfy the rule " + strconv.Quote(r), "a value satisfying " + strconv.Quote(r)
+	if c == cString {
+		verb := "must be longer than "
+		if tag == "lt" {
+			verb = "must be shorter than "
+		}
+		return verb + count(param), rel + count(param)
+	}
+	return "must have " + rel + count(param), rel + count(param)
+}
+
+// timePhrase words a comparison with now, which gt, gte, lt and lte make
+// without a parameter on a time.
+func timePhrase(tag string) (must, expected string) {
+	switch tag {
+	case "gt":
+		return "must be in the future", "in the future"
+	case "gte":
+		return "must be now or later", "now or later"
+	case "lt":
+		return "must be in the past", "in the past"
+	}
+	return "must be now or earlier", "now or earlier"
 }
 
 // oneofValues splits a oneof parameter as the validator does: by spaces,

@@ -53,35 +53,8 @@ func (c *core) schemaVisit(n *node, tag string, nullable bool, visiting map[*nod
 		s["format"] = "date-time"
 		cl = cTime
 	case kStruct:
-		s["type"] = "object"
-		if visiting[n] {
-			return s
-		}
-		visiting[n] = true
-		props := make(map[string]any, len(n.fields))
-		var req []string
-		for _, f := range n.fields {
-			nullable := f.node.kind == kPtr && !f.required
-			fs := c.schemaVisit(f.node, f.tag, nullable, visiting)
-			if f.desc != "" {
-				fs["description"] = f.desc
-			}
-			if f.secret {
-				fs["writeOnly"] = true
-			}
-			props[f.name] = fs
-			if f.required {
-				req = append(req, f.name)
-			}
-		}
-		delete(visiting, n)
-		s["properties"] = props
-		if len(req) > 0 {
-			s["required"] = req
-		}
-		if !c.cfg.allowUnknown {
-			s["additionalProperties"] = false
-		}
+		c.objectSchema(s, n, visiting)
+		return s
 	case kSlice, kArray:
 		s["type"] = "array"
 		cl = cList
@@ -92,18 +65,8 @@ func (c *core) schemaVisit(n *node, tag string, nullable bool, visiting map[*nod
 			s["minItems"], s["maxItems"] = n.typ.Len(), n.typ.Len()
 		}
 	case kMap:
-		s["type"] = "object"
 		cl = cMap
-		rest, _ := afterDive(tag)
-		if keys := keysRules(rest); keys != "" {
-			ks := map[string]any{"type": "string"}
-			applyRules(ks, splitRules(keys), cString, false)
-			delete(ks, "type")
-			s["propertyNames"] = ks
-		}
-		rest = stripKeys(rest)
-		en := n.elem
-		s["additionalProperties"] = c.schemaVisit(en, rest, en.kind == kPtr && !hasRule(beforeDive(rest), "required"), visiting)
+		c.mapSchema(s, n, tag, visiting)
 	default: // kAny, kRaw, kUnmarshal: any JSON value
 		return s
 	}
@@ -116,6 +79,57 @@ func (c *core) schemaVisit(n *node, tag string, nullable bool, visiting map[*nod
 	}
 	applyRules(s, own, cl, omitempty)
 	return s
+}
+
+// objectSchema describes a struct: its properties, the required ones, and
+// whether others are allowed. A struct met again inside itself is a plain
+// object.
+func (c *core) objectSchema(s map[string]any, n *node, visiting map[*node]bool) {
+	s["type"] = "object"
+	if visiting[n] {
+		return
+	}
+	visiting[n] = true
+	props := make(map[string]any, len(n.fields))
+	var req []string
+	for _, f := range n.fields {
+		nullable := f.node.kind == kPtr && !f.required
+		fs := c.schemaVisit(f.node, f.tag, nullable, visiting)
+		if f.desc != "" {
+			fs["description"] = f.desc
+		}
+		if f.secret {
+			fs["writeOnly"] = true
+		}
+		props[f.name] = fs
+		if f.required {
+			req = append(req, f.name)
+		}
+	}
+	delete(visiting, n)
+	s["properties"] = props
+	if len(req) > 0 {
+		s["required"] = req
+	}
+	if !c.cfg.allowUnknown {
+		s["additionalProperties"] = false
+	}
+}
+
+// mapSchema describes a map: its keys' rules as propertyNames, its values
+// as additionalProperties.
+func (c *core) mapSchema(s map[string]any, n *node, tag string, visiting map[*node]bool) {
+	s["type"] = "object"
+	rest, _ := afterDive(tag)
+	if keys := keysRules(rest); keys != "" {
+		ks := map[string]any{"type": "string"}
+		applyRules(ks, splitRules(keys), cString, false)
+		delete(ks, "type")
+		s["propertyNames"] = ks
+	}
+	rest = stripKeys(rest)
+	en := n.elem
+	s["additionalProperties"] = c.schemaVisit(en, rest, en.kind == kPtr && !hasRule(beforeDive(rest), "required"), visiting)
 }
 
 // intRange is the range of a sized integer type, as JSON numbers; ok is
@@ -147,132 +161,20 @@ func intRange(t reflect.Type) (lo, hi json.Number, ok bool) {
 func applyRules(s map[string]any, rules []rule, cl class, omitempty bool) {
 	k := map[string]any{}
 	var all []any
-	num := func(p string) (json.Number, bool) {
-		if _, err := strconv.ParseFloat(p, 64); err != nil {
-			return "", false
-		}
-		return json.Number(p), true
-	}
-	count := func(p string, delta int) (int, bool) {
-		n, err := strconv.Atoi(p)
-		if err != nil || n+delta < 0 {
-			return 0, false
-		}
-		return n + delta, true
-	}
-	lenKeys := map[class][2]string{cString: {"minLength", "maxLength"}, cList: {"minItems", "maxItems"}, cMap: {"minProperties", "maxProperties"}}
-	pattern := func(p string) { all = append(all, map[string]any{"pattern": p}) }
 	for _, r := range rules {
-		p := r.param
-		if lk, ok := lenKeys[cl]; ok {
-			switch r.tag {
-			case "min", "gte":
-				if n, ok := count(p, 0); ok {
-					tighten(k, lk[0], n, true)
-				}
-			case "max", "lte":
-				if n, ok := count(p, 0); ok {
-					tighten(k, lk[1], n, false)
-				}
-			case "len":
-				if n, ok := count(p, 0); ok {
-					tighten(k, lk[0], n, true)
-					tighten(k, lk[1], n, false)
-				}
-			case "gt":
-				if n, ok := count(p, 1); ok {
-					tighten(k, lk[0], n, true)
-				}
-			case "lt":
-				if n, ok := count(p, -1); ok {
-					tighten(k, lk[1], n, false)
-				}
+		switch cl {
+		case cString:
+			lengthKeyword(k, r, cl)
+			all = stringKeyword(k, all, r)
+		case cList:
+			lengthKeyword(k, r, cl)
+			if r.tag == "unique" {
+				k["uniqueItems"] = true
 			}
-		}
-		if cl == cNumber {
-			if n, ok := num(p); ok {
-				switch r.tag {
-				case "min", "gte":
-					k["minimum"] = n
-				case "max", "lte":
-					k["maximum"] = n
-				case "gt":
-					k["exclusiveMinimum"] = n
-				case "lt":
-					k["exclusiveMaximum"] = n
-				case "eq", "len":
-					k["const"] = n
-				case "ne":
-					k["not"] = map[string]any{"const": n}
-				}
-			}
-			if r.tag == "oneof" {
-				var enum []any
-				for _, v := range oneofValues(p) {
-					if n, ok := num(v); ok {
-						enum = append(enum, n)
-					}
-				}
-				k["enum"] = enum
-			}
-		}
-		if cl == cList && r.tag == "unique" {
-			k["uniqueItems"] = true
-		}
-		if cl != cString {
-			continue
-		}
-		switch r.tag {
-		case "eq":
-			k["const"] = p
-		case "ne":
-			k["not"] = map[string]any{"const": p}
-		case "oneof":
-			var enum []any
-			for _, v := range oneofValues(p) {
-				enum = append(enum, v)
-			}
-			k["enum"] = enum
-		case "email":
-			k["format"] = "email"
-		case "url", "uri":
-			k["format"] = "uri"
-		case "http_url":
-			k["format"] = "uri"
-			pattern("^[hH][tT][tT][pP][sS]?://")
-		case "uuid", "uuid3", "uuid4", "uuid5", "uuid_rfc4122", "uuid3_rfc4122", "uuid4_rfc4122", "uuid5_rfc4122":
-			k["format"] = "uuid"
-		case "hostname", "hostname_rfc1123", "fqdn":
-			k["format"] = "hostname"
-		case "ipv4", "ip4_addr":
-			k["format"] = "ipv4"
-		case "ipv6", "ip6_addr":
-			k["format"] = "ipv6"
-		case "ip", "ip_addr":
-			all = append(all, map[string]any{"anyOf": []any{map[string]any{"format": "ipv4"}, map[string]any{"format": "ipv6"}}})
-		case "datetime":
-			switch p {
-			case time.RFC3339:
-				k["format"] = "date-time"
-			case time.DateOnly:
-				k["format"] = "date"
-			}
-		case "alphanum":
-			pattern("^[a-zA-Z0-9]+$")
-		case "alpha":
-			pattern("^[a-zA-Z]+$")
-		case "numeric":
-			pattern(`^[-+]?[0-9]+(?:\.[0-9]+)?$`)
-		case "number":
-			pattern("^[0-9]+$")
-		case "startswith":
-			pattern("^" + regexp.QuoteMeta(p))
-		case "endswith":
-			pattern(regexp.QuoteMeta(p) + "$")
-		case "contains":
-			pattern(regexp.QuoteMeta(p))
-		case "excludes":
-			all = append(all, map[string]any{"not": map[string]any{"pattern": regexp.QuoteMeta(p)}})
+		case cMap:
+			lengthKeyword(k, r, cl)
+		case cNumber:
+			numberKeyword(k, r)
 		}
 	}
 	if len(all) == 1 {
@@ -300,6 +202,150 @@ func applyRules(s map[string]any, rules []rule, cl class, omitempty bool) {
 		}
 		s[kw] = v
 	}
+}
+
+// lengthKeys are the JSON Schema keywords bounding a length, per class.
+var lengthKeys = map[class][2]string{
+	cString: {"minLength", "maxLength"},
+	cList:   {"minItems", "maxItems"},
+	cMap:    {"minProperties", "maxProperties"},
+}
+
+// lengthKeyword adds the length bound a size rule sets on a string, a list
+// or a map.
+func lengthKeyword(k map[string]any, r rule, cl class) {
+	lk := lengthKeys[cl]
+	n, err := strconv.Atoi(r.param)
+	if err != nil {
+		return
+	}
+	switch r.tag {
+	case "min", "gte":
+		if n >= 0 {
+			tighten(k, lk[0], n, true)
+		}
+	case "max", "lte":
+		if n >= 0 {
+			tighten(k, lk[1], n, false)
+		}
+	case "len":
+		if n >= 0 {
+			tighten(k, lk[0], n, true)
+			tighten(k, lk[1], n, false)
+		}
+	case "gt":
+		if n+1 >= 0 {
+			tighten(k, lk[0], n+1, true)
+		}
+	case "lt":
+		if n-1 >= 0 {
+			tighten(k, lk[1], n-1, false)
+		}
+	}
+}
+
+// schemaNumber is a rule parameter as a JSON number, if it is one.
+func schemaNumber(p string) (json.Number, bool) {
+	if _, err := strconv.ParseFloat(p, 64); err != nil {
+		return "", false
+	}
+	return json.Number(p), true
+}
+
+// numberKeyword adds the keyword a comparison or oneof rule sets on a
+// number.
+func numberKeyword(k map[string]any, r rule) {
+	if r.tag == "oneof" {
+		var enum []any
+		for _, v := range oneofValues(r.param) {
+			if n, ok := schemaNumber(v); ok {
+				enum = append(enum, n)
+			}
+		}
+		k["enum"] = enum
+		return
+	}
+	n, ok := schemaNumber(r.param)
+	if !ok {
+		return
+	}
+	switch r.tag {
+	case "min", "gte":
+		k["minimum"] = n
+	case "max", "lte":
+		k["maximum"] = n
+	case "gt":
+		k["exclusiveMinimum"] = n
+	case "lt":
+		k["exclusiveMaximum"] = n
+	case "eq", "len":
+		k["const"] = n
+	case "ne":
+		k["not"] = map[string]any{"const": n}
+	}
+}
+
+// stringFormats are the string rules that map to a JSON Schema format.
+var stringFormats = map[string]string{
+	"email": "email", "url": "uri", "uri": "uri",
+	"uuid": "uuid", "uuid3": "uuid", "uuid4": "uuid", "uuid5": "uuid",
+	"uuid_rfc4122": "uuid", "uuid3_rfc4122": "uuid", "uuid4_rfc4122": "uuid", "uuid5_rfc4122": "uuid",
+	"hostname": "hostname", "hostname_rfc1123": "hostname", "fqdn": "hostname",
+	"ipv4": "ipv4", "ip4_addr": "ipv4", "ipv6": "ipv6", "ip6_addr": "ipv6",
+}
+
+// stringPatterns are the string rules that map to a fixed pattern.
+var stringPatterns = map[string]string{
+	"alphanum": "^[a-zA-Z0-9]+$",
+	"alpha":    "^[a-zA-Z]+$",
+	"numeric":  `^[-+]?[0-9]+(?:\.[0-9]+)?$`,
+	"number":   "^[0-9]+$",
+}
+
+// stringKeyword adds the keyword a rule sets on a string to k, or appends
+// it to all when several may apply at once (patterns), and returns all.
+func stringKeyword(k map[string]any, all []any, r rule) []any {
+	p := r.param
+	if f, ok := stringFormats[r.tag]; ok {
+		k["format"] = f
+		return all
+	}
+	if pat, ok := stringPatterns[r.tag]; ok {
+		return append(all, map[string]any{"pattern": pat})
+	}
+	switch r.tag {
+	case "eq":
+		k["const"] = p
+	case "ne":
+		k["not"] = map[string]any{"const": p}
+	case "oneof":
+		var enum []any
+		for _, v := range oneofValues(p) {
+			enum = append(enum, v)
+		}
+		k["enum"] = enum
+	case "http_url":
+		k["format"] = "uri"
+		all = append(all, map[string]any{"pattern": "^[hH][tT][tT][pP][sS]?://"})
+	case "ip", "ip_addr":
+		all = append(all, map[string]any{"anyOf": []any{map[string]any{"format": "ipv4"}, map[string]any{"format": "ipv6"}}})
+	case "datetime":
+		switch p {
+		case time.RFC3339:
+			k["format"] = "date-time"
+		case time.DateOnly:
+			k["format"] = "date"
+		}
+	case "startswith":
+		all = append(all, map[string]any{"pattern": "^" + regexp.QuoteMeta(p)})
+	case "endswith":
+		all = append(all, map[string]any{"pattern": regexp.QuoteMeta(p) + "$"})
+	case "contains":
+		all = append(all, map[string]any{"pattern": regexp.QuoteMeta(p)})
+	case "excludes":
+		all = append(all, map[string]any{"not": map[string]any{"pattern": regexp.QuoteMeta(p)}})
+	}
+	return all
 }
 
 // tighten sets a length keyword, keeping the stricter of two limits.
