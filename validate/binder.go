@@ -40,6 +40,9 @@ type core struct {
 	// when a call is large (see check).
 	diveOnly map[string]bool
 	hasDive  bool
+	// dives says, per plan node, whether a value of it may hold a field
+	// that dives.
+	dives map[*node]bool
 }
 
 // embedded names an embedded struct in validator namespaces so that it can
@@ -85,6 +88,7 @@ func New[T any](opts ...Option) (*Binder[T], error) {
 	}
 	c := &core{cfg: cfg, root: root, v: v, bounds: map[string]bounds{}}
 	c.diveOnly, c.hasDive = diveFields(t)
+	c.indexDives(p.seen)
 	c.index(root, "", "", map[*node]bool{})
 	slices.Sort(c.secrets)
 	for _, n := range p.seen {

@@ -45,7 +45,7 @@ func (c *core) check(d *decoder, dst reflect.Value) {
 // runStruct validates a struct (or a pointer to one), skipping the fields
 // that dive when filtered, and adds its violations under prefix.
 func (c *core) runStruct(d *decoder, x any, prefix string, filtered bool) {
-	c.collect(d, prefix, func() error {
+	c.collect(d, under(prefix), func() error {
 		if filtered {
 			return c.v.StructFiltered(x, c.skipDive)
 		}
@@ -57,13 +57,49 @@ func (c *core) runStruct(d *decoder, x any, prefix string, filtered bool) {
 // It reports whether the value failed.
 func (c *core) runVar(d *decoder, x any, tag, path string) bool {
 	n := len(d.viols) + d.more
-	c.collect(d, path, func() error { return c.v.Var(x, tag) })
+	c.collect(d, under(path), func() error { return c.v.Var(x, tag) })
 	return len(d.viols)+d.more > n || d.internal != nil
 }
 
+// under returns the path of a validator namespace found under prefix.
+func under(prefix string) func(ns string) string {
+	return func(ns string) string {
+		p := shortPath(cleanNamespace(ns))
+		switch {
+		case prefix == "":
+			return p
+		case p == "":
+			return prefix
+		}
+		return prefix + "." + p
+	}
+}
+
+// chunk is how many elements checkDive hands the validator at once when
+// they cannot hold a field that dives: few enough that a chunk of failing
+// elements stays cheap, many enough to cost what the validator's own dive
+// costs on a valid call.
+const chunk = 128
+
+// runChunk checks the elements s (a slice) with the validator, as the
+// elements from off on of the list at path.
+func (c *core) runChunk(d *decoder, s any, tag, path string, off int) {
+	c.collect(d, func(ns string) string {
+		// ns is "[3]" or "[3].field": the index within the chunk.
+		end := strings.IndexByte(ns, ']')
+		i, err := strconv.Atoi(ns[min(1, len(ns)):max(end, 0)])
+		if end < 0 || err != nil {
+			return path
+		}
+		rest := shortPath(strings.ReplaceAll(ns[end+1:], embedded+".", ""))
+		return path + "[" + strconv.Itoa(off+i) + "]" + rest
+	}, func() error { return c.v.Var(s, tag) })
+}
+
 // collect runs the validator and adds its violations, except those about
-// values that could not be decoded.
-func (c *core) collect(d *decoder, prefix string, run func() error) {
+// values that could not be decoded. pathOf turns a validator namespace
+// into a parameter path.
+func (c *core) collect(d *decoder, pathOf func(string) string, run func() error) {
 	var err error
 	func() {
 		defer func() {
@@ -82,15 +118,8 @@ func (c *core) collect(d *decoder, prefix string, run func() error) {
 		return
 	}
 	for _, fe := range ves {
-		p := shortPath(cleanNamespace(fe.Namespace()))
-		switch {
-		case prefix == "":
-		case p == "":
-			p = prefix
-		default:
-			p = prefix + "." + p
-		}
-		if under(p, d.failed) {
+		p := pathOf(fe.Namespace())
+		if within(p, d.failed) {
 			continue
 		}
 		if d.full() {
@@ -166,6 +195,10 @@ func (c *core) checkDive(d *decoder, v reflect.Value, n *node, tag, path string)
 		v, n = v.Elem(), n.elem
 	}
 	rest, _ := afterDive(tag)
+	if (v.Kind() == reflect.Slice || (v.Kind() == reflect.Array && v.CanAddr())) && !hasRule(rest, "dive") && !c.divesIn(n.elem) {
+		c.checkChunks(d, v, n, rest, path)
+		return
+	}
 	switch v.Kind() {
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
@@ -186,6 +219,78 @@ func (c *core) checkDive(d *decoder, v reflect.Value, n *node, tag, path string)
 			}
 			c.checkElem(d, it.Value(), n.elem, vals, kp)
 		}
+	}
+}
+
+// checkChunks is checkDive's loop over a list whose elements hold no field
+// that dives: the validator checks them chunk by chunk, and checking stops
+// after the chunk that filled the list of violations.
+func (c *core) checkChunks(d *decoder, v reflect.Value, n *node, rest, path string) {
+	if rest == "" && structNode(n.elem) == nil {
+		return
+	}
+	tag := "dive"
+	if rest != "" {
+		tag += "," + rest
+	}
+	for off := 0; off < v.Len(); off += chunk {
+		if d.full() {
+			if d.rechecked >= maxRecount {
+				d.partial = true
+				return
+			}
+			d.rechecked += chunk
+		}
+		c.runChunk(d, v.Slice(off, min(off+chunk, v.Len())).Interface(), tag, path, off)
+	}
+}
+
+// structNode returns the struct node n points to, or nil.
+func structNode(n *node) *node {
+	for n.kind == kPtr {
+		n = n.elem
+	}
+	if n.kind == kStruct {
+		return n
+	}
+	return nil
+}
+
+// divesIn reports whether a value of n's type may hold a field that dives
+// (see diveOnly), which the validator's own walk must not reach in a large
+// call.
+func (c *core) divesIn(n *node) bool {
+	dives, ok := c.dives[n]
+	if !ok {
+		return true // not indexed: assume the worst
+	}
+	return dives
+}
+
+// indexDives fills c.dives for every node of the plan.
+func (c *core) indexDives(nodes map[reflect.Type]*node) {
+	c.dives = make(map[*node]bool, len(nodes))
+	var visit func(n *node, seen map[*node]bool) bool
+	visit = func(n *node, seen map[*node]bool) bool {
+		if seen[n] {
+			return false
+		}
+		seen[n] = true
+		defer delete(seen, n)
+		switch n.kind {
+		case kPtr, kSlice, kArray, kMap:
+			return visit(n.elem, seen)
+		case kStruct:
+			for _, f := range n.fields {
+				if c.diveOnly[f.goName] || visit(f.node, seen) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, n := range nodes {
+		c.dives[n] = visit(n, map[*node]bool{})
 	}
 }
 
@@ -301,8 +406,8 @@ func crossField(tag string) bool {
 	return false
 }
 
-// under reports whether p is one of paths or inside one of them.
-func under(p string, paths []string) bool {
+// within reports whether p is one of paths or inside one of them.
+func within(p string, paths []string) bool {
 	for _, f := range paths {
 		if p == f || (strings.HasPrefix(p, f) && len(p) > len(f) && (p[len(f)] == '.' || p[len(f)] == '[')) {
 			return true
