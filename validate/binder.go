@@ -213,8 +213,9 @@ func joinPath(base, name string) string {
 
 // Bind decodes the call's arguments into a T and validates it. On failure
 // it returns the zero T and an *errs.Error with code InvalidArgument whose
-// message names every problem and whose violations list them, sorted by
-// parameter path then rule. It reads req.Params.Arguments as mcp-go decoded
+// message names the problems and whose violations list them, sorted by
+// parameter path then rule: at most errs.MaxViolations of them, the rest
+// counted (see the package doc). It reads req.Params.Arguments as mcp-go decoded
 // it, and req.Params.RawArguments only when an integer is too large for a
 // float64 to hold exactly, so large IDs keep every digit.
 func (b *Binder[T]) Bind(req mcp.CallToolRequest) (T, error) {

@@ -15,7 +15,7 @@
 //	tool := mcp.NewTool("forecast", forecast.ToolOption())
 //	args, err := forecast.Bind(req) // err is an *errs.Error, code InvalidArgument
 //
-// Every problem is reported at once, by JSON path ("filters[2].since",
+// The problems are reported at once, by JSON path ("filters[2].since",
 // "address.zip"), in a sentence the model can act on:
 //
 //	parameter "days" must be between 1 and 14, got 30
@@ -25,6 +25,15 @@
 // and as errs.Violation values {parameter, rule, expected, got}, which
 // errs.ToResult puts in the result's structuredContent. Parameters the
 // struct does not have are rejected unless AllowUnknown is given.
+//
+// The cost of a bad call is bounded whatever it holds: at most
+// errs.MaxViolations problems are listed, the rest are counted ("and at
+// least 4096 more problems", errs.Error.Omitted) within a fixed budget,
+// the rules are not run once decoding filled the list, keys are cut to 64
+// bytes in paths, and in a call of more than a thousand values the
+// elements of dive fields are checked in chunks that stop once the list
+// is full. What still grows with the call is decoding it, which a valid
+// call of the same size pays too.
 //
 // Struct tags: json names the parameter; validate holds the rules;
 // description (or jsonschema, as mcp-go's generator reads it) becomes the
