@@ -214,12 +214,12 @@ func violationsOf(err error) string {
 	return string(j)
 }
 
-// BenchmarkBindInvalid shows the cost of an invalid call flat past the
+// BenchmarkInvalidCall shows the cost of an invalid call flat past the
 // caps, for arguments as mcp-go hands them over (already decoded), binding
 // and building the result. The valid_ rows bind valid calls of the largest
 // size, for comparison: decoding 50 000 items costs the same whether they
 // pass or not.
-func BenchmarkBindInvalid(b *testing.B) {
+func BenchmarkInvalidCall(b *testing.B) {
 	bd := validate.MustNew[floodArgs]()
 	request := func(b *testing.B, args string) mcp.CallToolRequest {
 		var req mcp.CallToolRequest
