@@ -4,6 +4,6 @@ package observe
 // that every answered call gave its id back.
 func PendingRequestIDs(o *Observer) int {
 	n := 0
-	o.ids.Range(func(any, any) bool { n++; return true })
+	o.calls.Range(func(any, any) bool { n++; return true })
 	return n
 }

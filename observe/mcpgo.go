@@ -2,116 +2,18 @@ package observe
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 	"github.com/mark3labs/mcp-go/tracing"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
 )
-
-// ServerOptions returns the mcp-go server options that connect a server to
-// the Observer: the hook that records each tools/call's JSON-RPC request id
-// (only hooks can see it), and the propagators that make trace context in
-// params._meta and in HTTP headers the parent of the call's span. Give them
-// after any server.WithHooks, which would replace the hook.
-//
-// For spans of the other methods (initialize, tools/list, …) add
-// server.WithTracer(o.MCPTracer()) as well; a tools/call then still has one
-// server span, named and attributed per the semantic conventions.
-func (o *Observer) ServerOptions() []server.ServerOption {
-	return []server.ServerOption{
-		func(s *server.MCPServer) {
-			h := s.GetHooks()
-			if h == nil {
-				h = &server.Hooks{}
-				server.WithHooks(h)(s)
-			}
-			o.AddHooks(h)
-		},
-		server.WithMetaPropagator(o.MetaPropagator()),
-		server.WithPropagator(o.HTTPPropagator()),
-	}
-}
-
-// AddHooks registers on h the hook that records JSON-RPC request ids, for
-// servers that build their own server.Hooks.
-func (o *Observer) AddHooks(h *server.Hooks) {
-	h.AddBeforeCallTool(o.beforeCallTool)
-	h.AddAfterCallTool(func(ctx context.Context, _ any, _ *mcp.CallToolRequest, _ any) { o.forget(ctx) })
-	h.AddOnError(func(ctx context.Context, _ any, method mcp.MCPMethod, _ any, _ error) {
-		if method == mcp.MethodToolsCall {
-			o.forget(ctx)
-		}
-	})
-}
-
-// beforeCallTool keys the request id by the request context's Done channel:
-// mcp-go gives the hooks and the middleware chain the same context, and
-// calls the after-call or error hook, which removes the entry, once the
-// call is answered. (A context.AfterFunc did the same at twice the cost.)
-func (o *Observer) beforeCallTool(ctx context.Context, id any, _ *mcp.CallToolRequest) {
-	done := ctx.Done()
-	if done == nil {
-		return
-	}
-	s := formatRequestID(id)
-	if s == "" {
-		return
-	}
-	o.ids.Store(done, s)
-}
-
-// forget removes the request id recorded for ctx's call.
-func (o *Observer) forget(ctx context.Context) {
-	if done := ctx.Done(); done != nil {
-		o.ids.Delete(done)
-	}
-}
-
-func (o *Observer) requestID(ctx context.Context) string {
-	done := ctx.Done()
-	if done == nil {
-		return ""
-	}
-	if v, ok := o.ids.Load(done); ok {
-		return v.(string)
-	}
-	return ""
-}
-
-func formatRequestID(id any) string {
-	switch v := id.(type) {
-	case nil:
-		return ""
-	case mcp.RequestId:
-		if v.IsNil() {
-			return ""
-		}
-		return formatRequestID(v.Value())
-	case *mcp.RequestId:
-		if v == nil {
-			return ""
-		}
-		return formatRequestID(*v)
-	case string:
-		return v
-	case int64:
-		return strconv.FormatInt(v, 10)
-	case float64:
-		if v == float64(int64(v)) {
-			return strconv.FormatInt(int64(v), 10)
-		}
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
-	return fmt.Sprint(id)
-}
 
 // MetaPropagator returns an OpenTelemetry-backed mcp-go
 // tracing.MetaPropagator: traceparent, tracestate and baggage as unprefixed
@@ -207,9 +109,9 @@ func (t mcpTracer) Start(ctx context.Context, name string, kind tracing.SpanKind
 func semconvKey(k string) string {
 	switch k {
 	case "mcp.method":
-		return AttrMethodName
+		return semconv.AttrMethodName
 	case "mcp.tool.name":
-		return AttrToolName
+		return semconv.AttrToolName
 	}
 	return k
 }
@@ -223,8 +125,8 @@ type mcpSpan struct {
 func (m *mcpSpan) SetAttributes(attrs ...tracing.Attribute) {
 	for _, a := range attrs {
 		k := semconvKey(a.Key)
-		if m.toolsCall && k == AttrToolName {
-			m.s.SetName(MethodToolsCall + " " + a.Value)
+		if m.toolsCall && k == semconv.AttrToolName {
+			m.s.SetName(semconv.MethodToolsCall + " " + safeText(capString(a.Value, maxNameBytes)))
 		}
 		m.s.SetAttributes(attribute.String(k, a.Value))
 	}
@@ -234,16 +136,35 @@ func (m *mcpSpan) RecordError(err error) {
 	if err == nil {
 		return
 	}
-	m.s.AddEvent("exception", trace.WithAttributes(attribute.String("exception.message", m.o.red.String(err.Error()))))
+	m.s.AddEvent(semconv.EventException, trace.WithAttributes(attribute.String(semconv.AttrExceptionMessage,
+		m.o.red.capScrub(errorText(err), maxCauseBytes, nil))))
 }
 
 func (m *mcpSpan) SetStatus(code tracing.StatusCode, description string) {
 	switch code {
 	case tracing.StatusError:
-		m.s.SetStatus(codes.Error, m.o.red.String(description))
+		m.s.SetStatus(codes.Error, m.o.red.capScrub(description, maxCauseBytes, nil))
 	case tracing.StatusOK:
 		m.s.SetStatus(codes.Ok, "")
 	}
 }
 
 func (m *mcpSpan) End() { m.s.End() }
+
+// metaCarrier reads and writes trace context in params._meta.
+type metaCarrier map[string]any
+
+func (m metaCarrier) Get(key string) string {
+	s, _ := m[key].(string)
+	return s
+}
+
+func (m metaCarrier) Set(key, value string) { m[key] = value }
+
+func (m metaCarrier) Keys() []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

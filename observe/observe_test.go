@@ -26,6 +26,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -142,7 +143,7 @@ func TestEveryOutcomeOverHTTP(t *testing.T) {
 		{"ok", "success", "", "", "INFO", false, codes.Unset, ""},
 		{"tool_error", "tool_error", "tool_error", "", "INFO", true, codes.Error, ""},
 		{"invalid", "invalid_argument", "tool_error", "invalid_argument", "WARN", true, codes.Error, "exception"},
-		{"panics", "panic", "tool_error", "internal", "ERROR", true, codes.Error, observe.EventPanic},
+		{"panics", "panic", "tool_error", "internal", "ERROR", true, codes.Error, semconv.EventPanic},
 		{"slow", "timeout", "tool_error", "timeout", "WARN", true, codes.Error, "exception"},
 	}
 	for _, tc := range cases {
@@ -186,7 +187,7 @@ func TestEveryOutcomeOverHTTP(t *testing.T) {
 				t.Errorf("no %q event: %v", tc.event, sp.Events())
 			}
 			if tc.tool == "panics" {
-				ev := sp.Events()[slices.IndexFunc(sp.Events(), func(e sdktrace.Event) bool { return e.Name == observe.EventPanic })]
+				ev := sp.Events()[slices.IndexFunc(sp.Events(), func(e sdktrace.Event) bool { return e.Name == semconv.EventPanic })]
 				m := map[string]string{}
 				for _, kv := range ev.Attributes {
 					m[string(kv.Key)] = kv.Value.String()
@@ -239,20 +240,20 @@ func TestEveryOutcomeOverHTTP(t *testing.T) {
 		if err := x.reader.Collect(t.Context(), &rm); err != nil {
 			t.Fatal(err)
 		}
-		h := findMetric(t, rm, observe.MetricOperationDuration)
+		h := findMetric(t, rm, semconv.MetricOperationDuration)
 		if h.Unit != "s" {
 			t.Errorf("unit %q", h.Unit)
 		}
 		hist := h.Data.(metricdata.Histogram[float64])
 		byTool := map[string]metricdata.HistogramDataPoint[float64]{}
 		for _, dp := range hist.DataPoints {
-			tool, _ := dp.Attributes.Value(observe.AttrToolName)
-			method, _ := dp.Attributes.Value(observe.AttrMethodName)
+			tool, _ := dp.Attributes.Value(semconv.AttrToolName)
+			method, _ := dp.Attributes.Value(semconv.AttrMethodName)
 			if method.AsString() != "tools/call" {
 				t.Errorf("method attribute %v", method)
 			}
 			byTool[tool.AsString()] = dp
-			if !slices.Equal(dp.Bounds, observe.DurationBuckets) {
+			if !slices.Equal(dp.Bounds, semconv.DurationBuckets()) {
 				t.Errorf("bounds %v", dp.Bounds)
 			}
 		}
@@ -262,12 +263,12 @@ func TestEveryOutcomeOverHTTP(t *testing.T) {
 				t.Errorf("%s: no single duration point: %+v", tc.tool, dp)
 				continue
 			}
-			et, _ := dp.Attributes.Value(observe.AttrErrorType)
+			et, _ := dp.Attributes.Value(semconv.AttrErrorType)
 			if et.AsString() != tc.errorType {
 				t.Errorf("%s: error.type %q, want %q", tc.tool, et.AsString(), tc.errorType)
 			}
 		}
-		if n := counterSum(t, rm, observe.MetricPanics); n != 1 {
+		if n := counterSum(t, rm, semconv.MetricPanics); n != 1 {
 			t.Errorf("panics = %d, want 1", n)
 		}
 	})
@@ -276,7 +277,7 @@ func TestEveryOutcomeOverHTTP(t *testing.T) {
 func findMetric(t *testing.T, rm metricdata.ResourceMetrics, name string) metricdata.Metrics {
 	t.Helper()
 	for _, sm := range rm.ScopeMetrics {
-		if sm.Scope.Name != observe.ScopeName || sm.Scope.Version != observe.ScopeVersion {
+		if sm.Scope.Name != semconv.ScopeName || sm.Scope.Version != semconv.ScopeVersion {
 			t.Errorf("scope %v", sm.Scope)
 		}
 		for _, m := range sm.Metrics {
@@ -309,7 +310,7 @@ func TestRetryEvents(t *testing.T) {
 	call.Event(ctx, slog.LevelWarn, observe.EventRetry, slog.Int("attempt", 2), slog.Duration("backoff", 200*time.Millisecond),
 		slog.Any("error", errors.New("dial tcp: connection refused")))
 	call.Event(ctx, slog.LevelWarn, observe.EventReconnect, slog.String("upstream", "weather-api"))
-	call.Event(ctx, slog.LevelWarn, observe.EventBreakerStateChange, slog.String("from", "closed"), slog.String("to", "open"))
+	call.Event(ctx, slog.LevelWarn, "upstream.breaker", slog.String("from", "closed"), slog.String("to", "open"))
 	call.End(ctx, observe.Report{Outcome: observe.OutcomeSuccess, Attempts: 2, Result: mcp.NewToolResultText("ok")})
 
 	sp := x.span(t, "tools/call flaky")
@@ -317,7 +318,7 @@ func TestRetryEvents(t *testing.T) {
 	for _, e := range sp.Events() {
 		evs = append(evs, e.Name)
 	}
-	if !slices.Equal(evs, []string{"retry", "reconnect", "breaker_state_change"}) {
+	if !slices.Equal(evs, []string{"retry", "reconnect", "upstream.breaker"}) {
 		t.Fatalf("events %v", evs)
 	}
 	if a := attrs(sp); a["mcpwrap.attempts"] != "2" || a["error.type"] != "" || a["network.transport"] != "pipe" {
@@ -335,7 +336,7 @@ func TestRetryEvents(t *testing.T) {
 	if err := x.reader.Collect(t.Context(), &rm); err != nil {
 		t.Fatal(err)
 	}
-	if r, c := counterSum(t, rm, observe.MetricRetries), counterSum(t, rm, observe.MetricReconnects); r != 1 || c != 1 {
+	if r, c := counterSum(t, rm, semconv.MetricRetries), counterSum(t, rm, semconv.MetricReconnects); r != 1 || c != 1 {
 		t.Fatalf("retries %d reconnects %d", r, c)
 	}
 }
@@ -513,7 +514,7 @@ func TestAttributeValuesAreStrings(t *testing.T) {
 	s.AddTools(tools()...)
 	s.HandleMessage(t.Context(), []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"ok"}}`))
 	for _, kv := range x.span(t, "tools/call ok").Attributes() {
-		if kv.Key == observe.AttrRequestID {
+		if kv.Key == semconv.AttrRequestID {
 			if kv.Value.Type() != attribute.STRING || kv.Value.AsString() != "42" {
 				t.Fatalf("request id %v", kv.Value)
 			}
@@ -550,5 +551,24 @@ func TestRequestIDsAreForgotten(t *testing.T) {
 	}
 	if n := observe.PendingRequestIDs(x.obs); n != 0 {
 		t.Fatalf("%d request ids still held after every call was answered", n)
+	}
+}
+
+// TestSessionIDOnStatefulSessions: with the 2025-11-25 handshake, HTTP
+// sessions have an id, and it reaches the span and the log line.
+func TestSessionIDOnStatefulSessions(t *testing.T) {
+	x := newTel(t)
+	s := server.NewMCPServer("w", "1", server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs))))
+	s.AddTools(tools()...)
+	conn := testserver.StartHTTP(t, s, client.WithProtocolVersion("2025-11-25"))
+	if _, err := conn.Call(t.Context(), "ok", nil); err != nil {
+		t.Fatal(err)
+	}
+	a := attrs(x.span(t, "tools/call ok"))
+	if a["mcp.session.id"] == "" || a["mcp.protocol.version"] != "2025-11-25" {
+		t.Fatalf("attributes %v", a)
+	}
+	if l := callLine(t, x.logs, "ok"); l["session_id"] != a["mcp.session.id"] {
+		t.Fatalf("log %v", l)
 	}
 }

@@ -24,10 +24,47 @@ type config struct {
 	transport    string
 	noTracing    bool
 	noMetrics    bool
+	// argument logging: names-only or none, for every tool (all) or the
+	// named ones
+	namesAll, noneAll     bool
+	namesTools, noneTools map[string]bool
+}
+
+type argMode uint8
+
+const (
+	argsFull argMode = iota
+	argsNames
+	argsNone
+)
+
+// argMode is how tool's arguments are logged; none wins over names.
+func (c *config) argMode(tool string) argMode {
+	switch {
+	case c.noneAll || c.noneTools[tool]:
+		return argsNone
+	case c.namesAll || c.namesTools[tool]:
+		return argsNames
+	}
+	return argsFull
+}
+
+func addTools(m map[string]bool, tools []string) map[string]bool {
+	out := make(map[string]bool, len(m)+len(tools))
+	for k := range m {
+		out[k] = true
+	}
+	for _, t := range tools {
+		out[t] = true
+	}
+	return out
 }
 
 // DefaultMaxArgumentBytes caps the JSON of the arguments in a log line or
-// span attribute; longer values are cut and marked.
+// span attribute; longer values are cut and marked. Arguments are logged by
+// default, redacted: secret names, secret-shaped values and PEM blocks or
+// other key material never appear. See WithArgumentNamesOnly and
+// WithoutArguments to log less.
 const DefaultMaxArgumentBytes = 2048
 
 // WithTracerProvider sets where spans go. Without it (and without
@@ -56,7 +93,12 @@ func WithPropagator(p propagation.TextMapPropagator) Option {
 }
 
 // WithSecretNames adds argument, field and header names whose values are
-// redacted, on top of DefaultSecretNames. See also SecretNames.
+// redacted, on top of the default ones (password, passwd, pwd, passphrase,
+// secret, token, apikey, accesskey, privatekey, authorization, auth,
+// cookie, setcookie, credential(s), sessionid, clientsecret,
+// proxyauthorization; matched case-insensitively, ignoring '-', '_', '.'
+// and spaces, and as a suffix: "db_password", "X-Api-Key"). See also
+// SecretNames.
 func WithSecretNames(names ...string) Option {
 	return func(c *config) { c.secretNames = slices.Concat(c.secretNames, names) }
 }
@@ -79,6 +121,33 @@ func WithResultAttribute(on bool) Option {
 // arguments out of the log line).
 func WithMaxArgumentBytes(n int) Option {
 	return func(c *config) { c.maxArgBytes = max(n, 0) }
+}
+
+// WithArgumentNamesOnly logs the arguments of the named tools (of every
+// tool when none is named) as names and sizes only, never their values:
+// {"path":"<string, 12 bytes>","content":"<string, 4096 bytes>"}. The
+// span attribute gen_ai.tool.call.arguments, when on, follows.
+func WithArgumentNamesOnly(tools ...string) Option {
+	return func(c *config) {
+		if len(tools) == 0 {
+			c.namesAll = true
+			return
+		}
+		c.namesTools = addTools(c.namesTools, tools)
+	}
+}
+
+// WithoutArguments leaves the arguments of the named tools (of every tool
+// when none is named) out of the log line and the span. Secret values in
+// them are still scrubbed from causes.
+func WithoutArguments(tools ...string) Option {
+	return func(c *config) {
+		if len(tools) == 0 {
+			c.noneAll = true
+			return
+		}
+		c.noneTools = addTools(c.noneTools, tools)
+	}
 }
 
 // WithTransport sets network.transport: "pipe" for stdio, "tcp" for HTTP.

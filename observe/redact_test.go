@@ -140,7 +140,7 @@ func TestRedactorValue(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := json.Marshal(r.Value(tc.in, nil))
+			b, err := json.Marshal(r.Value(tc.in))
 			if err != nil || string(b) != tc.want {
 				t.Fatalf("got %s (%v), want %s", b, err, tc.want)
 			}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
@@ -89,7 +89,7 @@ func TestReconnectReachesTheSpanAndTheMetric(t *testing.T) {
 	if err := x.reader.Collect(t.Context(), &rm); err != nil {
 		t.Fatal(err)
 	}
-	reconnects := counterSum(t, rm, observe.MetricReconnects)
+	reconnects := counterSum(t, rm, semconv.MetricReconnects)
 	if reconnects != 1 {
 		t.Fatalf("reconnects counter = %d, want 1", reconnects)
 	}

@@ -304,7 +304,7 @@ func TestRetryReachesTheSpanAndTheMetric(t *testing.T) {
 	var counted int64
 	for _, sm := range rm.ScopeMetrics {
 		for _, m := range sm.Metrics {
-			if sum, ok := m.Data.(metricdata.Sum[int64]); ok && m.Name == observe.MetricRetries {
+			if sum, ok := m.Data.(metricdata.Sum[int64]); ok && m.Name == "mcpwrap.tool.retries" {
 				for _, dp := range sum.DataPoints {
 					counted += dp.Value
 				}

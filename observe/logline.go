@@ -1,0 +1,310 @@
+package observe
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"reflect"
+	"strconv"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
+)
+
+// log writes the call's one line.
+func (c *Recording) log(ctx context.Context, out *Report, d time.Duration, errType, code string) {
+	l := c.o.logger
+	if l == nil {
+		return
+	}
+	level := out.level()
+	if !l.Enabled(ctx, level) {
+		return
+	}
+	attrs := make([]slog.Attr, 0, 18)
+	attrs = append(attrs,
+		slog.String(semconv.KeyTool, c.tool),
+		slog.String(semconv.KeyCallID, c.callID),
+		slog.String(semconv.KeyOutcome, string(out.Outcome)),
+		slog.Float64(semconv.KeyDurationMS, float64(d.Microseconds())/1000),
+		slog.Int(semconv.KeyAttempts, out.Attempts),
+	)
+	if c.requestID != "" {
+		attrs = append(attrs, slog.String(semconv.KeyRequestID, c.requestID))
+	}
+	if c.sessionID != "" {
+		attrs = append(attrs, slog.String(semconv.KeySessionID, c.sessionID))
+	}
+	if c.protocol != "" {
+		attrs = append(attrs, slog.String(semconv.KeyProtocolVersion, c.protocol))
+	}
+	if a, isJSON := c.arguments(); a != "" {
+		if isJSON {
+			attrs = append(attrs, slog.Any(semconv.KeyArguments, json.RawMessage(a)))
+		} else {
+			attrs = append(attrs, slog.String(semconv.KeyArguments, a))
+		}
+	}
+	attrs = c.appendFailure(attrs, out, errType, code)
+	attrs = appendTraceIDs(attrs, c.span)
+	l.LogAttrs(ctx, level, semconv.MsgToolCall, attrs...)
+}
+
+func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code string) []slog.Attr {
+	if errType != "" {
+		attrs = append(attrs, slog.String(semconv.KeyErrorType, errType))
+	}
+	if out.JSONRPCCode != 0 {
+		attrs = append(attrs, slog.Int(semconv.KeyJSONRPCCode, out.JSONRPCCode))
+	}
+	if out.Err != nil {
+		attrs = append(attrs, slog.String(semconv.KeyCode, code),
+			slog.String(semconv.KeyCause, c.text(errorText(out.Err), maxCauseBytes)))
+	}
+	if out.Masked {
+		attrs = append(attrs, slog.Bool(semconv.KeyMasked, true))
+	}
+	if out.Stack != nil {
+		attrs = append(attrs, slog.String(semconv.KeyStack, c.text(string(out.Stack), maxStackBytes)))
+	}
+	if out.Discarded {
+		attrs = append(attrs, slog.Bool(semconv.KeyDiscarded, true))
+	}
+	return attrs
+}
+
+// arguments renders the arguments for the log line and span once, as the
+// tool's argument mode says: redacted and capped JSON (isJSON unless cut),
+// only names and sizes, or nothing.
+func (c *Recording) arguments() (text string, isJSON bool) {
+	c.argOnce.Do(func() {
+		if c.args == nil || c.o.cfg.maxArgBytes == 0 {
+			return
+		}
+		switch c.o.cfg.argMode(c.tool) {
+		case argsFull:
+			c.argText, c.argJSON = c.fullArguments()
+		case argsNames:
+			if b, err := json.Marshal(argumentSizes(c.args)); err == nil {
+				c.argText, c.argJSON = capString(string(b), c.o.cfg.maxArgBytes), len(b) <= c.o.cfg.maxArgBytes
+			}
+		}
+	})
+	return c.argText, c.argJSON
+}
+
+func (c *Recording) fullArguments() (string, bool) {
+	limit := c.o.cfg.maxArgBytes
+	budget := 4 * limit
+	if raw := c.rawArgs; len(raw) > 0 && len(raw) <= limit && c.o.red.clean(c.args, 0, limit, &budget) {
+		// Nothing to redact: the client's own bytes are the log's, without
+		// building a redacted copy and encoding it again.
+		if s := string(raw); safeText(s) == s {
+			return s, true
+		}
+	}
+	w := walker{r: c.o.red, limit: limit, budget: 4 * limit}
+	b, err := json.Marshal(w.value(reflect.ValueOf(c.args), 0))
+	if err != nil {
+		return c.text(errorText(err), limit), false
+	}
+	if len(b) > limit {
+		return capString(string(b), limit), false
+	}
+	return string(b), true
+}
+
+// argumentSizes describes arguments by name and size only: "<string, 4
+// bytes>", "<array, 3 items>", "<object, 2 keys>", "<number>".
+func argumentSizes(args any) any {
+	if raw, ok := args.(json.RawMessage); ok {
+		var decoded any
+		if len(raw) > maxTextBytes*64 || json.Unmarshal(raw, &decoded) != nil {
+			return sizeOf(args)
+		}
+		args = decoded
+	}
+	m, ok := args.(map[string]any)
+	if !ok || len(m) > 256 {
+		return sizeOf(args)
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[safeText(capString(k, maxNameBytes))] = sizeOf(v)
+	}
+	return out
+}
+
+func sizeOf(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "<null>"
+	case string:
+		return "<string, " + strconv.Itoa(len(x)) + " bytes>"
+	case bool:
+		return "<bool>"
+	case float64, json.Number, int, int64:
+		return "<number>"
+	case []any:
+		return "<array, " + strconv.Itoa(len(x)) + " items>"
+	case map[string]any:
+		return "<object, " + strconv.Itoa(len(x)) + " keys>"
+	case json.RawMessage:
+		return "<json, " + strconv.Itoa(len(x)) + " bytes>"
+	}
+	return "<" + reflect.TypeOf(v).Kind().String() + ">"
+}
+
+func appendTraceIDs(attrs []slog.Attr, s trace.Span) []slog.Attr {
+	if s == nil {
+		return attrs
+	}
+	sc := s.SpanContext()
+	if !sc.IsValid() {
+		return attrs
+	}
+	tid, sid := sc.TraceID(), sc.SpanID()
+	return append(attrs, slog.String(semconv.KeyTraceID, hex.EncodeToString(tid[:])),
+		slog.String(semconv.KeySpanID, hex.EncodeToString(sid[:])))
+}
+
+// Event records something that happened during the call (a retry, a
+// reconnect): a span event, a count for EventRetry and EventReconnect, and
+// a log line tied to the call id. Secret-named attributes are redacted and
+// text is capped and scrubbed; an attribute named "event" is renamed
+// mcpwrap.event, since tracing backends show that key as the event's name.
+func (c *Recording) Event(ctx context.Context, level slog.Level, name string, attrs ...slog.Attr) {
+	if c == nil {
+		return
+	}
+	if c.span != nil && c.span.IsRecording() {
+		kv := make([]attribute.KeyValue, 0, len(attrs))
+		for _, a := range attrs {
+			if a, ok := eventAttr(a, name); ok {
+				kv = append(kv, c.o.otelAttr(a, c.knownSecrets()))
+			}
+		}
+		c.span.AddEvent(name, trace.WithAttributes(kv...))
+	}
+	if c.o.metrics {
+		switch name {
+		case EventRetry:
+			c.o.retries.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.tool)))
+		case EventReconnect:
+			c.o.reconnects.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.tool)))
+		}
+	}
+	l := c.o.logger
+	if l == nil || !l.Enabled(ctx, level) {
+		return
+	}
+	all := make([]slog.Attr, 0, len(attrs)+5)
+	all = append(all, slog.String(semconv.KeyTool, c.tool), slog.String(semconv.KeyCallID, c.callID),
+		slog.String(semconv.KeyEvent, name))
+	for _, a := range attrs {
+		if a, ok := eventAttr(a, name); ok {
+			all = append(all, c.o.logAttr(a, c.knownSecrets()))
+		}
+	}
+	all = appendTraceIDs(all, c.span)
+	l.LogAttrs(ctx, level, semconv.MsgToolCallEvent, all...)
+}
+
+// eventAttr drops an "event" attribute that repeats the event's name and
+// renames any other, so that no attribute collides with the name.
+func eventAttr(a slog.Attr, name string) (slog.Attr, bool) {
+	if a.Key != semconv.KeyEvent {
+		return a, true
+	}
+	if v := a.Value.Resolve(); v.Kind() == slog.KindString && v.String() == name {
+		return a, false
+	}
+	a.Key = semconv.AttrEvent
+	return a, true
+}
+
+// Late logs a handler that finished after its call was answered (its
+// timeout fired); err and stack are what it ended with.
+func (c *Recording) Late(late time.Duration, err error, stack []byte) {
+	if c == nil || c.o.logger == nil {
+		return
+	}
+	attrs := []slog.Attr{
+		slog.String(semconv.KeyTool, c.tool),
+		slog.String(semconv.KeyCallID, c.callID),
+		slog.Float64(semconv.KeyLateMS, float64(late.Microseconds())/1000),
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String(semconv.KeyCause, c.text(errorText(err), maxCauseBytes)))
+	}
+	if stack != nil {
+		attrs = append(attrs, slog.String(semconv.KeyStack, c.text(string(stack), maxStackBytes)))
+	}
+	attrs = appendTraceIDs(attrs, c.span)
+	c.o.logger.LogAttrs(context.Background(), slog.LevelWarn, semconv.MsgLate, attrs...)
+}
+
+// logAttr makes an attribute safe for a log line: secret names redacted,
+// text capped, scrubbed of known and secret-shaped values and sanitised,
+// errors turned into their (never panicking) text.
+func (o *Observer) logAttr(a slog.Attr, known []string) slog.Attr {
+	key := safeText(capString(a.Key, maxNameBytes))
+	if o.red.IsSecretName(a.Key) {
+		return slog.String(key, Redacted)
+	}
+	v := a.Value.Resolve()
+	switch v.Kind() {
+	case slog.KindString:
+		return slog.String(key, o.red.capScrub(v.String(), maxCauseBytes, known))
+	case slog.KindAny:
+		if err, ok := v.Any().(error); ok {
+			return slog.String(key, o.red.capScrub(errorText(err), maxCauseBytes, known))
+		}
+		w := walker{r: o.red, found: nil, limit: maxCauseBytes, budget: maxTextBytes}
+		return slog.Any(key, w.value(reflect.ValueOf(v.Any()), 0))
+	case slog.KindGroup:
+		w := walker{r: o.red, limit: maxCauseBytes, budget: maxTextBytes}
+		return slog.Any(key, w.slogValue(v, 0))
+	}
+	return slog.Attr{Key: key, Value: v}
+}
+
+// otelAttr converts a slog attribute for a span with the redaction of
+// logAttr.
+func (o *Observer) otelAttr(a slog.Attr, known []string) attribute.KeyValue {
+	key := safeText(capString(a.Key, maxNameBytes))
+	if o.red.IsSecretName(a.Key) {
+		return attribute.String(key, Redacted)
+	}
+	v := a.Value.Resolve()
+	switch v.Kind() {
+	case slog.KindBool:
+		return attribute.Bool(key, v.Bool())
+	case slog.KindInt64:
+		return attribute.Int64(key, v.Int64())
+	case slog.KindUint64:
+		return attribute.Int64(key, int64(v.Uint64()))
+	case slog.KindFloat64:
+		return attribute.Float64(key, v.Float64())
+	case slog.KindDuration:
+		return attribute.Float64(key, v.Duration().Seconds())
+	case slog.KindString:
+		return attribute.String(key, o.red.capScrub(v.String(), maxCauseBytes, known))
+	}
+	if err, ok := v.Any().(error); ok {
+		return attribute.String(key, o.red.capScrub(errorText(err), maxCauseBytes, known))
+	}
+	w := walker{r: o.red, limit: maxCauseBytes, budget: maxTextBytes}
+	var b []byte
+	if v.Kind() == slog.KindGroup {
+		b, _ = json.Marshal(w.slogValue(v, 0))
+	} else {
+		b, _ = json.Marshal(w.value(reflect.ValueOf(v.Any()), 0))
+	}
+	return attribute.String(key, o.red.capScrub(string(b), maxCauseBytes, known))
+}

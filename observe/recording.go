@@ -1,0 +1,280 @@
+package observe
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
+)
+
+// Caps of the operator-facing text of one call. Text is cut to these
+// before it is scrubbed, so a multi-megabyte cause costs what a short one
+// does.
+const (
+	maxCauseBytes = 8 << 10
+	maxStackBytes = maxTextBytes
+	maxNameBytes  = 256
+)
+
+type serverSpanKey struct{}
+
+// Recording is one tool call being observed. Its methods are safe for
+// concurrent use; a nil *Recording does nothing, which is how the
+// no-telemetry path stays free.
+type Recording struct {
+	o          *Observer
+	span       trace.Span // nil without tracing
+	owned      bool       // we started the span, so we end it
+	begin      time.Time
+	tool       string
+	metricTool string // the tool on the duration metric
+	callID     string
+	requestID  string
+	sessionID  string
+	protocol   string
+	args       any
+	rawArgs    []byte // the arguments as the client sent them, when known
+	header     http.Header
+
+	secOnce sync.Once
+	secrets []string // secret values in the arguments and headers
+
+	argOnce sync.Once
+	argText string // redacted, capped arguments (or their names and sizes)
+	argJSON bool   // argText is JSON (not cut)
+}
+
+// Start begins observing a call: it reads the parent trace context (the
+// context's span, else params._meta, else HTTP headers), starts the
+// "tools/call {tool}" SERVER span and returns a context carrying it, so the
+// handler's own spans become its children. When mcp-go's WithTracer is
+// installed with MCPTracer, its server span for this request is used
+// instead of starting a second one.
+func (o *Observer) Start(ctx context.Context, req mcp.CallToolRequest, callID string) (context.Context, *Recording) {
+	c := o.newRecording(ctx, &req, callID, time.Now())
+	if p := o.pendingOf(ctx); p != nil {
+		c.requestID = p.id
+		p.seen.Store(true)
+	}
+	return c.startSpan(ctx, &req)
+}
+
+func (o *Observer) newRecording(ctx context.Context, req *mcp.CallToolRequest, callID string, begin time.Time) *Recording {
+	c := &Recording{o: o, begin: begin, tool: safeText(capString(req.Params.Name, maxNameBytes)), callID: callID,
+		header: req.Header, args: req.Params.Arguments, rawArgs: req.Params.RawArguments}
+	c.metricTool = c.tool
+	if c.args == nil && len(req.Params.RawArguments) > 0 {
+		c.args = req.Params.RawArguments
+	}
+	if s := server.ClientSessionFromContext(ctx); s != nil {
+		c.sessionID = s.SessionID()
+	}
+	c.protocol = server.RequestProtocolVersion(ctx)
+	if c.protocol == "" && req.Header != nil {
+		c.protocol = safeText(capString(req.Header.Get(server.HeaderKeyProtocolVersion), maxNameBytes))
+	}
+	return c
+}
+
+// startSpan starts the call's span, or adopts mcp-go's server span for the
+// request. Attributes that cost work (the arguments) are only built for a
+// span that records.
+func (c *Recording) startSpan(ctx context.Context, req *mcp.CallToolRequest) (context.Context, *Recording) {
+	o := c.o
+	if o.tracer == nil {
+		return ctx, c
+	}
+	name := semconv.MethodToolsCall
+	if c.tool != "" {
+		name += " " + c.tool
+	}
+	attrs := c.startAttrs(req)
+	if s, ok := ctx.Value(serverSpanKey{}).(trace.Span); ok && s.IsRecording() {
+		c.span = s
+		s.SetName(name)
+		s.SetAttributes(attrs...)
+	} else {
+		if !trace.SpanContextFromContext(ctx).IsValid() {
+			if req.Params.Meta != nil && len(req.Params.Meta.AdditionalFields) > 0 {
+				ctx = o.prop.Extract(ctx, metaCarrier(req.Params.Meta.AdditionalFields))
+			}
+			if !trace.SpanContextFromContext(ctx).IsValid() && len(req.Header) > 0 {
+				ctx = o.prop.Extract(ctx, propagation.HeaderCarrier(req.Header))
+			}
+		}
+		ctx, c.span = o.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer),
+			trace.WithTimestamp(c.begin), trace.WithAttributes(attrs...))
+		c.owned = true
+	}
+	if o.cfg.recordArgs && c.span.IsRecording() {
+		if a, _ := c.arguments(); a != "" {
+			c.span.SetAttributes(attribute.String(semconv.AttrToolArguments, a))
+		}
+	}
+	return ctx, c
+}
+
+func (c *Recording) startAttrs(req *mcp.CallToolRequest) []attribute.KeyValue {
+	attrs := make([]attribute.KeyValue, 0, 8)
+	attrs = append(attrs,
+		attribute.String(semconv.AttrMethodName, semconv.MethodToolsCall),
+		attribute.String(semconv.AttrToolName, c.tool),
+		attribute.String(semconv.AttrOperationName, semconv.OperationExecuteTool),
+		attribute.String(semconv.AttrNetworkTransport, c.transport(req)),
+	)
+	if c.callID != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrCallID, c.callID))
+	}
+	if c.requestID != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrRequestID, c.requestID))
+	}
+	if c.sessionID != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrSessionID, c.sessionID))
+	}
+	if c.protocol != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrProtocolVersion, c.protocol))
+	}
+	return attrs
+}
+
+func (c *Recording) transport(req *mcp.CallToolRequest) string {
+	if t := c.o.cfg.transport; t != "" {
+		return t
+	}
+	if len(req.Header) > 0 {
+		return semconv.TransportTCP
+	}
+	return semconv.TransportPipe
+}
+
+// knownSecrets returns, once per call, the secret values the arguments
+// and headers hold, so that free text repeating them can be scrubbed.
+func (c *Recording) knownSecrets() []string {
+	c.secOnce.Do(func() {
+		var found []string
+		if len(c.header) > 0 {
+			c.o.red.secretHeaders(c.header, &found)
+		}
+		if c.args != nil {
+			c.o.red.secretsIn(c.args, &found)
+		}
+		c.secrets = found
+	})
+	return c.secrets
+}
+
+// text caps, scrubs and sanitises operator text of this call.
+func (c *Recording) text(s string, n int) string {
+	return c.o.red.capScrub(s, n, c.knownSecrets())
+}
+
+// End finishes the call: the span's status, attributes and end, the
+// duration metric, and the log line.
+func (c *Recording) End(ctx context.Context, out Report) {
+	if c == nil {
+		return
+	}
+	d := time.Since(c.begin)
+	errType := out.ErrorType()
+	var code string
+	if out.Err != nil {
+		code = out.Err.Code().String()
+	}
+	panicked := out.Stack != nil
+	if c.span != nil {
+		if c.span.IsRecording() {
+			c.endSpan(&out, errType, code, panicked)
+		}
+		if c.owned {
+			c.span.End()
+		}
+	}
+	if c.o.metrics {
+		c.o.duration.Record(ctx, d.Seconds(), c.o.durationAttrs(c.metricTool, errType))
+		if panicked {
+			c.o.panics.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.tool)))
+		}
+	}
+	c.log(ctx, &out, d, errType, code)
+}
+
+func (c *Recording) endSpan(out *Report, errType, code string, panicked bool) {
+	s := c.span
+	attrs := make([]attribute.KeyValue, 0, 7)
+	attrs = append(attrs,
+		attribute.String(semconv.AttrOutcome, string(out.Outcome)),
+		attribute.Int(semconv.AttrAttempts, out.Attempts))
+	if errType != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrErrorType, errType))
+	}
+	if out.JSONRPCCode != 0 {
+		attrs = append(attrs, attribute.Int(semconv.AttrRPCStatusCode, out.JSONRPCCode))
+	}
+	if code != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrErrorCode, code))
+	}
+	if out.Masked {
+		attrs = append(attrs, attribute.Bool(semconv.AttrMasked, true))
+	}
+	if c.o.cfg.recordResult && out.Result != nil {
+		attrs = append(attrs, attribute.String(semconv.AttrToolResult, c.resultText(out.Result)))
+	}
+	s.SetAttributes(attrs...)
+	if out.Err != nil {
+		cause := c.text(errorText(out.Err), maxCauseBytes)
+		if panicked {
+			s.AddEvent(semconv.EventPanic, trace.WithAttributes(
+				attribute.String(semconv.AttrExceptionType, "panic"),
+				attribute.String(semconv.AttrExceptionMessage, cause),
+				attribute.String(semconv.AttrExceptionStacktrace, c.text(string(out.Stack), maxStackBytes))))
+		} else {
+			s.AddEvent(semconv.EventException, trace.WithAttributes(
+				attribute.String(semconv.AttrExceptionType, code),
+				attribute.String(semconv.AttrExceptionMessage, cause)))
+		}
+	}
+	if errType != "" {
+		s.SetStatus(codes.Error, c.statusDescription(out, code))
+	}
+}
+
+// resultText is the result for gen_ai.tool.call.result: redacted as a
+// value (bounded walk), encoded, capped, then scrubbed of the call's
+// secrets.
+func (c *Recording) resultText(res *mcp.CallToolResult) string {
+	w := walker{r: c.o.red, limit: c.o.cfg.maxArgBytes, budget: 4 * max(c.o.cfg.maxArgBytes, 1)}
+	b, err := json.Marshal(w.value(reflect.ValueOf(res), 0))
+	if err != nil {
+		return errorText(err)
+	}
+	return c.text(string(b), c.o.cfg.maxArgBytes)
+}
+
+// statusDescription is safe to show: the model-facing message for public
+// codes, the code name otherwise.
+func (c *Recording) statusDescription(out *Report, code string) string {
+	switch {
+	case out.JSONRPCCode != 0:
+		return "JSON-RPC error " + strconv.Itoa(out.JSONRPCCode)
+	case out.Err == nil:
+		return "tool returned an error result"
+	}
+	e := out.Err
+	if e.Code().Public() && e.Message() != "" && !out.Masked {
+		return c.text(e.Message(), maxCauseBytes)
+	}
+	return code
+}

@@ -1,0 +1,75 @@
+package observe
+
+import (
+	"log/slog"
+	"strconv"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
+)
+
+// Outcome is how a call ended, the value of the log line's "outcome" and
+// of the span's mcpwrap.outcome: one of the constants below, or, for a
+// failed call, the name of its errs.Code (CodeOutcome).
+type Outcome string
+
+// Outcomes that are not error codes.
+const (
+	OutcomeSuccess       Outcome = "success"
+	OutcomeToolError     Outcome = "tool_error"
+	OutcomeInputRequired Outcome = "input_required"
+	OutcomePanic         Outcome = "panic"
+	OutcomeProtocolError Outcome = "protocol_error"
+)
+
+// CodeOutcome is the outcome of a call that failed with code c.
+func CodeOutcome(c errs.Code) Outcome { return Outcome(c.String()) }
+
+// Report is how a call ended, as the caller of Start saw it.
+type Report struct {
+	// Outcome is the log line's outcome.
+	Outcome Outcome
+	// Err is the error behind a failed call, classified once by the caller
+	// (operator-only; redacted before it is logged or recorded).
+	Err *errs.Error
+	// Attempts is how many times the handler ran.
+	Attempts int
+	// Discarded is set when the handler returned a result and an error.
+	Discarded bool
+	// Masked is set when the model was given a generic message instead of
+	// the error's own text; the log line says masked=true and the span
+	// carries mcpwrap.masked.
+	Masked bool
+	// Stack is the stack of a recovered panic.
+	Stack []byte
+	// Result is what the client receives, when it is a result.
+	Result *mcp.CallToolResult
+	// JSONRPCCode is non-zero when the call was answered with a JSON-RPC
+	// error instead of a result.
+	JSONRPCCode int
+}
+
+// ErrorType returns the semantic conventions' error.type: the JSON-RPC code
+// for a protocol error, tool_error for an isError result, "" for success.
+func (out *Report) ErrorType() string {
+	switch {
+	case out.JSONRPCCode != 0:
+		return strconv.Itoa(out.JSONRPCCode)
+	case out.Err != nil, out.Result != nil && out.Result.IsError:
+		return semconv.ErrorTypeToolError
+	}
+	return ""
+}
+
+func (out *Report) level() slog.Level {
+	if out.Err == nil {
+		return slog.LevelInfo
+	}
+	switch out.Err.Code() {
+	case errs.Internal, errs.Fatal:
+		return slog.LevelError
+	}
+	return slog.LevelWarn
+}
