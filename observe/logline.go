@@ -64,7 +64,7 @@ func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code 
 	}
 	if out.Err != nil {
 		attrs = append(attrs, slog.String(semconv.KeyCode, code),
-			slog.String(semconv.KeyCause, c.text(errorText(out.Err), maxCauseBytes)))
+			slog.String(semconv.KeyCause, c.text(causeText(out.Err, maxCauseBytes), maxCauseBytes)))
 	}
 	if out.Masked {
 		attrs = append(attrs, slog.Bool(semconv.KeyMasked, true))
@@ -115,6 +115,9 @@ func (c *Recording) fullArguments() (string, bool) {
 	}
 	if len(b) > limit {
 		return capString(string(b), limit), false
+	}
+	if string(b) == "null" {
+		return "", false
 	}
 	return string(b), true
 }

@@ -234,7 +234,7 @@ func (c *Recording) endSpan(out *Report, errType, code string, panicked bool) {
 	}
 	s.SetAttributes(attrs...)
 	if out.Err != nil {
-		cause := c.text(errorText(out.Err), maxCauseBytes)
+		cause := c.text(causeText(out.Err, maxCauseBytes), maxCauseBytes)
 		if panicked {
 			s.AddEvent(semconv.EventPanic, trace.WithAttributes(
 				attribute.String(semconv.AttrExceptionType, "panic"),

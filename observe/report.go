@@ -73,3 +73,25 @@ func (out *Report) level() slog.Level {
 	}
 	return slog.LevelWarn
 }
+
+// causeText is e's "code: message: cause" for the operator, each part cut
+// to n (plus the scrub margin) before it is joined, so that a
+// multi-megabyte message or cause is never copied whole.
+func causeText(e *errs.Error, n int) string {
+	if e == nil {
+		return ""
+	}
+	s := e.Code().String()
+	if m := e.Message(); m != "" {
+		s += ": " + m[:runeCut(m, n+scrubMargin)]
+	}
+	switch c := e.Cause().(type) {
+	case nil:
+	case *errs.Error:
+		s += ": " + causeText(c, n)
+	default:
+		t := errorText(c)
+		s += ": " + t[:runeCut(t, n+scrubMargin)]
+	}
+	return s
+}
