@@ -46,7 +46,7 @@ func (w *walker) spend(n int) bool {
 
 func (w *walker) str(s string) string {
 	w.spend(min(len(s), w.limit))
-	return w.r.String(capString(s, w.limit))
+	return safeText(w.r.String(capString(s, w.limit)))
 }
 
 func (w *walker) value(v reflect.Value, depth int) any {
@@ -130,6 +130,7 @@ func (w *walker) mapValue(v reflect.Value, depth int) any {
 		}
 		k := it.Key().String()
 		w.spend(len(k))
+		k = safeText(capString(k, maxNameBytes))
 		if w.r.IsSecretName(k) {
 			out[k] = Redacted
 			collect(it.Value(), w.found, 0)
