@@ -3,7 +3,9 @@ package observe_test
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
@@ -92,5 +95,35 @@ func TestReconnectReachesTheSpanAndTheMetric(t *testing.T) {
 	reconnects := counterSum(t, rm, semconv.MetricReconnects)
 	if reconnects != 1 {
 		t.Fatalf("reconnects counter = %d, want 1", reconnects)
+	}
+}
+
+// TestBreakerChangeIsOneEvent: a breaker change reaches the span once,
+// under its own name, without an attribute named "event" (which Jaeger's
+// classic API shows in place of the event's name).
+func TestBreakerChangeIsOneEvent(t *testing.T) {
+	x := newTel(t)
+	ctx, rec := x.obs.Start(t.Context(), reqFor("fetch"), "c1")
+	x.obs.UpstreamEvent(ctx, upstream.EventBreaker, slog.String("upstream", "api"),
+		slog.String("event", upstream.EventBreaker), slog.String("from", "closed"), slog.String("to", "open"),
+		slog.String("cause", "dial tcp: password=hunter2 refused"))
+	rec.Event(ctx, slog.LevelWarn, observe.EventRetry, slog.String("event", "something else"))
+	rec.End(ctx, observe.Report{Outcome: observe.OutcomeSuccess, Attempts: 1})
+	evs := x.span(t, "tools/call fetch").Events()
+	if len(evs) != 2 || evs[0].Name != upstream.EventBreaker || evs[1].Name != observe.EventRetry {
+		t.Fatalf("events %v, want one %s and one retry", evs, upstream.EventBreaker)
+	}
+	got := map[string]string{}
+	for _, kv := range evs[0].Attributes {
+		got[string(kv.Key)] = kv.Value.Emit()
+	}
+	if _, ok := got["event"]; ok || got["mcpwrap.upstream"] != "api" || got["to"] != "open" ||
+		strings.Contains(got["cause"], "hunter2") {
+		t.Fatalf("breaker event attributes %v", got)
+	}
+	for _, kv := range evs[1].Attributes {
+		if kv.Key == "event" {
+			t.Fatalf("retry event keeps an attribute named event: %v", evs[1].Attributes)
+		}
 	}
 }
