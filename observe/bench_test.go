@@ -2,8 +2,11 @@ package observe_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -12,6 +15,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -70,5 +74,48 @@ func BenchmarkObserverPerCall(b *testing.B) {
 		if _, err := h(context.Background(), req); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// boundedInputs are the sizes BenchmarkBoundedCost and
+// TestCostIsFlatPastTheCaps feed: below, at and far past the caps.
+var boundedInputs = []struct {
+	name string
+	size int
+}{{"1KiB", 1 << 10}, {"64KiB", 64 << 10}, {"1MiB", 1 << 20}, {"4MiB", 4 << 20}}
+
+// boundedCall observes one failed call whose argument and cause are n
+// bytes of text holding a secret-shaped pair, the way mcp-go hands them
+// over (decoded and raw), with a recording span and a JSON log line.
+func boundedCall(o *observe.Observer, n int) func() {
+	big := strings.Repeat("lorem ipsum password=hunter2 ", n/29+1)[:n]
+	raw, _ := json.Marshal(map[string]any{"content": big})
+	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "write", Arguments: map[string]any{"content": big}, RawArguments: raw}}
+	cause := errs.Wrap(errs.Unavailable, errors.New("upstream said: "+big), "")
+	return func() {
+		ctx, rec := o.Start(context.Background(), req, "c1")
+		rec.End(ctx, observe.Report{Outcome: observe.CodeOutcome(errs.Unavailable), Attempts: 1, Err: cause})
+	}
+}
+
+func boundedObserver() *observe.Observer {
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewNoopExporter()))
+	return observe.New(observe.WithTracerProvider(tp), observe.WithoutMetrics(), observe.WithArgumentsAttribute(true),
+		observe.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+}
+
+// BenchmarkBoundedCost shows the cost of observing a call stays flat as its
+// argument and cause grow past the caps: compare ns/op and B/op across
+// sizes in one run.
+func BenchmarkBoundedCost(b *testing.B) {
+	o := boundedObserver()
+	for _, in := range boundedInputs {
+		b.Run(in.name, func(b *testing.B) {
+			call := boundedCall(o, in.size)
+			b.ReportAllocs()
+			for b.Loop() {
+				call()
+			}
+		})
 	}
 }

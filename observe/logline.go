@@ -17,7 +17,7 @@ import (
 )
 
 // log writes the call's one line.
-func (c *Recording) log(ctx context.Context, out *Report, d time.Duration, errType, code string) {
+func (c *Recording) log(ctx context.Context, out *Report, d time.Duration, errType, code string, cause *lazyCause) {
 	l := c.o.logger
 	if l == nil {
 		return
@@ -50,12 +50,12 @@ func (c *Recording) log(ctx context.Context, out *Report, d time.Duration, errTy
 			attrs = append(attrs, slog.String(semconv.KeyArguments, a))
 		}
 	}
-	attrs = c.appendFailure(attrs, out, errType, code)
+	attrs = c.appendFailure(attrs, out, errType, code, cause)
 	attrs = appendTraceIDs(attrs, c.span)
 	l.LogAttrs(ctx, level, semconv.MsgToolCall, attrs...)
 }
 
-func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code string) []slog.Attr {
+func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code string, cause *lazyCause) []slog.Attr {
 	if errType != "" {
 		attrs = append(attrs, slog.String(semconv.KeyErrorType, errType))
 	}
@@ -64,7 +64,7 @@ func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code 
 	}
 	if out.Err != nil {
 		attrs = append(attrs, slog.String(semconv.KeyCode, code),
-			slog.String(semconv.KeyCause, c.text(causeText(out.Err, maxCauseBytes), maxCauseBytes)))
+			slog.String(semconv.KeyCause, cause.get(c, out.Err)))
 	}
 	if out.Masked {
 		attrs = append(attrs, slog.Bool(semconv.KeyMasked, true))

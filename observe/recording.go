@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
 )
 
@@ -194,9 +195,10 @@ func (c *Recording) End(ctx context.Context, out Report) {
 		code = out.Err.Code().String()
 	}
 	panicked := out.Stack != nil
+	var cause lazyCause
 	if c.span != nil {
 		if c.span.IsRecording() {
-			c.endSpan(&out, errType, code, panicked)
+			c.endSpan(&out, errType, code, panicked, &cause)
 		}
 		if c.owned {
 			c.span.End()
@@ -208,10 +210,10 @@ func (c *Recording) End(ctx context.Context, out Report) {
 			c.o.panics.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.tool)))
 		}
 	}
-	c.log(ctx, &out, d, errType, code)
+	c.log(ctx, &out, d, errType, code, &cause)
 }
 
-func (c *Recording) endSpan(out *Report, errType, code string, panicked bool) {
+func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc *lazyCause) {
 	s := c.span
 	attrs := make([]attribute.KeyValue, 0, 7)
 	attrs = append(attrs,
@@ -234,7 +236,7 @@ func (c *Recording) endSpan(out *Report, errType, code string, panicked bool) {
 	}
 	s.SetAttributes(attrs...)
 	if out.Err != nil {
-		cause := c.text(causeText(out.Err, maxCauseBytes), maxCauseBytes)
+		cause := lc.get(c, out.Err)
 		if panicked {
 			s.AddEvent(semconv.EventPanic, trace.WithAttributes(
 				attribute.String(semconv.AttrExceptionType, "panic"),
@@ -277,4 +279,18 @@ func (c *Recording) statusDescription(out *Report, code string) string {
 		return c.text(e.Message(), maxCauseBytes)
 	}
 	return code
+}
+
+// lazyCause is a failed call's cause as the operator sees it, built once
+// for the span and the log line, and only if one of them wants it.
+type lazyCause struct {
+	text string
+	done bool
+}
+
+func (l *lazyCause) get(c *Recording, e *errs.Error) string {
+	if !l.done {
+		l.text, l.done = c.text(causeText(e, maxCauseBytes), maxCauseBytes), true
+	}
+	return l.text
 }

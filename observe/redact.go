@@ -20,18 +20,24 @@ var defaultSecretNames = [...]string{
 }
 
 // secretShapes are values that are secrets whatever their key: bearer
-// tokens, JWTs, well-known API key formats, key=value pairs with a
-// secret-sounding key. The value of a pair stops before a closing bracket,
-// so "(password=x)" keeps its ")".
+// tokens, JWTs, well-known API key formats. Each runs only when the text
+// holds its marker (shapeMarkers), so plain text pays a few substring
+// searches, not a regular expression.
 var secretShapes = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\b(bearer|basic|token)\s+[A-Za-z0-9\-._~+/]{8,}=*`),
 	regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`),
 	regexp.MustCompile(`\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}|\b(ghp|gho|ghu|ghs|ghr|github_pat|glpat|xox[abprs])[-_][A-Za-z0-9_-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9A-Za-z_-]{30,}`),
-	regexp.MustCompile(`(?i)\b([a-z_-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|auth))(["']?\s*[=:]\s*["']?)([^\s"'&,;()\[\]{}<>]+)`),
 }
 
-// minShapeLen is the shortest match of the first three secretShapes
-// ("token " plus 8, "ghp_" plus 10); the last one needs a '=' or ':'.
+// shapeMarkers are, per secretShape, substrings one of which every match
+// contains; foldMarkers are matched case-insensitively.
+var (
+	foldMarkers  = []string{"bearer", "basic", "token"}
+	shapeMarkers = [][]string{nil, {"eyJ"}, {"sk-", "pk-", "rk-", "gh", "glpat", "xox", "AKIA", "AIza"}}
+)
+
+// minShapeLen is the shortest match of secretShapes ("token " plus 8,
+// "ghp_" plus 10).
 const minShapeLen = 14
 
 var urlPassword = regexp.MustCompile(`(://[^/\s:@]+:)([^@\s/]+)@`)
@@ -108,27 +114,56 @@ func (r *Redactor) IsSecretName(key string) bool {
 // first.
 func (r *Redactor) String(s string) string {
 	s = redactKeyBlocks(s)
-	// Every other shape needs 14 characters or a separator, so the short
-	// plain values most arguments are skip the regular expressions.
-	sep := strings.ContainsAny(s, "=:")
-	if len(s) < minShapeLen && !sep {
+	if strings.ContainsAny(s, "=:") {
+		if strings.Contains(s, "://") {
+			s = urlPassword.ReplaceAllString(s, "${1}"+Redacted+"@")
+		}
+		s = redactPairs(s)
+	}
+	if len(s) < minShapeLen {
 		return s
 	}
-	if sep && strings.Contains(s, "://") {
-		s = urlPassword.ReplaceAllString(s, "${1}"+Redacted+"@")
-	}
 	for i, re := range secretShapes {
-		if i == len(secretShapes)-1 {
-			if sep {
-				s = re.ReplaceAllString(s, "${1}${2}"+Redacted)
-			}
-			continue
-		}
-		if len(s) >= minShapeLen {
+		if hasMarker(s, i) {
 			s = re.ReplaceAllString(s, Redacted)
 		}
 	}
 	return s
+}
+
+func hasMarker(s string, shape int) bool {
+	if shape == 0 {
+		for _, m := range foldMarkers {
+			if containsFold(s, m) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range shapeMarkers[shape] {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether s contains the lower-case ASCII word,
+// ignoring case, without allocating.
+func containsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		if s[i]|0x20 != word[0] {
+			continue
+		}
+		j := 1
+		for j < len(word) && s[i+j]|0x20 == word[j] {
+			j++
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
 }
 
 // scrub returns s with every known secret value replaced, then String.

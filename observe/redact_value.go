@@ -100,7 +100,7 @@ func (w *walker) special(x any, depth int) (any, bool) {
 		return w.slogValue(x.LogValue().Resolve(), depth), true
 	case json.RawMessage:
 		if len(x) > w.limit*4 {
-			return w.str(string(x)), true
+			return safeText(w.r.String(capBytes(x, w.limit))), true
 		}
 		var decoded any
 		if json.Unmarshal(x, &decoded) != nil {

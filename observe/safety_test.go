@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -203,7 +204,7 @@ func TestRedactionKeepsItsNeighbours(t *testing.T) {
 		"opts [token:abc123def] next":      "opts [token:[REDACTED]] next",
 		"{secret=s3cr3t}":                  "{secret=[REDACTED]}",
 		"<auth=xyz>":                       "<auth=[REDACTED]>",
-		"password=hunter2, user=ada":        "password=[REDACTED], user=ada",
+		"password=hunter2, user=ada":       "password=[REDACTED], user=ada",
 		"a PuTTY-User-Key-File-2: ssh-rsa": "a [REDACTED]",
 	} {
 		if got := r.String(in); got != want {
@@ -301,5 +302,27 @@ func TestNothingBuiltForASpanNotRecording(t *testing.T) {
 		Err: errs.Wrap(errs.Unavailable, countingErr{&calls}, "")})
 	if calls != 0 {
 		t.Fatalf("%d Error/LogValue calls for a span nobody records", calls)
+	}
+}
+
+// TestCostIsFlatPastTheCaps: the bytes allocated to observe a call whose
+// argument and cause are 4 MiB are those of a 64 KiB one: nothing past the
+// caps is copied, encoded or scrubbed.
+func TestCostIsFlatPastTheCaps(t *testing.T) {
+	o := boundedObserver()
+	perCall := func(n int) uint64 {
+		call := boundedCall(o, n)
+		call()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range 10 {
+			call()
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / 10
+	}
+	small, large := perCall(64<<10), perCall(4<<20)
+	if large > small*3/2 {
+		t.Fatalf("observing a 4 MiB call allocates %d bytes, a 64 KiB one %d: the cost grows with the input", large, small)
 	}
 }

@@ -17,6 +17,17 @@ func capString(s string, n int) string {
 	return s[:runeCut(s, n)] + truncated(len(s))
 }
 
+// capBytes is capString for bytes, copying only what is kept.
+func capBytes(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return string(b[:n]) + truncated(len(b))
+}
+
 // runeCut is the largest index <= n that starts a rune of s.
 func runeCut(s string, n int) int {
 	if n >= len(s) {
