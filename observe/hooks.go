@@ -113,10 +113,11 @@ func (o *Observer) unseen(ctx context.Context, p *pending, id any, req *mcp.Call
 		begin = p.begin
 	}
 	c := o.newRecording(ctx, &r, newCallID(), begin)
+	c.early = p != nil
 	c.requestID = formatRequestID(id)
 	out := unseenReport(result, err)
 	if errors.Is(err, server.ErrToolNotFound) {
-		c.metricTool = "" // a client may name any tool: keep metric series bounded
+		c.anyTool = true
 	}
 	_, c = c.startSpan(ctx, &r)
 	c.End(ctx, out)

@@ -43,12 +43,10 @@ func (c *Recording) log(ctx context.Context, out *Report, d time.Duration, errTy
 	if c.protocol != "" {
 		attrs = append(attrs, slog.String(semconv.KeyProtocolVersion, c.protocol))
 	}
-	if a, isJSON := c.arguments(); a != "" {
-		if isJSON {
-			attrs = append(attrs, slog.Any(semconv.KeyArguments, json.RawMessage(a)))
-		} else {
-			attrs = append(attrs, slog.String(semconv.KeyArguments, a))
-		}
+	if b, text := c.arguments(); b != nil {
+		attrs = append(attrs, slog.Any(semconv.KeyArguments, json.RawMessage(b)))
+	} else if text != "" {
+		attrs = append(attrs, slog.String(semconv.KeyArguments, text))
 	}
 	attrs = c.appendFailure(attrs, out, errType, code, cause)
 	attrs = appendTraceIDs(attrs, c.span)
@@ -79,47 +77,56 @@ func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code 
 }
 
 // arguments renders the arguments for the log line and span once, as the
-// tool's argument mode says: redacted and capped JSON (isJSON unless cut),
-// only names and sizes, or nothing.
-func (c *Recording) arguments() (text string, isJSON bool) {
-	c.argOnce.Do(func() {
-		if c.args == nil || c.o.cfg.maxArgBytes == 0 {
-			return
-		}
-		switch c.o.cfg.argMode(c.tool) {
-		case argsFull:
-			c.argText, c.argJSON = c.fullArguments()
-		case argsNames:
-			if b, err := json.Marshal(argumentSizes(c.args)); err == nil {
-				c.argText, c.argJSON = capString(string(b), c.o.cfg.maxArgBytes), len(b) <= c.o.cfg.maxArgBytes
-			}
-		}
-	})
-	return c.argText, c.argJSON
+// tool's argument mode says: redacted JSON, or text when a cap cut it;
+// only names and sizes; or nothing.
+func (c *Recording) arguments() (asJSON []byte, text string) {
+	if c.argDone {
+		return c.argJSON, c.argText
+	}
+	c.argDone = true
+	if c.args == nil || c.o.cfg.maxArgBytes == 0 {
+		return nil, ""
+	}
+	switch c.o.cfg.argMode(c.tool) {
+	case argsFull:
+		c.argJSON, c.argText = c.fullArguments()
+	case argsNames:
+		c.argJSON, c.argText = c.capJSON(json.Marshal(argumentSizes(c.args)))
+	}
+	return c.argJSON, c.argText
 }
 
-func (c *Recording) fullArguments() (string, bool) {
+// argumentsText is arguments as one string, for the span attribute.
+func (c *Recording) argumentsText() string {
+	if b, text := c.arguments(); b != nil {
+		return string(b)
+	} else {
+		return text
+	}
+}
+
+func (c *Recording) fullArguments() ([]byte, string) {
 	limit := c.o.cfg.maxArgBytes
 	budget := 4 * limit
-	if raw := c.rawArgs; len(raw) > 0 && len(raw) <= limit && c.o.red.clean(c.args, 0, limit, &budget) {
+	if raw := c.rawArgs; len(raw) > 0 && len(raw) <= limit && c.o.red.clean(c.args, 0, limit, &budget) && safeBytes(raw) {
 		// Nothing to redact: the client's own bytes are the log's, without
 		// building a redacted copy and encoding it again.
-		if s := string(raw); safeText(s) == s {
-			return s, true
-		}
+		return raw, ""
 	}
 	w := walker{r: c.o.red, limit: limit, budget: 4 * limit}
-	b, err := json.Marshal(w.value(reflect.ValueOf(c.args), 0))
-	if err != nil {
-		return c.text(errorText(err), limit), false
+	return c.capJSON(json.Marshal(w.value(reflect.ValueOf(c.args), 0)))
+}
+
+func (c *Recording) capJSON(b []byte, err error) ([]byte, string) {
+	switch {
+	case err != nil:
+		return nil, c.text(errorText(err), c.o.cfg.maxArgBytes)
+	case len(b) > c.o.cfg.maxArgBytes:
+		return nil, capString(string(b), c.o.cfg.maxArgBytes)
+	case string(b) == "null":
+		return nil, ""
 	}
-	if len(b) > limit {
-		return capString(string(b), limit), false
-	}
-	if string(b) == "null" {
-		return "", false
-	}
-	return string(b), true
+	return b, ""
 }
 
 // argumentSizes describes arguments by name and size only: "<string, 4
@@ -171,9 +178,14 @@ func appendTraceIDs(attrs []slog.Attr, s trace.Span) []slog.Attr {
 	if !sc.IsValid() {
 		return attrs
 	}
+	// One string for both ids: one allocation instead of two.
 	tid, sid := sc.TraceID(), sc.SpanID()
-	return append(attrs, slog.String(semconv.KeyTraceID, hex.EncodeToString(tid[:])),
-		slog.String(semconv.KeySpanID, hex.EncodeToString(sid[:])))
+	var buf [2 * (len(tid) + len(sid))]byte
+	hex.Encode(buf[:], tid[:])
+	hex.Encode(buf[2*len(tid):], sid[:])
+	ids := string(buf[:])
+	return append(attrs, slog.String(semconv.KeyTraceID, ids[:2*len(tid)]),
+		slog.String(semconv.KeySpanID, ids[2*len(tid):]))
 }
 
 // Event records something that happened during the call (a retry, a

@@ -36,26 +36,29 @@ type serverSpanKey struct{}
 // concurrent use; a nil *Recording does nothing, which is how the
 // no-telemetry path stays free.
 type Recording struct {
-	o          *Observer
-	span       trace.Span // nil without tracing
-	owned      bool       // we started the span, so we end it
-	begin      time.Time
-	tool       string
-	metricTool string // the tool on the duration metric
-	callID     string
-	requestID  string
-	sessionID  string
-	protocol   string
-	args       any
-	rawArgs    []byte // the arguments as the client sent them, when known
-	header     http.Header
+	o         *Observer
+	span      trace.Span // nil without tracing
+	owned     bool       // we started the span, so we end it
+	anyTool   bool       // the tool is whatever the client named (unknown): not a metric attribute
+	early     bool       // begin is before the span starts: mcp-go's hook saw the call first
+	begin     time.Time
+	tool      string
+	callID    string
+	requestID string
+	sessionID string
+	protocol  string
+	args      any
+	rawArgs   []byte // the arguments as the client sent them, when known
+	header    http.Header
 
 	secOnce sync.Once
 	secrets []string // secret values in the arguments and headers
 
-	argOnce sync.Once
-	argText string // redacted, capped arguments (or their names and sizes)
-	argJSON bool   // argText is JSON (not cut)
+	// The arguments are rendered once, by the goroutine that starts and
+	// ends the call (startSpan, log), so a flag is enough.
+	argDone bool
+	argJSON []byte // redacted arguments (or their names and sizes) as JSON
+	argText string // or as text, when a cap cut the JSON
 }
 
 // Start begins observing a call: it reads the parent trace context (the
@@ -76,7 +79,6 @@ func (o *Observer) Start(ctx context.Context, req mcp.CallToolRequest, callID st
 func (o *Observer) newRecording(ctx context.Context, req *mcp.CallToolRequest, callID string, begin time.Time) *Recording {
 	c := &Recording{o: o, begin: begin, tool: safeText(capString(req.Params.Name, maxNameBytes)), callID: callID,
 		header: req.Header, args: req.Params.Arguments, rawArgs: req.Params.RawArguments}
-	c.metricTool = c.tool
 	if c.args == nil && len(req.Params.RawArguments) > 0 {
 		c.args = req.Params.RawArguments
 	}
@@ -116,12 +118,15 @@ func (c *Recording) startSpan(ctx context.Context, req *mcp.CallToolRequest) (co
 				ctx = o.prop.Extract(ctx, propagation.HeaderCarrier(req.Header))
 			}
 		}
-		ctx, c.span = o.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer),
-			trace.WithTimestamp(c.begin), trace.WithAttributes(attrs...))
+		opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...)}
+		if c.early {
+			opts = append(opts, trace.WithTimestamp(c.begin))
+		}
+		ctx, c.span = o.tracer.Start(ctx, name, opts...)
 		c.owned = true
 	}
 	if o.cfg.recordArgs && c.span.IsRecording() {
-		if a, _ := c.arguments(); a != "" {
+		if a := c.argumentsText(); a != "" {
 			c.span.SetAttributes(attribute.String(semconv.AttrToolArguments, a))
 		}
 	}
@@ -129,7 +134,13 @@ func (c *Recording) startSpan(ctx context.Context, req *mcp.CallToolRequest) (co
 }
 
 func (c *Recording) startAttrs(req *mcp.CallToolRequest) []attribute.KeyValue {
-	attrs := make([]attribute.KeyValue, 0, 8)
+	n := 4
+	for _, v := range [...]string{c.callID, c.requestID, c.sessionID, c.protocol} {
+		if v != "" {
+			n++
+		}
+	}
+	attrs := make([]attribute.KeyValue, 0, n) // exact: every slot is 64 bytes
 	attrs = append(attrs,
 		attribute.String(semconv.AttrMethodName, semconv.MethodToolsCall),
 		attribute.String(semconv.AttrToolName, c.tool),
@@ -205,7 +216,7 @@ func (c *Recording) End(ctx context.Context, out Report) {
 		}
 	}
 	if c.o.metrics {
-		c.o.duration.Record(ctx, d.Seconds(), c.o.durationAttrs(c.metricTool, errType))
+		c.o.duration.Record(ctx, d.Seconds(), c.o.durationAttrs(c.metricToolName(), errType))
 		if panicked {
 			c.o.panics.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.tool)))
 		}
@@ -215,7 +226,14 @@ func (c *Recording) End(ctx context.Context, out Report) {
 
 func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc *lazyCause) {
 	s := c.span
-	attrs := make([]attribute.KeyValue, 0, 7)
+	n := 2
+	for _, on := range [...]bool{errType != "", out.JSONRPCCode != 0, code != "", out.Masked,
+		c.o.cfg.recordResult && out.Result != nil} {
+		if on {
+			n++
+		}
+	}
+	attrs := make([]attribute.KeyValue, 0, n) // exact: every slot is 64 bytes
 	attrs = append(attrs,
 		attribute.String(semconv.AttrOutcome, string(out.Outcome)),
 		attribute.Int(semconv.AttrAttempts, out.Attempts))
@@ -293,4 +311,13 @@ func (l *lazyCause) get(c *Recording, e *errs.Error) string {
 		l.text, l.done = c.text(causeText(e, maxCauseBytes), maxCauseBytes), true
 	}
 	return l.text
+}
+
+// metricToolName is the tool as a metric attribute: a client may name any
+// tool, so an unknown one is left out to keep metric series bounded.
+func (c *Recording) metricToolName() string {
+	if c.anyTool {
+		return ""
+	}
+	return c.tool
 }

@@ -81,6 +81,22 @@ func safeText(s string) string {
 	return s
 }
 
+// safeBytes reports whether safeText would leave b as it is.
+func safeBytes(b []byte) bool {
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError || hidden(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
 func rewrite(s string, from int) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
