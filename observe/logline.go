@@ -80,20 +80,22 @@ func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code 
 // tool's argument mode says: redacted JSON, or text when a cap cut it;
 // only names and sizes; or nothing.
 func (c *Recording) arguments() (asJSON []byte, text string) {
-	if c.argDone {
-		return c.argJSON, c.argText
+	if c.argState == argsPending {
+		c.argState = argsEmpty
+		if c.args != nil && c.o.cfg.maxArgBytes > 0 {
+			switch c.o.cfg.argMode(c.tool) {
+			case argsFull:
+				c.argState, c.argText = c.fullArguments()
+			case argsNames:
+				c.argState, c.argText = c.capJSON(json.Marshal(argumentSizes(c.args)))
+			}
+		}
 	}
-	c.argDone = true
-	if c.args == nil || c.o.cfg.maxArgBytes == 0 {
-		return nil, ""
+	switch c.argState {
+	case argsRaw:
+		return c.rawArgs, ""
 	}
-	switch c.o.cfg.argMode(c.tool) {
-	case argsFull:
-		c.argJSON, c.argText = c.fullArguments()
-	case argsNames:
-		c.argJSON, c.argText = c.capJSON(json.Marshal(argumentSizes(c.args)))
-	}
-	return c.argJSON, c.argText
+	return nil, c.argText
 }
 
 // argumentsText is arguments as one string, for the span attribute.
@@ -105,28 +107,31 @@ func (c *Recording) argumentsText() string {
 	}
 }
 
-func (c *Recording) fullArguments() ([]byte, string) {
+func (c *Recording) fullArguments() (argState, string) {
 	limit := c.o.cfg.maxArgBytes
 	budget := 4 * limit
 	if raw := c.rawArgs; len(raw) > 0 && len(raw) <= limit && c.o.red.clean(c.args, 0, limit, &budget) && safeBytes(raw) {
 		// Nothing to redact: the client's own bytes are the log's, without
 		// building a redacted copy and encoding it again.
-		return raw, ""
+		return argsRaw, ""
 	}
 	w := walker{r: c.o.red, limit: limit, budget: 4 * limit}
 	return c.capJSON(json.Marshal(w.value(reflect.ValueOf(c.args), 0)))
 }
 
-func (c *Recording) capJSON(b []byte, err error) ([]byte, string) {
+func (c *Recording) capJSON(b []byte, err error) (argState, string) {
 	switch {
 	case err != nil:
-		return nil, c.text(errorText(err), c.o.cfg.maxArgBytes)
+		return argsText, c.text(errorText(err), c.o.cfg.maxArgBytes)
 	case len(b) > c.o.cfg.maxArgBytes:
-		return nil, capString(string(b), c.o.cfg.maxArgBytes)
+		return argsText, capString(string(b), c.o.cfg.maxArgBytes)
 	case string(b) == "null":
-		return nil, ""
+		return argsEmpty, ""
 	}
-	return b, ""
+	// The rendered JSON takes the place of the client's bytes, which are
+	// not needed any more: no copy into a string and back.
+	c.rawArgs = b
+	return argsRaw, ""
 }
 
 // argumentSizes describes arguments by name and size only: "<string, 4

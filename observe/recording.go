@@ -48,17 +48,16 @@ type Recording struct {
 	sessionID string
 	protocol  string
 	args      any
-	rawArgs   []byte // the arguments as the client sent them, when known
+	rawArgs   []byte // the arguments as the client sent them, when known; then as logged (argsRaw)
 	header    http.Header
 
 	secOnce sync.Once
 	secrets []string // secret values in the arguments and headers
 
 	// The arguments are rendered once, by the goroutine that starts and
-	// ends the call (startSpan, log), so a flag is enough.
-	argDone bool
-	argJSON []byte // redacted arguments (or their names and sizes) as JSON
-	argText string // or as text, when a cap cut the JSON
+	// ends the call (startSpan, log), so no lock is needed.
+	argState argState
+	argText  string // the rendered arguments, unless they are rawArgs
 }
 
 // Start begins observing a call: it reads the parent trace context (the
@@ -321,3 +320,13 @@ func (c *Recording) metricToolName() string {
 	}
 	return c.tool
 }
+
+// argState says what Recording.argText holds.
+type argState uint8
+
+const (
+	argsPending argState = iota // not rendered yet
+	argsEmpty                   // nothing to log
+	argsRaw                     // rawArgs holds the JSON to log: the client's, or the redacted copy
+	argsText                    // argText is text (JSON cut by a cap)
+)
