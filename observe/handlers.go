@@ -5,23 +5,13 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
+
+	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
 )
 
-// MetricHandlers is the number of tool handlers holding a slot of wrap's
-// bulkhead, by tool (AttrToolName) and state (AttrHandlerState): "running",
-// or "abandoned" — answered on timeout, not yet returned.
-const MetricHandlers = "mcpwrap.tool.handlers"
-
-// AttrHandlerState is the state attribute of MetricHandlers.
-const AttrHandlerState = "mcpwrap.handler.state"
-
-// Values of AttrHandlerState.
-const (
-	HandlerRunning   = "running"
-	HandlerAbandoned = "abandoned"
-)
-
-// ObserveHandlers makes read the source of the MetricHandlers gauge: at each
+// ObserveHandlers makes read the source of the mcpwrap.tool.handlers gauge
+// (by gen_ai.tool.name and mcpwrap.handler.state: "running", or
+// "abandoned" — answered on timeout, not yet returned): at each
 // collection read reports every tool's running and abandoned handlers. It is
 // called once, at construction (wrap's bulkhead does), and returns the
 // function that unregisters read. With metrics off it registers nothing.
@@ -30,17 +20,17 @@ func (o *Observer) ObserveHandlers(read func(report func(tool string, running, a
 	if !o.metrics || read == nil {
 		return nothing, nil
 	}
-	m := o.mp.Meter(ScopeName, metric.WithInstrumentationVersion(ScopeVersion))
-	g, err := m.Int64ObservableUpDownCounter(MetricHandlers, metric.WithUnit("{handler}"),
+	m := o.mp.Meter(semconv.ScopeName, metric.WithInstrumentationVersion(semconv.ScopeVersion))
+	g, err := m.Int64ObservableUpDownCounter(semconv.MetricHandlers, metric.WithUnit("{handler}"),
 		metric.WithDescription("Tool handlers holding a bulkhead slot: running, or abandoned by their timeout and not yet returned."))
 	if err != nil {
 		return nothing, err
 	}
-	running := attribute.String(AttrHandlerState, HandlerRunning)
-	abandoned := attribute.String(AttrHandlerState, HandlerAbandoned)
+	running := attribute.String(semconv.AttrHandlerState, semconv.HandlerRunning)
+	abandoned := attribute.String(semconv.AttrHandlerState, semconv.HandlerAbandoned)
 	reg, err := m.RegisterCallback(func(_ context.Context, ob metric.Observer) error {
 		read(func(tool string, r, a int64) {
-			t := attribute.String(AttrToolName, tool)
+			t := attribute.String(semconv.AttrToolName, tool)
 			ob.ObserveInt64(g, r, metric.WithAttributes(t, running))
 			ob.ObserveInt64(g, a, metric.WithAttributes(t, abandoned))
 		})

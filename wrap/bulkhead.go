@@ -137,7 +137,7 @@ func (b *bulkhead) returned(s *slots) {
 	}
 }
 
-// observeWith publishes the counts as observe.MetricHandlers on o's meter,
+// observeWith publishes the counts as the mcpwrap.tool.handlers gauge on o's meter,
 // once per bulkhead (the first observer wins).
 func (b *bulkhead) observeWith(o *observe.Observer) {
 	if o == nil {

@@ -199,7 +199,7 @@ func TestBulkheadOverStdio(t *testing.T) {
 	st.free()
 }
 
-// handlerGauge reads observe.MetricHandlers for a tool and state.
+// handlerGauge reads "mcpwrap.tool.handlers" for a tool and state.
 func handlerGauge(t *testing.T, r *sdkmetric.ManualReader, tool, state string) int64 {
 	t.Helper()
 	var rm metricdata.ResourceMetrics
@@ -209,12 +209,12 @@ func handlerGauge(t *testing.T, r *sdkmetric.ManualReader, tool, state string) i
 	for _, sm := range rm.ScopeMetrics {
 		for _, m := range sm.Metrics {
 			sum, ok := m.Data.(metricdata.Sum[int64])
-			if !ok || m.Name != observe.MetricHandlers {
+			if !ok || m.Name != "mcpwrap.tool.handlers" {
 				continue
 			}
 			for _, dp := range sum.DataPoints {
-				tv, _ := dp.Attributes.Value(observe.AttrToolName)
-				sv, _ := dp.Attributes.Value(observe.AttrHandlerState)
+				tv, _ := dp.Attributes.Value("gen_ai.tool.name")
+				sv, _ := dp.Attributes.Value("mcpwrap.handler.state")
 				if tv.AsString() == tool && sv.AsString() == state {
 					return dp.Value
 				}
@@ -243,11 +243,11 @@ func TestHandlerGaugeCountsRunningAndAbandoned(t *testing.T) {
 	}
 	go func() { _, _ = conn.Call(context.Background(), "wait", nil) }()
 	waitFor(t, "the running handler", func() bool { return st.entered.Load() == 4 })
-	if a, r := handlerGauge(t, reader, "hang", observe.HandlerAbandoned), handlerGauge(t, reader, "wait", observe.HandlerRunning); a != 3 || r != 1 {
+	if a, r := handlerGauge(t, reader, "hang", "abandoned"), handlerGauge(t, reader, "wait", "running"); a != 3 || r != 1 {
 		t.Fatalf("gauge: %d abandoned hang, %d running wait; want 3 and 1", a, r)
 	}
 	st.free()
 	waitFor(t, "the gauge back at zero", func() bool {
-		return handlerGauge(t, reader, "hang", observe.HandlerAbandoned) == 0 && handlerGauge(t, reader, "wait", observe.HandlerRunning) == 0
+		return handlerGauge(t, reader, "hang", "abandoned") == 0 && handlerGauge(t, reader, "wait", "running") == 0
 	})
 }

@@ -202,11 +202,9 @@ func (s *fatalState) stop(code int) {
 
 // log writes one error line to the observer's logger, if there is one.
 func (s *fatalState) log(msg string, attrs ...slog.Attr) {
-	o := s.obs.Load()
-	if o == nil || o.Logger() == nil {
-		return
-	}
-	o.Logger().LogAttrs(context.Background(), slog.LevelError, msg, attrs...)
+	// Observer.Log redacts and sanitises like the per-call lines, and does
+	// nothing without an observer or a logger.
+	s.obs.Load().Log(context.Background(), slog.LevelError, msg, attrs...)
 }
 
 // redact scrubs secrets from text bound for the log, as the per-call lines

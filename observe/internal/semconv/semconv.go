@@ -62,6 +62,17 @@ const (
 	MetricRetries           = "mcpwrap.tool.retries"
 	MetricReconnects        = "mcpwrap.tool.reconnects"
 	MetricPanics            = "mcpwrap.tool.panics"
+	// MetricHandlers counts the tool handlers holding a slot of wrap's
+	// bulkhead, by tool and AttrHandlerState.
+	MetricHandlers = "mcpwrap.tool.handlers"
+)
+
+// AttrHandlerState is the state attribute of MetricHandlers, and its
+// values.
+const (
+	AttrHandlerState = "mcpwrap.handler.state"
+	HandlerRunning   = "running"
+	HandlerAbandoned = "abandoned"
 )
 
 // DurationBuckets returns the semantic conventions' bucket boundaries for
