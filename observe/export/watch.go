@@ -2,6 +2,7 @@ package export
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -31,6 +32,9 @@ type watch struct {
 }
 
 func (w *watch) done(ctx context.Context, err error) {
+	if errors.Is(err, context.Canceled) && errors.Is(ctx.Err(), context.Canceled) {
+		return // cut short by the SDK stopping the export, not the backend failing
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
