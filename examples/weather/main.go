@@ -73,7 +73,9 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewJSONHandler(logOut, nil))
+	// JSON lines under a process manager or a pipe; tint's coloured text on a
+	// terminal (MCPWRAP_LOG_FORMAT=json|text and MCPWRAP_LOG_LEVEL override).
+	logger := observe.NewLogger(observe.WithLogOutput(logOut))
 
 	var api *fakeAPI
 	env := map[string]string{}
