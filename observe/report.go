@@ -3,6 +3,7 @@ package observe
 import (
 	"log/slog"
 	"strconv"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -74,24 +75,34 @@ func (out *Report) level() slog.Level {
 	return slog.LevelWarn
 }
 
-// causeText is e's "code: message: cause" for the operator, each part cut
-// to n (plus the scrub margin) before it is joined, so that a
-// multi-megabyte message or cause is never copied whole.
+// causeText is e's "message: cause" for the operator (the line has the code
+// in a field of its own), each part cut to n (plus the scrub margin) before
+// it is joined, so that a multi-megabyte message or cause is never copied
+// whole. A cause whose text the message already starts with (errs.FromStatus
+// words its message from its cause) is not repeated.
 func causeText(e *errs.Error, n int) string {
 	if e == nil {
 		return ""
 	}
-	s := e.Code().String()
-	if m := e.Message(); m != "" {
-		s += ": " + m[:runeCut(m, n+scrubMargin)]
-	}
-	switch c := e.Cause().(type) {
+	m := e.Message()
+	m = m[:runeCut(m, n+scrubMargin)]
+	var c string
+	switch cause := e.Cause().(type) {
 	case nil:
 	case *errs.Error:
-		s += ": " + causeText(c, n)
+		c = causeText(cause, n)
 	default:
-		t := errorText(c)
-		s += ": " + t[:runeCut(t, n+scrubMargin)]
+		t := errorText(cause)
+		c = t[:runeCut(t, n+scrubMargin)]
 	}
-	return s
+	switch {
+	case c == "" || strings.HasPrefix(m, c):
+		if m == "" {
+			return e.Code().String()
+		}
+		return m
+	case m == "":
+		return c
+	}
+	return m + ": " + c
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net/http"
 	"runtime"
 	"strings"
 	"testing"
@@ -324,5 +325,36 @@ func TestCostIsFlatPastTheCaps(t *testing.T) {
 	small, large := perCall(64<<10), perCall(4<<20)
 	if large > small*3/2 {
 		t.Fatalf("observing a 4 MiB call allocates %d bytes, a 64 KiB one %d: the cost grows with the input", large, small)
+	}
+}
+
+// TestCauseSaysEachThingOnce: the log line's cause neither repeats the code
+// (it has a field of its own) nor a message errs.FromStatus words from its
+// cause ("… HTTP 429 Too Many Requests: … HTTP 429" before).
+func TestCauseSaysEachThingOnce(t *testing.T) {
+	x := newTel(t)
+	s := server.NewMCPServer("w", "1.0.0", append(x.obs.ServerOptions(),
+		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs))))...)
+	s.AddTool(mcp.NewTool("limited"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errs.FromStatus("weather-api", http.StatusTooManyRequests, http.Header{"Retry-After": {"30"}})
+	})
+	s.AddTool(mcp.NewTool("panics"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		panic("boom")
+	})
+	s.AddTool(mcp.NewTool("plain"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("pq: connection refused")
+	})
+	conn := testserver.StartHTTP(t, s)
+	for tool, want := range map[string]string{
+		"limited": "upstream weather-api answered HTTP 429 Too Many Requests",
+		"panics":  "panic: boom",
+		"plain":   "pq: connection refused",
+	} {
+		if _, err := conn.Call(t.Context(), tool, nil); err != nil {
+			t.Fatal(err)
+		}
+		if cause, _ := callLine(t, x.logs, tool)["cause"].(string); cause != want {
+			t.Errorf("%s: cause %q, want %q", tool, cause, want)
+		}
 	}
 }
