@@ -62,7 +62,7 @@ func (r *record) id() string {
 // reconnect, a breaker change, named by the observe.Event* constants): a
 // span event, a metric for retries and reconnects, and a log line tied to
 // the call id.
-func (r *record) event(ctx context.Context, _ *config, level slog.Level, name string, attrs ...slog.Attr) {
+func (r *record) event(ctx context.Context, level slog.Level, name string, attrs ...slog.Attr) {
 	r.obs.Event(ctx, level, name, attrs...)
 }
 
@@ -86,7 +86,7 @@ func (r *record) passthrough(err error) {
 }
 
 // log ends the observation: log line, span and metrics.
-func (r *record) log(ctx context.Context, _ *config) {
+func (r *record) log(ctx context.Context) {
 	if r.obs == nil {
 		return
 	}
@@ -96,6 +96,8 @@ func (r *record) log(ctx context.Context, _ *config) {
 		Attempts:  int(r.attempts),
 		Discarded: r.discarded,
 		Result:    r.result,
+		// The model read a generic sentence instead of this error.
+		Masked: r.err != nil && !r.err.Code().Public() && r.outcome != observe.OutcomeProtocolError,
 	}
 	if r.err == nil { // a nil *errs.Error must not become a non-nil error
 		r.obs.End(ctx, out)

@@ -2,9 +2,7 @@ package wrap
 
 import (
 	"context"
-	"errors"
 	"log/slog"
-	"math/rand/v2"
 	"sync/atomic"
 	"time"
 
@@ -12,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/backoff"
 	"github.com/mcpwrap/mcpwrap/internal/wait"
 	"github.com/mcpwrap/mcpwrap/observe"
 )
@@ -49,7 +48,7 @@ type RetryPolicy struct {
 // retryPolicy is RetryPolicy with the defaults filled in.
 type retryPolicy struct {
 	maxRetries    int
-	initial, max  time.Duration
+	backoff       backoff.Exponential
 	maxRetryAfter time.Duration
 	budgetTokens  int
 	budgetRatio   float64
@@ -58,19 +57,20 @@ type retryPolicy struct {
 
 func (p RetryPolicy) evaluate() retryPolicy {
 	rp := retryPolicy{
-		maxRetries: p.MaxRetries, initial: p.Initial, max: p.Max, maxRetryAfter: p.MaxRetryAfter,
+		maxRetries: p.MaxRetries, maxRetryAfter: p.MaxRetryAfter,
 		budgetTokens: p.BudgetTokens, budgetRatio: p.BudgetRatio, sleep: p.Sleep,
+		backoff: backoff.Exponential{Initial: p.Initial, Max: p.Max, Jitter: backoff.Full},
 	}
 	if rp.maxRetries == 0 {
 		rp.maxRetries = 2
 	}
-	if rp.initial <= 0 {
-		rp.initial = 200 * time.Millisecond
+	if rp.backoff.Initial <= 0 {
+		rp.backoff.Initial = 200 * time.Millisecond
 	}
-	if rp.max <= 0 {
-		rp.max = 2 * time.Second
+	if rp.backoff.Max <= 0 {
+		rp.backoff.Max = 2 * time.Second
 	}
-	rp.max = max(rp.max, rp.initial)
+	rp.backoff.Max = max(rp.backoff.Max, rp.backoff.Initial)
 	if rp.maxRetryAfter <= 0 {
 		rp.maxRetryAfter = 10 * time.Second
 	}
@@ -86,15 +86,6 @@ func (p RetryPolicy) evaluate() retryPolicy {
 	return rp
 }
 
-// backoff returns the wait before retry n (1-based).
-func (p *retryPolicy) backoff(n int) time.Duration {
-	limit := p.initial << min(n-1, 30)
-	if limit <= 0 || limit > p.max {
-		limit = p.max
-	}
-	return rand.N(limit + 1)
-}
-
 // Reasons a retry did not happen, in the "retry_skipped" event.
 const (
 	skipUnsafe     = "tool not read-only or idempotent"
@@ -104,19 +95,14 @@ const (
 	skipBudget     = "retry budget exhausted"
 )
 
-// run is retry(recover(handler)): it runs the handler once and, when
-// retries are on and the tool is safe to repeat, again after a transient
-// failure. Without retries it is attempt.
-func run(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record) (o outcome) {
-	attempt(ctx, req, next, rec, &o)
-	if cfg.retry != nil {
-		retried(ctx, req, next, cfg, rec, &o)
+// retry is the retry layer, retry(recover(handler)): it runs attempt
+// once and, when retries are on and the tool is safe to repeat, again
+// after a transient failure. It reads the code each attempt classified.
+func retry(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record, o *outcome) {
+	attempt(ctx, req, next, cfg, rec, o)
+	if cfg.retry == nil || o.proto != nil {
+		return
 	}
-	return o
-}
-
-// retried settles the budget after a first attempt and retries if needed.
-func retried(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record, o *outcome) {
 	if o.err == nil || o.panic != nil {
 		cfg.budget.success()
 		return
@@ -128,10 +114,7 @@ func retryLoop(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHa
 	p := cfg.retry
 	safe, looked := false, false
 	for n := 1; ; n++ {
-		if _, ok := protocolCause(o.err); ok {
-			return
-		}
-		code := errs.CodeOf(o.err)
+		code := o.err.Code()
 		if !code.Retryable() {
 			return
 		}
@@ -151,12 +134,10 @@ func retryLoop(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHa
 		case n > p.maxRetries:
 			reason = skipExhausted
 		default:
-			delay = p.backoff(n)
-			if ra := retryAfterOf(o.err); ra > 0 {
-				delay = ra
-				if ra > p.maxRetryAfter {
-					reason = skipRetryAfter
-				}
+			ra := o.err.RetryAfter()
+			delay = p.backoff.Wait(n, ra)
+			if ra > p.maxRetryAfter {
+				reason = skipRetryAfter
 			}
 			if dl, ok := ctx.Deadline(); ok && reason == "" && time.Until(dl) <= delay {
 				reason = skipDeadline
@@ -167,12 +148,12 @@ func retryLoop(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHa
 		}
 		if reason != "" {
 			if n > 1 || reason != skipExhausted {
-				rec.event(ctx, cfg, slog.LevelDebug, "retry_skipped",
+				rec.event(ctx, slog.LevelDebug, "retry_skipped",
 					slog.String("reason", reason), slog.String("code", code.String()))
 			}
 			return
 		}
-		rec.event(ctx, cfg, slog.LevelWarn, observe.EventRetry,
+		rec.event(ctx, slog.LevelWarn, observe.EventRetry,
 			slog.Int("attempt", n+1),
 			slog.Float64("wait_ms", float64(delay.Microseconds())/1000),
 			slog.String("code", code.String()),
@@ -180,7 +161,7 @@ func retryLoop(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHa
 		if p.sleep(ctx, delay) != nil {
 			return
 		}
-		attempt(ctx, req, next, rec, o)
+		attempt(ctx, req, next, cfg, rec, o)
 		if o.err == nil || o.panic != nil {
 			cfg.budget.success()
 			return
@@ -214,14 +195,6 @@ func safeToRetry(ctx context.Context, cfg *config, name string) bool {
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
-
-func retryAfterOf(err error) time.Duration {
-	var e *errs.Error
-	if errors.As(err, &e) {
-		return e.RetryAfter()
-	}
-	return 0
-}
 
 // budget is the retry token bucket, in thousandths of a token so that it
 // fits one atomic integer.

@@ -11,7 +11,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/observe"
 )
 
 // errTimedOut is the context cause that tells our own timeout apart from the
@@ -20,52 +19,97 @@ import (
 // returns on it (e.g. a *url.Error carrying the cause) as a Timeout.
 var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineExceeded)
 
-// runWithTimeout runs next in its own goroutine so that the call answers on
-// time even when the handler ignores its context. The handler's context is
+// withTimeout is the timeout layer, timeout(retry(recover(handler))): the
+// inner layers run in another goroutine so that the call answers on time
+// even when the handler ignores its context. The handler's context is
 // cancelled when the timeout fires; a result that arrives later is logged
-// and dropped.
-func runWithTimeout(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, d time.Duration, cfg *config, rec *record) outcome {
-	ctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
+// and dropped. The timeout bounds all attempts together.
+func withTimeout(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, d time.Duration, cfg *config, rec *record, o *outcome) {
+	tctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
 	defer cancel()
-	done := make(chan outcome, 1)
-	// The handler may outlive the answer, so it gets its own record on the
-	// heap; the caller's stays on the stack (the no-timeout path allocates
+	j := &job{ctx: tctx, req: *req, next: next, cfg: cfg, done: make(chan struct{}, 1)}
+	// The handler may outlive the answer, so it gets its own record in the
+	// job; the caller's stays on the stack (the no-timeout path allocates
 	// nothing because of that).
-	inner := &record{tool: rec.tool, callID: rec.id(), obs: rec.obs, shared: new(atomic.Int32)}
-	defer func() { rec.attempts = inner.shared.Load() }()
-	// A copy, so that only this path moves the request to the heap.
-	r := *req
-	go func() { done <- run(ctx, &r, next, cfg, inner) }()
+	j.rec = record{tool: rec.tool, callID: rec.id(), obs: rec.obs, shared: &j.attempts}
+	go j.run()
 	select {
-	case o := <-done:
-		if o.err != nil && o.panic == nil && context.Cause(ctx) == errTimedOut {
-			o.err = timeoutError(req.Params.Name, d, o.err)
+	case <-j.done:
+	case <-tctx.Done():
+		j.abandonedAt = time.Now()
+		if j.state.CompareAndSwap(running, abandoned) {
+			rec.attempts = j.attempts.Load()
+			cause := context.Cause(tctx)
+			if cause != errTimedOut {
+				o.err = errs.From(cause)
+				return
+			}
+			o.err = timeoutError(req.Params.Name, d, cause)
+			o.sideEffects = timeoutSideEffects(ctx, cfg, req.Params.Name)
+			return
 		}
-		return o
-	case <-ctx.Done():
-		cause := context.Cause(ctx)
-		go drainLate(rec.obs, time.Now(), done, cfg.abandoned(req.Params.Name))
-		if cause == errTimedOut {
-			return outcome{err: timeoutError(req.Params.Name, d, cause)}
-		}
-		return outcome{err: cause}
+		<-j.done // it finished as the timer fired
+	}
+	rec.attempts = j.attempts.Load()
+	*o = j.o
+	if o.err != nil && o.panic == nil && context.Cause(tctx) == errTimedOut {
+		o.err = timeoutError(req.Params.Name, d, o.err)
+		o.sideEffects = timeoutSideEffects(ctx, cfg, req.Params.Name)
 	}
 }
 
-func timeoutError(tool string, d time.Duration, cause error) error {
+// job is one call's inner layers, run in their own goroutine.
+type job struct {
+	ctx      context.Context
+	req      mcp.CallToolRequest
+	next     server.ToolHandlerFunc
+	cfg      *config
+	rec      record
+	o        outcome
+	attempts atomic.Int32
+	// state decides, once, whether the caller takes the outcome (finished)
+	// or has answered without it (abandoned).
+	state       atomic.Int32
+	abandonedAt time.Time // written before state becomes abandoned
+	done        chan struct{}
+}
+
+const (
+	running int32 = iota
+	finished
+	abandoned
+)
+
+func (j *job) run() {
+	retry(j.ctx, &j.req, j.next, j.cfg, &j.rec, &j.o)
+	if j.state.CompareAndSwap(running, finished) {
+		j.done <- struct{}{}
+		return
+	}
+	// The call was answered without this outcome: tell the operator how
+	// late it came and how it ended.
+	late := time.Since(j.abandonedAt)
+	switch {
+	case j.o.panic != nil:
+		j.rec.obs.Late(late, j.o.panic, j.o.panic.Stack)
+	case j.o.err != nil:
+		j.rec.obs.Late(late, j.o.err, nil)
+	default:
+		j.rec.obs.Late(late, nil, nil)
+	}
+}
+
+func timeoutError(tool string, d time.Duration, cause error) *errs.Error {
 	return errs.Wrap(errs.Timeout, cause,
 		"tool "+strconv.Quote(tool)+" timed out after "+d.String()+"; the operation may still complete upstream")
 }
 
-// drainLate waits for an abandoned handler so its goroutine can end, and
-// tells the operator how late it was.
-func drainLate(obs *observe.Recording, abandoned time.Time, done <-chan outcome, returned func()) {
-	o := <-done
-	returned()
-	switch {
-	case o.panic != nil:
-		obs.Late(time.Since(abandoned), o.panic, o.panic.Stack)
-	default:
-		obs.Late(time.Since(abandoned), o.err, nil)
+// timeoutSideEffects is what a timeout says about side effects: possible,
+// unless the tool is read-only or idempotent (then repeating it is safe and
+// the result says nothing more).
+func timeoutSideEffects(ctx context.Context, cfg *config, tool string) errs.SideEffects {
+	if safeToRetry(ctx, cfg, tool) {
+		return errs.SideEffectsUnknown
 	}
+	return errs.SideEffectsPossible
 }

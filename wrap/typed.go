@@ -47,19 +47,15 @@ func Typed[T any](w *Wrapper, tool mcp.Tool, h TypedHandler[T], opts ...validate
 			return nil, err
 		}
 		return h(ctx, req, args)
-	}, redactSecretsOf[T]()), nil
+	}, withSecrets(secretNamesOf[T]()...)), nil
 }
 
-// redactSecretsOf makes the tool's observer also redact the parameters of T
-// tagged mcpwrap:"secret", whatever their names, in log lines and spans.
-func redactSecretsOf[T any]() Option {
+// secretNamesOf returns the parameters of T tagged mcpwrap:"secret": their
+// values are redacted in log lines and spans and scrubbed from error
+// results, whatever their names.
+func secretNamesOf[T any]() []string {
 	var zero T
-	names := observe.SecretNames(zero)
-	return func(c *config) {
-		if c.observer != nil && len(names) > 0 {
-			c.observer = c.observer.WithSecrets(names...)
-		}
-	}
+	return observe.SecretNames(zero)
 }
 
 // MustTyped is Typed for start-up code: it panics on Typed's error, which

@@ -2,17 +2,14 @@ package wrap
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"reflect"
-	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/observe"
 )
 
 // Wrapper holds an evaluated configuration and builds protected handlers
@@ -45,26 +42,37 @@ func Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) server.Server
 // server.WithToolHandlerMiddleware or (*server.MCPServer).Use. Register it
 // first so that it is outermost and sees what other middleware does.
 //
-// A tool registered with Tool or Typed already has its own chain, which knows
-// the tool; for it the middleware steps aside, so a call is never wrapped
-// twice (one log line, one span, no multiplied retries). It recognises such a
-// tool among the server's global tools; a per-session tool built with Tool is
-// not recognised and would be wrapped twice.
+// A tool registered with Tool or Typed has its own chain, which knows the
+// tool; for it the middleware does not wrap a second time but hands its
+// configuration to that chain, which takes from it every option group the
+// tool was not given (see Tool). So the two forms mix on one server: one log
+// line, one span, one timeout, whichever Wrapper built the tool. A
+// per-session tool built with Tool is not recognised and is wrapped twice.
 func (w *Wrapper) Middleware() server.ToolHandlerMiddleware {
 	pc := toolHandlerPC()
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		if hasOwnChain(next, pc) {
-			return next // the middleware is the innermost: next is the tool's own chain
+			// The middleware is the innermost: next is the tool's own chain.
+			return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return next(withOuter(ctx, &w.cfg), req)
+			}
 		}
 		// mcp-go rebuilds the chain on every call, so this must stay one
-		// closure: the layers are methods, not nested closures.
+		// closure: the layers are functions, not nested closures.
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if srv := server.ServerFromContext(ctx); srv != nil && w.ownChain(srv, req.Params.Name, pc) {
-				return next(ctx, req)
+				return next(withOuter(ctx, &w.cfg), req)
 			}
 			return w.call(ctx, req, next, &w.cfg)
 		}
 	}
+}
+
+// outerKey carries the Middleware's configuration to a tool's own chain.
+type outerKey struct{}
+
+func withOuter(ctx context.Context, cfg *config) context.Context {
+	return context.WithValue(ctx, outerKey{}, cfg)
 }
 
 // plainKey names a tool of one server in Wrapper.plain.
@@ -102,137 +110,96 @@ func hasOwnChain(h server.ToolHandlerFunc, pc uintptr) bool {
 }
 
 // Tool wraps one tool's handler, for server.AddTools / AddTool. Options given
-// here apply to this tool only, on top of the Wrapper's. On a server that also
-// has the Middleware, the middleware steps aside for this tool. (It is
-// never inlined: every handler must come from this one closure, whose code
-// pointer the Middleware recognises.)
+// here apply to this tool only, on top of the Wrapper's. On a server that
+// also has a Middleware (of this Wrapper or another), every option group
+// neither gave — telemetry (WithLogger, WithObserver), WithTimeout,
+// WithRetry, WithFatalExit, WithPublicErrors — comes from the middleware's
+// configuration, so wrap.Tool(tool, h) with no options is protected and
+// observed exactly like the server's other tools. (It is never inlined:
+// every handler must come from this one closure, whose code pointer the
+// Middleware recognises.)
 //
 //go:noinline
 func (w *Wrapper) Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) server.ServerTool {
-	cfg := w.cfg
+	tc := &toolChain{w: w, h: h}
+	tc.cfg = w.cfg
 	if len(opts) > 0 {
-		cfg = newConfig(w.cfg, opts)
+		tc.cfg = newConfig(w.cfg, opts)
 	}
-	cfg.tool = &tool
+	tc.cfg.tool = &tool
 	return server.ServerTool{
 		Tool: tool,
 		Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return w.call(ctx, req, h, &cfg)
+			return tc.w.call(ctx, req, tc.h, tc.config(ctx))
 		},
 	}
 }
 
-// call is the whole chain for one call:
-// finish(limit(admit(timeout(retry(recover(next)))))).
+// toolChain is one tool's own chain.
+type toolChain struct {
+	w   *Wrapper
+	h   server.ToolHandlerFunc
+	cfg config
+	// inherited caches cfg completed from the last Middleware
+	// configuration seen (one per server in practice).
+	inherited atomic.Pointer[inherited]
+}
+
+type inherited struct {
+	outer *config
+	cfg   config
+}
+
+// config returns the configuration of a call: the tool's own, completed by
+// the Middleware's when one handed it over.
+func (tc *toolChain) config(ctx context.Context) *config {
+	outer, _ := ctx.Value(outerKey{}).(*config)
+	if outer == nil {
+		return &tc.cfg
+	}
+	if in := tc.inherited.Load(); in != nil && in.outer == outer {
+		return &in.cfg
+	}
+	in := &inherited{outer: outer, cfg: tc.cfg.inherit(outer)}
+	tc.inherited.Store(in)
+	return &in.cfg
+}
+
+// call is the whole chain for one call, outermost first (the order the
+// package doc writes out): observe's start, admission, timeout, retry,
+// recover and the handler, then finish and observe's end. Each layer lives
+// in its own file and calls only the next one inward.
 func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config) (*mcp.CallToolResult, error) {
 	var rec record
 	ctx = rec.start(ctx, cfg, &req)
-	// A rate-limited call costs nothing more: it takes no bulkhead slot.
-	if cfg.limit != nil {
-		if err := cfg.limit.Admit(ctx, req); err != nil {
-			return finish(ctx, cfg, &rec, &outcome{err: err})
-		}
-	}
-	adm, refused := cfg.admit(req.Params.Name)
-	if refused != nil {
-		return finish(ctx, cfg, &rec, refused)
-	}
-	defer adm.leave()
 	var o outcome
-	if d := cfg.timeoutFor(req.Params.Name); d > 0 {
-		o = runWithTimeout(ctx, &req, next, d, cfg, &rec)
+	if err := admit(ctx, cfg, &rec, &req); err != nil {
+		o.err = err
+	} else if d := cfg.timeoutFor(req.Params.Name); d > 0 {
+		withTimeout(ctx, &req, next, d, cfg, &rec, &o)
 	} else {
-		// run, written out: a call that is not inlined copies the whole
-		// request.
-		attempt(ctx, &req, next, &rec, &o)
-		if cfg.retry != nil {
-			retried(ctx, &req, next, cfg, &rec, &o)
-		}
+		retry(ctx, &req, next, cfg, &rec, &o)
 	}
-	return finish(ctx, cfg, &rec, &o)
+	return finish(ctx, cfg, &rec, &req, &o)
 }
 
-// outcome is what one run of a handler produced.
+// outcome is what the layers produced for one call. It goes through a
+// pointer because returning the struct by value through the layers cost
+// more than the rest of the chain (store-forwarding stalls on the copies).
 type outcome struct {
-	res   *mcp.CallToolResult
-	err   error
+	res *mcp.CallToolResult
+	// err is the failure, classified once where it is known (attempt,
+	// admission, the timeout); nil on success.
+	err *errs.Error
+	// proto is an error that must reach mcp-go unchanged (ProtocolError,
+	// URL elicitation); err is nil then.
+	proto error
 	panic *PanicError
-	// sideEffects is set when a transient failure was not retried because
-	// the tool is not safe to repeat (errs.Call.SideEffects).
+	// discarded is set when the handler returned a result with its error.
+	discarded bool
+	// public is set when WithPublicErrors let the model read err's cause.
+	public bool
+	// sideEffects is set when a failure was not retried because the tool
+	// is not safe to repeat (errs.Call.SideEffects).
 	sideEffects errs.SideEffects
 }
-
-// PanicError is the cause recorded when a handler panics: the value and the
-// stack, for the operator. The model never sees either.
-type PanicError struct {
-	Value any
-	Stack []byte
-}
-
-// Error returns "panic: <value>".
-func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
-
-// attempt runs the handler once, counting the attempt, and stores what it
-// produced in o. It is the innermost layer: run (retry.go) calls it again
-// for a retry. The outcome goes through a pointer because returning the
-// five-word struct by value through the layers cost more than the rest of
-// the chain (store-forwarding stalls on the copies).
-func attempt(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, rec *record, o *outcome) {
-	rec.attempted()
-	*o = outcome{}
-	protect(ctx, req, next, o)
-}
-
-// protect runs next and turns a panic into a PanicError.
-func protect(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, o *outcome) {
-	defer func() {
-		if r := recover(); r != nil {
-			*o = outcome{panic: &PanicError{Value: r, Stack: debug.Stack()}}
-		}
-	}()
-	o.res, o.err = next(ctx, *req)
-}
-
-// finish maps an outcome to what mcp-go sends: always a result, except for
-// the escape hatch and errors mcp-go itself must turn into protocol errors.
-func finish(ctx context.Context, cfg *config, rec *record, o *outcome) (*mcp.CallToolResult, error) {
-	switch {
-	case o.panic != nil:
-		rec.fail(observe.OutcomePanic, errs.Wrap(errs.Internal, o.panic, ""))
-	case o.err != nil:
-		if pe, ok := protocolCause(o.err); ok {
-			rec.passthrough(o.err)
-			rec.log(ctx, cfg)
-			return nil, pe
-		}
-		if o.res != nil {
-			rec.discarded = true
-		}
-		// The one classification of the call: the result, the log, the
-		// span and the fatal check all read this value.
-		e := errs.From(o.err)
-		rec.fail(observe.CodeOutcome(e.Code()), e)
-	case o.res == nil:
-		rec.fail(observe.CodeOutcome(errs.Internal), errs.Wrap(errs.Internal, errNoResult, ""))
-	case o.res.NeedsInput():
-		rec.outcome = observe.OutcomeInputRequired
-	case o.res.IsError:
-		rec.outcome = observe.OutcomeToolError
-	default:
-		rec.outcome = observe.OutcomeSuccess
-	}
-	if rec.err == nil {
-		rec.result = o.res
-		rec.log(ctx, cfg)
-		return o.res, nil
-	}
-	res := errs.ToResult(rec.err, errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: o.sideEffects})
-	rec.result = res
-	rec.log(ctx, cfg)
-	if cfg.fatal != nil && rec.err.Code() == errs.Fatal {
-		cfg.fatal.trigger(rec.tool, rec.id(), rec.err)
-	}
-	return res, nil
-}
-
-var errNoResult = errors.New("handler returned neither a result nor an error")

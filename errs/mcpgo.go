@@ -1,0 +1,322 @@
+package errs
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// ArgumentError recognises the errors mcp-go returns when a handler reads
+// the arguments of req with its own helpers, and returns them as
+// InvalidArgument errors whose message is mcp-go's sentence and whose one
+// violation names the parameter:
+//
+//   - every CallToolRequest.Require* helper (RequireString … RequireBoolSlice):
+//     `required argument "path" not found`, `argument "path" is not a string`,
+//     `item 0 in argument "paths" is not a string`, …;
+//   - CallToolRequest.BindArguments (what mcp.NewTypedToolHandler calls): a
+//     *json.UnmarshalTypeError, answered as `parameter "days" must be an
+//     integer, got string`.
+//
+// mcp-go's errors carry no type, so the rule is to believe an error only
+// when req bears it out: a Require* error is recognised when the same
+// helper, run again on req for the parameter the sentence names, returns
+// the same sentence; a *json.UnmarshalTypeError when req's arguments, encoded
+// as BindArguments encodes them, hold a value of the reported JSON kind at
+// the reported path, spanning the reported offset. The error may be wrapped
+// (fmt.Errorf("…: %w", err)); the sentence is taken from the innermost error.
+// A JSON error from decoding anything else (an upstream's answer) does not
+// match, except by a coincidence of path, kind and byte offset. Not
+// recognised: errors of a target type's own UnmarshalJSON (e.g. a malformed
+// time.Time), fields reached through an embedded struct, and Get* helpers,
+// which return defaults instead of errors.
+//
+// It reports false for any other error, and for an error already carrying
+// an *Error, which keeps the code it was given.
+func ArgumentError(err error, req mcp.CallToolRequest) (*Error, bool) {
+	if err == nil {
+		return nil, false
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return nil, false
+	}
+	var ute *json.UnmarshalTypeError
+	if errors.As(err, &ute) {
+		return bindError(ute, req)
+	}
+	return requireError(innermost(err), req)
+}
+
+// innermost returns the end of err's Unwrap chain (the first branch of a
+// joined error).
+func innermost(err error) error {
+	for range 64 {
+		var next error
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			next = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			if errs := u.Unwrap(); len(errs) > 0 {
+				next = errs[0]
+			}
+		}
+		if next == nil {
+			return err
+		}
+		err = next
+	}
+	return err
+}
+
+// requireHelpers are the Require* helpers of mcp.CallToolRequest, with the
+// JSON type each expects.
+var requireHelpers = []struct {
+	expected string
+	call     func(mcp.CallToolRequest, string) error
+}{
+	{"a string", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireString(k); return err }},
+	{"an integer", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireInt(k); return err }},
+	{"a number", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireFloat(k); return err }},
+	{"a boolean", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireBool(k); return err }},
+	{"an array of strings", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireStringSlice(k); return err }},
+	{"an array of integers", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireIntSlice(k); return err }},
+	{"an array of numbers", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireFloatSlice(k); return err }},
+	{"an array of booleans", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireBoolSlice(k); return err }},
+}
+
+// maxArgumentSentence bounds the text looked at: mcp-go's sentences are a
+// parameter name and a few words.
+const maxArgumentSentence = 512
+
+func requireError(err error, req mcp.CallToolRequest) (*Error, bool) {
+	msg := err.Error()
+	if len(msg) > maxArgumentSentence || !strings.Contains(msg, `argument "`) {
+		return nil, false
+	}
+	key, ok := quotedArgument(msg)
+	if !ok {
+		return nil, false
+	}
+	for _, h := range requireHelpers {
+		got := h.call(req, key)
+		if got == nil || got.Error() != msg {
+			continue
+		}
+		v := Violation{Parameter: key, Rule: "type", Expected: h.expected, Message: msg}
+		if val, present := req.GetArguments()[key]; !present {
+			v.Rule = "required"
+		} else {
+			v.Got = argKind(val)
+			if i, ok := itemIndex(msg); ok {
+				v.Parameter = key + "[" + strconv.Itoa(i) + "]"
+				v.Expected = strings.TrimPrefix(h.expected, "an array of ")
+				v.Expected = "a " + strings.TrimSuffix(v.Expected, "s")
+				if v.Expected == "a integer" {
+					v.Expected = "an integer"
+				}
+				if items, ok := val.([]any); ok && i < len(items) {
+					v.Got = argKind(items[i])
+				}
+			}
+		}
+		return &Error{code: InvalidArgument, msg: msg, cause: err, violations: []Violation{v}}, true
+	}
+	return nil, false
+}
+
+// quotedArgument returns the %q-quoted name after `argument ` in msg.
+func quotedArgument(msg string) (string, bool) {
+	i := strings.Index(msg, `argument "`)
+	if i < 0 {
+		return "", false
+	}
+	q, err := strconv.QuotedPrefix(msg[i+len("argument "):])
+	if err != nil {
+		return "", false
+	}
+	key, err := strconv.Unquote(q)
+	return key, err == nil
+}
+
+// itemIndex reads n from "item n in argument …".
+func itemIndex(msg string) (int, bool) {
+	rest, ok := strings.CutPrefix(msg, "item ")
+	if !ok {
+		return 0, false
+	}
+	num, _, ok := strings.Cut(rest, " ")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(num)
+	return n, err == nil && n >= 0
+}
+
+// argKind names the JSON type of a decoded value.
+func argKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case float64, json.Number, int, int64:
+		return "number"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return ""
+}
+
+// maxBoundArguments bounds the arguments re-read to confirm a binding
+// error; larger ones are not recognised (and stay masked).
+const maxBoundArguments = 1 << 20
+
+func bindError(ute *json.UnmarshalTypeError, req mcp.CallToolRequest) (*Error, bool) {
+	raw := req.Params.RawArguments
+	if len(raw) == 0 {
+		// BindArguments encodes the decoded arguments and decodes that.
+		switch a := req.Params.Arguments.(type) {
+		case json.RawMessage:
+			raw = a
+		case nil:
+			return nil, false
+		default:
+			b, err := json.Marshal(a)
+			if err != nil {
+				return nil, false
+			}
+			raw = b
+		}
+	}
+	if len(raw) > maxBoundArguments || ute.Type == nil {
+		return nil, false
+	}
+	kind, _, _ := strings.Cut(ute.Value, " ")
+	if kind == "bool" {
+		kind = "boolean"
+	}
+	var want []string
+	if ute.Field != "" {
+		want = strings.Split(ute.Field, ".")
+	}
+	if !valueAt(raw, want, kind, ute.Offset) {
+		return nil, false
+	}
+	param := ute.Field
+	expected := expectedJSON(ute.Type)
+	msg := "parameter " + strconv.Quote(param) + " must be " + expected + ", got " + kind
+	if param == "" {
+		msg = "the arguments must be " + expected + ", got " + kind
+	}
+	v := Violation{Parameter: param, Rule: "type", Expected: expected, Got: kind, Message: msg}
+	return &Error{code: InvalidArgument, msg: msg, cause: ute, violations: []Violation{v}}, true
+}
+
+// expectedJSON names the JSON that a Go type accepts.
+func expectedJSON(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "a value of another type"
+}
+
+// valueAt reports whether raw holds, at path (object keys; array elements
+// share their array's path, as in encoding/json's error), a value of the
+// JSON kind whose bytes span offset.
+func valueAt(raw []byte, path []string, kind string, offset int64) bool {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	w := walker{dec: dec, path: path, kind: kind, offset: offset}
+	w.value(0, 0)
+	return w.found
+}
+
+type walker struct {
+	dec    *json.Decoder
+	path   []string
+	kind   string
+	offset int64
+	found  bool
+	failed bool
+}
+
+// value reads one value at depth (how many keys of path matched; -1 once
+// off the path) and records a match.
+func (w *walker) value(matched, nesting int) {
+	if w.failed || nesting > 10000 {
+		w.failed = true
+		return
+	}
+	start := w.dec.InputOffset()
+	tok, err := w.dec.Token()
+	if err != nil {
+		w.failed = true
+		return
+	}
+	kind := ""
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '[' {
+			kind = "array"
+			for w.dec.More() && !w.failed {
+				w.value(matched, nesting+1)
+			}
+		} else {
+			kind = "object"
+			for w.dec.More() && !w.failed {
+				k, err := w.dec.Token()
+				key, ok := k.(string)
+				if err != nil || !ok {
+					w.failed = true
+					return
+				}
+				next := -1
+				if matched >= 0 && matched < len(w.path) && w.path[matched] == key {
+					next = matched + 1
+				}
+				w.value(next, nesting+1)
+			}
+		}
+		if _, err := w.dec.Token(); err != nil {
+			w.failed = true
+			return
+		}
+	case string:
+		kind = "string"
+	case json.Number:
+		kind = "number"
+	case bool:
+		kind = "boolean"
+	case nil:
+		kind = "null"
+	}
+	end := w.dec.InputOffset()
+	if matched == len(w.path) && kind == w.kind && w.offset >= start && w.offset <= end+1 {
+		w.found = true
+	}
+}

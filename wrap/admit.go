@@ -1,0 +1,23 @@
+package wrap
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+)
+
+// admit is the admission layer: checks that may refuse a call before any
+// of its work starts, before the timeout and before a typed tool binds its
+// arguments. A refusal is answered by finish like any failure (an isError
+// result, one log line) without running the handler. Today it refuses
+// calls while the process stops after a fatal error; limits on concurrent
+// calls or on the call rate belong here too, in the order they should
+// refuse.
+func admit(_ context.Context, cfg *config, _ *record, _ *mcp.CallToolRequest) *errs.Error {
+	if cfg.fatal != nil && cfg.fatal.stopping.Load() {
+		return errStopping
+	}
+	return nil
+}

@@ -1,0 +1,115 @@
+package wrap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime/debug"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+)
+
+// PanicError is the cause recorded when a handler panics: the value and the
+// stack, for the operator. The model never sees either.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+// Error returns "panic: <value>".
+func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
+
+// attempt is the innermost layer, recover(handler): it runs the handler
+// once, counting the attempt, turns a panic into a PanicError, and
+// classifies a returned error once, into o.err, which every outer layer
+// reads.
+func attempt(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record, o *outcome) {
+	rec.attempted()
+	*o = outcome{}
+	err := protect(ctx, req, next, o)
+	if err != nil {
+		o.discarded = o.res != nil
+		settle(err, req, cfg, o)
+	}
+}
+
+// protect runs next and turns a panic into a PanicError.
+func protect(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, o *outcome) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p := &PanicError{Value: r, Stack: debug.Stack()}
+			*o = outcome{panic: p, err: errs.Wrap(errs.Internal, p, "")}
+			err = nil
+		}
+	}()
+	o.res, err = next(ctx, *req)
+	return err
+}
+
+// settle classifies the error a handler returned. It is the one place the
+// chain looks into a handler's error, so it is where a broken one is made
+// safe: a nil pointer returned as an error, or one whose methods panic,
+// becomes an Internal error describing it, and the call is still answered
+// and logged.
+func settle(err error, req *mcp.CallToolRequest, cfg *config, o *outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			o.proto, o.public = nil, false
+			o.err = errs.Wrap(errs.Internal, &brokenError{msg: fmt.Sprintf(
+				"the handler's error of type %T panicked when read: %v", err, r)}, "")
+		}
+	}()
+	if isNil(err) {
+		o.err = errs.Wrap(errs.Internal, &brokenError{msg: fmt.Sprintf("the handler returned a nil %T as its error", err)}, "")
+		return
+	}
+	_ = err.Error() // a panicking Error method is caught here, not in the log line
+	if pe, ok := protocolCause(err); ok {
+		o.proto = pe
+		return
+	}
+	o.err = classify(err, req, cfg, o)
+}
+
+// classify is the code of a handler's error: its *errs.Error if it has
+// one; else what errs makes of a standard error; else, for an error errs
+// would mask, one of mcp-go's argument errors about this request
+// (errs.ArgumentError), or an error WithPublicErrors lets the model read.
+func classify(err error, req *mcp.CallToolRequest, cfg *config, o *outcome) *errs.Error {
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	e = errs.From(err)
+	if e.Code() != errs.Internal {
+		return e
+	}
+	if a, ok := errs.ArgumentError(err, *req); ok {
+		return a
+	}
+	if cfg.public != nil && cfg.public(err) {
+		o.public = true
+	}
+	return e
+}
+
+// brokenError stands in for a handler's error that cannot be used as one.
+type brokenError struct{ msg string }
+
+func (b *brokenError) Error() string { return b.msg }
+
+// isNil reports whether err holds a nil pointer (or map, slice, func,
+// channel): a typed nil, which is a non-nil error whose methods usually
+// panic.
+func isNil(err error) bool {
+	v := reflect.ValueOf(err)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
+		return v.IsNil()
+	}
+	return false
+}
