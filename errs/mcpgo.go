@@ -75,19 +75,19 @@ func innermost(err error) error {
 }
 
 // requireHelpers are the Require* helpers of mcp.CallToolRequest, with the
-// JSON type each expects.
+// JSON each expects of the argument and, for slices, of one item.
 var requireHelpers = []struct {
-	expected string
-	call     func(mcp.CallToolRequest, string) error
+	expected, item string
+	call           func(mcp.CallToolRequest, string) error
 }{
-	{"a string", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireString(k); return err }},
-	{"an integer", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireInt(k); return err }},
-	{"a number", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireFloat(k); return err }},
-	{"a boolean", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireBool(k); return err }},
-	{"an array of strings", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireStringSlice(k); return err }},
-	{"an array of integers", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireIntSlice(k); return err }},
-	{"an array of numbers", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireFloatSlice(k); return err }},
-	{"an array of booleans", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireBoolSlice(k); return err }},
+	{"a string", "", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireString(k); return err }},
+	{"an integer", "", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireInt(k); return err }},
+	{"a number", "", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireFloat(k); return err }},
+	{"a boolean", "", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireBool(k); return err }},
+	{"an array of strings", "a string", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireStringSlice(k); return err }},
+	{"an array of integers", "an integer", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireIntSlice(k); return err }},
+	{"an array of numbers", "a number", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireFloatSlice(k); return err }},
+	{"an array of booleans", "a boolean", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireBoolSlice(k); return err }},
 }
 
 // maxArgumentSentence bounds the text looked at: mcp-go's sentences are a
@@ -109,21 +109,18 @@ func requireError(err error, req mcp.CallToolRequest) (*Error, bool) {
 			continue
 		}
 		v := Violation{Parameter: key, Rule: "type", Expected: h.expected, Message: msg}
-		if val, present := req.GetArguments()[key]; !present {
-			v.Rule = "required"
-		} else {
-			v.Got = argKind(val)
-			if i, ok := itemIndex(msg); ok {
-				v.Parameter = key + "[" + strconv.Itoa(i) + "]"
-				v.Expected = strings.TrimPrefix(h.expected, "an array of ")
-				v.Expected = "a " + strings.TrimSuffix(v.Expected, "s")
-				if v.Expected == "a integer" {
-					v.Expected = "an integer"
-				}
-				if items, ok := val.([]any); ok && i < len(items) {
-					v.Got = argKind(items[i])
-				}
+		val, present := req.GetArguments()[key]
+		switch i, item := itemIndex(msg); {
+		case !present:
+			// Every helper says the same; which type was wanted is unknown.
+			v.Rule, v.Expected = "required", ""
+		case item:
+			v.Parameter, v.Expected = key+"["+strconv.Itoa(i)+"]", h.item
+			if items, ok := val.([]any); ok && i < len(items) {
+				v.Got = argKind(items[i])
 			}
+		default:
+			v.Got = argKind(val)
 		}
 		return &Error{code: InvalidArgument, msg: msg, cause: err, violations: []Violation{v}}, true
 	}

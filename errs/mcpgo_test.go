@@ -1,0 +1,169 @@
+package errs_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+)
+
+// request decodes a tools/call the way mcp-go's server does.
+func request(t *testing.T, args string) mcp.CallToolRequest {
+	t.Helper()
+	var req mcp.CallToolRequest
+	msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":` + args + `}}`
+	if err := json.Unmarshal([]byte(msg), &req); err != nil {
+		t.Fatal(err)
+	}
+	return req
+}
+
+// TestArgumentErrorRecognisesEveryRequireHelper calls mcp-go's own helpers
+// on real requests: if an mcp-go upgrade rewords them, this fails instead
+// of the model silently getting "internal error" again.
+func TestArgumentErrorRecognisesEveryRequireHelper(t *testing.T) {
+	helpers := map[string]func(mcp.CallToolRequest, string) error{
+		"RequireString":      func(r mcp.CallToolRequest, k string) error { _, err := r.RequireString(k); return err },
+		"RequireInt":         func(r mcp.CallToolRequest, k string) error { _, err := r.RequireInt(k); return err },
+		"RequireFloat":       func(r mcp.CallToolRequest, k string) error { _, err := r.RequireFloat(k); return err },
+		"RequireBool":        func(r mcp.CallToolRequest, k string) error { _, err := r.RequireBool(k); return err },
+		"RequireStringSlice": func(r mcp.CallToolRequest, k string) error { _, err := r.RequireStringSlice(k); return err },
+		"RequireIntSlice":    func(r mcp.CallToolRequest, k string) error { _, err := r.RequireIntSlice(k); return err },
+		"RequireFloatSlice":  func(r mcp.CallToolRequest, k string) error { _, err := r.RequireFloatSlice(k); return err },
+		"RequireBoolSlice":   func(r mcp.CallToolRequest, k string) error { _, err := r.RequireBoolSlice(k); return err },
+	}
+	cases := []struct {
+		helper, args, param, rule, got string
+	}{
+		{"RequireString", `{}`, "path", "required", ""},
+		{"RequireString", `{"path":7}`, "path", "type", "number"},
+		{"RequireInt", `{}`, "path", "required", ""},
+		{"RequireInt", `{"path":"seven"}`, "path", "type", "string"},
+		{"RequireInt", `{"path":true}`, "path", "type", "boolean"},
+		{"RequireFloat", `{"path":"x"}`, "path", "type", "string"},
+		{"RequireFloat", `{"path":[1]}`, "path", "type", "array"},
+		{"RequireBool", `{"path":"maybe"}`, "path", "type", "string"},
+		{"RequireBool", `{"path":{}}`, "path", "type", "object"},
+		{"RequireStringSlice", `{"path":"a"}`, "path", "type", "string"},
+		{"RequireStringSlice", `{"path":["a",3]}`, "path[1]", "type", "number"},
+		{"RequireIntSlice", `{"path":7}`, "path", "type", "number"},
+		{"RequireIntSlice", `{"path":[1,"x"]}`, "path[1]", "type", "string"},
+		{"RequireIntSlice", `{"path":[true]}`, "path[0]", "type", "boolean"},
+		{"RequireFloatSlice", `{"path":{}}`, "path", "type", "object"},
+		{"RequireFloatSlice", `{"path":[1,"x"]}`, "path[1]", "type", "string"},
+		{"RequireFloatSlice", `{"path":[null]}`, "path[0]", "type", "null"},
+		{"RequireBoolSlice", `{"path":1}`, "path", "type", "number"},
+		{"RequireBoolSlice", `{"path":[true,"perhaps"]}`, "path[1]", "type", "string"},
+		{"RequireBoolSlice", `{"path":[{}]}`, "path[0]", "type", "object"},
+	}
+	for _, c := range cases {
+		t.Run(c.helper+" "+c.args, func(t *testing.T) {
+			req := request(t, c.args)
+			herr := helpers[c.helper](req, "path")
+			if herr == nil {
+				t.Fatalf("mcp-go's %s accepted %s", c.helper, c.args)
+			}
+			for _, err := range []error{herr, fmt.Errorf("read_file: %w", herr)} {
+				e, ok := errs.ArgumentError(err, req)
+				if !ok {
+					t.Fatalf("%q not recognised", err)
+				}
+				if e.Code() != errs.InvalidArgument || e.Message() != herr.Error() {
+					t.Errorf("got %v %q, want invalid_argument %q", e.Code(), e.Message(), herr.Error())
+				}
+				v := e.Violations()
+				if len(v) != 1 || v[0].Parameter != c.param || v[0].Rule != c.rule || v[0].Got != c.got || v[0].Message != herr.Error() {
+					t.Errorf("violations %+v, want parameter %q rule %q got %q", v, c.param, c.rule, c.got)
+				}
+				res := errs.ToResult(e, errs.Call{Tool: "read_file"})
+				want := `invalid arguments for tool "read_file": ` + herr.Error()
+				if got := res.Content[0].(mcp.TextContent).Text; got != want {
+					t.Errorf("model reads %q, want %q", got, want)
+				}
+			}
+		})
+	}
+}
+
+type forecastArgs struct {
+	City string `json:"city"`
+	Days int    `json:"days"`
+	Opts struct {
+		Units []string `json:"units"`
+	} `json:"opts"`
+}
+
+func TestArgumentErrorRecognisesBindArguments(t *testing.T) {
+	cases := []struct {
+		name, args, param, expected, got string
+	}{
+		{"string for int", `{"city":"Paris","days":"three"}`, "days", "an integer", "string"},
+		{"huge number", `{"days":1e300}`, "days", "an integer", "number"},
+		{"number for string", `{"city":7}`, "city", "a string", "number"},
+		{"nested", `{"opts":{"units":"metric"}}`, "opts.units", "an array", "string"},
+		{"nested item", `{"opts":{"units":["c",5]}}`, "opts.units", "a string", "number"},
+		{"not an object", `["Paris"]`, "", "an object", "array"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, form := range []string{"raw", "map"} {
+				req := request(t, c.args)
+				if form == "map" { // an in-process call: no raw bytes
+					req.Params.RawArguments = nil
+				}
+				var a forecastArgs
+				berr := req.BindArguments(&a)
+				var ute *json.UnmarshalTypeError
+				if !errors.As(berr, &ute) {
+					t.Fatalf("%s: BindArguments gave %v, want a *json.UnmarshalTypeError", form, berr)
+				}
+				e, ok := errs.ArgumentError(fmt.Errorf("bind: %w", berr), req)
+				if !ok {
+					t.Fatalf("%s: %v not recognised", form, berr)
+				}
+				v := e.Violations()
+				if e.Code() != errs.InvalidArgument || len(v) != 1 || v[0].Parameter != c.param ||
+					v[0].Expected != c.expected || v[0].Got != c.got {
+					t.Errorf("%s: got %v %q %+v", form, e.Code(), e.Message(), v)
+				}
+			}
+		})
+	}
+}
+
+// TestArgumentErrorIgnoresWhatTheRequestDoesNotBearOut: a JSON error from
+// decoding an upstream's answer, or an mcp-go sentence about an argument
+// the request has, stays unrecognised (and masked).
+func TestArgumentErrorIgnoresWhatTheRequestDoesNotBearOut(t *testing.T) {
+	decode := func(body string) error {
+		var v struct {
+			City int `json:"city"`
+		}
+		return json.Unmarshal([]byte(body), &v)
+	}
+	cases := []struct {
+		name string
+		args string
+		err  error
+	}{
+		{"upstream field absent from the request", `{"days":3}`, decode(`{"city":"Lyon"}`)},
+		{"same path, other kind", `{"city":5}`, decode(`{"city":"Lyon"}`)},
+		{"same path and kind, other place", `{"note":"a long note first","city":"Paris"}`, decode(`{"city":"Lyon"}`)},
+		{"sentence without the fault", `{"path":"a.txt"}`, errors.New(`required argument "path" not found`)},
+		{"sentence about a string that is one", `{"path":"a.txt"}`, errors.New(`argument "path" is not a string`)},
+		{"other text", `{}`, errors.New("connection reset")},
+		{"explicit code wins", `{}`, errs.Wrap(errs.Internal, errors.New(`required argument "path" not found`), "")},
+		{"nil", `{}`, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if e, ok := errs.ArgumentError(c.err, request(t, c.args)); ok {
+				t.Fatalf("recognised %v as %v", c.err, e)
+			}
+		})
+	}
+}
