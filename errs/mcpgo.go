@@ -28,7 +28,7 @@ import (
 // helper, run again on req for the parameter the sentence names, returns
 // the same sentence; a *json.UnmarshalTypeError when req's arguments, encoded
 // as BindArguments encodes them, hold a value of the reported JSON kind at
-// the reported path, spanning the reported offset. The error may be wrapped
+// the reported path and the reported byte offset. The error may be wrapped
 // (fmt.Errorf("…: %w", err)); the sentence is taken from the innermost error.
 // A JSON error from decoding anything else (an upstream's answer) does not
 // match, except by a coincidence of path, kind and byte offset. Not
@@ -244,7 +244,7 @@ func expectedJSON(t reflect.Type) string {
 
 // valueAt reports whether raw holds, at path (object keys; array elements
 // share their array's path, as in encoding/json's error), a value of the
-// JSON kind whose bytes span offset.
+// JSON kind at offset (where encoding/json reports a type error in it).
 func valueAt(raw []byte, path []string, kind string, offset int64) bool {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -269,12 +269,14 @@ func (w *walker) value(matched, nesting int) {
 		w.failed = true
 		return
 	}
-	start := w.dec.InputOffset()
 	tok, err := w.dec.Token()
 	if err != nil {
 		w.failed = true
 		return
 	}
+	// encoding/json reports a type error at the end of a literal, or just
+	// after the bracket that opens an array or object: here.
+	at := w.dec.InputOffset()
 	kind := ""
 	switch t := tok.(type) {
 	case json.Delim:
@@ -312,8 +314,7 @@ func (w *walker) value(matched, nesting int) {
 	case nil:
 		kind = "null"
 	}
-	end := w.dec.InputOffset()
-	if matched == len(w.path) && kind == w.kind && w.offset >= start && w.offset <= end+1 {
+	if matched == len(w.path) && kind == w.kind && w.offset == at {
 		w.found = true
 	}
 }

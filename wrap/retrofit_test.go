@@ -1,0 +1,203 @@
+package wrap_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap"
+)
+
+// readFile is written the way mcp-go servers commonly are: mcp-go's own
+// argument helpers and BindArguments, plain fmt.Errorf.
+func readFile(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	path, err := req.RequireString("path")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := req.RequireStringSlice("tags"); err != nil && !strings.HasPrefix(err.Error(), "required") {
+		return nil, fmt.Errorf("read_file: %w", err)
+	}
+	var opts struct {
+		Limit int `json:"limit"`
+	}
+	if err := req.BindArguments(&opts); err != nil {
+		return nil, err
+	}
+	return mcp.NewToolResultText("contents of " + path), nil
+}
+
+// fetchConfig decodes an upstream's answer, which is not the request's
+// fault: its JSON error must stay masked.
+func fetchConfig(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var conf struct {
+		Limit int `json:"limit"`
+	}
+	if err := json.Unmarshal([]byte(`{"limit":"lots"}`), &conf); err != nil {
+		return nil, fmt.Errorf("decode upstream config: %w", err)
+	}
+	return mcp.NewToolResultText("ok"), nil
+}
+
+// TestMCPGoArgumentErrorsReachTheModel: the helpers' errors used to be
+// masked as internal errors; the model now reads which argument was wrong.
+func TestMCPGoArgumentErrorsReachTheModel(t *testing.T) {
+	var logs logbuf.Buffer
+	s := server.NewMCPServer("files", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithLogger(logs.Logger()))))
+	s.AddTool(mcp.NewTool("read_file"), readFile)
+	s.AddTool(mcp.NewTool("fetch_config"), fetchConfig)
+	conn := testserver.StartHTTP(t, s)
+	cases := []struct {
+		args, text, param string
+	}{
+		{`{}`, `required argument "path" not found`, "path"},
+		{`{"path":7}`, `argument "path" is not a string`, "path"},
+		{`{"path":"a","tags":"x"}`, `argument "tags" is not a string slice`, "tags"},
+		{`{"path":"a","tags":["x",1]}`, `item 1 in argument "tags" is not a string`, "tags[1]"},
+		{`{"path":"a","limit":"ten"}`, `parameter "limit" must be an integer, got string`, "limit"},
+	}
+	for _, c := range cases {
+		t.Run(c.args, func(t *testing.T) {
+			res := conn.CallRaw(t, "read_file", c.args)
+			want := `invalid arguments for tool "read_file": ` + c.text
+			if !res.IsError || firstText(res) != want {
+				t.Fatalf("model reads %q, want %q", firstText(res), want)
+			}
+			info, _ := errs.InfoOf(res)
+			if info.Code != "invalid_argument" || len(info.Violations) != 1 || info.Violations[0].Parameter != c.param {
+				t.Fatalf("info %+v, want one violation of %q", info, c.param)
+			}
+		})
+	}
+	res := conn.CallRaw(t, "fetch_config", `{"limit":"ten"}`)
+	if info, _ := errs.InfoOf(res); info.Code != "internal" {
+		t.Fatalf("an upstream's JSON error reached the model: %+v", info)
+	}
+	lines, _ := callLines(&logs, "fetch_config")
+	if len(lines) != 1 || lines[0]["masked"] != true {
+		t.Fatalf("the masked error's log line does not say so: %v", lines)
+	}
+	lines, _ = callLines(&logs, "read_file")
+	for _, l := range lines {
+		if l["outcome"] != "invalid_argument" || l["masked"] != nil {
+			t.Fatalf("log line %v, want outcome invalid_argument, not masked", l)
+		}
+	}
+}
+
+// userError is a server's own convention for errors written for the user.
+type userError struct{ msg string }
+
+func (e *userError) Error() string { return e.msg }
+
+func TestPublicErrorsAreShownAndMaskedOnesSaySo(t *testing.T) {
+	var logs logbuf.Buffer
+	public := func(err error) bool {
+		var u *userError
+		return errors.As(err, &u)
+	}
+	s := server.NewMCPServer("notes", "1.0.0", server.WithToolHandlerMiddleware(
+		wrap.Middleware(wrap.WithLogger(logs.Logger()), wrap.WithPublicErrors(public))))
+	s.AddTool(mcp.NewTool("quota"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, fmt.Errorf("save: %w", &userError{"you have used all 20 notes of your plan; delete one first"})
+	})
+	s.AddTool(mcp.NewTool("leaky"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("pq: relation \"notes\" does not exist")
+	})
+	s.AddTool(mcp.NewTool("classified"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, &userError{"user wording"}
+	})
+	conn := testserver.StartHTTP(t, s)
+
+	res := conn.CallRaw(t, "quota", "")
+	if want := "save: you have used all 20 notes of your plan; delete one first"; !res.IsError || firstText(res) != want {
+		t.Fatalf("public error: model reads %q, want %q", firstText(res), want)
+	}
+	lines, _ := callLines(&logs, "quota")
+	if len(lines) != 1 || lines[0]["outcome"] != "tool_error" || lines[0]["masked"] != nil {
+		t.Fatalf("public error log line: %v", lines)
+	}
+
+	res = conn.CallRaw(t, "leaky", "")
+	if strings.Contains(firstText(res), "pq:") {
+		t.Fatalf("an error the predicate rejects reached the model: %q", firstText(res))
+	}
+	lines, _ = callLines(&logs, "leaky")
+	if len(lines) != 1 || lines[0]["masked"] != true || lines[0]["outcome"] != "internal" {
+		t.Fatalf("masked error log line: %v", lines)
+	}
+}
+
+// TestBothFormsShareOneConfiguration: with wrap.Middleware on the server,
+// tools registered with wrap.Tool or wrap.MustTyped — with no options, with
+// nil, or built by another Wrapper — used to get no log line, no span and no
+// timeout, because the middleware stepped aside for them.
+func TestBothFormsShareOneConfiguration(t *testing.T) {
+	var logs logbuf.Buffer
+	spans := tracetest.NewSpanRecorder()
+	obs := observe.New(observe.WithLogger(logs.Logger()),
+		observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))))
+	w := wrap.New(wrap.WithObserver(obs), wrap.WithTimeout(100*time.Millisecond))
+	release := make(chan struct{})
+	defer close(release)
+	hang := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		<-release // ignores its context
+		return mcp.NewToolResultText("late"), nil
+	}
+	type noArgs struct{}
+	hangTyped := func(ctx context.Context, req mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, error) {
+		return hang(ctx, req)
+	}
+	var other logbuf.Buffer
+	s := server.NewMCPServer("mixed", "1.0.0", server.WithToolHandlerMiddleware(w.Middleware()))
+	s.AddTools(
+		w.Tool(mcp.NewTool("same_wrapper"), hang),
+		wrap.Tool(mcp.NewTool("no_options"), hang),
+		wrap.MustTyped(nil, mcp.NewTool("typed_nil"), hangTyped),
+		wrap.MustTyped(w, mcp.NewTool("typed_w"), hangTyped),
+		// Its own logger wins; the middleware's timeout and spans still apply.
+		wrap.New(wrap.WithLogger(other.Logger())).Tool(mcp.NewTool("other_wrapper"), hang),
+	)
+	conn := testserver.StartHTTP(t, s)
+	for _, name := range []string{"same_wrapper", "no_options", "typed_nil", "typed_w", "other_wrapper"} {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			res, err := conn.Call(t.Context(), name, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info, _ := errs.InfoOf(res); info.Code != "timeout" || time.Since(start) > 5*time.Second {
+				t.Fatalf("the middleware's timeout did not apply: %+v after %v", info, time.Since(start))
+			}
+			buf := &logs
+			if name == "other_wrapper" {
+				buf = &other
+			}
+			if lines, _ := callLines(buf, name); len(lines) != 1 || lines[0]["outcome"] != "timeout" {
+				t.Fatalf("want one log line with outcome timeout, got %v", lines)
+			}
+			n := 0
+			for _, sp := range spans.Ended() {
+				if sp.Name() == "tools/call "+name {
+					n++
+				}
+			}
+			if name != "other_wrapper" && n != 1 {
+				t.Fatalf("%d spans, want 1", n)
+			}
+		})
+	}
+}
