@@ -2,55 +2,87 @@
 // well-formed isError result the model can act on, panics never reach the
 // client, and the operator gets one log line per call.
 //
-// Retrofit an existing server with one option:
+// Retrofit an existing server with one Wrapper, used for the middleware and
+// for any tool registered with its own chain:
 //
+//	w := wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(5*time.Second))
 //	s := server.NewMCPServer("weather", "1.0.0",
-//		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithLogger(logger))),
+//		server.WithToolHandlerMiddleware(w.Middleware()),
 //	)
+//	s.AddTools(w.Tool(tool, handler), wrap.MustTyped(w, forecastTool, forecast))
 //
-// or wrap one tool, which lets the chain see the tool's definition:
+// A tool registered with Tool or Typed has a chain that knows the tool (its
+// annotations, its typed arguments); on a server that has a Middleware, that
+// chain takes every option group it was not given from the middleware (see
+// Wrapper.Tool), so mixing the forms never loses a log line, a span or a
+// timeout, and a call is never wrapped twice.
 //
-//	s.AddTools(wrap.Tool(tool, handler, wrap.WithTimeout(5*time.Second)))
+// # The chain
 //
-// The chain, outermost first, is
+// For one tools/call, outermost first:
 //
-//	finish(limit(admit(timeout(retry(recover(handler))))))
+//	finish(admit(timeout(retry(recover(bind(handler))))))
 //
-// where limit, when WithLimit is given, admits or refuses the call before
-// any of the rest runs (binding included, so a flood costs one check per
-// call; a refusal is a rate_limited result with retryAfterSeconds, see
-// wrap/limit); recover turns a panic into an Internal error carrying the value and
-// stack (the model sees "internal error … (call id …)", the log has the
-// stack); retry, when WithRetry is on, repeats a call that failed with
-// Unavailable, Timeout or RateLimited if the tool is read-only or idempotent
-// (backoff with full jitter, Retry-After first, within the call's deadline
-// and a retry budget; each retry is a "retry" event on the log), and
-// otherwise says in the result whether the operation may have happened;
-// timeout, when configured, cancels the handler's context and answers
-// "tool X timed out after 5s; the operation may still complete upstream" even
-// if the handler does not return, and bounds all attempts together; finish
-// maps what is left:
+// with observe's start before all of it and observe's end after finish:
 //
-//   - (nil, err): errs.ToResult(err) — never a JSON-RPC -32603;
-//   - (nil, nil): an Internal result;
-//   - a result with isError set by the handler, or an input_required
-//     (multi round-trip) result: passed through unchanged;
-//   - an error marked with ProtocolError, or an mcp.URLElicitationRequiredError:
-//     returned to mcp-go unchanged, the one way to send a JSON-RPC error;
-//   - an errs.Fatal error, with WithFatalExit: answered like any error, then
-//     the process stops (hooks, then exit status ExitFatal).
+//   - start (record.go): the observer's span starts, as a child of the
+//     client's trace context, and the call gets its id.
+//   - admit (admit.go): checks that may refuse the call before any of its
+//     work starts — today, calls arriving while the process stops after a
+//     fatal error. Layers that bound admission (a bulkhead, a rate limit) go
+//     here, in the order they refuse; a refusal is answered by finish.
+//   - timeout (timeout.go), with WithTimeout: the inner layers run in
+//     another goroutine; when the timeout fires the handler's context is
+//     cancelled and the call is answered at once, "tool X timed out after
+//     5s; the operation may still complete upstream", with sideEffects
+//     "possible" unless the tool is read-only or idempotent, even if the
+//     handler does not return. It bounds all attempts together; a handler
+//     that returns later is logged and its result dropped.
+//   - retry (retry.go), with WithRetry: a call that failed with
+//     Unavailable, Timeout or RateLimited is repeated if the tool is
+//     read-only or idempotent (exponential backoff with full jitter,
+//     Retry-After first, within the call's deadline and a retry budget; each
+//     retry is a "retry" event on the log and span); otherwise the result
+//     says whether the operation may have happened.
+//   - recover (recover.go): runs the handler once per attempt, turns a
+//     panic into an Internal error carrying the value and stack (the model
+//     sees "internal error … (call id …)", the log has the stack), and
+//     classifies a returned error once (errs.From, mcp-go's argument errors
+//     with errs.ArgumentError, WithPublicErrors); the outer layers read that
+//     one value. A nil pointer returned as an error, or an error whose
+//     methods panic, becomes an Internal error that says so.
+//   - bind (Typed only, typed.go): decodes and validates the arguments
+//     into T; a failure is an InvalidArgument error naming every bad
+//     parameter, and the handler is not called.
+//   - finish (finish.go) maps what is left:
+//     (nil, err): errs.ToResult(err), never a JSON-RPC -32603, with the
+//     call's secret arguments and secret-shaped text scrubbed from what the
+//     model reads; (nil, nil) and a result that cannot be encoded as JSON
+//     (NaN in structuredContent): an Internal result; a result with isError
+//     set by the handler, or an input_required (multi round-trip) result:
+//     passed through unchanged; an error marked with ProtocolError, or an
+//     mcp.URLElicitationRequiredError: returned to mcp-go unchanged, the one
+//     way to send a JSON-RPC error; an errs.Fatal error, with WithFatalExit:
+//     answered like any error, then the process stops.
+//   - end (record.go): one log line (masked: true when the model read a
+//     generic sentence instead of the error), the span's status and the
+//     duration metric.
+//
+// # What the model may read
+//
+// The model reads the message of an error with a public errs code; an
+// Internal or Fatal error, and any error errs cannot classify, is masked:
+// the model reads "internal error in tool X (call id …); the details are in
+// the server log" and the log line says masked. mcp-go's own argument
+// errors (CallToolRequest.Require*, BindArguments) are InvalidArgument when
+// the request bears them out (errs.ArgumentError). A server whose own
+// errors are written for the user declares them with WithPublicErrors.
 //
 // Start-up checks (required environment variables, configuration files) are
 // collected with Checks, which reports every problem at once and exits with
 // ExitConfig. Clients of other services are kept working by the upstream
 // sub-package.
 //
-// Typed (and TypedOut) register a handler that receives its arguments bound
-// and validated by the validate package; binding failures flow through the
-// same chain, as invalid_argument.
-//
-// The Middleware steps aside for tools registered with Tool or Typed, so the
-// two forms mix on one server without wrapping a call twice. A Wrapper and the
-// handlers it builds are safe for concurrent use; options are evaluated once,
-// in New.
+// A Wrapper and the handlers it builds are safe for concurrent use; options
+// are evaluated once, in New.
 package wrap
