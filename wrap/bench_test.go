@@ -4,8 +4,13 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -92,4 +97,76 @@ func TestNoLoggerSuccessPathAllocatesNothing(t *testing.T) {
 	if allocs != 0 {
 		t.Fatalf("success path allocates %.1f times per call, want 0", allocs)
 	}
+}
+
+// BenchmarkStdioRoundTrip measures a whole tools/call from mcp-go's stdio
+// client to mcp-go's stdio server over OS pipes and back: a bare server
+// against the same server retrofitted with the README's three lines (a JSON
+// logger writing each call's line to a file, and a per-call timeout), and
+// each of the two options alone. The forms take turns call by call, so a
+// busy machine slows them alike; it reports the median round trip of each
+// (µs) and the overhead of the medians over bare (%).
+func BenchmarkStdioRoundTrip(b *testing.B) {
+	logFile, err := os.Create(filepath.Join(b.TempDir(), "calls.log"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer logFile.Close()
+	logger := slog.New(slog.NewJSONHandler(logFile, nil))
+	forms := []struct {
+		name string
+		opts []wrap.Option
+	}{
+		{"bare", nil},
+		{"logger+timeout", []wrap.Option{wrap.WithLogger(logger), wrap.WithTimeout(5 * time.Second)}},
+		{"logger", []wrap.Option{wrap.WithLogger(logger)}},
+		{"timeout", []wrap.Option{wrap.WithTimeout(5 * time.Second)}},
+	}
+	readFile := func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		path, err := req.RequireString("path")
+		if err != nil {
+			return nil, err
+		}
+		return mcp.NewToolResultText("contents of " + path), nil
+	}
+	clients := make([]*client.Client, len(forms))
+	for i, f := range forms {
+		var opts []server.ServerOption
+		if f.opts != nil {
+			opts = append(opts, server.WithToolHandlerMiddleware(wrap.Middleware(f.opts...)))
+		}
+		s := server.NewMCPServer("files", "1.0.0", opts...)
+		s.AddTool(mcp.NewTool("read_file", mcp.WithString("path")), readFile)
+		clients[i] = testserver.StartStdio(b, s)
+	}
+	var req mcp.CallToolRequest
+	req.Params.Name = "read_file"
+	req.Params.Arguments = map[string]any{"path": "/etc/hosts"}
+	ctx := context.Background()
+	took := make([][]time.Duration, len(forms))
+	n := 0
+	for b.Loop() {
+		for k := range forms {
+			i := (n + k) % len(forms)
+			start := time.Now()
+			res, err := clients[i].CallTool(ctx, req)
+			took[i] = append(took[i], time.Since(start))
+			if err != nil || res.IsError {
+				b.Fatalf("%s: %v %+v", forms[i].name, err, res)
+			}
+		}
+		n++
+	}
+	median := func(d []time.Duration) float64 {
+		slices.Sort(d)
+		return float64(d[len(d)/2].Nanoseconds()) / 1000
+	}
+	bare := median(took[0])
+	b.ReportMetric(bare, "bare-µs")
+	for i := 1; i < len(forms); i++ {
+		m := median(took[i])
+		b.ReportMetric(m, forms[i].name+"-µs")
+		b.ReportMetric(100*(m-bare)/bare, forms[i].name+"-overhead-%")
+	}
+	b.ReportMetric(0, "ns/op")
 }

@@ -1,0 +1,62 @@
+package testserver
+
+import (
+	"context"
+	"io"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// StartStdio serves s with mcp-go's stdio server over a pair of OS pipes
+// (the same file descriptors a subprocess's stdin and stdout are) and
+// returns an initialized mcp-go stdio client. Everything is stopped when
+// the test ends.
+func StartStdio(tb testing.TB, s *server.MCPServer) *client.Client {
+	tb.Helper()
+	inR, inW, err := os.Pipe() // client → server
+	if err != nil {
+		tb.Fatal(err)
+	}
+	outR, outW, err := os.Pipe() // server → client
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		_ = server.NewStdioServer(s).Listen(ctx, inR, outW)
+	}()
+	cl := client.NewClient(transport.NewIO(outR, inW, io.NopCloser(eofReader{})))
+	tb.Cleanup(func() {
+		_ = cl.Close() // closes inW: the server reads EOF
+		cancel()
+		<-served
+		_ = outW.Close()
+		_ = inR.Close()
+		_ = outR.Close()
+	})
+	start, stop := context.WithTimeout(context.Background(), 10*time.Second)
+	defer stop()
+	if err := cl.Start(start); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := cl.Initialize(start, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ClientInfo: mcp.Implementation{Name: "mcpwrap-test", Version: "0"},
+	}}); err != nil {
+		tb.Fatal(err)
+	}
+	return cl
+}
+
+// eofReader is a stderr with nothing on it.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
