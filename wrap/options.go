@@ -45,10 +45,8 @@ type config struct {
 	// tool is the definition given to Tool; nil in the middleware form.
 	tool  *mcp.Tool
 	fatal *fatalState
-	bulk  *bulkhead
-	// noBulk is set when WithBulkhead turned the bulkhead off.
-	noBulk bool
-	limit  Limiter // nil: no rate limit
+	// workers run the handlers of calls with a timeout.
+	workers *workers
 }
 
 // WithLogger sets the logger that receives one line per call (and the panic
@@ -218,6 +216,9 @@ func newConfig(base config, opts []Option) config {
 	}
 	if c.retry != nil && c.budget == nil {
 		c.budget = newBudget(c.retry.budgetTokens, c.retry.budgetRatio)
+	}
+	if c.workers == nil {
+		c.workers = new(workers)
 	}
 	c.finish()
 	return c

@@ -3,7 +3,9 @@ package wrap
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -27,12 +29,13 @@ var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineEx
 func withTimeout(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, d time.Duration, cfg *config, rec *record, o *outcome) {
 	tctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
 	defer cancel()
-	j := &job{ctx: tctx, req: *req, next: next, cfg: cfg, done: make(chan struct{}, 1)}
+	j := cfg.workers.job()
+	j.ctx, j.req, j.next, j.cfg = tctx, *req, next, cfg
 	// The handler may outlive the answer, so it gets its own record in the
 	// job; the caller's stays on the stack (the no-timeout path allocates
 	// nothing because of that).
 	j.rec = record{tool: rec.tool, callID: rec.id(), obs: rec.obs, shared: &j.attempts}
-	go j.run()
+	cfg.workers.run(j)
 	select {
 	case <-j.done:
 	case <-tctx.Done():
@@ -52,9 +55,94 @@ func withTimeout(ctx context.Context, req *mcp.CallToolRequest, next server.Tool
 	}
 	rec.attempts = j.attempts.Load()
 	*o = j.o
+	cfg.workers.reuse(j)
 	if o.err != nil && o.panic == nil && context.Cause(tctx) == errTimedOut {
 		o.err = timeoutError(req.Params.Name, d, o.err)
 		o.sideEffects = timeoutSideEffects(ctx, cfg, req.Params.Name)
+	}
+}
+
+// job returns a cleared job.
+func (p *workers) job() *job {
+	if j, ok := p.free.Get().(*job); ok {
+		return j
+	}
+	return &job{done: make(chan struct{}, 1)}
+}
+
+// reuse clears a job whose outcome the caller took and keeps it for the
+// next call. (An abandoned job belongs to its handler's goroutine until it
+// returns, and is left to the garbage collector.)
+func (p *workers) reuse(j *job) {
+	done := j.done
+	*j = job{done: done}
+	p.free.Put(j)
+}
+
+// workers runs jobs on goroutines that are kept for the next job a short
+// while, so that a call with a timeout does not pay for a new goroutine and
+// for growing its stack, and recycles the jobs. It holds at most maxIdleWorkers idle goroutines,
+// each retiring after idleWorkerTime without work. It is shared by the
+// handlers of one evaluation of the options.
+type workers struct {
+	mu   sync.Mutex
+	idle []*worker
+	free sync.Pool // of *job
+}
+
+type worker struct{ jobs chan *job }
+
+const (
+	maxIdleWorkers = 64
+	idleWorkerTime = 250 * time.Millisecond
+)
+
+// run starts j on an idle worker, or on a new one.
+func (p *workers) run(j *job) {
+	p.mu.Lock()
+	if n := len(p.idle); n > 0 {
+		w := p.idle[n-1]
+		p.idle[n-1] = nil
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		w.jobs <- j // buffered: never blocks
+		return
+	}
+	p.mu.Unlock()
+	go p.work(j)
+}
+
+func (p *workers) work(j *job) {
+	w := &worker{jobs: make(chan *job, 1)}
+	var t *time.Timer
+	for {
+		j.run()
+		j = nil
+		p.mu.Lock()
+		if len(p.idle) >= maxIdleWorkers {
+			p.mu.Unlock()
+			return
+		}
+		p.idle = append(p.idle, w)
+		p.mu.Unlock()
+		if t == nil {
+			t = time.NewTimer(idleWorkerTime)
+		} else {
+			t.Reset(idleWorkerTime)
+		}
+		select {
+		case j = <-w.jobs:
+			t.Stop()
+		case <-t.C:
+			p.mu.Lock()
+			if i := slices.Index(p.idle, w); i >= 0 {
+				p.idle = slices.Delete(p.idle, i, i+1)
+				p.mu.Unlock()
+				return
+			}
+			p.mu.Unlock()
+			j = <-w.jobs // a caller took this worker as the timer fired
+		}
 	}
 }
 
