@@ -179,23 +179,8 @@ func argKind(v any) string {
 const maxBoundArguments = 1 << 20
 
 func bindError(ute *json.UnmarshalTypeError, req mcp.CallToolRequest) (*Error, bool) {
-	raw := req.Params.RawArguments
-	if len(raw) == 0 {
-		// BindArguments encodes the decoded arguments and decodes that.
-		switch a := req.Params.Arguments.(type) {
-		case json.RawMessage:
-			raw = a
-		case nil:
-			return nil, false
-		default:
-			b, err := json.Marshal(a)
-			if err != nil {
-				return nil, false
-			}
-			raw = b
-		}
-	}
-	if len(raw) > maxBoundArguments || ute.Type == nil {
+	raw, ok := boundJSON(req)
+	if !ok || ute.Type == nil {
 		return nil, false
 	}
 	kind, _, _ := strings.Cut(ute.Value, " ")
@@ -209,14 +194,39 @@ func bindError(ute *json.UnmarshalTypeError, req mcp.CallToolRequest) (*Error, b
 	if !valueAt(raw, want, kind, ute.Offset) {
 		return nil, false
 	}
-	param := ute.Field
-	expected := expectedJSON(ute.Type)
+	e := typeViolation(ute.Field, expectedJSON(ute.Type), kind)
+	e.cause = ute
+	return e, true
+}
+
+// boundJSON returns the JSON BindArguments decodes for req.
+func boundJSON(req mcp.CallToolRequest) ([]byte, bool) {
+	raw := req.Params.RawArguments
+	if len(raw) == 0 {
+		switch a := req.Params.Arguments.(type) {
+		case json.RawMessage:
+			raw = a
+		case nil:
+			return nil, false
+		default:
+			b, err := json.Marshal(a)
+			if err != nil {
+				return nil, false
+			}
+			raw = b
+		}
+	}
+	return raw, len(raw) <= maxBoundArguments
+}
+
+// typeViolation is the error for a value of the wrong JSON type at param.
+func typeViolation(param, expected, kind string) *Error {
 	msg := "parameter " + strconv.Quote(param) + " must be " + expected + ", got " + kind
 	if param == "" {
 		msg = "the arguments must be " + expected + ", got " + kind
 	}
 	v := Violation{Parameter: param, Rule: "type", Expected: expected, Got: kind, Message: msg}
-	return &Error{code: InvalidArgument, msg: msg, cause: ute, violations: []Violation{v}}, true
+	return &Error{code: InvalidArgument, msg: msg, violations: []Violation{v}}
 }
 
 // expectedJSON names the JSON that a Go type accepts.
@@ -244,7 +254,8 @@ func expectedJSON(t reflect.Type) string {
 
 // valueAt reports whether raw holds, at path (object keys; array elements
 // share their array's path, as in encoding/json's error), a value of the
-// JSON kind at offset (where encoding/json reports a type error in it).
+// JSON kind at offset (where encoding/json reports a type error in it), or
+// anywhere for a negative offset.
 func valueAt(raw []byte, path []string, kind string, offset int64) bool {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -314,7 +325,91 @@ func (w *walker) value(matched, nesting int) {
 	case nil:
 		kind = "null"
 	}
-	if matched == len(w.path) && kind == w.kind && w.offset == at {
+	if matched == len(w.path) && kind == w.kind && (w.offset < 0 || w.offset == at) {
 		w.found = true
 	}
+}
+
+// typedPrefix starts the isError result mcp.NewTypedToolHandler and
+// mcp.NewStructuredToolHandler return when BindArguments fails.
+const typedPrefix = "failed to bind arguments: "
+
+// ArgumentResult recognises the isError result with which mcp-go's typed
+// handlers (mcp.NewTypedToolHandler, mcp.NewStructuredToolHandler) answer
+// a binding failure — "failed to bind arguments: json: cannot unmarshal
+// string into Go struct field Args.days of type int" — and returns it as
+// the InvalidArgument error ArgumentError gives for the same failure. Only
+// the text is left of the error, so the rule is weaker than
+// ArgumentError's: req must hold a value of the named JSON kind at the
+// named path (the byte offset is not known).
+func ArgumentResult(res *mcp.CallToolResult, req mcp.CallToolRequest) (*Error, bool) {
+	if res == nil || !res.IsError || len(res.Content) != 1 || res.StructuredContent != nil {
+		return nil, false
+	}
+	var text string
+	switch c := res.Content[0].(type) {
+	case mcp.TextContent:
+		text = c.Text
+	case *mcp.TextContent:
+		text = c.Text
+	}
+	rest, ok := strings.CutPrefix(text, typedPrefix+"json: cannot unmarshal ")
+	if !ok || len(rest) > maxArgumentSentence {
+		return nil, false
+	}
+	value, rest, ok := strings.Cut(rest, " into Go ")
+	if !ok {
+		return nil, false
+	}
+	kind, _, _ := strings.Cut(value, " ")
+	var field, typ string
+	if f, ok := strings.CutPrefix(rest, "struct field "); ok {
+		var where string
+		where, typ, ok = strings.Cut(f, " of type ")
+		if !ok {
+			return nil, false
+		}
+		if _, field, ok = strings.Cut(where, "."); !ok {
+			return nil, false
+		}
+	} else if typ, ok = strings.CutPrefix(rest, "value of type "); !ok {
+		return nil, false
+	}
+	raw, ok := boundJSON(req)
+	if !ok {
+		return nil, false
+	}
+	if kind == "bool" {
+		kind = "boolean"
+	}
+	var path []string
+	if field != "" {
+		path = strings.Split(field, ".")
+	}
+	if !valueAt(raw, path, kind, -1) {
+		return nil, false
+	}
+	e := typeViolation(field, expectedGo(typ), kind)
+	e.cause = errors.New(text)
+	return e, true
+}
+
+// expectedGo names the JSON that a Go type, written as encoding/json writes
+// it, accepts.
+func expectedGo(typ string) string {
+	switch {
+	case strings.HasPrefix(typ, "[]"), strings.HasPrefix(typ, "["):
+		return "an array"
+	case strings.HasPrefix(typ, "map["):
+		return "an object"
+	case typ == "string":
+		return "a string"
+	case typ == "bool":
+		return "a boolean"
+	case strings.HasPrefix(typ, "int"), strings.HasPrefix(typ, "uint"):
+		return "an integer"
+	case strings.HasPrefix(typ, "float"):
+		return "a number"
+	}
+	return "a value of another type"
 }

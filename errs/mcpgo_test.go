@@ -1,6 +1,7 @@
 package errs_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -165,5 +166,53 @@ func TestArgumentErrorIgnoresWhatTheRequestDoesNotBearOut(t *testing.T) {
 				t.Fatalf("recognised %v as %v", c.err, e)
 			}
 		})
+	}
+}
+
+func TestArgumentResultRecognisesMCPGoTypedHandlers(t *testing.T) {
+	called := false
+	typed := mcp.NewTypedToolHandler(func(context.Context, mcp.CallToolRequest, forecastArgs) (*mcp.CallToolResult, error) {
+		called = true
+		return mcp.NewToolResultText("ok"), nil
+	})
+	structured := mcp.NewStructuredToolHandler(func(context.Context, mcp.CallToolRequest, forecastArgs) (forecastArgs, error) {
+		called = true
+		return forecastArgs{}, nil
+	})
+	cases := []struct {
+		args, param, expected, got string
+	}{
+		{`{"days":"three"}`, "days", "an integer", "string"},
+		{`{"opts":{"units":[1]}}`, "opts.units", "a string", "number"},
+		{`{"city":true}`, "city", "a string", "boolean"},
+	}
+	for _, c := range cases {
+		for name, h := range map[string]func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error){"typed": typed, "structured": structured} {
+			t.Run(name+" "+c.args, func(t *testing.T) {
+				req := request(t, c.args)
+				res, err := h(t.Context(), req)
+				if err != nil || called || !res.IsError {
+					t.Fatalf("mcp-go's %s handler accepted %s: %v %+v", name, c.args, err, res)
+				}
+				e, ok := errs.ArgumentResult(res, req)
+				if !ok {
+					t.Fatalf("%q not recognised", res.Content[0].(mcp.TextContent).Text)
+				}
+				v := e.Violations()
+				if e.Code() != errs.InvalidArgument || len(v) != 1 || v[0].Parameter != c.param || v[0].Expected != c.expected || v[0].Got != c.got {
+					t.Fatalf("got %v %q %+v", e.Code(), e.Message(), v)
+				}
+			})
+		}
+	}
+	// The same sentence about an argument the request does not hold, and a
+	// handler's own isError, are left alone.
+	for _, res := range []*mcp.CallToolResult{
+		mcp.NewToolResultError("failed to bind arguments: json: cannot unmarshal string into Go struct field Args.days of type int"),
+		mcp.NewToolResultError("no such city"),
+	} {
+		if _, ok := errs.ArgumentResult(res, request(t, `{"days":3}`)); ok {
+			t.Fatalf("recognised %+v", res)
+		}
 	}
 }

@@ -60,7 +60,9 @@
 //     model reads; (nil, nil) and a result that cannot be encoded as JSON
 //     (NaN in structuredContent): an Internal result; a result with isError
 //     set by the handler, or an input_required (multi round-trip) result:
-//     passed through unchanged; an error marked with ProtocolError, or an
+//     passed through unchanged, except the binding failure of mcp-go's typed
+//     handlers (errs.ArgumentResult), which becomes the usual
+//     invalid-argument result; an error marked with ProtocolError, or an
 //     mcp.URLElicitationRequiredError: returned to mcp-go unchanged, the one
 //     way to send a JSON-RPC error; an errs.Fatal error, with WithFatalExit:
 //     answered like any error, then the process stops.
@@ -74,8 +76,9 @@
 // Internal or Fatal error, and any error errs cannot classify, is masked:
 // the model reads "internal error in tool X (call id …); the details are in
 // the server log" and the log line says masked. mcp-go's own argument
-// errors (CallToolRequest.Require*, BindArguments) are InvalidArgument when
-// the request bears them out (errs.ArgumentError). A server whose own
+// errors (CallToolRequest.Require*, BindArguments, mcp.NewTypedToolHandler)
+// are InvalidArgument when the request bears them out (errs.ArgumentError,
+// errs.ArgumentResult). A server whose own
 // errors are written for the user declares them with WithPublicErrors.
 //
 // Start-up checks (required environment variables, configuration files) are

@@ -25,6 +25,12 @@ func finish(ctx context.Context, cfg *config, rec *record, req *mcp.CallToolRequ
 		rec.log(ctx)
 		return nil, o.proto
 	}
+	if o.err == nil && o.res != nil && o.res.IsError {
+		// mcp-go's typed handlers answer a binding failure themselves.
+		if e, ok := errs.ArgumentResult(o.res, *req); ok {
+			o.err = e
+		}
+	}
 	if o.err == nil {
 		switch {
 		case o.res == nil:

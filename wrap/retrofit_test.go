@@ -59,6 +59,12 @@ func TestMCPGoArgumentErrorsReachTheModel(t *testing.T) {
 	s := server.NewMCPServer("files", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithLogger(logs.Logger()))))
 	s.AddTool(mcp.NewTool("read_file"), readFile)
 	s.AddTool(mcp.NewTool("fetch_config"), fetchConfig)
+	s.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(func(_ context.Context, _ mcp.CallToolRequest, a struct {
+		City string `json:"city"`
+		Days int    `json:"days"`
+	}) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(fmt.Sprintf("%d days in %s", a.Days, a.City)), nil
+	}))
 	conn := testserver.StartHTTP(t, s)
 	cases := []struct {
 		args, text, param string
@@ -82,7 +88,14 @@ func TestMCPGoArgumentErrorsReachTheModel(t *testing.T) {
 			}
 		})
 	}
-	res := conn.CallRaw(t, "fetch_config", `{"limit":"ten"}`)
+	res := conn.CallRaw(t, "forecast", `{"city":"Paris","days":"three"}`)
+	if want := `invalid arguments for tool "forecast": parameter "days" must be an integer, got string`; firstText(res) != want {
+		t.Fatalf("mcp-go's typed handler: model reads %q, want %q", firstText(res), want)
+	}
+	if res := conn.CallRaw(t, "forecast", `{"city":"Paris","days":3}`); res.IsError {
+		t.Fatalf("valid typed call failed: %q", firstText(res))
+	}
+	res = conn.CallRaw(t, "fetch_config", `{"limit":"ten"}`)
 	if info, _ := errs.InfoOf(res); info.Code != "internal" {
 		t.Fatalf("an upstream's JSON error reached the model: %+v", info)
 	}
