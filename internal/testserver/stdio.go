@@ -59,4 +59,3 @@ func StartStdio(tb testing.TB, s *server.MCPServer) *client.Client {
 type eofReader struct{}
 
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
-
