@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -55,6 +54,9 @@ func BenchmarkChain(b *testing.B) {
 	b.Run("tool_json_log", func(b *testing.B) {
 		run(b, wrap.Tool(mcp.NewTool("bench"), bare, wrap.WithLogger(discard)).Handler)
 	})
+	b.Run("tool_timeout", func(b *testing.B) {
+		run(b, wrap.Tool(mcp.NewTool("bench"), bare, wrap.WithTimeout(5*time.Second)).Handler)
+	})
 	b.Run("tool_error_result", func(b *testing.B) {
 		h := wrap.Tool(mcp.NewTool("bench"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, errs.ErrNotFound
@@ -102,17 +104,21 @@ func TestNoLoggerSuccessPathAllocatesNothing(t *testing.T) {
 // BenchmarkStdioRoundTrip measures a whole tools/call from mcp-go's stdio
 // client to mcp-go's stdio server over OS pipes and back: a bare server
 // against the same server retrofitted with the README's three lines (a JSON
-// logger writing each call's line to a file, and a per-call timeout), and
+// logger writing each call's line to a pipe, as a stdio server's stderr is
+// under an MCP host, and a per-call timeout), and
 // each of the two options alone. The forms take turns call by call, so a
 // busy machine slows them alike; it reports the median round trip of each
 // (µs) and the overhead of the medians over bare (%).
 func BenchmarkStdioRoundTrip(b *testing.B) {
-	logFile, err := os.Create(filepath.Join(b.TempDir(), "calls.log"))
+	// stderr as an MCP host sees it: a pipe it reads.
+	stderrR, stderrW, err := os.Pipe()
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer logFile.Close()
-	logger := slog.New(slog.NewJSONHandler(logFile, nil))
+	drained := make(chan struct{})
+	go func() { _, _ = io.Copy(io.Discard, stderrR); close(drained) }()
+	defer func() { _ = stderrW.Close(); <-drained; _ = stderrR.Close() }()
+	logger := slog.New(slog.NewJSONHandler(stderrW, nil))
 	forms := []struct {
 		name string
 		opts []wrap.Option
