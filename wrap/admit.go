@@ -15,9 +15,14 @@ import (
 // calls while the process stops after a fatal error; limits on concurrent
 // calls or on the call rate belong here too, in the order they should
 // refuse.
-func admit(_ context.Context, cfg *config, _ *record, _ *mcp.CallToolRequest) *errs.Error {
+//
+// A layer that holds something for the call (a bulkhead's slot) returns
+// release: the chain calls it once the handler has really returned — after
+// the answer, for a handler abandoned by its timeout (see job.run) — and
+// never for a refused call.
+func admit(_ context.Context, cfg *config, _ *record, _ *mcp.CallToolRequest) (release func(), err *errs.Error) {
 	if cfg.fatal != nil && cfg.fatal.stopping.Load() {
-		return errStopping
+		return nil, errStopping
 	}
-	return nil
+	return nil, nil
 }

@@ -26,11 +26,13 @@ var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineEx
 // even when the handler ignores its context. The handler's context is
 // cancelled when the timeout fires; a result that arrives later is logged
 // and dropped. The timeout bounds all attempts together.
-func withTimeout(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, d time.Duration, cfg *config, rec *record, o *outcome) {
+//
+// release, from admission, is called when the inner layers really return.
+func withTimeout(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, d time.Duration, cfg *config, rec *record, o *outcome, release func()) {
 	tctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
 	defer cancel()
 	j := cfg.workers.job()
-	j.ctx, j.req, j.next, j.cfg = tctx, *req, next, cfg
+	j.ctx, j.req, j.next, j.cfg, j.release = tctx, *req, next, cfg, release
 	// The handler may outlive the answer, so it gets its own record in the
 	// job; the caller's stays on the stack (the no-timeout path allocates
 	// nothing because of that).
@@ -152,6 +154,7 @@ type job struct {
 	req      mcp.CallToolRequest
 	next     server.ToolHandlerFunc
 	cfg      *config
+	release  func() // from admission; called when the inner layers return
 	rec      record
 	o        outcome
 	attempts atomic.Int32
@@ -170,6 +173,9 @@ const (
 
 func (j *job) run() {
 	retry(j.ctx, &j.req, j.next, j.cfg, &j.rec, &j.o)
+	if j.release != nil {
+		j.release()
+	}
 	if j.state.CompareAndSwap(running, finished) {
 		j.done <- struct{}{}
 		return

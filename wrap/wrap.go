@@ -173,12 +173,17 @@ func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server
 	var rec record
 	ctx = rec.start(ctx, cfg, &req)
 	var o outcome
-	if err := admit(ctx, cfg, &rec, &req); err != nil {
+	release, err := admit(ctx, cfg, &rec, &req)
+	switch d := cfg.timeoutFor(req.Params.Name); {
+	case err != nil:
 		o.err = err
-	} else if d := cfg.timeoutFor(req.Params.Name); d > 0 {
-		withTimeout(ctx, &req, next, d, cfg, &rec, &o)
-	} else {
+	case d > 0:
+		withTimeout(ctx, &req, next, d, cfg, &rec, &o, release)
+	default:
 		retry(ctx, &req, next, cfg, &rec, &o)
+		if release != nil {
+			release()
+		}
 	}
 	return finish(ctx, cfg, &rec, &req, &o)
 }
