@@ -42,6 +42,7 @@ type Bulkhead struct {
 // WithBulkhead of its own).
 func WithBulkhead(b Bulkhead) Option {
 	return func(c *config) {
+		c.set |= setBulkhead
 		c.bulk = newBulkhead(b)
 		c.noBulk = c.bulk == nil
 	}
@@ -170,7 +171,7 @@ func (c *config) admit(tool string) (admitted, *outcome) {
 	var a admitted
 	if c.fatal != nil {
 		if err := c.fatal.enter(); err != nil {
-			return a, &outcome{err: err, sideEffects: errs.SideEffectsNone}
+			return a, &outcome{err: errs.From(err), sideEffects: errs.SideEffectsNone}
 		}
 		a.fatal = c.fatal
 	}
@@ -178,7 +179,7 @@ func (c *config) admit(tool string) (admitted, *outcome) {
 		s, err := c.bulk.acquire(tool)
 		if err != nil {
 			a.leave()
-			return admitted{}, &outcome{err: err, sideEffects: errs.SideEffectsNone}
+			return admitted{}, &outcome{err: errs.From(err), sideEffects: errs.SideEffectsNone}
 		}
 		a.bulk, a.slots = c.bulk, s
 	}

@@ -30,7 +30,7 @@ func ExampleWithBulkhead() {
 	}
 	// Output:
 	// timeout 0
-	// tool "search" timed out after 10ms; the operation may still complete upstream
+	// tool "search" timed out after 10ms; the operation may still complete upstream; not retried automatically because tool "search" is not marked read-only or idempotent: the operation may have happened, check before calling it again
 	// unavailable 1
 	// tool "search" is busy: 1 of its calls are already running or have timed out without finishing; retry after 1s; the request did not reach the upstream, so nothing was done
 }

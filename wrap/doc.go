@@ -27,10 +27,13 @@
 //
 //   - start (record.go): the observer's span starts, as a child of the
 //     client's trace context, and the call gets its id.
-//   - admit (admit.go): checks that may refuse the call before any of its
-//     work starts — today, calls arriving while the process stops after a
-//     fatal error. Layers that bound admission (a bulkhead, a rate limit) go
-//     here, in the order they refuse; a refusal is answered by finish.
+//   - admit (config.admit, bulkhead.go): checks that may refuse the call
+//     before any of its work starts — while the process stops after a fatal
+//     error or a signal (WithFatalExit), or when the tool's bulkhead is full
+//     (WithBulkhead) — answered by finish with an Unavailable result and a
+//     retry-after. An admitted call holds a bulkhead slot until its handler
+//     really returns. Further admission layers (a rate limit) go here, in
+//     the order they refuse.
 //   - timeout (timeout.go), with WithTimeout: the inner layers run in
 //     another goroutine; when the timeout fires the handler's context is
 //     cancelled and the call is answered at once, "tool X timed out after
@@ -68,7 +71,8 @@
 //     answered like any error, then the process stops.
 //   - end (record.go): one log line (masked: true when the model read a
 //     generic sentence instead of the error), the span's status and the
-//     duration metric.
+//     duration metric; then the call leaves its admission (the fatal drain
+//     counts it answered).
 //
 // # What the model may read
 //

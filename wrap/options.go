@@ -47,6 +47,9 @@ type config struct {
 	fatal *fatalState
 	// workers run the handlers of calls with a timeout.
 	workers *workers
+	bulk    *bulkhead
+	// noBulk is set when WithBulkhead turned the bulkhead off.
+	noBulk bool
 }
 
 // WithLogger sets the logger that receives one line per call (and the panic
@@ -152,6 +155,7 @@ const (
 	setRetry                         // WithRetry
 	setFatal                         // WithFatalExit
 	setPublic                        // WithPublicErrors
+	setBulkhead                      // WithBulkhead
 )
 
 // withSecrets adds parameter names whose values are secret (Typed's
@@ -197,6 +201,9 @@ func (c *config) inherit(outer *config) config {
 	if c.set&setPublic == 0 {
 		m.public = outer.public
 	}
+	if c.set&setBulkhead == 0 {
+		m.bulk, m.noBulk = outer.bulk, outer.noBulk
+	}
 	m.set |= outer.set
 	m.secrets = slices.Concat(outer.secrets, c.secrets)
 	m.finish()
@@ -221,6 +228,7 @@ func newConfig(base config, opts []Option) config {
 		c.workers = new(workers)
 	}
 	c.finish()
+	c.resilience()
 	return c
 }
 

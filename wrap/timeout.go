@@ -27,12 +27,12 @@ var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineEx
 // cancelled when the timeout fires; a result that arrives later is logged
 // and dropped. The timeout bounds all attempts together.
 //
-// release, from admission, is called when the inner layers really return.
-func withTimeout(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, d time.Duration, cfg *config, rec *record, o *outcome, release func()) {
+// An abandoned handler keeps its bulkhead slot until it returns.
+func withTimeout(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, d time.Duration, cfg *config, rec *record, o *outcome) {
 	tctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
 	defer cancel()
 	j := cfg.workers.job()
-	j.ctx, j.req, j.next, j.cfg, j.release = tctx, *req, next, cfg, release
+	j.ctx, j.req, j.next, j.cfg = tctx, *req, next, cfg
 	// The handler may outlive the answer, so it gets its own record in the
 	// job; the caller's stays on the stack (the no-timeout path allocates
 	// nothing because of that).
@@ -42,6 +42,8 @@ func withTimeout(ctx context.Context, req *mcp.CallToolRequest, next server.Tool
 	case <-j.done:
 	case <-tctx.Done():
 		j.abandonedAt = time.Now()
+		// The slot moves to the handler before the call leaves it.
+		j.returned = cfg.abandoned(req.Params.Name)
 		if j.state.CompareAndSwap(running, abandoned) {
 			rec.attempts = j.attempts.Load()
 			cause := context.Cause(tctx)
@@ -53,7 +55,8 @@ func withTimeout(ctx context.Context, req *mcp.CallToolRequest, next server.Tool
 			o.sideEffects = timeoutSideEffects(ctx, cfg, req.Params.Name)
 			return
 		}
-		<-j.done // it finished as the timer fired
+		j.returned() // it finished as the timer fired
+		<-j.done
 	}
 	rec.attempts = j.attempts.Load()
 	*o = j.o
@@ -154,7 +157,6 @@ type job struct {
 	req      mcp.CallToolRequest
 	next     server.ToolHandlerFunc
 	cfg      *config
-	release  func() // from admission; called when the inner layers return
 	rec      record
 	o        outcome
 	attempts atomic.Int32
@@ -162,6 +164,7 @@ type job struct {
 	// or has answered without it (abandoned).
 	state       atomic.Int32
 	abandonedAt time.Time // written before state becomes abandoned
+	returned    func()    // frees the abandoned handler's bulkhead slot; likewise
 	done        chan struct{}
 }
 
@@ -173,13 +176,11 @@ const (
 
 func (j *job) run() {
 	retry(j.ctx, &j.req, j.next, j.cfg, &j.rec, &j.o)
-	if j.release != nil {
-		j.release()
-	}
 	if j.state.CompareAndSwap(running, finished) {
 		j.done <- struct{}{}
 		return
 	}
+	j.returned()
 	// The call was answered without this outcome: tell the operator how
 	// late it came and how it ended.
 	late := time.Since(j.abandonedAt)

@@ -166,26 +166,26 @@ func (tc *toolChain) config(ctx context.Context) *config {
 }
 
 // call is the whole chain for one call, outermost first (the order the
-// package doc writes out): observe's start, admission, timeout, retry,
-// recover and the handler, then finish and observe's end. Each layer lives
-// in its own file and calls only the next one inward.
+// package doc writes out): observe's start, admission (bulkhead.go),
+// timeout, retry, recover and the handler, then finish and observe's end,
+// and the call leaves what admission gave it. Each layer lives in its own
+// file and calls only the next one inward.
 func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config) (*mcp.CallToolResult, error) {
 	var rec record
 	ctx = rec.start(ctx, cfg, &req)
-	var o outcome
-	release, err := admit(ctx, cfg, &rec, &req)
-	switch d := cfg.timeoutFor(req.Params.Name); {
-	case err != nil:
-		o.err = err
-	case d > 0:
-		withTimeout(ctx, &req, next, d, cfg, &rec, &o, release)
-	default:
-		retry(ctx, &req, next, cfg, &rec, &o)
-		if release != nil {
-			release()
-		}
+	adm, refused := cfg.admit(req.Params.Name)
+	if refused != nil {
+		return finish(ctx, cfg, &rec, &req, refused)
 	}
-	return finish(ctx, cfg, &rec, &req, &o)
+	var o outcome
+	if d := cfg.timeoutFor(req.Params.Name); d > 0 {
+		withTimeout(ctx, &req, next, d, cfg, &rec, &o)
+	} else {
+		retry(ctx, &req, next, cfg, &rec, &o)
+	}
+	res, err := finish(ctx, cfg, &rec, &req, &o)
+	adm.leave()
+	return res, err
 }
 
 // outcome is what the layers produced for one call. It goes through a
