@@ -1,11 +1,13 @@
 package wrap_test
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"log/slog"
 	"os"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -105,10 +107,11 @@ func TestNoLoggerSuccessPathAllocatesNothing(t *testing.T) {
 // client to mcp-go's stdio server over OS pipes and back: a bare server
 // against the same server retrofitted with the README's three lines (a JSON
 // logger writing each call's line to a pipe, as a stdio server's stderr is
-// under an MCP host, and a per-call timeout), and
-// each of the two options alone. The forms take turns call by call, so a
-// busy machine slows them alike; it reports the median round trip of each
-// (µs) and the overhead of the medians over bare (%).
+// under an MCP host, and a per-call timeout), each of the two options
+// alone, and the three lines with the log lines buffered. The forms take
+// turns call by call, so a busy machine slows them alike; it reports the
+// median round trip of each (µs) and the overhead of the medians over bare
+// (%).
 func BenchmarkStdioRoundTrip(b *testing.B) {
 	// stderr as an MCP host sees it: a pipe it reads.
 	stderrR, stderrW, err := os.Pipe()
@@ -119,6 +122,9 @@ func BenchmarkStdioRoundTrip(b *testing.B) {
 	go func() { _, _ = io.Copy(io.Discard, stderrR); close(drained) }()
 	defer func() { _ = stderrW.Close(); <-drained; _ = stderrR.Close() }()
 	logger := slog.New(slog.NewJSONHandler(stderrW, nil))
+	// The same lines through a buffer (flushed when full), as a buffered
+	// logger writes them: the write leaves the call's path.
+	buffered := slog.New(slog.NewJSONHandler(&lockedBuffer{w: bufio.NewWriterSize(stderrW, 64<<10)}, nil))
 	forms := []struct {
 		name string
 		opts []wrap.Option
@@ -127,6 +133,7 @@ func BenchmarkStdioRoundTrip(b *testing.B) {
 		{"logger+timeout", []wrap.Option{wrap.WithLogger(logger), wrap.WithTimeout(5 * time.Second)}},
 		{"logger", []wrap.Option{wrap.WithLogger(logger)}},
 		{"timeout", []wrap.Option{wrap.WithTimeout(5 * time.Second)}},
+		{"buffered-logger+timeout", []wrap.Option{wrap.WithLogger(buffered), wrap.WithTimeout(5 * time.Second)}},
 	}
 	readFile := func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		path, err := req.RequireString("path")
@@ -175,4 +182,16 @@ func BenchmarkStdioRoundTrip(b *testing.B) {
 		b.ReportMetric(100*(m-bare)/bare, forms[i].name+"-overhead-%")
 	}
 	b.ReportMetric(0, "ns/op")
+}
+
+// lockedBuffer is a buffered writer safe for concurrent use.
+type lockedBuffer struct {
+	mu sync.Mutex
+	w  *bufio.Writer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
