@@ -21,19 +21,22 @@
 //
 // For one tools/call, outermost first:
 //
-//	finish(admit(timeout(retry(recover(bind(handler))))))
+//	finish(limit(admit(timeout(retry(recover(bind(handler)))))))
 //
 // with observe's start before all of it and observe's end after finish:
 //
 //   - start (record.go): the observer's span starts, as a child of the
 //     client's trace context, and the call gets its id.
+//   - limit (limit.go), with WithLimit: a rate limit refuses the call first
+//     (errs.RateLimited with a retry-after), so a flood of calls costs one
+//     check each and takes no bulkhead slot.
 //   - admit (config.admit, bulkhead.go): checks that may refuse the call
 //     before any of its work starts — while the process stops after a fatal
 //     error or a signal (WithFatalExit), or when the tool's bulkhead is full
 //     (WithBulkhead) — answered by finish with an Unavailable result and a
 //     retry-after. An admitted call holds a bulkhead slot until its handler
-//     really returns. Further admission layers (a rate limit) go here, in
-//     the order they refuse.
+//     really returns. Further admission layers go here, in the order they
+//     refuse.
 //   - timeout (timeout.go), with WithTimeout: the inner layers run in
 //     another goroutine; when the timeout fires the handler's context is
 //     cancelled and the call is answered at once, "tool X timed out after

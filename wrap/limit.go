@@ -20,5 +20,5 @@ type Limiter interface {
 // WithLimit puts l in front of every call (see Limiter). Nil, the default,
 // means no limit.
 func WithLimit(l Limiter) Option {
-	return func(c *config) { c.limit = l }
+	return func(c *config) { c.set |= setLimit; c.limit = l }
 }

@@ -50,6 +50,7 @@ type config struct {
 	bulk    *bulkhead
 	// noBulk is set when WithBulkhead turned the bulkhead off.
 	noBulk bool
+	limit  Limiter // nil: no rate limit
 }
 
 // WithLogger sets the logger that receives one line per call (and the panic
@@ -156,6 +157,7 @@ const (
 	setFatal                         // WithFatalExit
 	setPublic                        // WithPublicErrors
 	setBulkhead                      // WithBulkhead
+	setLimit                         // WithLimit
 )
 
 // withSecrets adds parameter names whose values are secret (Typed's
@@ -203,6 +205,9 @@ func (c *config) inherit(outer *config) config {
 	}
 	if c.set&setBulkhead == 0 {
 		m.bulk, m.noBulk = outer.bulk, outer.noBulk
+	}
+	if c.set&setLimit == 0 {
+		m.limit = outer.limit
 	}
 	m.set |= outer.set
 	m.secrets = slices.Concat(outer.secrets, c.secrets)

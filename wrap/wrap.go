@@ -166,18 +166,26 @@ func (tc *toolChain) config(ctx context.Context) *config {
 }
 
 // call is the whole chain for one call, outermost first (the order the
-// package doc writes out): observe's start, admission (bulkhead.go),
+// package doc writes out): observe's start, the rate limit (limit.go),
+// admission (bulkhead.go),
 // timeout, retry, recover and the handler, then finish and observe's end,
 // and the call leaves what admission gave it. Each layer lives in its own
 // file and calls only the next one inward.
 func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config) (*mcp.CallToolResult, error) {
 	var rec record
 	ctx = rec.start(ctx, cfg, &req)
+	var o outcome
+	// A rate-limited call costs nothing more: it takes no bulkhead slot.
+	if cfg.limit != nil {
+		if err := cfg.limit.Admit(ctx, req); err != nil {
+			o.err = errs.From(err)
+			return finish(ctx, cfg, &rec, &req, &o)
+		}
+	}
 	adm, refused := cfg.admit(req.Params.Name)
 	if refused != nil {
 		return finish(ctx, cfg, &rec, &req, refused)
 	}
-	var o outcome
 	if d := cfg.timeoutFor(req.Params.Name); d > 0 {
 		withTimeout(ctx, &req, next, d, cfg, &rec, &o)
 	} else {
