@@ -51,8 +51,8 @@ func TestEveryRequestIsAnsweredAndLogged(t *testing.T) {
 	})
 	conn := testserver.StartHTTP(t, s)
 	cases := []struct{ tool, cause string }{
-		{"typed_nil", "nil *wrap_test.nilErr"},
-		{"panicky_error", "Error method broke"},
+		{"typed_nil", "<nil *wrap_test.nilErr>"},
+		{"panicky_error", "<wrap_test.panickyErr.Error() panicked> the handler's error could not be read: Error method broke"},
 		{"nan_result", "NaN"},
 		{"nan_meta", "+Inf"},
 	}

@@ -60,11 +60,11 @@ func settle(err error, req *mcp.CallToolRequest, cfg *config, o *outcome) {
 		if r := recover(); r != nil {
 			o.proto, o.public = nil, false
 			o.err = errs.Wrap(errs.Internal, &brokenError{msg: fmt.Sprintf(
-				"the handler's error of type %T panicked when read: %v", err, r)}, "")
+				"<%T.Error() panicked> the handler's error could not be read: %v", err, r)}, "")
 		}
 	}()
 	if isNil(err) {
-		o.err = errs.Wrap(errs.Internal, &brokenError{msg: fmt.Sprintf("the handler returned a nil %T as its error", err)}, "")
+		o.err = errs.Wrap(errs.Internal, &brokenError{msg: fmt.Sprintf("<nil %T> the handler returned a nil pointer as its error", err)}, "")
 		return
 	}
 	_ = err.Error() // a panicking Error method is caught here, not in the log line
