@@ -26,6 +26,29 @@ func New(opts ...Option) *Wrapper {
 	return &Wrapper{cfg: newConfig(config{}, opts)}
 }
 
+// ServerOptions returns New(opts...).ServerOptions(): the one-line
+// retrofit that also logs the calls mcp-go answers before any middleware,
+//
+//	server.NewMCPServer(name, version, wrap.ServerOptions(wrap.WithLogger(logger))...)
+func ServerOptions(opts ...Option) []server.ServerOption {
+	return New(opts...).ServerOptions()
+}
+
+// ServerOptions returns the Middleware as a server option, preceded, when
+// the Wrapper logs or observes, by the observer's own server options: hooks
+// that give the tools/calls mcp-go answers before any middleware runs
+// (unknown tool, unparsable params, input schema validation) their one log
+// line and span, and _meta / header trace propagation. Pass them to
+// server.NewMCPServer before any other middleware option, so the chain is
+// outermost.
+func (w *Wrapper) ServerOptions() []server.ServerOption {
+	var opts []server.ServerOption
+	if w.cfg.observer != nil {
+		opts = w.cfg.observer.ServerOptions()
+	}
+	return append(opts, server.WithToolHandlerMiddleware(w.Middleware()))
+}
+
 // Middleware returns New(opts...).Middleware(): the one-line retrofit,
 //
 //	server.NewMCPServer(name, version, server.WithToolHandlerMiddleware(wrap.Middleware()))
