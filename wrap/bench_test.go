@@ -1,13 +1,11 @@
 package wrap_test
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"log/slog"
 	"os"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -122,9 +121,9 @@ func BenchmarkStdioRoundTrip(b *testing.B) {
 	go func() { _, _ = io.Copy(io.Discard, stderrR); close(drained) }()
 	defer func() { _ = stderrW.Close(); <-drained; _ = stderrR.Close() }()
 	logger := slog.New(slog.NewJSONHandler(stderrW, nil))
-	// The same lines through a buffer (flushed when full), as a buffered
-	// logger writes them: the write leaves the call's path.
-	buffered := slog.New(slog.NewJSONHandler(&lockedBuffer{w: bufio.NewWriterSize(stderrW, 64<<10)}, nil))
+	// The same lines through observe's buffered logger (the README's stdio
+	// form): the write leaves the call's path.
+	buffered := observe.NewLogger(observe.WithLogOutput(stderrW), observe.WithLogFormat("json"), observe.WithLogBuffer())
 	forms := []struct {
 		name string
 		opts []wrap.Option
@@ -182,16 +181,4 @@ func BenchmarkStdioRoundTrip(b *testing.B) {
 		b.ReportMetric(100*(m-bare)/bare, forms[i].name+"-overhead-%")
 	}
 	b.ReportMetric(0, "ns/op")
-}
-
-// lockedBuffer is a buffered writer safe for concurrent use.
-type lockedBuffer struct {
-	mu sync.Mutex
-	w  *bufio.Writer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }
