@@ -202,7 +202,7 @@ type scanner struct {
 	notJSON  int
 	leaks    int
 	outcomes map[string]int
-	late     int      // handlers that finished after their call was answered
+	late     int      // handlers of the stuck tool that finished after their call was answered
 	leaked   []string // the first few leaking lines, for the failure message
 }
 
@@ -240,13 +240,16 @@ func (s *scanner) Write(p []byte) (int, error) {
 		var m struct {
 			Msg     string `json:"msg"`
 			Outcome string `json:"outcome"`
+			Tool    string `json:"tool"`
 		}
 		if json.Unmarshal(line, &m) != nil {
 			s.notJSON++
 		} else if m.Msg == "tool call" {
 			s.calls++
 			s.outcomes[m.Outcome]++
-		} else if strings.HasPrefix(m.Msg, "tool finished after its call was answered") {
+		} else if strings.HasPrefix(m.Msg, "tool finished after its call was answered") && m.Tool == "stuck" {
+			// Hung upstream calls end late too; only the stuck tool's
+			// handlers are released at the end, one late line each.
 			s.late++
 		}
 		s.partial = s.partial[i+1:]
