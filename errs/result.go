@@ -14,6 +14,10 @@ import (
 type Call struct {
 	// Tool is the tool's name.
 	Tool string
+	// Subject names what the call acted on in the model's sentence, for
+	// requests that are not tool calls (`resource "file:///a"`); empty
+	// means the tool Tool.
+	Subject string
 	// ID is the call id that ties the result to the operator's log line.
 	ID string
 	// Attempts is how many times the handler ran; 0 means not counted.
@@ -117,9 +121,12 @@ func ToResult(err error, call Call) *mcp.CallToolResult {
 func modelMessage(e *Error, call Call, shown, omitted int) string {
 	var b strings.Builder
 	tool := call.Tool
-	if tool == "" {
+	switch {
+	case call.Subject != "":
+		tool = clipJSON(call.Subject, maxNameBytes+16)
+	case tool == "":
 		tool = "the tool"
-	} else {
+	default:
 		tool = "tool " + strconv.Quote(tool)
 	}
 	switch e.code {

@@ -28,7 +28,7 @@ func (c *Recording) log(ctx context.Context, out *Report, d time.Duration, errTy
 	}
 	attrs := make([]slog.Attr, 0, 18)
 	attrs = append(attrs,
-		slog.String(semconv.KeyTool, c.tool),
+		c.nameAttr(),
 		slog.String(semconv.KeyCallID, c.callID),
 		slog.String(semconv.KeyOutcome, string(out.Outcome)),
 		slog.Float64(semconv.KeyDurationMS, float64(d.Microseconds())/1000),
@@ -50,7 +50,7 @@ func (c *Recording) log(ctx context.Context, out *Report, d time.Duration, errTy
 	}
 	attrs = c.appendFailure(attrs, out, errType, code, cause)
 	attrs = appendTraceIDs(attrs, c.span)
-	l.LogAttrs(ctx, level, semconv.MsgToolCall, attrs...)
+	l.LogAttrs(ctx, level, c.message(), attrs...)
 }
 
 func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code string, cause *lazyCause) []slog.Attr {
@@ -255,7 +255,7 @@ func (c *Recording) Late(late time.Duration, err error, stack []byte) {
 		return
 	}
 	attrs := []slog.Attr{
-		slog.String(semconv.KeyTool, c.tool),
+		c.nameAttr(),
 		slog.String(semconv.KeyCallID, c.callID),
 		slog.Float64(semconv.KeyLateMS, float64(late.Microseconds())/1000),
 	}

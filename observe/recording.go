@@ -10,11 +10,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/metric"
-	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrap/mcpwrap/errs"
@@ -37,10 +34,11 @@ type serverSpanKey struct{}
 // no-telemetry path stays free.
 type Recording struct {
 	o         *Observer
-	span      trace.Span // nil without tracing
-	owned     bool       // we started the span, so we end it
-	anyTool   bool       // the tool is whatever the client named (unknown): not a metric attribute
-	early     bool       // begin is before the span starts: mcp-go's hook saw the call first
+	span      trace.Span  // nil without tracing
+	owned     bool        // we started the span, so we end it
+	anyTool   bool        // the tool is whatever the client named (unknown): not a metric attribute
+	early     bool        // begin is before the span starts: mcp-go's hook saw the call first
+	kind      requestKind // tools/call (the zero value), resources/read or prompts/get
 	begin     time.Time
 	tool      string
 	callID    string
@@ -81,13 +79,7 @@ func (o *Observer) newRecording(ctx context.Context, req *mcp.CallToolRequest, c
 	if c.args == nil && len(req.Params.RawArguments) > 0 {
 		c.args = req.Params.RawArguments
 	}
-	if s := server.ClientSessionFromContext(ctx); s != nil {
-		c.sessionID = s.SessionID()
-	}
-	c.protocol = server.RequestProtocolVersion(ctx)
-	if c.protocol == "" && req.Header != nil {
-		c.protocol = safeText(capString(req.Header.Get(server.HeaderKeyProtocolVersion), maxNameBytes))
-	}
+	c.readSession(ctx, req.Header)
 	return c
 }
 
@@ -103,27 +95,7 @@ func (c *Recording) startSpan(ctx context.Context, req *mcp.CallToolRequest) (co
 	if c.tool != "" {
 		name += " " + c.tool
 	}
-	attrs := c.startAttrs(req)
-	if s, ok := ctx.Value(serverSpanKey{}).(trace.Span); ok && s.IsRecording() {
-		c.span = s
-		s.SetName(name)
-		s.SetAttributes(attrs...)
-	} else {
-		if !trace.SpanContextFromContext(ctx).IsValid() {
-			if req.Params.Meta != nil && len(req.Params.Meta.AdditionalFields) > 0 {
-				ctx = o.prop.Extract(ctx, metaCarrier(req.Params.Meta.AdditionalFields))
-			}
-			if !trace.SpanContextFromContext(ctx).IsValid() && len(req.Header) > 0 {
-				ctx = o.prop.Extract(ctx, propagation.HeaderCarrier(req.Header))
-			}
-		}
-		opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...)}
-		if c.early {
-			opts = append(opts, trace.WithTimestamp(c.begin))
-		}
-		ctx, c.span = o.tracer.Start(ctx, name, opts...)
-		c.owned = true
-	}
+	ctx = c.openSpan(ctx, name, req.Params.Meta, req.Header, c.startAttrs(req))
 	if o.cfg.recordArgs && c.span.IsRecording() {
 		if a := c.argumentsText(); a != "" {
 			c.span.SetAttributes(attribute.String(semconv.AttrToolArguments, a))
@@ -144,28 +116,15 @@ func (c *Recording) startAttrs(req *mcp.CallToolRequest) []attribute.KeyValue {
 		attribute.String(semconv.AttrMethodName, semconv.MethodToolsCall),
 		attribute.String(semconv.AttrToolName, c.tool),
 		attribute.String(semconv.AttrOperationName, semconv.OperationExecuteTool),
-		attribute.String(semconv.AttrNetworkTransport, c.transport(req)),
 	)
-	if c.callID != "" {
-		attrs = append(attrs, attribute.String(semconv.AttrCallID, c.callID))
-	}
-	if c.requestID != "" {
-		attrs = append(attrs, attribute.String(semconv.AttrRequestID, c.requestID))
-	}
-	if c.sessionID != "" {
-		attrs = append(attrs, attribute.String(semconv.AttrSessionID, c.sessionID))
-	}
-	if c.protocol != "" {
-		attrs = append(attrs, attribute.String(semconv.AttrProtocolVersion, c.protocol))
-	}
-	return attrs
+	return c.requestAttrs(attrs, req.Header)
 }
 
-func (c *Recording) transport(req *mcp.CallToolRequest) string {
+func (c *Recording) transport(header http.Header) string {
 	if t := c.o.cfg.transport; t != "" {
 		return t
 	}
-	if len(req.Header) > 0 {
+	if len(header) > 0 {
 		return semconv.TransportTCP
 	}
 	return semconv.TransportPipe
@@ -215,9 +174,9 @@ func (c *Recording) End(ctx context.Context, out Report) {
 		}
 	}
 	if c.o.metrics {
-		c.o.duration.Record(ctx, d.Seconds(), c.o.durationAttrs(c.metricToolName(), errType))
+		c.o.duration.Record(ctx, d.Seconds(), c.durationOption(errType))
 		if panicked {
-			c.o.panics.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.tool)))
+			c.o.panics.Add(ctx, 1, c.panicOption())
 		}
 	}
 	c.log(ctx, &out, d, errType, code, &cause)

@@ -1,0 +1,94 @@
+package errs
+
+import (
+	"strconv"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Request names the resources/read or prompts/get request an RPCError
+// answers. These methods have no isError result, so their failures are
+// JSON-RPC errors.
+type Request struct {
+	// URI is the resource a resources/read asked for.
+	URI string
+	// Prompt is the prompt a prompts/get asked for.
+	Prompt string
+	// CallID ties the error to the operator's log line.
+	CallID string
+	// Attempts is how many times the handler ran; 0 means not counted.
+	Attempts int
+	// Modern is set for protocol 2026-07-28 and later, which report a
+	// missing resource as -32602 instead of -32002 (as mcp-go does for a
+	// URI no handler matches).
+	Modern bool
+}
+
+// RPCError is the JSON-RPC error the client receives for a failed
+// resources/read or prompts/get: Code, the model-safe Message, and Data, the
+// machine-readable detail. Error returns Message, so an mcp-go handler that
+// returns it sends that text. It unwraps to the classified *Error.
+type RPCError struct {
+	Code    int
+	Message string
+	Data    RPCData
+	err     *Error
+}
+
+// RPCData is the data member of an RPCError: the same fields as the
+// structuredContent of an error result (code, retryable, callId,
+// violations…), plus the URI or prompt the request named.
+type RPCData struct {
+	Info
+	URI    string `json:"uri,omitempty"`
+	Prompt string `json:"prompt,omitempty"`
+}
+
+// Error returns the message the client reads.
+func (e *RPCError) Error() string { return e.Message }
+
+// Unwrap returns the classified error behind the JSON-RPC error.
+func (e *RPCError) Unwrap() error { return e.err }
+
+// ToJSONRPC is the one place an error becomes a JSON-RPC error, for methods
+// without isError. The code follows the MCP specification: NotFound is
+// -32002 (resource not found) for a resources/read, with the URI in data
+// (-32602 for protocol 2026-07-28 and later, and for a prompt); an
+// InvalidArgument is -32602 naming the bad arguments; every other code is
+// -32603. The message is what ToResult would show the model, so Internal and
+// Fatal errors (and errors that classify as neither) are masked: the client
+// reads a generic sentence with the call id, also in data.callId. A nil
+// error describes an internal error.
+func ToJSONRPC(err error, req Request) *RPCError {
+	e := From(err)
+	if e == nil {
+		e = &Error{code: Internal}
+	}
+	req.URI = clipJSON(req.URI, maxExpectedBytes)
+	req.Prompt = clipJSON(req.Prompt, maxNameBytes)
+	subject := "prompt " + strconv.Quote(req.Prompt)
+	if req.URI != "" {
+		subject = "resource " + strconv.Quote(req.URI)
+	}
+	res := ToResult(e, Call{Subject: subject, ID: req.CallID, Attempts: req.Attempts})
+	info := res.StructuredContent.(envelope).Error
+	return &RPCError{
+		Code:    req.code(e.code),
+		Message: info.Message,
+		Data:    RPCData{Info: info, URI: req.URI, Prompt: req.Prompt},
+		err:     e,
+	}
+}
+
+func (req *Request) code(c Code) int {
+	switch c {
+	case NotFound:
+		if req.URI != "" && !req.Modern {
+			return mcp.RESOURCE_NOT_FOUND
+		}
+		return mcp.INVALID_PARAMS
+	case InvalidArgument:
+		return mcp.INVALID_PARAMS
+	}
+	return mcp.INTERNAL_ERROR
+}
