@@ -26,6 +26,9 @@ type record struct {
 	discarded bool
 	result    *mcp.CallToolResult
 	obs       *observe.Recording // nil without an observer
+	// rpcCode is the JSON-RPC code a resources/read or prompts/get was
+	// answered with (tools answer failures with results).
+	rpcCode int
 	// attempts is how many times the handler ran; retries raise it.
 	attempts int32
 	// shared counts attempts instead when the handler runs in its own
@@ -91,11 +94,12 @@ func (r *record) log(ctx context.Context) {
 		return
 	}
 	out := observe.Report{
-		Outcome:   r.outcome,
-		Err:       r.err,
-		Attempts:  int(r.attempts),
-		Discarded: r.discarded,
-		Result:    r.result,
+		Outcome:     r.outcome,
+		Err:         r.err,
+		Attempts:    int(r.attempts),
+		Discarded:   r.discarded,
+		Result:      r.result,
+		JSONRPCCode: r.rpcCode,
 		// The model read a generic sentence instead of this error.
 		Masked: r.err != nil && !r.err.Code().Public() && r.outcome != observe.OutcomeProtocolError,
 	}

@@ -1,0 +1,297 @@
+package wrap_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/wrap"
+)
+
+// leak is what a careless handler puts in its errors: a DSN with a password.
+const leak = "dial postgres://admin:hunter2@db.internal:5432/notes: connection refused"
+
+// failure is what each named case of the notes server does.
+func failure(ctx context.Context, hang <-chan struct{}, name string) error {
+	switch name {
+	case "missing":
+		return errs.Newf(errs.NotFound, "no note named %q", name)
+	case "bad":
+		return errs.New(errs.InvalidArgument, "the note id must be a number")
+	case "goerr":
+		return errors.New(leak)
+	case "panic":
+		panic("nil map in " + leak)
+	case "hang":
+		<-hang // ignores ctx on purpose
+	}
+	return nil
+}
+
+// notesServer serves the note "note://<case>", the template "notes://{id}"
+// and the prompt "<case>", each behaving as failure says; "nil" returns
+// neither a value nor an error, and "ok" succeeds.
+func notesServer(t *testing.T, opts ...server.ServerOption) *server.MCPServer {
+	hang := make(chan struct{})
+	t.Cleanup(func() { close(hang) })
+	s := server.NewMCPServer("notes", "1.0.0", opts...)
+	read := func(name string) server.ResourceHandlerFunc {
+		return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			if err := failure(ctx, hang, name); err != nil {
+				return nil, err
+			}
+			if name == "nil" {
+				return nil, nil
+			}
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, Text: "note " + name}}, nil
+		}
+	}
+	for _, c := range noteCases {
+		s.AddResource(mcp.NewResource("note://"+c.name, c.name), read(c.name))
+		s.AddPrompt(mcp.NewPrompt(c.name, mcp.WithArgument("token")),
+			func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				if err := failure(ctx, hang, c.name); err != nil {
+					return nil, err
+				}
+				if c.name == "nil" {
+					return nil, nil
+				}
+				return mcp.NewGetPromptResult("ok", []mcp.PromptMessage{
+					mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent("hello"))}), nil
+			})
+	}
+	s.AddResourceTemplate(mcp.NewResourceTemplate("notes://{id}", "notes"),
+		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			id, _ := req.Params.Arguments["id"].([]string)
+			if len(id) != 1 {
+				return nil, fmt.Errorf("template variable id is %v", req.Params.Arguments["id"])
+			}
+			return read(id[0])(ctx, req)
+		})
+	return s
+}
+
+var noteCases = []struct {
+	name string
+	// code is the JSON-RPC code for a resource (pre-2026 protocol) and a
+	// prompt; 0 means success.
+	resource, prompt int
+	// says is in the message the client reads.
+	says string
+}{
+	{name: "ok"},
+	{name: "missing", resource: mcp.RESOURCE_NOT_FOUND, prompt: mcp.INVALID_PARAMS, says: `no note named "missing"`},
+	{name: "bad", resource: mcp.INVALID_PARAMS, prompt: mcp.INVALID_PARAMS, says: "the note id must be a number"},
+	{name: "goerr", resource: mcp.INTERNAL_ERROR, prompt: mcp.INTERNAL_ERROR, says: "the details are in the server log"},
+	{name: "nil", resource: mcp.INTERNAL_ERROR, prompt: mcp.INTERNAL_ERROR, says: "the details are in the server log"},
+	{name: "panic", resource: mcp.INTERNAL_ERROR, prompt: mcp.INTERNAL_ERROR, says: "the details are in the server log"},
+	{name: "hang", resource: mcp.INTERNAL_ERROR, prompt: mcp.INTERNAL_ERROR, says: "timed out after 300ms"},
+}
+
+// rpcError is a JSON-RPC error member as it went over the wire.
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    struct {
+		Code   string `json:"code"`
+		CallID string `json:"callId"`
+		URI    string `json:"uri"`
+		Prompt string `json:"prompt"`
+	} `json:"data"`
+}
+
+func lastError(t *testing.T, w *testserver.Wire) rpcError {
+	t.Helper()
+	all := w.JSONRPCErrors()
+	if len(all) == 0 {
+		t.Fatal("no JSON-RPC error on the wire")
+	}
+	var e rpcError
+	if err := json.Unmarshal(all[len(all)-1], &e); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func wrapped(t *testing.T, logs *logbuf.Buffer) []server.ServerOption {
+	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithTimeout(300*time.Millisecond))
+	return []server.ServerOption{server.WithToolHandlerMiddleware(w.Middleware()), w.Resources(), w.Prompts()}
+}
+
+// read reads uri and returns the text or the error.
+func read(cl *client.Client, uri string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := cl.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: uri}})
+	if err != nil {
+		return "", err
+	}
+	if len(res.Contents) != 1 {
+		return "", fmt.Errorf("%d contents", len(res.Contents))
+	}
+	tc, _ := res.Contents[0].(mcp.TextResourceContents)
+	return tc.Text, nil
+}
+
+func getPrompt(cl *client.Client, name string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := cl.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: name,
+		Arguments: map[string]string{"token": "sk-live-abcdefghijklmnop"}}})
+	return err
+}
+
+// TestResourcesOverHTTP reads every case as a resource and through the
+// template, and gets it as a prompt, over streamable HTTP with a client on
+// the 2025-11-25 protocol: the exact JSON-RPC code, data and a safe
+// message, one log line each, and the same session still answering.
+func TestResourcesOverHTTP(t *testing.T) {
+	logs := &logbuf.Buffer{}
+	conn := testserver.StartHTTP(t, notesServer(t, wrapped(t, logs)...), client.WithProtocolVersion("2025-11-25"))
+	for _, c := range noteCases {
+		for _, uri := range []string{"note://" + c.name, "notes://" + c.name} {
+			t.Run(uri, func(t *testing.T) {
+				conn.Wire.Reset()
+				text, err := read(conn.Client, uri)
+				if c.resource == 0 {
+					if err != nil || text != "note "+c.name {
+						t.Fatalf("read = %q, %v", text, err)
+					}
+					return
+				}
+				if err == nil {
+					t.Fatalf("read succeeded: %q", text)
+				}
+				e := lastError(t, conn.Wire)
+				checkError(t, e, c.resource, c.says)
+				if e.Data.URI != uri {
+					t.Errorf("data.uri = %q, want %q", e.Data.URI, uri)
+				}
+			})
+		}
+		t.Run("prompt "+c.name, func(t *testing.T) {
+			conn.Wire.Reset()
+			err := getPrompt(conn.Client, c.name)
+			if c.prompt == 0 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			e := lastError(t, conn.Wire)
+			checkError(t, e, c.prompt, c.says)
+			if e.Data.Prompt != c.name {
+				t.Errorf("data.prompt = %q", e.Data.Prompt)
+			}
+		})
+	}
+	if text, err := read(conn.Client, "note://ok"); err != nil || text != "note ok" {
+		t.Fatalf("the session stopped answering: %q, %v", text, err)
+	}
+	checkLogs(t, logs)
+}
+
+func checkError(t *testing.T, e rpcError, code int, says string) {
+	t.Helper()
+	if e.Code != code {
+		t.Errorf("code = %d, want %d (%q)", e.Code, code, e.Message)
+	}
+	if !strings.Contains(e.Message, says) {
+		t.Errorf("message %q does not say %q", e.Message, says)
+	}
+	for _, secret := range []string{"hunter2", "postgres", "sk-live"} {
+		if strings.Contains(e.Message, secret) {
+			t.Errorf("message leaks %q: %q", secret, e.Message)
+		}
+	}
+	if e.Data.CallID == "" || e.Data.Code == "internal" && !strings.Contains(e.Message, e.Data.CallID) {
+		t.Errorf("an internal error names no call id: %q, data.callId %q", e.Message, e.Data.CallID)
+	}
+}
+
+// checkLogs finds one line per failed request, the panic's stack in the
+// log only, and no secret in any line.
+func checkLogs(t *testing.T, logs *logbuf.Buffer) {
+	t.Helper()
+	lines, err := logs.Lines()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var panics, reads, prompts int
+	for _, l := range lines {
+		switch l["msg"] {
+		case "resource read":
+			reads++
+		case "prompt get":
+			prompts++
+		}
+		if l["outcome"] == "panic" {
+			panics++
+			if s, _ := l["stack"].(string); !strings.Contains(s, "wrap_test.failure") {
+				t.Errorf("panic line without the stack: %v", l)
+			}
+		}
+	}
+	// Each case is read twice (resource, template) and got once, plus the
+	// final read.
+	if reads != 2*len(noteCases)+1 || prompts != len(noteCases) || panics != 3 {
+		t.Errorf("%d resource lines, %d prompt lines, %d panics; want %d, %d, 3", reads, prompts, panics, 2*len(noteCases)+1, len(noteCases))
+	}
+	if s := logs.String(); strings.Contains(s, "hunter2") || strings.Contains(s, "sk-live-abcdefghijklmnop") {
+		t.Errorf("a secret reached the log:\n%s", s)
+	}
+}
+
+// TestResourcesOverStdio does the same over mcp-go's stdio transport, with
+// the client's default (2026-07-28) protocol, where a missing resource is
+// -32602: the client sees each code as mcp-go's sentinel error.
+func TestResourcesOverStdio(t *testing.T) {
+	logs := &logbuf.Buffer{}
+	cl := testserver.StartStdio(t, notesServer(t, wrapped(t, logs)...))
+	sentinel := map[int]error{mcp.INVALID_PARAMS: mcp.ErrInvalidParams, mcp.INTERNAL_ERROR: mcp.ErrInternalError}
+	for _, c := range noteCases {
+		for _, uri := range []string{"note://" + c.name, "notes://" + c.name} {
+			t.Run(uri, func(t *testing.T) {
+				_, err := read(cl, uri)
+				want := c.resource
+				if want == mcp.RESOURCE_NOT_FOUND {
+					want = mcp.INVALID_PARAMS
+				}
+				checkSentinel(t, err, sentinel[want], c.says)
+			})
+		}
+		t.Run("prompt "+c.name, func(t *testing.T) {
+			checkSentinel(t, getPrompt(cl, c.name), sentinel[c.prompt], c.says)
+		})
+	}
+	if text, err := read(cl, "note://ok"); err != nil || text != "note ok" {
+		t.Fatalf("the connection stopped answering: %q, %v", text, err)
+	}
+}
+
+func checkSentinel(t *testing.T, err, want error, says string) {
+	t.Helper()
+	if want == nil {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if !errors.Is(err, want) {
+		t.Fatalf("err = %v, want %v", err, want)
+	}
+	if !strings.Contains(err.Error(), says) || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("err = %q, want it to say %q and nothing secret", err, says)
+	}
+}
