@@ -19,10 +19,7 @@ const keyPromptsGet = "prompts/get "
 // error hook that sends a failure as its own JSON-RPC error. Give it after
 // any server.WithHooks, which would replace the hook.
 func (w *Wrapper) Prompts() server.ServerOption {
-	return func(s *server.MCPServer) {
-		server.WithPromptHandlerMiddleware(w.PromptMiddleware())(s)
-		addRPCErrorHook(s)
-	}
+	return withRPCErrors(server.WithPromptHandlerMiddleware(w.PromptMiddleware()))
 }
 
 // PromptMiddleware returns the chain for prompts/get as an mcp-go prompt
@@ -46,15 +43,6 @@ func (w *Wrapper) prompt(ctx context.Context, req mcp.GetPromptRequest, next ser
 	if cfg.observer != nil {
 		ctx, rec.obs = cfg.observer.StartPrompt(ctx, req, rec.id())
 	}
-	var result *mcp.GetPromptResult
-	run := func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, err := next(ctx, req)
-		if err != nil || res == nil {
-			return nil, err
-		}
-		result = res
-		return &mcp.CallToolResult{}, nil
-	}
 	r := request{key: rec.tool, answer: errs.Request{Prompt: req.Params.Name}}
 	if len(req.Params.Arguments) > 0 {
 		r.args = make(map[string]any, len(req.Params.Arguments))
@@ -62,8 +50,8 @@ func (w *Wrapper) prompt(ctx context.Context, req mcp.GetPromptRequest, next ser
 			r.args[k] = v
 		}
 	}
-	if err := r.serve(ctx, cfg, &rec, run); err != nil {
-		return nil, err
-	}
-	return result, nil
+	return serveRequest(ctx, cfg, &rec, &r, func(ctx context.Context) (*mcp.GetPromptResult, bool, error) {
+		res, err := next(ctx, req)
+		return res, res != nil, err
+	})
 }

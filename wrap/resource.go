@@ -26,10 +26,7 @@ const keyResourcesRead = "resources/read"
 //	s := server.NewMCPServer("notes", "1.0.0",
 //		server.WithToolHandlerMiddleware(w.Middleware()), w.Resources(), w.Prompts())
 func (w *Wrapper) Resources() server.ServerOption {
-	return func(s *server.MCPServer) {
-		server.WithResourceHandlerMiddleware(w.ResourceMiddleware())(s)
-		addRPCErrorHook(s)
-	}
+	return withRPCErrors(server.WithResourceHandlerMiddleware(w.ResourceMiddleware()))
 }
 
 // ResourceMiddleware returns the chain for resources/read as an mcp-go
@@ -55,27 +52,39 @@ func (w *Wrapper) read(ctx context.Context, req mcp.ReadResourceRequest, next se
 	if cfg.observer != nil {
 		ctx, rec.obs = cfg.observer.StartResource(ctx, req, rec.id())
 	}
-	var contents []mcp.ResourceContents
-	run := func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		c, err := next(ctx, req)
-		if err != nil || c == nil {
-			return nil, err
-		}
-		contents = c
-		return &mcp.CallToolResult{}, nil
-	}
 	r := request{key: keyResourcesRead, args: req.Params.Arguments,
 		answer: errs.Request{URI: cfg.red.URI(req.Params.URI)}}
-	if err := r.serve(ctx, cfg, &rec, run); err != nil {
-		return nil, err
+	return serveRequest(ctx, cfg, &rec, &r, func(ctx context.Context) ([]mcp.ResourceContents, bool, error) {
+		c, err := next(ctx, req)
+		return c, c != nil, err
+	})
+}
+
+// serveRequest runs handle, which answers a resources/read or prompts/get
+// (ok is false when it had nothing), as a tool handler through the chain,
+// and returns its answer or the error mcp-go must send instead.
+func serveRequest[V any](ctx context.Context, cfg *config, rec *record, r *request, handle func(context.Context) (v V, ok bool, err error)) (V, error) {
+	var answer V
+	run := func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		v, ok, err := handle(ctx)
+		if err != nil || !ok {
+			return nil, err
+		}
+		answer = v
+		return &mcp.CallToolResult{}, nil
 	}
-	return contents, nil
+	if err := r.serve(ctx, cfg, rec, run); err != nil {
+		var zero V
+		return zero, err
+	}
+	return answer, nil
 }
 
 // request is a resources/read or prompts/get going through the layers of
 // the tool chain (admit, timeout, retry, recover), which know it by key.
-// Its handler runs as a tool handler that keeps the real answer aside and
-// returns an empty result, or no result when it had nothing.
+// Its handler runs as a tool handler that keeps the real answer aside (see
+// serveRequest) and returns an empty result, or no result when it had
+// nothing.
 type request struct {
 	key    string
 	args   map[string]any // for scrubbing secret values from messages
@@ -90,7 +99,6 @@ func (r *request) serve(ctx context.Context, cfg *config, rec *record, run serve
 	var treq mcp.CallToolRequest
 	treq.Params.Name = r.key
 	treq.Params.Arguments = r.args
-	treq.Header = nil
 	r.answer.Modern = mcp.IsModernProtocol(server.RequestProtocolVersion(ctx))
 	var o outcome
 	if err := admit(ctx, cfg, rec, &treq); err != nil {

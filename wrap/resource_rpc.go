@@ -12,15 +12,18 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 )
 
-// addRPCErrorHook registers sendRPCError on the server's hooks, creating
-// them if the server has none.
-func addRPCErrorHook(s *server.MCPServer) {
-	h := s.GetHooks()
-	if h == nil {
-		h = &server.Hooks{}
-		server.WithHooks(h)(s)
+// withRPCErrors returns opt followed by the registration of sendRPCError
+// on the server's hooks (created if the server has none).
+func withRPCErrors(opt server.ServerOption) server.ServerOption {
+	return func(s *server.MCPServer) {
+		opt(s)
+		h := s.GetHooks()
+		if h == nil {
+			h = &server.Hooks{}
+			server.WithHooks(h)(s)
+		}
+		h.AddOnError(sendRPCError)
 	}
-	h.AddOnError(sendRPCError)
 }
 
 // sendRPCError gives a resources/read or prompts/get failure answered by

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -58,12 +57,10 @@ func TestJaegerResourcesAndPrompts(t *testing.T) {
 		t.Fatal(err)
 	}
 	root.End()
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := tel.Shutdown(sctx); err != nil {
+	// Shutdown flushes the spans; the read-back then waits for all four.
+	if err := tel.Shutdown(context.WithoutCancel(ctx)); err != nil {
 		t.Fatalf("flush to Jaeger: %v", err)
 	}
-
 	spans := waitForSpans(t, query, service, root.SpanContext().TraceID().String(), 4)
 	byURI := map[string]jaegerSpan{}
 	var prompt *jaegerSpan
