@@ -19,7 +19,7 @@ const keyPromptsGet = "prompts/get "
 // error hook that sends a failure as its own JSON-RPC error. Give it after
 // any server.WithHooks, which would replace the hook.
 func (w *Wrapper) Prompts() server.ServerOption {
-	return withRPCErrors(server.WithPromptHandlerMiddleware(w.PromptMiddleware()))
+	return w.withRPCErrors(mcp.MethodPromptsGet, server.WithPromptHandlerMiddleware(w.PromptMiddleware()))
 }
 
 // PromptMiddleware returns the chain for prompts/get as an mcp-go prompt

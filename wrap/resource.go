@@ -26,7 +26,7 @@ const keyResourcesRead = "resources/read"
 //	s := server.NewMCPServer("notes", "1.0.0",
 //		server.WithToolHandlerMiddleware(w.Middleware()), w.Resources(), w.Prompts())
 func (w *Wrapper) Resources() server.ServerOption {
-	return withRPCErrors(server.WithResourceHandlerMiddleware(w.ResourceMiddleware()))
+	return w.withRPCErrors(mcp.MethodResourcesRead, server.WithResourceHandlerMiddleware(w.ResourceMiddleware()))
 }
 
 // ResourceMiddleware returns the chain for resources/read as an mcp-go

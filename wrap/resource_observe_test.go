@@ -24,7 +24,7 @@ const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
 
 // TestResourceAndPromptSpans checks the spans of resources/read and
 // prompts/get against the MCP semantic conventions: names, the URI with
-// its password redacted, the prompt name, error.type from the JSON-RPC
+// its password redacted, the prompt name, a URI no handler matches, error.type from the JSON-RPC
 // code, the client's trace from params._meta as parent, and the duration
 // metric by method.
 func TestResourceAndPromptSpans(t *testing.T) {
@@ -43,14 +43,14 @@ func TestResourceAndPromptSpans(t *testing.T) {
 	conn := testserver.StartHTTP(t, s, client.WithProtocolVersion("2025-11-25"))
 	meta := &mcp.Meta{AdditionalFields: map[string]any{"traceparent": "00-" + traceID + "-00f067aa0ba902b7-01"}}
 	ctx := t.Context()
-	for _, uri := range []string{"db://admin:hunter2@db.internal/notes", "note://missing"} {
+	for _, uri := range []string{"db://admin:hunter2@db.internal/notes", "note://missing", "nowhere://at-all"} {
 		_, _ = conn.Client.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: uri, Meta: meta}})
 	}
 	_, _ = conn.Client.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "panic", Meta: meta}})
 
 	ended := spans.Ended()
-	if len(ended) != 3 {
-		t.Fatalf("%d spans, want 3", len(ended))
+	if len(ended) != 4 {
+		t.Fatalf("%d spans, want 4", len(ended))
 	}
 	for i, want := range []struct {
 		name      string
@@ -59,6 +59,8 @@ func TestResourceAndPromptSpans(t *testing.T) {
 	}{
 		{"resources/read", attribute.String("mcp.resource.uri", "db://admin:[REDACTED]@db.internal/notes"), ""},
 		{"resources/read", attribute.String("mcp.resource.uri", "note://missing"), "-32002"},
+		// No handler: mcp-go answers before the chain; the hook records it.
+		{"resources/read", attribute.String("mcp.resource.uri", "nowhere://at-all"), "-32002"},
 		{"prompts/get panic", attribute.String("gen_ai.prompt.name", "panic"), "-32603"},
 	} {
 		sp := ended[i]
@@ -95,7 +97,7 @@ func TestResourceAndPromptSpans(t *testing.T) {
 			}
 		}
 	}
-	if methods["resources/read"] != 2 || methods["prompts/get"] != 1 {
+	if methods["resources/read"] != 3 || methods["prompts/get"] != 1 {
 		t.Errorf("duration points by method: %v", methods)
 	}
 	if lines, _ := logs.Find("resource", "db://admin:[REDACTED]@db.internal/notes"); len(lines) != 1 {
