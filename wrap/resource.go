@@ -101,17 +101,13 @@ func (r *request) serve(ctx context.Context, cfg *config, rec *record, run serve
 	treq.Params.Arguments = r.args
 	r.answer.Modern = mcp.IsModernProtocol(server.RequestProtocolVersion(ctx))
 	var o outcome
-	if err := admit(ctx, cfg, rec, &treq); err != nil {
-		o.err = err
-	} else if d := cfg.timeoutFor(r.key); d > 0 {
-		begin := time.Now()
-		withTimeout(ctx, &treq, run, d, cfg, rec, &o)
-		if o.err != nil && o.panic == nil && o.err.Code() == errs.Timeout && time.Since(begin) >= d {
-			o.err = errs.Wrap(errs.Timeout, o.err.Cause(),
-				r.subject()+" timed out after "+d.String()+"; it may still complete upstream")
-		}
-	} else {
-		retry(ctx, &treq, run, cfg, rec, &o)
+	begin := time.Now()
+	adm := layers(ctx, &treq, run, cfg, rec, &o)
+	defer adm.leave()
+	if d := cfg.timeoutFor(r.key); d > 0 && o.err != nil && o.panic == nil && o.err.Code() == errs.Timeout && time.Since(begin) >= d {
+		// The timeout layer speaks of tools.
+		o.err = errs.Wrap(errs.Timeout, o.err.Cause(),
+			r.subject()+" timed out after "+d.String()+"; it may still complete upstream")
 	}
 	return r.finish(ctx, cfg, rec, &treq, &o)
 }
@@ -142,7 +138,7 @@ func (r *request) finish(ctx context.Context, cfg *config, rec *record, treq *mc
 	rec.rpcCode = rpc.Code
 	rec.log(ctx)
 	if cfg.fatal != nil && o.err.Code() == errs.Fatal {
-		cfg.fatal.trigger(cfg.logger, r.key, rec.id(), o.err)
+		cfg.fatal.trigger(r.key, rec.id(), o.err)
 	}
 	return rpc
 }

@@ -198,25 +198,35 @@ func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server
 	var rec record
 	ctx = rec.start(ctx, cfg, &req)
 	var o outcome
+	adm := layers(ctx, &req, next, cfg, &rec, &o)
+	res, err := finish(ctx, cfg, &rec, &req, &o)
+	adm.leave()
+	return res, err
+}
+
+// layers runs the layers between observe's start and finish — the rate
+// limit, admission, then timeout or retry, and recover — leaving what they produced in o. The
+// caller gives back what admission holds (leave) once the call is
+// answered. Resources and prompts go through it too (resource.go).
+func layers(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record, o *outcome) admitted {
 	// A rate-limited call costs nothing more: it takes no bulkhead slot.
 	if cfg.limit != nil {
-		if err := cfg.limit.Admit(ctx, req); err != nil {
+		if err := cfg.limit.Admit(ctx, *req); err != nil {
 			o.err = errs.From(err)
-			return finish(ctx, cfg, &rec, &req, &o)
+			return admitted{}
 		}
 	}
 	adm, refused := cfg.admit(req.Params.Name)
 	if refused != nil {
-		return finish(ctx, cfg, &rec, &req, refused)
+		*o = *refused
+		return adm
 	}
 	if d := cfg.timeoutFor(req.Params.Name); d > 0 {
-		withTimeout(ctx, &req, next, d, cfg, &rec, &o)
+		withTimeout(ctx, req, next, d, cfg, rec, o)
 	} else {
-		retry(ctx, &req, next, cfg, &rec, &o)
+		retry(ctx, req, next, cfg, rec, o)
 	}
-	res, err := finish(ctx, cfg, &rec, &req, &o)
-	adm.leave()
-	return res, err
+	return adm
 }
 
 // outcome is what the layers produced for one call. It goes through a
