@@ -81,7 +81,8 @@ func serveRequest[V any](ctx context.Context, cfg *config, rec *record, r *reque
 }
 
 // request is a resources/read or prompts/get going through the layers of
-// the tool chain (admit, timeout, retry, recover), which know it by key.
+// the tool chain (see layers: rate limit, bulkhead and fatal drain,
+// timeout, retry, recover), which know it by key.
 // Its handler runs as a tool handler that keeps the real answer aside (see
 // serveRequest) and returns an empty result, or no result when it had
 // nothing.
