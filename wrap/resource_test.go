@@ -295,3 +295,26 @@ func checkSentinel(t *testing.T, err, want error, says string) {
 		t.Errorf("err = %q, want it to say %q and nothing secret", err, says)
 	}
 }
+
+// TestServerOptionsCoverResources: the one-line retrofit protects
+// resources and prompts too.
+func TestServerOptionsCoverResources(t *testing.T) {
+	logs := &logbuf.Buffer{}
+	conn := testserver.StartHTTP(t, notesServer(t, wrap.ServerOptions(wrap.WithLogger(logs.Logger()))...),
+		client.WithProtocolVersion("2025-11-25"))
+	for uri, code := range map[string]int{"note://missing": mcp.RESOURCE_NOT_FOUND, "notes://panic": mcp.INTERNAL_ERROR} {
+		conn.Wire.Reset()
+		if _, err := read(conn.Client, uri); err == nil {
+			t.Fatalf("%s: no error", uri)
+		}
+		checkError(t, lastError(t, conn.Wire), code, "")
+	}
+	conn.Wire.Reset()
+	if err := getPrompt(conn.Client, "goerr"); err == nil {
+		t.Fatal("prompt goerr succeeded")
+	}
+	checkError(t, lastError(t, conn.Wire), mcp.INTERNAL_ERROR, "the details are in the server log")
+	if lines, _ := logs.Find("msg", "resource read"); len(lines) != 2 {
+		t.Errorf("%d resource lines, want 2:\n%s", len(lines), logs.String())
+	}
+}

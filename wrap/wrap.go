@@ -34,7 +34,9 @@ func ServerOptions(opts ...Option) []server.ServerOption {
 	return New(opts...).ServerOptions()
 }
 
-// ServerOptions returns the Middleware as a server option, preceded, when
+// ServerOptions returns the Middleware as a server option, followed by
+// Resources and Prompts (the same chain for resource, template and prompt
+// handlers) and preceded, when
 // the Wrapper logs or observes, by the observer's own server options: hooks
 // that give the tools/calls mcp-go answers before any middleware runs
 // (unknown tool, unparsable params, input schema validation) their one log
@@ -46,7 +48,7 @@ func (w *Wrapper) ServerOptions() []server.ServerOption {
 	if w.cfg.observer != nil {
 		opts = w.cfg.observer.ServerOptions()
 	}
-	return append(opts, server.WithToolHandlerMiddleware(w.Middleware()))
+	return append(opts, server.WithToolHandlerMiddleware(w.Middleware()), w.Resources(), w.Prompts())
 }
 
 // Middleware returns New(opts...).Middleware(): the one-line retrofit,
