@@ -88,6 +88,15 @@
 // errs.ArgumentResult). A server whose own
 // errors are written for the user declares them with WithPublicErrors.
 //
+// # Resources and prompts
+//
+// Resources, resource templates and prompts go through the same layers
+// (Resources, Prompts; ServerOptions includes both). Their methods have no
+// isError result, so a failure is a JSON-RPC error built by errs.ToJSONRPC:
+// -32002 with the URI in data for a resource that is not found, -32602 for
+// invalid arguments, -32603 with a masked message and the call id for
+// anything internal. TypedPrompt derives a prompt's arguments from a struct.
+//
 // Start-up checks (required environment variables, configuration files) are
 // collected with Checks, which reports every problem at once and exits with
 // ExitConfig. Clients of other services are kept working by the upstream
