@@ -34,27 +34,23 @@ func (w *Wrapper) withRPCErrors(method mcp.MCPMethod, opt server.ServerOption) s
 
 // onError sees every resources/read and prompts/get mcp-go answers with
 // an error: the chain's own failures, whose code it sets (sendRPCError),
-// and the requests mcp-go refuses before any middleware runs (a URI no
-// handler matches, an unknown prompt), which get their log line, span and
-// duration point here.
+// and the reads mcp-go refuses before any middleware runs (a URI no
+// handler matches), which get their log line, span and duration point
+// here.
 func (w *Wrapper) onError(ctx context.Context, msg any, err error) {
 	var rpc *errs.RPCError
 	if errors.As(err, &rpc) {
 		sendRPCError(err, rpc)
 		return
 	}
-	if w.cfg.observer == nil || !errors.Is(err, server.ErrResourceNotFound) && !errors.Is(err, server.ErrPromptNotFound) {
+	// An unknown prompt is not recorded: its name, chosen by the client,
+	// would become a metric attribute.
+	req, ok := msg.(*mcp.ReadResourceRequest)
+	if w.cfg.observer == nil || !ok || req == nil || !errors.Is(err, server.ErrResourceNotFound) {
 		return
 	}
 	var rec record
-	switch req := msg.(type) {
-	case *mcp.ReadResourceRequest:
-		_, rec.obs = w.cfg.observer.StartResource(ctx, *req, rec.id())
-	case *mcp.GetPromptRequest:
-		_, rec.obs = w.cfg.observer.StartPrompt(ctx, *req, rec.id())
-	default:
-		return
-	}
+	_, rec.obs = w.cfg.observer.StartResource(ctx, *req, rec.id())
 	rec.fail(observe.CodeOutcome(errs.NotFound), errs.Wrap(errs.NotFound, err, ""))
 	rec.rpcCode = mcp.INTERNAL_ERROR
 	if code := requestErrorField(err, "code"); code.Kind() == reflect.Int {
