@@ -69,7 +69,7 @@ func TestResourceAndPromptSpans(t *testing.T) {
 			attrs[a.Key] = a.Value
 		}
 		if sp.Name() != want.name || attrs[want.attr.Key] != want.attr.Value {
-			t.Errorf("span %d: %q %s=%q, want %q %q", i, sp.Name(), want.attr.Key, attrs[want.attr.Key].Emit(), want.name, want.attr.Value.Emit())
+			t.Errorf("span %d: %q %s=%q, want %q %q", i, sp.Name(), want.attr.Key, attrs[want.attr.Key].AsString(), want.name, want.attr.Value.AsString())
 		}
 		if sp.Parent().TraceID().String() != traceID {
 			t.Errorf("span %q is not a child of the client's trace: %v", sp.Name(), sp.Parent().TraceID())
