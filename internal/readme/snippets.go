@@ -195,3 +195,30 @@ func sharedRateLimit() *limit.Limiter {
 	lim := limit.New(limit.PerMinute(10), limit.WithStore(redislimit.New(rdb)))
 	return lim
 }
+
+func allKinds(logger *slog.Logger) *server.MCPServer {
+	s := server.NewMCPServer("notes", "1.0.0", wrap.ServerOptions(wrap.WithLogger(logger), wrap.WithTimeout(5*time.Second))...)
+	return s
+}
+
+func perKind(logger *slog.Logger) *server.MCPServer {
+	w := wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(5*time.Second))
+	s := server.NewMCPServer("notes", "1.0.0",
+		server.WithToolHandlerMiddleware(w.Middleware()),
+		w.Resources(), // resources and resource templates
+		w.Prompts(),
+	)
+	return s
+}
+
+func typedPrompt(s *server.MCPServer) {
+	type summaryArgs struct {
+		Topic string `json:"topic" validate:"required" description:"What to summarise"`
+		Style string `json:"style" validate:"omitempty,oneof=short long" description:"short or long"`
+	}
+
+	s.AddPrompts(wrap.MustTypedPrompt(mcp.NewPrompt("summary"),
+		func(ctx context.Context, req mcp.GetPromptRequest, a summaryArgs) (*mcp.GetPromptResult, error) {
+			return mcp.NewGetPromptResult("summary of "+a.Topic, nil), nil
+		}))
+}
