@@ -5,15 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"log"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -150,30 +147,14 @@ func overHTTP(t *testing.T, s *server.MCPServer) side {
 	}
 }
 
-// overStdio runs mcp-go's stdio server and stdio client over two pipes.
+// overStdio runs mcp-go's stdio server and stdio client over OS pipes.
 func overStdio(t *testing.T, s *server.MCPServer) side {
-	t.Helper()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	stdio := server.NewStdioServer(s)
-	stdio.SetErrorLogger(log.New(io.Discard, "", 0))
-	done := make(chan struct{})
-	go func() { defer close(done); _ = stdio.Listen(ctx, inR, outW) }()
-	cl := client.NewClient(transport.NewIO(outR, inW, io.NopCloser(strings.NewReader(""))))
-	if err := cl.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ClientInfo: mcp.Implementation{Name: "retrofit-test", Version: "0"},
-	}}); err != nil {
-		t.Fatal(err)
-	}
+	cl := testserver.StartStdio(t, s)
 	return side{
 		call: func(ctx context.Context, tool string, args any) answer {
 			return toAnswer(cl.CallTool(ctx, request(tool, args)))
 		},
-		close: func() { _ = cl.Close(); cancel(); _ = inW.Close(); _ = outW.Close(); <-done },
+		close: func() {},
 	}
 }
 
