@@ -28,8 +28,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
 )
 
 func main() {
@@ -111,7 +111,7 @@ func run(ctx context.Context, out io.Writer) error {
 
 	bareSrv := server.NewMCPServer("notes", "1.0.0", opts...)
 	register(bareSrv, release)
-	bare, err := testserver.Serve(bareSrv, client.WithProtocolVersion("2025-11-25"))
+	bare, err := outboundtest.Serve(bareSrv, client.WithProtocolVersion("2025-11-25"))
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func run(ctx context.Context, out io.Writer) error {
 	w := wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))), wrap.WithTimeout(500*time.Millisecond))
 	wrappedSrv := server.NewMCPServer("notes", "1.0.0", append(opts, w.Resources(), w.Prompts())...)
 	register(wrappedSrv, release)
-	wrapped, err := testserver.Serve(wrappedSrv, client.WithProtocolVersion("2025-11-25"))
+	wrapped, err := outboundtest.Serve(wrappedSrv, client.WithProtocolVersion("2025-11-25"))
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func target(st step) string {
 
 // ask sends the step's request and describes the answer as the client saw
 // it on the wire.
-func ask(ctx context.Context, c *testserver.Conn, st step) string {
+func ask(ctx context.Context, c *outboundtest.Conn, st step) string {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	c.Wire.Reset()

@@ -4,7 +4,7 @@
 //	go run ./examples/weather                 # demo: drives itself, prints what happens, exits 0
 //	go run ./examples/weather -demo=false -upstream https://api.example.com -listen 127.0.0.1:8080
 //
-// It shows the four lines of defence of issue 4: start-up checks that
+// It shows four lines of defence: start-up checks that
 // report every problem at once (wrap.Checks), a reconnecting client with a
 // circuit breaker (upstream.Holder), retries of the read-only tool only
 // (wrap.WithRetry, honouring Retry-After), and the fatal exit
@@ -33,11 +33,12 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
+	"github.com/mcpwrap/mcpwrap/wrap/upstream/upstreamtest"
 )
 
 func main() {
@@ -244,7 +245,7 @@ func (w *weatherClient) tools() []server.ServerTool {
 // drive is the demo: a real client calls the real server while the
 // upstream misbehaves.
 func drive(ctx context.Context, s *server.MCPServer, api *fakeAPI, w *weatherClient, out io.Writer) error {
-	conn, err := testserver.Serve(s)
+	conn, err := outboundtest.Serve(s)
 	if err != nil {
 		return err
 	}
@@ -299,10 +300,10 @@ func drive(ctx context.Context, s *server.MCPServer, api *fakeAPI, w *weatherCli
 }
 
 // fakeAPI is the in-process upstream of the demo. It can be stopped and
-// restarted on the same port (testserver.Restartable), and told to answer
+// restarted on the same port (upstreamtest.Restartable), and told to answer
 // the next request with a given status.
 type fakeAPI struct {
-	*testserver.Restartable
+	*upstreamtest.Restartable
 	mu     sync.Mutex
 	status int
 	retry  string
@@ -327,7 +328,7 @@ func startFakeAPI() (*fakeAPI, error) {
 		w.WriteHeader(http.StatusCreated)
 	})
 	var err error
-	if a.Restartable, err = testserver.NewRestartable(mux); err != nil {
+	if a.Restartable, err = upstreamtest.NewRestartable(mux); err != nil {
 		return nil, err
 	}
 	return a, nil

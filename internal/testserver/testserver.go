@@ -1,37 +1,43 @@
-// Package testserver starts real mcp-go servers on loopback for tests and
-// examples, and records what crossed the wire.
+// Package testserver starts real mcp-go servers on loopback for tests, on
+// top of the public outboundtest.Serve and upstreamtest.Restartable, and
+// adds what needs a testing.TB.
 package testserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
-	"log"
-	"net"
-	"net/http"
-	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
 )
 
-// Conn is a running streamable-HTTP server and an initialized client.
-type Conn struct {
-	Client *client.Client
-	URL    string
-	Wire   *Wire
-	close  func()
-}
+// Conn is outboundtest.Conn with helpers for tests.
+type Conn struct{ *outboundtest.Conn }
 
-// Close stops the client and the server.
-func (c *Conn) Close() { c.close() }
+// Wire and Response are outboundtest's wire recorder.
+type (
+	Wire     = outboundtest.Wire
+	Response = outboundtest.Response
+)
+
+// Messages splits a recorded body into its JSON-RPC messages.
+func Messages(r Response) []json.RawMessage { return outboundtest.Messages(r) }
+
+// Listen is outboundtest.Listen.
+func Listen(s *server.MCPServer) (string, func(), error) { return outboundtest.Listen(s) }
+
+// Serve is outboundtest.Serve.
+func Serve(s *server.MCPServer, opts ...client.ClientOption) (*Conn, error) {
+	c, err := outboundtest.Serve(s, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &Conn{c}, nil
+}
 
 // StartHTTP serves s over streamable HTTP on 127.0.0.1:0 and connects a real
 // mcp-go client to it. Everything is stopped when the test ends.
@@ -43,62 +49,6 @@ func StartHTTP(t testing.TB, s *server.MCPServer, opts ...client.ClientOption) *
 	}
 	t.Cleanup(c.Close)
 	return c
-}
-
-// Listen serves s over streamable HTTP on 127.0.0.1:0 and returns its URL
-// and a stop function that closes the listener and every connection.
-func Listen(s *server.MCPServer) (string, func(), error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	// A bare server's panics are expected in some tests; keep them off stderr.
-	hs := &http.Server{Handler: server.NewStreamableHTTPServer(s), ReadHeaderTimeout: 5 * time.Second,
-		ErrorLog: log.New(io.Discard, "", 0)}
-	go func() { _ = hs.Serve(ln) }()
-	return "http://" + ln.Addr().String() + "/mcp", func() { _ = hs.Close() }, nil
-}
-
-// Serve is StartHTTP without a testing.TB, for examples.
-func Serve(s *server.MCPServer, opts ...client.ClientOption) (*Conn, error) {
-	url, stopServer, err := Listen(s)
-	if err != nil {
-		return nil, err
-	}
-	wire := &Wire{}
-	hc := &http.Client{Transport: wire.RoundTripper(http.DefaultTransport.(*http.Transport).Clone())}
-	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(hc))
-	if err != nil {
-		stopServer()
-		return nil, err
-	}
-	cl := client.NewClient(tr, opts...)
-	stop := func() {
-		_ = cl.Close()
-		stopServer()
-		hc.CloseIdleConnections()
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := cl.Start(ctx); err != nil {
-		stop()
-		return nil, err
-	}
-	if _, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ClientInfo: mcp.Implementation{Name: "mcpwrap-test", Version: "0"},
-	}}); err != nil {
-		stop()
-		return nil, err
-	}
-	return &Conn{Client: cl, URL: url, Wire: wire, close: stop}, nil
-}
-
-// Call calls a tool with arguments.
-func (c *Conn) Call(ctx context.Context, tool string, args map[string]any) (*mcp.CallToolResult, error) {
-	var req mcp.CallToolRequest
-	req.Params.Name = tool
-	req.Params.Arguments = args
-	return c.Client.CallTool(ctx, req)
 }
 
 // CallRaw calls a tool with arguments given as exact JSON text (none for
@@ -116,117 +66,4 @@ func (c *Conn) CallRaw(t testing.TB, tool, args string) *mcp.CallToolResult {
 		t.Fatalf("call %s %s: %v", tool, args, err)
 	}
 	return res
-}
-
-// Wire records every HTTP response the client received.
-type Wire struct {
-	mu        sync.Mutex
-	responses []Response
-}
-
-// Response is one recorded HTTP response.
-type Response struct {
-	Status      int
-	ContentType string
-	Body        []byte
-	ReadErr     error
-}
-
-// RoundTripper returns next with recording added.
-func (w *Wire) RoundTripper(next http.RoundTripper) http.RoundTripper {
-	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		resp, err := next.RoundTrip(r)
-		if err != nil {
-			return nil, err
-		}
-		resp.Body = &teeBody{rc: resp.Body, wire: w, status: resp.StatusCode, ct: resp.Header.Get("Content-Type")}
-		return resp, nil
-	})
-}
-
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
-type teeBody struct {
-	rc     io.ReadCloser
-	buf    bytes.Buffer
-	wire   *Wire
-	status int
-	ct     string
-	once   sync.Once
-	err    error
-}
-
-func (b *teeBody) Read(p []byte) (int, error) {
-	n, err := b.rc.Read(p)
-	b.buf.Write(p[:n])
-	if err != nil {
-		if !errors.Is(err, io.EOF) {
-			b.err = err
-		}
-		b.record()
-	}
-	return n, err
-}
-
-func (b *teeBody) Close() error {
-	b.record()
-	return b.rc.Close()
-}
-
-func (b *teeBody) record() {
-	b.once.Do(func() {
-		b.wire.mu.Lock()
-		b.wire.responses = append(b.wire.responses, Response{Status: b.status, ContentType: b.ct, Body: bytes.Clone(b.buf.Bytes()), ReadErr: b.err})
-		b.wire.mu.Unlock()
-	})
-}
-
-// Responses returns what was recorded so far.
-func (w *Wire) Responses() []Response {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]Response(nil), w.responses...)
-}
-
-// Reset forgets what was recorded.
-func (w *Wire) Reset() {
-	w.mu.Lock()
-	w.responses = nil
-	w.mu.Unlock()
-}
-
-// JSONRPCErrors returns the error members of every JSON-RPC message
-// recorded, from plain JSON bodies and from SSE data lines alike.
-func (w *Wire) JSONRPCErrors() []json.RawMessage {
-	var out []json.RawMessage
-	for _, r := range w.Responses() {
-		for _, msg := range Messages(r) {
-			var m struct {
-				Error json.RawMessage `json:"error"`
-			}
-			if json.Unmarshal(msg, &m) == nil && len(m.Error) > 0 && string(m.Error) != "null" {
-				out = append(out, m.Error)
-			}
-		}
-	}
-	return out
-}
-
-// Messages splits a recorded body into its JSON-RPC messages.
-func Messages(r Response) []json.RawMessage {
-	var out []json.RawMessage
-	if strings.HasPrefix(r.ContentType, "text/event-stream") {
-		for line := range strings.SplitSeq(string(r.Body), "\n") {
-			if data, ok := strings.CutPrefix(line, "data:"); ok {
-				out = append(out, json.RawMessage(strings.TrimSpace(data)))
-			}
-		}
-		return out
-	}
-	if len(bytes.TrimSpace(r.Body)) > 0 {
-		out = append(out, json.RawMessage(r.Body))
-	}
-	return out
 }

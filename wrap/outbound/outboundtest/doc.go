@@ -17,5 +17,10 @@
 // id) has its own scenario and counters, so parallel tests do not disturb
 // each other. Scenario names follow the Cakewalk MCP Test Kitchen's.
 //
-// Handler and Server are safe for concurrent use.
+// Serve does the same for any *server.MCPServer (a bare one next to a
+// wrapped one, in a demo or a test): it serves it on 127.0.0.1:0 and
+// returns an initialized client whose HTTP responses Conn.Wire records, so
+// a JSON-RPC error or a dropped connection on the wire can be counted.
+//
+// Handler, Server, Conn and Wire are safe for concurrent use.
 package outboundtest
