@@ -90,6 +90,19 @@ func ParseCode(s string) (Code, bool) {
 	return Internal, false
 }
 
+// MarshalText returns String, so a Code is its name in JSON and in logs.
+func (c Code) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// UnmarshalText is ParseCode; an unknown name is an error.
+func (c *Code) UnmarshalText(b []byte) error {
+	code, ok := ParseCode(string(b))
+	if !ok {
+		return fmt.Errorf("errs: unknown code %q", b)
+	}
+	*c = code
+	return nil
+}
+
 // Retryable reports whether repeating the same call may succeed: true for
 // Unavailable, Timeout and RateLimited. Whether it is safe to repeat is a
 // separate question that depends on the tool (see the wrap package).

@@ -2,6 +2,7 @@ package errs_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -347,5 +348,24 @@ func TestOutOfRangeCodeIsMasked(t *testing.T) {
 	}
 	if info, _ := errs.InfoOf(res); info.Code != "internal" {
 		t.Fatalf("unknown code not treated as internal: %+v", info)
+	}
+}
+
+// TestCodeText: a Code marshals as its name and back, like outbound.Outcome;
+// an unknown name is an error, not a silent Internal.
+func TestCodeText(t *testing.T) {
+	for _, c := range errs.Codes() {
+		b, err := json.Marshal(map[string]errs.Code{"code": c})
+		if err != nil || string(b) != `{"code":"`+c.String()+`"}` {
+			t.Fatalf("Marshal(%v) = %s, %v", c, b, err)
+		}
+		var back map[string]errs.Code
+		if err := json.Unmarshal(b, &back); err != nil || back["code"] != c {
+			t.Fatalf("Unmarshal(%s) = %v, %v", b, back, err)
+		}
+	}
+	var c errs.Code
+	if err := c.UnmarshalText([]byte("nonsense")); err == nil {
+		t.Fatal("an unknown code name was accepted")
 	}
 }
