@@ -18,7 +18,7 @@ import (
 func main() {
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
 	s := server.NewMCPServer("weather", "1.0.0",
-		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second))),
+		wrap.ServerOptions(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second))...,
 	)
 	s.AddTool(mcp.NewTool("get_forecast", mcp.WithString("city", mcp.Required())), forecast)
 	if err := server.ServeStdio(s); err != nil {
