@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"net"
 	"strings"
 	"testing"
 )
@@ -46,5 +47,26 @@ func TestTour(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Log(got)
+	}
+}
+
+// TestTourSaysWhenExportFailed: with the OTLP endpoint on a dead port the
+// tour must not claim its spans were exported.
+func TestTourSaysWhenExportFailed(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := ln.Addr().String()
+	_ = ln.Close()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+dead)
+	t.Setenv("OTEL_METRICS_EXPORTER", "none")
+	var out bytes.Buffer
+	if err := run(t.Context(), &out); err != nil {
+		t.Fatalf("tour failed: %v\n%s", err, out.String())
+	}
+	got := out.String()
+	if strings.Contains(got, "Spans exported over OTLP") || !strings.Contains(got, "Span export FAILED") {
+		t.Fatalf("the tour's closing lines do not say the export failed:\n%s", got[max(0, len(got)-600):])
 	}
 }
