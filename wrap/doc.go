@@ -1,9 +1,15 @@
-// Package wrap makes mcp-go tool handlers safe: every failure becomes a
-// well-formed isError result the model can act on, panics never reach the
-// client, and the operator gets one log line per call.
+// Package wrap makes mcp-go handlers safe: every tool failure becomes a
+// well-formed isError result the model can act on (a resource or prompt
+// failure a precise JSON-RPC error), panics never reach the client, and the
+// operator gets one log line per call.
 //
-// Retrofit an existing server with one Wrapper, used for the middleware and
-// for any tool registered with its own chain:
+// Retrofit an existing server with one line:
+//
+//	s := server.NewMCPServer("weather", "1.0.0",
+//		wrap.ServerOptions(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second))...)
+//
+// or with one Wrapper, used for the middleware and for any tool registered
+// with its own chain:
 //
 //	w := wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(5*time.Second))
 //	s := server.NewMCPServer("weather", "1.0.0",
