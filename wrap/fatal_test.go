@@ -374,6 +374,25 @@ func checkStopLines(t *testing.T, logs *logbuf.Buffer, reason string, code int) 
 	}
 }
 
+// httpClients reads the URL the child serves on from out and connects n
+// clients to it.
+func httpClients(t *testing.T, out io.Reader, logs *logbuf.Buffer, n int) []*client.Client {
+	t.Helper()
+	url, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no URL from the child: %v\n%s", err, logs.String())
+	}
+	var clients []*client.Client
+	for range n {
+		tr, err := transport.NewStreamableHTTP(strings.TrimSpace(url))
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients = append(clients, startClient(t, tr))
+	}
+	return clients
+}
+
 // With WithFatalExit, every call in flight was dropped (EOF) when another
 // call returned a fatal error: the stop waited a fixed 100ms, then exited.
 func TestFatalDrainsInFlightCallsOverHTTP(t *testing.T) {
@@ -383,18 +402,7 @@ func TestFatalDrainsInFlightCallsOverHTTP(t *testing.T) {
 	}
 	var logs logbuf.Buffer
 	cmd, _, out := child(t, "http", &logs)
-	url, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("no URL from the child: %v\n%s", err, logs.String())
-	}
-	var clients []*client.Client
-	for range 4 {
-		tr, err := transport.NewStreamableHTTP(strings.TrimSpace(url))
-		if err != nil {
-			t.Fatal(err)
-		}
-		clients = append(clients, startClient(t, tr))
-	}
+	clients := httpClients(t, out, &logs, 4)
 	wait := inFlight(t, clients, 20)
 
 	res, err := callTool(clients[1], "reload_config")
@@ -446,18 +454,7 @@ func TestSignalDrainsInFlightCallsThenExitsZero(t *testing.T) {
 	}
 	var logs logbuf.Buffer
 	cmd, _, out := child(t, "signal", &logs)
-	url, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("no URL from the child: %v\n%s", err, logs.String())
-	}
-	var clients []*client.Client
-	for range 4 {
-		tr, err := transport.NewStreamableHTTP(strings.TrimSpace(url))
-		if err != nil {
-			t.Fatal(err)
-		}
-		clients = append(clients, startClient(t, tr))
-	}
+	clients := httpClients(t, out, &logs, 4)
 	wait := inFlight(t, clients, 20)
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
