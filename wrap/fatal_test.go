@@ -119,24 +119,32 @@ func TestFatalAnswersRunsHooksThenExits(t *testing.T) {
 	}
 }
 
-func TestFatalHookThatHangsIsAbandonedAtTheTimeout(t *testing.T) {
-	release := make(chan struct{})
+// stopOnFatal calls the fatal tool wrapped with f (its Exit replaced) and
+// waits for the exit, failing the test if it never comes; it returns the log.
+func stopOnFatal(t *testing.T, f wrap.FatalExit) *logbuf.Buffer {
+	t.Helper()
 	exited := make(chan int, 1)
-	var logs logbuf.Buffer
-	st := wrap.Tool(fatalTool().Tool, fatalTool().Handler, wrap.WithLogger(logs.Logger()), wrap.WithFatalExit(wrap.FatalExit{
-		Hooks:   []func(context.Context) error{func(context.Context) error { <-release; return nil }},
-		Timeout: 50 * time.Millisecond,
-		Exit:    func(code int) { exited <- code },
-	}))
+	f.Exit = func(code int) { exited <- code }
+	logs := new(logbuf.Buffer)
+	st := wrap.Tool(fatalTool().Tool, fatalTool().Handler, wrap.WithLogger(logs.Logger()), wrap.WithFatalExit(f))
 	if _, err := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "reload_config"}}); err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case <-exited:
 	case <-time.After(10 * time.Second):
-		t.Fatal("a hanging hook blocked the exit")
+		t.Fatal("exit was never called")
 	}
-	close(release)
+	return logs
+}
+
+func TestFatalHookThatHangsIsAbandonedAtTheTimeout(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	logs := stopOnFatal(t, wrap.FatalExit{
+		Hooks:   []func(context.Context) error{func(context.Context) error { <-release; return nil }},
+		Timeout: 50 * time.Millisecond,
+	})
 	if got, _ := logs.Find("msg", "exiting"); len(got) != 1 || got[0]["hooks_timed_out"] != true {
 		t.Fatalf("exit line %v", got)
 	}
@@ -479,22 +487,11 @@ func TestSignalDrainsInFlightCallsThenExitsZero(t *testing.T) {
 // A Grace as long as the Timeout used to leave the hooks no time at all
 // (hooks_timed_out, the metrics flush lost): the two shared one deadline.
 func TestFatalHooksHaveTheirOwnBudget(t *testing.T) {
-	exited := make(chan int, 1)
-	var logs logbuf.Buffer
-	st := wrap.Tool(fatalTool().Tool, fatalTool().Handler, wrap.WithLogger(logs.Logger()), wrap.WithFatalExit(wrap.FatalExit{
+	logs := stopOnFatal(t, wrap.FatalExit{
 		Hooks:   []func(context.Context) error{func(context.Context) error { time.Sleep(20 * time.Millisecond); return nil }},
 		Grace:   200 * time.Millisecond,
 		Timeout: 200 * time.Millisecond,
-		Exit:    func(code int) { exited <- code },
-	}))
-	if _, err := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "reload_config"}}); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-exited:
-	case <-time.After(10 * time.Second):
-		t.Fatal("exit was never called")
-	}
+	})
 	if got, _ := logs.Find("msg", "exiting"); len(got) != 1 || got[0]["hooks_timed_out"] != nil || got[0]["calls_dropped"] != nil {
 		t.Fatalf("exiting line %v", got)
 	}
