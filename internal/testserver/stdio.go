@@ -42,17 +42,39 @@ func StartStdio(tb testing.TB, s *server.MCPServer) *client.Client {
 		_ = inR.Close()
 		_ = outR.Close()
 	})
-	start, stop := context.WithTimeout(context.Background(), 10*time.Second)
-	defer stop()
-	if err := cl.Start(start); err != nil {
+	initialize(tb, cl)
+	return cl
+}
+
+// Connect starts an initialized mcp-go client of the streamable-HTTP server
+// at url, sending headers with every request; it is closed when the test
+// ends.
+func Connect(tb testing.TB, url string, headers map[string]string, opts ...client.ClientOption) *client.Client {
+	tb.Helper()
+	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPHeaders(headers))
+	if err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := cl.Initialize(start, mcp.InitializeRequest{Params: mcp.InitializeParams{
+	cl := client.NewClient(tr, opts...)
+	tb.Cleanup(func() { _ = cl.Close() })
+	initialize(tb, cl)
+	return cl
+}
+
+// initialize starts cl and runs the MCP handshake, failing the test if
+// either fails within 10 seconds.
+func initialize(tb testing.TB, cl *client.Client) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := cl.Start(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
 		ClientInfo: mcp.Implementation{Name: "mcpwrap-test", Version: "0"},
 	}}); err != nil {
 		tb.Fatal(err)
 	}
-	return cl
 }
 
 // eofReader is a stderr with nothing on it.

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
@@ -71,7 +71,7 @@ func TestDenialOverHTTP(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cl := connect(t, url, c.headers, c.opts...)
+			cl := testserver.Connect(t, url, c.headers, c.opts...)
 			before := ran.Load()
 			for i := range 3 {
 				res, err := callTool(ctx, cl, "search")
@@ -166,27 +166,6 @@ func listen(t *testing.T, s *server.MCPServer) string {
 	go func() { _ = hs.Serve(ln) }()
 	t.Cleanup(func() { _ = hs.Close() })
 	return "http://" + ln.Addr().String() + "/mcp"
-}
-
-func connect(t *testing.T, url string, headers map[string]string, opts ...client.ClientOption) *client.Client {
-	t.Helper()
-	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPHeaders(headers))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl := client.NewClient(tr, opts...)
-	t.Cleanup(func() { _ = cl.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := cl.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ClientInfo: mcp.Implementation{Name: "limit-test", Version: "0"},
-	}}); err != nil {
-		t.Fatal(err)
-	}
-	return cl
 }
 
 func callTool(ctx context.Context, cl *client.Client, tool string) (*mcp.CallToolResult, error) {
