@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -97,20 +96,7 @@ func TestSecretsAppearNowhere(t *testing.T) {
 
 func dialWithHeaders(t *testing.T, s *server.MCPServer, headers map[string]string) *client.Client {
 	t.Helper()
-	url := testserver.StartHTTP(t, s).URL
-	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPHeaders(headers))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl := client.NewClient(tr)
-	t.Cleanup(func() { _ = cl.Close() })
-	if err := cl.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cl.Initialize(t.Context(), mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	return cl
+	return testserver.Connect(t, testserver.StartHTTP(t, s).URL, headers)
 }
 
 type valuer struct{ secret string }

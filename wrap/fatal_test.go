@@ -27,6 +27,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
@@ -279,21 +280,6 @@ func child(t *testing.T, mode string, logs *logbuf.Buffer) (*exec.Cmd, io.WriteC
 	return cmd, in, out
 }
 
-func startClient(t *testing.T, tr transport.Interface) *client.Client {
-	t.Helper()
-	c := client.NewClient(tr)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	return c
-}
-
 func callTool(c *client.Client, name string) (*mcp.CallToolResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -396,7 +382,7 @@ func httpClients(t *testing.T, out io.Reader, logs *logbuf.Buffer, n int) []*cli
 		if err != nil {
 			t.Fatal(err)
 		}
-		clients = append(clients, startClient(t, tr))
+		clients = append(clients, testserver.Start(t, tr))
 	}
 	return clients
 }
@@ -440,7 +426,7 @@ func TestFatalDrainsInFlightCallsOverStdio(t *testing.T) {
 	}
 	var logs logbuf.Buffer
 	cmd, in, out := child(t, "stdio", &logs)
-	c := startClient(t, transport.NewIO(out, in, io.NopCloser(strings.NewReader(""))))
+	c := testserver.Start(t, transport.NewIO(out, in, io.NopCloser(strings.NewReader(""))))
 	wait := inFlight(t, []*client.Client{c}, 3)
 	res, err := callTool(c, "reload_config")
 	if info, _ := errs.InfoOf(res); err != nil || info.Code != "fatal" {

@@ -13,11 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -143,18 +142,7 @@ func TestHTTPServerExpiresIdleSessions(t *testing.T) {
 		idle = resp.Header.Get(server.HeaderKeySessionID)
 	}
 	// A live client that keeps calling keeps its session.
-	tr, err := transport.NewStreamableHTTP(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr)
-	defer c.Close()
-	if err := c.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Initialize(t.Context(), mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
+	c := testserver.Connect(t, url, nil)
 	deadline := time.Now().Add(10 * time.Second)
 	for gone.Load() < sessions {
 		if time.Now().After(deadline) {

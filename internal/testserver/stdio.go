@@ -55,6 +55,13 @@ func Connect(tb testing.TB, url string, headers map[string]string, opts ...clien
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return Start(tb, tr, opts...)
+}
+
+// Start starts an initialized mcp-go client over tr; it is closed when the
+// test ends.
+func Start(tb testing.TB, tr transport.Interface, opts ...client.ClientOption) *client.Client {
+	tb.Helper()
 	cl := client.NewClient(tr, opts...)
 	tb.Cleanup(func() { _ = cl.Close() })
 	initialize(tb, cl)
