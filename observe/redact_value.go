@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/mcpwrap/mcpwrap/internal/structtag"
@@ -269,6 +270,14 @@ func collect(v reflect.Value, found *[]string, depth int) {
 		}
 	case reflect.String:
 		*found = append(*found, v.String())
+	case reflect.Float32, reflect.Float64:
+		// A number under a secret name (a PIN decoded from JSON) is
+		// echoed in its shortest decimal form.
+		*found = append(*found, strconv.FormatFloat(v.Float(), 'f', -1, 64))
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		*found = append(*found, strconv.FormatInt(v.Int(), 10))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		*found = append(*found, strconv.FormatUint(v.Uint(), 10))
 	case reflect.Map:
 		it := v.MapRange()
 		for it.Next() {

@@ -248,32 +248,27 @@ func TestObserverLogRedacts(t *testing.T) {
 	nilObs.Log(t.Context(), slog.LevelError, "nothing") // must not panic
 }
 
-// TestResultIsScrubbed: a secret argument quoted in a result's text or
-// structuredContent is replaced; a result with nothing to hide is returned
-// as is, never modified.
-func TestResultIsScrubbed(t *testing.T) {
+// TestSecretsAndScrub: the values of secret arguments (by name and by
+// struct tag, numbers included) and headers are found and scrubbed from
+// text; ordinary values are left alone; a nil Redactor uses the defaults.
+func TestSecretsAndScrub(t *testing.T) {
 	type args struct {
 		City string `json:"city"`
 		Key  string `json:"key" mcpwrap:"secret"`
 	}
 	r := observe.NewRedactor()
-	res := mcp.NewToolResultStructured(map[string]any{"detail": "no weather for Rome with key k-9f8e7d6c", "city": "Rome"},
-		"no weather for Rome with key k-9f8e7d6c (Bearer abcdefghijklmnop)")
-	got := r.Result(res, args{City: "Rome", Key: "k-9f8e7d6c"})
-	b, _ := json.Marshal(got)
-	if strings.Contains(string(b), "k-9f8e7d6c") || strings.Contains(string(b), "abcdefghijklmnop") || !strings.Contains(string(b), "Rome") {
-		t.Fatalf("result not scrubbed: %s", b)
+	known := r.Secrets(args{City: "Rome", Key: "k-9f8e7d6c"}, http.Header{"Authorization": {"Bearer abcdefghijklmnop"}})
+	got := r.Scrub("no weather for Rome with key k-9f8e7d6c (token abcdefghijklmnop)", known)
+	if strings.Contains(got, "k-9f8e7d6c") || strings.Contains(got, "abcdefghijklmnop") || !strings.Contains(got, "Rome") {
+		t.Fatalf("not scrubbed: %s", got)
 	}
-	if orig, _ := json.Marshal(res); !strings.Contains(string(orig), "k-9f8e7d6c") {
-		t.Fatal("Result modified its input")
-	}
-	plain := mcp.NewToolResultText("sunny in Rome")
-	if r.Result(plain, map[string]any{"password": "hunter22"}) != plain {
-		t.Fatal("a result with nothing to scrub was copied")
+	known = r.Secrets(map[string]any{"password": 482913.0, "city": "Rome"}, nil)
+	if got := r.Scrub("pin 482913 for Rome", known); got != "pin [REDACTED] for Rome" {
+		t.Fatalf("a numeric secret: %q (known %q)", got, known)
 	}
 	var nilRed *observe.Redactor
-	if got := nilRed.Result(mcp.NewToolResultText("token=abc123"), nil); got.Content[0].(mcp.TextContent).Text != "token=[REDACTED]" {
-		t.Fatalf("nil Redactor: %+v", got.Content)
+	if got := nilRed.Scrub("call with password=hunter22", nilRed.Secrets(map[string]any{"password": "hunter22"}, nil)); strings.Contains(got, "hunter22") {
+		t.Fatalf("nil Redactor: %q", got)
 	}
 }
 

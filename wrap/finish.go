@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -57,7 +56,7 @@ func finish(ctx context.Context, cfg *config, rec *record, req *mcp.CallToolRequ
 	}
 	rec.discarded = o.discarded
 	if o.public {
-		res := mcp.NewToolResultError(scrubText(capText(o.err.Cause().Error()), secretValues(req, cfg.red), cfg.red))
+		res := mcp.NewToolResultError(cfg.red.Scrub(capText(o.err.Cause().Error()), cfg.red.Secrets(req.Params.Arguments, req.Header)))
 		rec.outcome = observe.OutcomeToolError
 		rec.result = res
 		rec.log(ctx)
@@ -127,14 +126,14 @@ func scrubbed(e *errs.Error, req *mcp.CallToolRequest, red *observe.Redactor) *e
 	if !e.Code().Public() {
 		return e
 	}
-	known := secretValues(req, red)
-	msg := scrubText(e.Message(), known, red)
+	known := red.Secrets(req.Params.Arguments, req.Header)
+	msg := red.Scrub(e.Message(), known)
 	changed := msg != e.Message()
 	viols := e.Violations()
 	for i := range viols {
 		v := &viols[i]
 		for _, s := range []*string{&v.Got, &v.Message, &v.Parameter} {
-			if t := scrubText(*s, known, red); t != *s {
+			if t := red.Scrub(*s, known); t != *s {
 				*s, changed = t, true
 			}
 		}
@@ -145,72 +144,3 @@ func scrubbed(e *errs.Error, req *mcp.CallToolRequest, red *observe.Redactor) *e
 	return errs.Wrap(e.Code(), e, msg, errs.RetryAfter(e.RetryAfter()), errs.Violations(viols...))
 }
 
-// scrubText replaces the known secret values in s, then secret shapes.
-func scrubText(s string, known []string, red *observe.Redactor) string {
-	if s == "" {
-		return s
-	}
-	for _, k := range known {
-		s = strings.ReplaceAll(s, k, observe.Redacted)
-	}
-	return red.String(s)
-}
-
-// Bounds of the search for secret values in a call's arguments.
-const (
-	maxSecretDepth = 16
-	maxSecretNodes = 4096
-	minSecretLen   = 4 // shorter values would scrub ordinary words
-)
-
-// secretValues returns the values, in req's arguments and headers, under
-// names red considers secret.
-func secretValues(req *mcp.CallToolRequest, red *observe.Redactor) []string {
-	var found []string
-	budget := maxSecretNodes
-	collectSecrets(req.Params.Arguments, red, false, &found, &budget, 0)
-	for k, vs := range req.Header {
-		if red.IsSecretName(k) {
-			for _, v := range vs {
-				if _, tok, ok := strings.Cut(v, " "); ok && len(tok) >= minSecretLen {
-					found = append(found, tok)
-				}
-				if len(v) >= minSecretLen {
-					found = append(found, v)
-				}
-			}
-		}
-	}
-	return found
-}
-
-func collectSecrets(v any, red *observe.Redactor, secret bool, found *[]string, budget *int, depth int) {
-	*budget--
-	if *budget < 0 || depth > maxSecretDepth {
-		return
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			collectSecrets(e, red, secret || red.IsSecretName(k), found, budget, depth+1)
-		}
-	case []any:
-		for _, e := range x {
-			collectSecrets(e, red, secret, found, budget, depth+1)
-		}
-	case string:
-		if secret && len(x) >= minSecretLen {
-			*found = append(*found, x)
-		}
-	case float64:
-		if secret {
-			if s := strconv.FormatFloat(x, 'f', -1, 64); len(s) >= minSecretLen {
-				*found = append(*found, s)
-			}
-		}
-	case json.Number:
-		if secret && len(x) >= minSecretLen {
-			*found = append(*found, string(x))
-		}
-	}
-}
