@@ -39,8 +39,8 @@
 // Nothing is formatted for a span that does not record.
 //
 // Report.Masked marks a call whose model-facing message was replaced by a
-// generic one (masked=true, mcpwrap.masked). Redactor.Result scrubs a
-// result with the log line's redaction; Observer.Log writes a redacted
+// generic one (masked=true, mcpwrap.masked). Redactor.Secrets and Scrub clean
+// text for the model with the log line's redaction; Observer.Log writes a redacted
 // operator line. observe imports errs, never validate or wrap. An Observer
 // is safe for concurrent use.
 package observe

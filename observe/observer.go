@@ -94,7 +94,7 @@ func (o *Observer) WithSecrets(names ...string) *Observer {
 
 // Redactor returns the Redactor the Observer applies (the default secret
 // names, WithSecretNames and WithSecrets), so that a result can be scrubbed
-// the same way as the log line; see Redactor.Result. A nil Observer gives
+// the same way as the log line (Redactor.Secrets, Scrub). A nil Observer gives
 // a nil Redactor, which redacts the default names.
 func (o *Observer) Redactor() *Redactor {
 	if o == nil {
