@@ -143,4 +143,3 @@ func scrubbed(e *errs.Error, req *mcp.CallToolRequest, red *observe.Redactor) *e
 	}
 	return errs.Wrap(e.Code(), e, msg, errs.RetryAfter(e.RetryAfter()), errs.Violations(viols...))
 }
-
