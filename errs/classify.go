@@ -12,10 +12,41 @@ import (
 	"strconv"
 	"syscall"
 	"time"
-
-	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
 )
+
+// Failures an SDK reports with its own error values. An SDK adapter marks
+// its SDK's errors with Mark so that errs classifies them without importing
+// the SDK; errors.Is(err, ErrSessionEnded) then holds.
+var (
+	// ErrSessionEnded: the session with an upstream MCP server ended.
+	ErrSessionEnded = errors.New("the MCP session ended")
+	// ErrAuthRequired: an upstream MCP server requires authorization.
+	ErrAuthRequired = errors.New("authorization required")
+	// ErrInvalidParams: an MCP peer rejected the parameters (-32602).
+	ErrInvalidParams = errors.New("invalid params")
+	// ErrResourceNotFound: an MCP peer has no such resource.
+	ErrResourceNotFound = errors.New("resource not found")
+	// ErrInterrupted: an MCP request was interrupted.
+	ErrInterrupted = errors.New("request interrupted")
+	// ErrTransport: a failure of an SDK's client transport while talking
+	// to a peer.
+	ErrTransport = errors.New("transport error")
+)
+
+// Mark returns err, unchanged in text and chain, also matching kind (one
+// of the Err* failures above) with errors.Is. Mark(nil, kind) is nil.
+func Mark(err, kind error) error {
+	if err == nil {
+		return nil
+	}
+	return &marked{err: err, kind: kind}
+}
+
+type marked struct{ err, kind error }
+
+func (m *marked) Error() string        { return m.err.Error() }
+func (m *marked) Unwrap() error        { return m.err }
+func (m *marked) Is(target error) bool { return target == m.kind }
 
 // classify maps a standard error to a code and a sentence that is safe to
 // show the model: it names the kind of failure, never addresses, paths or
@@ -101,15 +132,15 @@ func classifyReason(err error) (Code, reason) {
 		return Unavailable, reasonClosed
 	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
 		return Unavailable, reasonUnreachable
-	case errors.Is(err, transport.ErrSessionTerminated):
+	case errors.Is(err, ErrSessionEnded):
 		return Unavailable, reasonSessionEnded
-	case errors.Is(err, transport.ErrAuthorizationRequired), errors.Is(err, transport.ErrOAuthAuthorizationRequired):
+	case errors.Is(err, ErrAuthRequired):
 		return PermissionDenied, reasonAuthRequired
-	case errors.Is(err, mcp.ErrInvalidParams):
+	case errors.Is(err, ErrInvalidParams):
 		return InvalidArgument, reasonInvalidParams
-	case errors.Is(err, mcp.ErrResourceNotFound):
+	case errors.Is(err, ErrResourceNotFound):
 		return NotFound, reasonResourceNotFound
-	case errors.Is(err, mcp.ErrRequestInterrupted):
+	case errors.Is(err, ErrInterrupted):
 		return Canceled, reasonInterrupted
 	case errors.Is(err, fs.ErrNotExist):
 		return NotFound, reasonNotFound
@@ -140,12 +171,12 @@ func classifyReason(err error) (Code, reason) {
 }
 
 // onConnection reports whether err happened while talking to a peer: a
-// *url.Error (net/http client), *net.OpError, or an mcp-go transport error.
+// *url.Error (net/http client), *net.OpError, or an SDK transport error
+// (marked ErrTransport).
 func onConnection(err error) bool {
 	var ue *url.Error
 	var oe *net.OpError
-	var te *transport.Error
-	return errors.As(err, &ue) || errors.As(err, &oe) || errors.As(err, &te)
+	return errors.As(err, &ue) || errors.As(err, &oe) || errors.Is(err, ErrTransport)
 }
 
 // HTTPError is the cause recorded by FromStatus: which upstream answered

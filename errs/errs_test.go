@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 )
 
 // closedAddr returns the address of a port that nobody listens on.
@@ -154,7 +155,7 @@ func TestCodeOfRealFailures(t *testing.T) {
 			return err
 		}, errs.Unavailable},
 		{"mcp-go session terminated", func(*testing.T) error {
-			return fmt.Errorf("call upstream: %w", transport.ErrSessionTerminated)
+			return mcpgoerr.Mark(fmt.Errorf("call upstream: %w", transport.ErrSessionTerminated)) // as the mcp-go adapter marks it
 		}, errs.Unavailable},
 		{"missing file", func(*testing.T) error {
 			_, err := os.Open("/definitely/not/here")
@@ -183,7 +184,7 @@ func TestCodeOfRealFailures(t *testing.T) {
 				t.Fatalf("CodeOf(%v) = %s, want %s", err, got, tc.want)
 			}
 			res := errs.ToResult(err, errs.Call{Tool: "t", ID: "c1"})
-			text := res.Content[0].(mcp.TextContent).Text
+			text := res.Text
 			if strings.Contains(text, "127.0.0.1") || strings.Contains(text, "/definitely") {
 				t.Fatalf("the model's text leaks an address or path: %q", text)
 			}
@@ -286,17 +287,17 @@ func TestToResult(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := errs.ToResult(tc.err, errs.Call{Tool: "get", ID: "c1"})
-			if !res.IsError || len(res.Content) != 1 {
+			if res.Text == "" || res.Info.Code == "" {
 				t.Fatalf("not a well-formed error result: %+v", res)
 			}
-			text := res.Content[0].(mcp.TextContent).Text
+			text := res.Text
 			if !strings.Contains(text, tc.text) {
 				t.Fatalf("text %q does not contain %q", text, tc.text)
 			}
 			if strings.Contains(text, "10.1.2.3") || strings.Contains(text, "admin") {
 				t.Fatalf("operator detail leaked: %q", text)
 			}
-			info, ok := errs.InfoOf(res)
+			info, ok := res.Info, res.Info.Code != ""
 			if !ok || info.Code != tc.code || info.Retryable != tc.retryable || info.RetryAfterSeconds != tc.after || info.CallID != "c1" || info.Tool != "get" {
 				t.Fatalf("info = %+v", info)
 			}
@@ -342,11 +343,11 @@ func TestCodeNamesRoundTrip(t *testing.T) {
 // used to show its message to the model (found by FuzzToResult).
 func TestOutOfRangeCodeIsMasked(t *testing.T) {
 	res := errs.ToResult(errs.New(errs.Code(200), "select * from users"), errs.Call{Tool: "t", ID: "c"})
-	text := res.Content[0].(mcp.TextContent).Text
+	text := res.Text
 	if strings.Contains(text, "select") {
 		t.Fatalf("message of an unknown code shown: %q", text)
 	}
-	if info, _ := errs.InfoOf(res); info.Code != "internal" {
+	if info := res.Info; info.Code != "internal" {
 		t.Fatalf("unknown code not treated as internal: %+v", info)
 	}
 }

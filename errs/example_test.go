@@ -4,20 +4,16 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/mcpwrap/mcpwrap/errs"
 )
 
 func ExampleToResult() {
 	err := errs.New(errs.RateLimited, "weather-api quota reached", errs.RetryAfter(30*time.Second))
 	res := errs.ToResult(err, errs.Call{Tool: "get_forecast", ID: "4f2a"})
-	info, _ := errs.InfoOf(res)
-	fmt.Println(res.IsError)
-	fmt.Println(res.Content[0].(mcp.TextContent).Text)
+	info, _ := errs.InfoOf(res.Structured())
+	fmt.Println(res.Text)
 	fmt.Println(info.Code, info.Retryable, info.RetryAfterSeconds)
 	// Output:
-	// true
 	// weather-api quota reached; retry after 30s
 	// rate_limited true 30
 }

@@ -1,9 +1,12 @@
 package errs
 
-import (
-	"strconv"
+import "strconv"
 
-	"github.com/mark3labs/mcp-go/mcp"
+// The JSON-RPC codes of MCP's error answers.
+const (
+	codeInvalidParams    = -32602
+	codeInternal         = -32603
+	codeResourceNotFound = -32002 // MCP: resource not found, before 2026-07-28
 )
 
 // Request names the resources/read or prompts/get request an RPCError
@@ -71,7 +74,7 @@ func ToJSONRPC(err error, req Request) *RPCError {
 		subject = "resource " + strconv.Quote(req.URI)
 	}
 	res := ToResult(e, Call{Subject: subject, ID: req.CallID, Attempts: req.Attempts})
-	info := res.StructuredContent.(envelope).Error
+	info := res.Info
 	return &RPCError{
 		Code:    req.code(e.code),
 		Message: info.Message,
@@ -84,11 +87,11 @@ func (req *Request) code(c Code) int {
 	switch c {
 	case NotFound:
 		if req.URI != "" && !req.Modern {
-			return mcp.RESOURCE_NOT_FOUND
+			return codeResourceNotFound
 		}
-		return mcp.INVALID_PARAMS
+		return codeInvalidParams
 	case InvalidArgument:
-		return mcp.INVALID_PARAMS
+		return codeInvalidParams
 	}
-	return mcp.INTERNAL_ERROR
+	return codeInternal
 }

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // Call identifies the tool call an error result answers.
@@ -75,9 +73,27 @@ const (
 	maxViolationMsg    = 1 << 10
 )
 
-// envelope is the structuredContent object: {"error": {...}}.
-type envelope struct {
+// Envelope is the structuredContent object of an error result:
+// {"error": {...}}.
+type Envelope struct {
 	Error Info `json:"error"`
+}
+
+// Result is an error result in no SDK's types: what an adapter sends as a
+// result with isError true, one text content Text and, when Info.Code is
+// set, structuredContent Envelope{Info}.
+type Result struct {
+	Text string
+	Info Info
+}
+
+// Structured returns the result's structuredContent: Envelope{Info}, or nil
+// for a result made of text only.
+func (r *Result) Structured() any {
+	if r.Info.Code == "" {
+		return nil
+	}
+	return Envelope{Error: r.Info}
 }
 
 // ToResult is the one place an error becomes a tool result. The result has
@@ -86,7 +102,7 @@ type envelope struct {
 // errors that classify as neither, are never shown: the model gets a generic
 // sentence with the call id, the operator gets the cause from the log.
 // ToResult(nil, …) describes an internal error: a nil error is not a result.
-func ToResult(err error, call Call) *mcp.CallToolResult {
+func ToResult(err error, call Call) *Result {
 	e := From(err)
 	if e == nil {
 		e = &Error{code: Internal}
@@ -108,11 +124,7 @@ func ToResult(err error, call Call) *mcp.CallToolResult {
 	if e.retryAfter > 0 {
 		info.RetryAfterSeconds = int64((e.retryAfter + time.Second - 1) / time.Second)
 	}
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(info.Message)},
-		StructuredContent: envelope{Error: info},
-		IsError:           true,
-	}
+	return &Result{Text: info.Message, Info: info}
 }
 
 // modelMessage builds the sentence the model reads. When the error has no
@@ -284,26 +296,31 @@ func defaultMessage(c Code) string {
 	return "error"
 }
 
-// InfoOf reads the Info that ToResult put into a result, whether the result
-// was built in process or decoded from the wire by an mcp-go client.
-func InfoOf(res *mcp.CallToolResult) (Info, bool) {
-	if res == nil || !res.IsError {
-		return Info{}, false
-	}
-	switch sc := res.StructuredContent.(type) {
-	case envelope:
+// InfoOf reads the Info that ToResult put into a result's
+// structuredContent, whether the result was built in process (an Envelope)
+// or decoded from the wire by a client (a map, raw JSON).
+func InfoOf(structured any) (Info, bool) {
+	switch sc := structured.(type) {
+	case Envelope:
+		return sc.Error, true
+	case *Envelope:
+		if sc == nil {
+			return Info{}, false
+		}
 		return sc.Error, true
 	case nil:
 		return Info{}, false
-	default:
-		raw, err := json.Marshal(sc)
-		if err != nil {
-			return Info{}, false
-		}
-		var env envelope
-		if json.Unmarshal(raw, &env) != nil || env.Error.Code == "" {
-			return Info{}, false
-		}
-		return env.Error, true
 	}
+	raw, ok := structured.(json.RawMessage)
+	if !ok {
+		var err error
+		if raw, err = json.Marshal(structured); err != nil {
+			return Info{}, false
+		}
+	}
+	var env Envelope
+	if json.Unmarshal(raw, &env) != nil || env.Error.Code == "" {
+		return Info{}, false
+	}
+	return env.Error, true
 }

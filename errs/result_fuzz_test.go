@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // FuzzToResult feeds arbitrary codes, messages, causes and retry-after values
@@ -43,7 +44,8 @@ func FuzzToResult(f *testing.F) {
 		if code%3 == 0 {
 			err = fmt.Errorf("wrapped: %w", err)
 		}
-		res := errs.ToResult(err, errs.Call{Tool: tool, ID: id, Attempts: attempts})
+		// The result as the mcp-go adapter sends it.
+		res := mcpgo.ErrorResult(errs.ToResult(err, errs.Call{Tool: tool, ID: id, Attempts: attempts}))
 		if res == nil || !res.IsError || len(res.Content) != 1 {
 			t.Fatalf("malformed result %+v", res)
 		}
@@ -62,7 +64,7 @@ func FuzzToResult(f *testing.F) {
 		if jerr := json.Unmarshal(raw, &back); jerr != nil {
 			t.Fatalf("result does not unmarshal: %v", jerr)
 		}
-		info, ok := errs.InfoOf(&back)
+		info, ok := mcpgo.InfoOf(&back)
 		if !ok || info.Message != text {
 			t.Fatalf("structured info lost in the round trip: %+v", info)
 		}

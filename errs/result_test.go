@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // resultSize is the length of a result as mcp-go puts it on the wire.
@@ -60,14 +61,14 @@ func TestToResultBoundedAnswer(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := errs.ToResult(tc.err, tc.call)
-			if n := resultSize(t, res); n > errs.MaxResultBytes {
+			if n := resultSize(t, mcpgo.ErrorResult(res)); n > errs.MaxResultBytes {
 				t.Fatalf("result is %d bytes, want at most %d", n, errs.MaxResultBytes)
 			}
-			info, ok := errs.InfoOf(res)
+			info, ok := res.Info, res.Info.Code != ""
 			if !ok {
 				t.Fatal("no structured error")
 			}
-			text := res.Content[0].(mcp.TextContent).Text
+			text := res.Text
 			if !strings.Contains(text, tc.inText) {
 				t.Errorf("text %.200q… does not contain %q", text, tc.inText)
 			}

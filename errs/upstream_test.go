@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 )
 
 // TestFromUpstreamNamesTheUpstream: the sentence of a classified error
@@ -47,7 +48,7 @@ func TestFromUpstreamNamesTheUpstream(t *testing.T) {
 		{"deadline", fmt.Errorf("get: %w", deadline.Err()), errs.Timeout, "upstream weather-api did not answer in time"},
 		{"host_name", &net.DNSError{Err: "no such host", Name: "x.invalid", IsNotFound: true}, errs.Unavailable,
 			"the host name of upstream weather-api could not be resolved"},
-		{"session_ended", transport.ErrSessionTerminated, errs.Unavailable, "the session with upstream weather-api ended"},
+		{"session_ended", mcpgoerr.Mark(transport.ErrSessionTerminated), errs.Unavailable, "the session with upstream weather-api ended"},
 		{"canceled", context.Canceled, errs.Canceled, "the request was cancelled before the tool finished"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -19,6 +19,8 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // BenchmarkTelemetry compares, in one run, a whole tools/call through
@@ -46,10 +48,9 @@ func BenchmarkTelemetry(b *testing.B) {
 	}{
 		{"bare", nil},
 		{"mcpgo_recovery_tracer_logger", []server.ServerOption{
-			server.WithRecovery(), server.WithTracer(mcpgoObs.MCPTracer()), server.WithLogger(discard)}},
-		{"mcpwrap_observe", append(ours.ServerOptions(),
-			server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(ours))))},
-		{"mcpwrap_no_telemetry", []server.ServerOption{server.WithToolHandlerMiddleware(wrap.Middleware())}},
+			server.WithRecovery(), server.WithTracer(mcpgo.Tracer(mcpgoObs)), server.WithLogger(discard)}},
+		{"mcpwrap_observe", []server.ServerOption{mcpgo.Wrap(wrap.WithObserver(ours))}},
+		{"mcpwrap_no_telemetry", []server.ServerOption{server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New()))}},
 	}
 	for _, sv := range servers {
 		s := server.NewMCPServer("bench", "1.0.0", sv.opts...)
@@ -65,7 +66,7 @@ func BenchmarkObserverPerCall(b *testing.B) {
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 	o := observe.New(observe.WithTracerProvider(tp), observe.WithMeterProvider(mp),
 		observe.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
-	h := wrap.Tool(mcp.NewTool("bench"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	h := mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("ok"), nil
 	}, wrap.WithObserver(o)).Handler
 	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "bench", Arguments: map[string]any{"city": "Rome", "days": 3}}}
@@ -90,7 +91,7 @@ var boundedInputs = []struct {
 func boundedCall(o *observe.Observer, n int) func() {
 	big := strings.Repeat("lorem ipsum password=hunter2 ", n/29+1)[:n]
 	raw, _ := json.Marshal(map[string]any{"content": big})
-	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "write", Arguments: map[string]any{"content": big}, RawArguments: raw}}
+	req := &call.Request{Kind: call.Tool, Name: "write", Args: map[string]any{"content": big}, Raw: raw}
 	cause := errs.Wrap(errs.Unavailable, errors.New("upstream said: "+big), "")
 	return func() {
 		ctx, rec := o.Start(context.Background(), req, "c1")

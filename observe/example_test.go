@@ -15,6 +15,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // One failed call leaves a span named per the semantic conventions and one
@@ -26,8 +27,7 @@ func ExampleObserver() {
 	obs := observe.New(
 		observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))),
 		observe.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
-	s := server.NewMCPServer("weather", "1.0.0", append(obs.ServerOptions(),
-		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(obs))))...)
+	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(obs)))
 	s.AddTool(mcp.NewTool("get_forecast"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errs.Newf(errs.NotFound, "no city named %q", "Atlantis")
 	})

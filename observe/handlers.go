@@ -6,7 +6,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 
-	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
 )
 
 // ObserveHandlers makes read the source of the mcpwrap.tool.handlers gauge

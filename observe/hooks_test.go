@@ -15,10 +15,11 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
-	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // TestEveryRequestHasOneLineAndOneSpan: calls mcp-go answers before any
@@ -27,8 +28,8 @@ import (
 // the chain sees, and no request gets two.
 func TestEveryRequestHasOneLineAndOneSpan(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1.0.0", append(x.obs.ServerOptions(), server.WithInputSchemaValidation(),
-		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs))))...)
+	s := server.NewMCPServer("w", "1.0.0", server.WithInputSchemaValidation(),
+		mcpgo.Wrap(wrap.WithObserver(x.obs)))
 	s.AddTool(mcp.NewTool("weather", mcp.WithString("city", mcp.Required())),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("sunny"), nil

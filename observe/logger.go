@@ -13,7 +13,7 @@ import (
 	"github.com/lmittmann/tint"
 	"golang.org/x/term"
 
-	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
 )
 
 // Environment variables read by NewLogger.

@@ -13,7 +13,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
 )
 
 // log writes the call's one line.

@@ -24,10 +24,12 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
-	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // tel is an Observer writing to in-memory recorders.
@@ -129,8 +131,7 @@ func tools() []server.ServerTool {
 
 func TestEveryOutcomeOverHTTP(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("weather", "1.0.0", append(x.obs.ServerOptions(),
-		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs), wrap.WithToolTimeout("slow", 100*time.Millisecond))))...)
+	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs), wrap.WithToolTimeout("slow", 100*time.Millisecond)))
 	s.AddTools(tools()...)
 	conn := testserver.StartHTTP(t, s)
 
@@ -305,13 +306,13 @@ func counterSum(t *testing.T, rm metricdata.ResourceMetrics, name string) int64 
 // TestReconnectReachesTheSpanAndTheMetric.
 func TestRetryEvents(t *testing.T) {
 	x := newTel(t)
-	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "flaky", Arguments: map[string]any{"q": 1}}}
+	req := &call.Request{Kind: call.Tool, Name: "flaky", Args: map[string]any{"q": 1}}
 	ctx, call := x.obs.Start(t.Context(), req, "call-1")
 	call.Event(ctx, slog.LevelWarn, observe.EventRetry, slog.Int("attempt", 2), slog.Duration("backoff", 200*time.Millisecond),
 		slog.Any("error", errors.New("dial tcp: connection refused")))
 	call.Event(ctx, slog.LevelWarn, observe.EventReconnect, slog.String("upstream", "weather-api"))
 	call.Event(ctx, slog.LevelWarn, "upstream.breaker", slog.String("from", "closed"), slog.String("to", "open"))
-	call.End(ctx, observe.Report{Outcome: observe.OutcomeSuccess, Attempts: 2, Result: mcp.NewToolResultText("ok")})
+	call.End(ctx, observe.Report{Outcome: observe.OutcomeSuccess, Attempts: 2, Result: textResult("ok")})
 
 	sp := x.span(t, "tools/call flaky")
 	var evs []string
@@ -343,7 +344,7 @@ func TestRetryEvents(t *testing.T) {
 
 func TestProtocolErrorRecordsJSONRPCCode(t *testing.T) {
 	x := newTel(t)
-	h := wrap.Tool(mcp.NewTool("p"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	h := mcpgo.Tool(wrap.New(), mcp.NewTool("p"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, wrap.ProtocolError(errors.New("session state lost"))
 	}, wrap.WithObserver(x.obs)).Handler
 	if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "p"}}); err == nil {
@@ -362,10 +363,9 @@ func TestParentFromMeta(t *testing.T) {
 	for _, withTracer := range []bool{false, true} {
 		t.Run(fmt.Sprintf("mcp-go WithTracer=%v", withTracer), func(t *testing.T) {
 			x := newTel(t)
-			opts := x.obs.ServerOptions()
-			opts = append(opts, server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs))))
+			opts := []server.ServerOption{mcpgo.Wrap(wrap.WithObserver(x.obs))}
 			if withTracer {
-				opts = append(opts, server.WithTracer(x.obs.MCPTracer()))
+				opts = append(opts, server.WithTracer(mcpgo.Tracer(x.obs)))
 			}
 			s := server.NewMCPServer("weather", "1.0.0", opts...)
 			s.AddTools(tools()...)
@@ -373,7 +373,7 @@ func TestParentFromMeta(t *testing.T) {
 			clientSpans := tracetest.NewSpanRecorder()
 			ctp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(clientSpans))
 			clientObs := observe.New(observe.WithTracerProvider(ctp))
-			conn := testserver.StartHTTP(t, s, client.WithMetaPropagator(clientObs.MetaPropagator()))
+			conn := testserver.StartHTTP(t, s, client.WithMetaPropagator(mcpgo.MetaPropagator(clientObs)))
 			x.spans = resetRecorder(x)
 
 			ctx, root := ctp.Tracer("client").Start(t.Context(), "agent step", trace.WithSpanKind(trace.SpanKindClient))
@@ -421,11 +421,11 @@ func resetRecorder(x *tel) *tracetest.SpanRecorder {
 
 func TestParentFromHTTPHeader(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs))))
+	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithObserver(x.obs)))))
 	s.AddTools(tools()...)
 	ctp := sdktrace.NewTracerProvider()
 	clientObs := observe.New(observe.WithTracerProvider(ctp))
-	conn := testserver.StartHTTP(t, s, client.WithPropagator(clientObs.HTTPPropagator()))
+	conn := testserver.StartHTTP(t, s, client.WithPropagator(mcpgo.HTTPPropagator(clientObs)))
 	ctx, root := ctp.Tracer("client").Start(t.Context(), "agent step")
 	if _, err := conn.Call(ctx, "ok", nil); err != nil {
 		t.Fatal(err)
@@ -439,7 +439,7 @@ func TestParentFromHTTPHeader(t *testing.T) {
 func TestArgumentsAndResultAttributesAreOptIn(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		x := newTel(t, observe.WithArgumentsAttribute(on), observe.WithResultAttribute(on))
-		h := wrap.Tool(mcp.NewTool("ok"), tools()[0].Handler, wrap.WithObserver(x.obs)).Handler
+		h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), tools()[0].Handler, wrap.WithObserver(x.obs)).Handler
 		if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "ok", Arguments: map[string]any{"city": "Oslo"}}}); err != nil {
 			t.Fatal(err)
 		}
@@ -457,7 +457,7 @@ func TestArgumentsAndResultAttributesAreOptIn(t *testing.T) {
 
 func TestEveryLogLineIsJSON(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1", server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs), wrap.WithToolTimeout("slow", 50*time.Millisecond))))
+	s := server.NewMCPServer("w", "1", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithObserver(x.obs), wrap.WithToolTimeout("slow", 50*time.Millisecond)))))
 	s.AddTools(tools()...)
 	conn := testserver.StartHTTP(t, s)
 	for _, st := range tools() {
@@ -481,7 +481,7 @@ func TestEveryLogLineIsJSON(t *testing.T) {
 
 func TestArgumentsAreCapped(t *testing.T) {
 	x := newTel(t, observe.WithMaxArgumentBytes(64))
-	h := wrap.Tool(mcp.NewTool("ok"), tools()[0].Handler, wrap.WithObserver(x.obs)).Handler
+	h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), tools()[0].Handler, wrap.WithObserver(x.obs)).Handler
 	long := strings.Repeat("x", 1000)
 	if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "ok", Arguments: map[string]any{"city": long}}}); err != nil {
 		t.Fatal(err)
@@ -494,7 +494,7 @@ func TestArgumentsAreCapped(t *testing.T) {
 
 func TestWithoutTelemetryNothingIsRecorded(t *testing.T) {
 	x := newTel(t, observe.WithoutTracing(), observe.WithoutMetrics())
-	h := wrap.Tool(mcp.NewTool("ok"), tools()[0].Handler, wrap.WithObserver(x.obs)).Handler
+	h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), tools()[0].Handler, wrap.WithObserver(x.obs)).Handler
 	if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "ok"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -510,7 +510,7 @@ func TestWithoutTelemetryNothingIsRecorded(t *testing.T) {
 func TestAttributeValuesAreStrings(t *testing.T) {
 	// jsonrpc.request.id is a string attribute even for numeric ids.
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1", append(x.obs.ServerOptions(), server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs))))...)
+	s := server.NewMCPServer("w", "1", mcpgo.Wrap(wrap.WithObserver(x.obs)))
 	s.AddTools(tools()...)
 	s.HandleMessage(t.Context(), []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"ok"}}`))
 	for _, kv := range x.span(t, "tools/call ok").Attributes() {
@@ -524,8 +524,8 @@ func TestAttributeValuesAreStrings(t *testing.T) {
 	t.Fatal("no request id")
 }
 
-func reqFor(tool string) mcp.CallToolRequest {
-	return mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool}}
+func reqFor(tool string) *call.Request {
+	return &call.Request{Kind: call.Tool, Name: tool}
 }
 
 // TestRequestIDsAreForgotten: the hook that records JSON-RPC request ids
@@ -534,8 +534,7 @@ func reqFor(tool string) mcp.CallToolRequest {
 // for the life of the server.
 func TestRequestIDsAreForgotten(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("ids", "1.0.0", append(x.obs.ServerOptions(),
-		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs))))...)
+	s := server.NewMCPServer("ids", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
 	s.AddTools(tools()...)
 	conn := testserver.StartHTTP(t, s)
 	for _, name := range []string{"ok", "tool_error", "invalid", "panics", "ok"} {
@@ -558,7 +557,7 @@ func TestRequestIDsAreForgotten(t *testing.T) {
 // sessions have an id, and it reaches the span and the log line.
 func TestSessionIDOnStatefulSessions(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1", server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs))))
+	s := server.NewMCPServer("w", "1", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithObserver(x.obs)))))
 	s.AddTools(tools()...)
 	conn := testserver.StartHTTP(t, s, client.WithProtocolVersion("2025-11-25"))
 	if _, err := conn.Call(t.Context(), "ok", nil); err != nil {
@@ -572,3 +571,12 @@ func TestSessionIDOnStatefulSessions(t *testing.T) {
 		t.Fatalf("log %v", l)
 	}
 }
+
+// textResult is a successful result of one text, as an adapter hands it
+// to the observer.
+type textResult string
+
+func (t textResult) Status() call.Status                       { return call.Success }
+func (t textResult) Check() error                              { return nil }
+func (t textResult) Text() string                              { return string(t) }
+func (t textResult) MapText(f func(string) string) call.Result { return textResult(f(string(t))) }

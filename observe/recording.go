@@ -2,20 +2,18 @@ package observe
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
-	"reflect"
 	"strconv"
 	"sync"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Caps of the operator-facing text of one call. Text is cut to these
@@ -58,44 +56,78 @@ type Recording struct {
 	argText  string // the rendered arguments, unless they are rawArgs
 }
 
-// Start begins observing a call: it reads the parent trace context (the
-// context's span, else params._meta, else HTTP headers), starts the
-// "tools/call {tool}" SERVER span and returns a context carrying it, so the
-// handler's own spans become its children. When mcp-go's WithTracer is
-// installed with MCPTracer, its server span for this request is used
-// instead of starting a second one.
-func (o *Observer) Start(ctx context.Context, req mcp.CallToolRequest, callID string) (context.Context, *Recording) {
-	c := o.newRecording(ctx, &req, callID, time.Now())
+// Start begins observing a request: it reads the parent trace context (the
+// context's span, else params._meta, else HTTP headers), starts the SERVER
+// span ("tools/call {tool}", "resources/read", "prompts/get {prompt}") and
+// returns a context carrying it, so the handler's own spans become its
+// children. When an SDK adapter put its own server span for the request
+// into the context (ContextWithServerSpan), that span is completed instead
+// of starting a second one.
+func (o *Observer) Start(ctx context.Context, req *call.Request, callID string) (context.Context, *Recording) {
+	c := o.newRecording(ctx, req, callID, time.Now())
 	if p := o.pendingOf(ctx); p != nil {
-		c.requestID = p.id
+		if c.requestID == "" {
+			c.requestID = p.id
+		}
 		p.seen.Store(true)
 	}
-	return c.startSpan(ctx, &req)
+	return c.startSpan(ctx, req)
 }
 
-func (o *Observer) newRecording(ctx context.Context, req *mcp.CallToolRequest, callID string, begin time.Time) *Recording {
-	c := &Recording{o: o, begin: begin, tool: safeText(capString(req.Params.Name, maxNameBytes)), callID: callID,
-		header: req.Header, args: req.Params.Arguments, rawArgs: req.Params.RawArguments}
-	if c.args == nil && len(req.Params.RawArguments) > 0 {
-		c.args = req.Params.RawArguments
+func (o *Observer) newRecording(_ context.Context, req *call.Request, callID string, begin time.Time) *Recording {
+	c := &Recording{o: o, begin: begin, callID: callID, header: req.Header, args: req.Args, rawArgs: req.Raw,
+		kind: requestKind(req.Kind), sessionID: req.Session, requestID: safeText(capString(req.RequestID, maxNameBytes))}
+	if req.Kind == call.Resource {
+		c.tool = o.red.URI(req.Name)
+	} else {
+		c.tool = safeText(capString(req.Name, maxNameBytes))
 	}
-	c.readSession(ctx, req.Header)
+	if c.args == nil && len(req.Raw) > 0 {
+		c.args = req.Raw
+	}
+	if req.Kind != call.Tool && isEmptyArgs(c.args) {
+		c.args = nil
+	}
+	c.protocol = safeText(capString(req.Protocol, maxNameBytes))
+	if c.protocol == "" && req.Header != nil {
+		c.protocol = safeText(capString(req.Header.Get(headerProtocolVersion), maxNameBytes))
+	}
 	return c
 }
 
-// startSpan starts the call's span, or adopts mcp-go's server span for the
-// request. Attributes that cost work (the arguments) are only built for a
-// span that records.
-func (c *Recording) startSpan(ctx context.Context, req *mcp.CallToolRequest) (context.Context, *Recording) {
+// headerProtocolVersion is the HTTP header carrying the protocol version.
+const headerProtocolVersion = "Mcp-Protocol-Version"
+
+// isEmptyArgs reports whether a resource's or prompt's arguments hold
+// nothing to log.
+func isEmptyArgs(a any) bool {
+	switch v := a.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		return len(v) == 0
+	case map[string]string:
+		return len(v) == 0
+	}
+	return false
+}
+
+// startSpan starts the request's span, or adopts the SDK's server span for
+// it. Attributes that cost work (the arguments) are only built for a span
+// that records.
+func (c *Recording) startSpan(ctx context.Context, req *call.Request) (context.Context, *Recording) {
 	o := c.o
 	if o.tracer == nil {
 		return ctx, c
+	}
+	if c.kind != kindTool {
+		return c.startRequestSpan(ctx, req), c
 	}
 	name := semconv.MethodToolsCall
 	if c.tool != "" {
 		name += " " + c.tool
 	}
-	ctx = c.openSpan(ctx, name, req.Params.Meta, req.Header, c.startAttrs(req))
+	ctx = c.openSpan(ctx, name, req.Meta, req.Header, c.startAttrs(req))
 	if o.cfg.recordArgs && c.span.IsRecording() {
 		if a := c.argumentsText(); a != "" {
 			c.span.SetAttributes(attribute.String(semconv.AttrToolArguments, a))
@@ -104,7 +136,7 @@ func (c *Recording) startSpan(ctx context.Context, req *mcp.CallToolRequest) (co
 	return ctx, c
 }
 
-func (c *Recording) startAttrs(req *mcp.CallToolRequest) []attribute.KeyValue {
+func (c *Recording) startAttrs(req *call.Request) []attribute.KeyValue {
 	n := 4
 	for _, v := range [...]string{c.callID, c.requestID, c.sessionID, c.protocol} {
 		if v != "" {
@@ -229,16 +261,10 @@ func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc
 	}
 }
 
-// resultText is the result for gen_ai.tool.call.result: redacted as a
-// value (bounded walk), encoded, capped, then scrubbed of the call's
-// secrets.
-func (c *Recording) resultText(res *mcp.CallToolResult) string {
-	w := walker{r: c.o.red, limit: c.o.cfg.maxArgBytes, budget: 4 * max(c.o.cfg.maxArgBytes, 1)}
-	b, err := json.Marshal(w.value(reflect.ValueOf(res), 0))
-	if err != nil {
-		return errorText(err)
-	}
-	return c.text(string(b), c.o.cfg.maxArgBytes)
+// resultText is the result for gen_ai.tool.call.result: its text,
+// capped, then scrubbed of the call's secrets.
+func (c *Recording) resultText(res call.Result) string {
+	return c.text(res.Text(), c.o.cfg.maxArgBytes)
 }
 
 // statusDescription is safe to show: the model-facing message for public

@@ -15,6 +15,8 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 const (
@@ -35,9 +37,8 @@ type loginArgs struct {
 func TestSecretsAppearNowhere(t *testing.T) {
 	x := newTel(t, observe.WithArgumentsAttribute(true), observe.WithResultAttribute(true),
 		observe.WithSecretNames(observe.SecretNames(loginArgs{})...))
-	s := server.NewMCPServer("bank", "1.0.0", append(x.obs.ServerOptions(),
-		server.WithTracer(x.obs.MCPTracer()),
-		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs))))...)
+	s := server.NewMCPServer("bank", "1.0.0", server.WithTracer(mcpgo.Tracer(x.obs)),
+		mcpgo.Wrap(wrap.WithObserver(x.obs)))
 	s.AddTool(mcp.NewTool("login"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("login as %s with password %s (pin %s, header %s) failed",
 			req.GetString("user", ""), req.GetString("password", ""), req.GetString("pin", ""), req.Header.Get("Authorization"))
@@ -154,7 +155,7 @@ func TestRedactorValue(t *testing.T) {
 // recorded.
 func TestEventRespectsLogValuer(t *testing.T) {
 	x := newTel(t)
-	ctx, call := x.obs.Start(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "t"}}, "c")
+	ctx, call := x.obs.Start(t.Context(), &call.Request{Kind: call.Tool, Name: "t"}, "c")
 	call.Event(ctx, slog.LevelInfo, observe.EventReconnect, slog.Any("creds", valuer{"hidden-value"}), slog.String("password", "pw-hidden"))
 	call.End(ctx, observe.Report{Outcome: observe.OutcomeSuccess, Attempts: 1})
 	all := x.logs.String()

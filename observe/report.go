@@ -5,10 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Outcome is how a call ended, the value of the log line's "outcome" and
@@ -46,7 +45,7 @@ type Report struct {
 	// Stack is the stack of a recovered panic.
 	Stack []byte
 	// Result is what the client receives, when it is a result.
-	Result *mcp.CallToolResult
+	Result call.Result
 	// JSONRPCCode is non-zero when the call was answered with a JSON-RPC
 	// error instead of a result.
 	JSONRPCCode int
@@ -58,7 +57,7 @@ func (out *Report) ErrorType() string {
 	switch {
 	case out.JSONRPCCode != 0:
 		return strconv.Itoa(out.JSONRPCCode)
-	case out.Err != nil, out.Result != nil && out.Result.IsError:
+	case out.Err != nil, out.Result != nil && out.Result.Status() == call.ToolError:
 		return semconv.ErrorTypeToolError
 	}
 	return ""

@@ -4,16 +4,14 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // maxURIBytes caps a resource URI on the log line and the span.
@@ -37,65 +35,20 @@ var requestNames = [...]struct{ method, attr, logKey, message string }{
 	kindPrompt:   {semconv.MethodPromptsGet, semconv.AttrPromptName, semconv.KeyPrompt, semconv.MsgPromptGet},
 }
 
-// StartResource begins observing a resources/read: the "resources/read"
-// SERVER span with mcp.resource.uri (credentials and secret-shaped parts of
-// the URI redacted), parented like a tool call's span (the context's span,
-// else params._meta, else the HTTP headers). End it with Recording.End;
-// Report.JSONRPCCode is the error.type of a failed read. The variables of
-// a matched resource template are logged as its arguments.
-func (o *Observer) StartResource(ctx context.Context, req mcp.ReadResourceRequest, callID string) (context.Context, *Recording) {
-	c := &Recording{o: o, begin: time.Now(), kind: kindResource, callID: callID, header: req.Header,
-		tool: o.red.URI(req.Params.URI)}
-	if len(req.Params.Arguments) > 0 {
-		c.args = req.Params.Arguments
-	}
-	c.readSession(ctx, req.Header)
-	return c.startRequestSpan(ctx, semconv.MethodResourcesRead, req.Params.Meta), c
-}
-
-// StartPrompt begins observing a prompts/get: the "prompts/get {name}"
-// SERVER span with gen_ai.prompt.name, parented like a tool call's span.
-// The prompt's arguments are logged redacted, like a tool's.
-func (o *Observer) StartPrompt(ctx context.Context, req mcp.GetPromptRequest, callID string) (context.Context, *Recording) {
-	c := &Recording{o: o, begin: time.Now(), kind: kindPrompt, callID: callID, header: req.Header,
-		tool: safeText(capString(req.Params.Name, maxNameBytes))}
-	if len(req.Params.Arguments) > 0 {
-		c.args = req.Params.Arguments
-	}
-	c.readSession(ctx, req.Header)
-	name := semconv.MethodPromptsGet
-	if c.tool != "" {
+func (c *Recording) startRequestSpan(ctx context.Context, req *call.Request) context.Context {
+	name := requestNames[c.kind].method
+	if c.kind == kindPrompt && c.tool != "" {
 		name += " " + c.tool
 	}
-	return c.startRequestSpan(ctx, name, req.Params.Meta), c
-}
-
-func (c *Recording) startRequestSpan(ctx context.Context, name string, meta *mcp.Meta) context.Context {
-	if c.o.tracer == nil {
-		return ctx
-	}
+	meta := req.Meta
 	attrs := make([]attribute.KeyValue, 0, 7)
 	n := &requestNames[c.kind]
 	attrs = append(attrs, attribute.String(semconv.AttrMethodName, n.method), attribute.String(n.attr, c.tool))
 	return c.openSpan(ctx, name, meta, c.header, c.requestAttrs(attrs, c.header))
 }
 
-// readSession reads the MCP session and protocol version of the request.
-func (c *Recording) readSession(ctx context.Context, header http.Header) {
-	if s := server.ClientSessionFromContext(ctx); s != nil {
-		c.sessionID = s.SessionID()
-	}
-	c.protocol = server.RequestProtocolVersion(ctx)
-	if c.protocol == "" && header != nil {
-		c.protocol = safeText(capString(header.Get(server.HeaderKeyProtocolVersion), maxNameBytes))
-	}
-}
-
-// openSpan starts the request's SERVER span as a child of the context's
-// span, else of the trace context in params._meta, else of the HTTP
-// headers; when mcp-go's WithTracer runs with MCPTracer, its server span
-// for the request is renamed and used instead of starting a second one.
-func (c *Recording) openSpan(ctx context.Context, name string, meta *mcp.Meta, header http.Header, attrs []attribute.KeyValue) context.Context {
+// openSpan starts the request's SERVER span, or adopts the SDK's.
+func (c *Recording) openSpan(ctx context.Context, name string, meta map[string]any, header http.Header, attrs []attribute.KeyValue) context.Context {
 	o := c.o
 	if s, ok := ctx.Value(serverSpanKey{}).(trace.Span); ok && s.IsRecording() {
 		c.span = s
@@ -104,8 +57,8 @@ func (c *Recording) openSpan(ctx context.Context, name string, meta *mcp.Meta, h
 		return ctx
 	}
 	if !trace.SpanContextFromContext(ctx).IsValid() {
-		if meta != nil && len(meta.AdditionalFields) > 0 {
-			ctx = o.prop.Extract(ctx, metaCarrier(meta.AdditionalFields))
+		if len(meta) > 0 {
+			ctx = o.prop.Extract(ctx, MetaCarrier(meta))
 		}
 		if !trace.SpanContextFromContext(ctx).IsValid() && len(header) > 0 {
 			ctx = o.prop.Extract(ctx, propagation.HeaderCarrier(header))

@@ -21,6 +21,8 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 type nilErr struct{ msg string }
@@ -36,8 +38,7 @@ func (panicErr) Error() string { panic("broken Error method") }
 // placeholder; logging it must not take the connection down.
 func TestBrokenErrorsAreLogged(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1.0.0", append(x.obs.ServerOptions(),
-		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs))))...)
+	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
 	s.AddTool(mcp.NewTool("typed_nil"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var e *nilErr
 		return nil, e
@@ -64,8 +65,7 @@ func TestBrokenErrorsAreLogged(t *testing.T) {
 // tool names and causes never reach a log line raw.
 func TestLogLinesAreValidUTF8(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1.0.0", append(x.obs.ServerOptions(),
-		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs))))...)
+	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
 	s.AddTool(mcp.NewTool("echo"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("bad input \xff\xfe and \u202Egnp.exe " + req.GetString("q", ""))
 	})
@@ -97,8 +97,7 @@ aFDrBz9vFqU4yVkzSHgFUa1hvLQdV3xmGfY5mQ3aXlpZkBqLcR4bJtXy8KpQwErT
 // and in span attributes is replaced whole, also when a cap cuts it.
 func TestKeyMaterialNeverLogged(t *testing.T) {
 	x := newTel(t, observe.WithArgumentsAttribute(true), observe.WithMaxArgumentBytes(120))
-	s := server.NewMCPServer("w", "1.0.0", append(x.obs.ServerOptions(),
-		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs))))...)
+	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
 	s.AddTool(mcp.NewTool("write_file"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("cannot write " + req.GetString("content", ""))
 	})
@@ -153,7 +152,7 @@ func TestArgumentLoggingOptions(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			x := newTel(t, tc.opts...)
-			h := wrap.Tool(mcp.NewTool(tc.tool), tools()[0].Handler, wrap.WithObserver(x.obs)).Handler
+			h := mcpgo.Tool(wrap.New(), mcp.NewTool(tc.tool), tools()[0].Handler, wrap.WithObserver(x.obs)).Handler
 			if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tc.tool, Arguments: args}}); err != nil {
 				t.Fatal(err)
 			}
@@ -291,7 +290,7 @@ func TestNothingBuiltForASpanNotRecording(t *testing.T) {
 	o := observe.New(observe.WithTracerProvider(tp), observe.WithoutMetrics(),
 		observe.WithArgumentsAttribute(true), observe.WithResultAttribute(true))
 	var calls int
-	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "t", Arguments: map[string]any{"v": countingValuer{&calls}}}}
+	req := &call.Request{Kind: call.Tool, Name: "t", Args: map[string]any{"v": countingValuer{&calls}}}
 	ctx, rec := o.Start(t.Context(), req, "c")
 	rec.Event(ctx, slog.LevelWarn, observe.EventRetry, slog.Any("cause", countingErr{&calls}))
 	rec.End(ctx, observe.Report{Outcome: observe.CodeOutcome(errs.Unavailable), Attempts: 1,
@@ -328,8 +327,7 @@ func TestCostIsFlatPastTheCaps(t *testing.T) {
 // cause ("… HTTP 429 Too Many Requests: … HTTP 429" before).
 func TestCauseSaysEachThingOnce(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1.0.0", append(x.obs.ServerOptions(),
-		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(x.obs))))...)
+	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
 	s.AddTool(mcp.NewTool("limited"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errs.FromStatus("weather-api", http.StatusTooManyRequests, http.Header{"Retry-After": {"30"}})
 	})

@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/validate"
-	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // benchArgs is the 6-field tool both sides bind and check.
@@ -49,7 +49,7 @@ func BenchmarkBind(b *testing.B) {
 	b.Run("mcpwrap", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			v, err := bd.Bind(req)
+			v, err := bd.Bind(toCall(req))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -93,7 +93,7 @@ func BenchmarkBind(b *testing.B) {
 
 // BenchmarkDispatchTyped measures a whole tools/call through mcp-go's
 // HandleMessage, in one run: no validation at all (BindArguments only),
-// mcp-go's WithInputSchemaValidation + BindArguments, and wrap.Typed (the
+// mcp-go's WithInputSchemaValidation + BindArguments, and mcpgo.Typed (the
 // wrap chain, binding and validation).
 func BenchmarkDispatchTyped(b *testing.B) {
 	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"forecast","arguments":` + benchArgsJSON + `}}`)
@@ -107,18 +107,18 @@ func BenchmarkDispatchTyped(b *testing.B) {
 		return benchResult, nil
 	}
 	unchecked := server.NewMCPServer("b", "1")
-	unchecked.AddTool(mcp.NewTool("forecast", bd.ToolOption()), plain)
-	mcpgo := server.NewMCPServer("b", "1", server.WithInputSchemaValidation())
-	mcpgo.AddTool(mcp.NewTool("forecast", bd.ToolOption()), plain)
+	unchecked.AddTool(mcp.NewTool("forecast", mcpgo.WithSchema(bd)), plain)
+	checked := server.NewMCPServer("b", "1", server.WithInputSchemaValidation())
+	checked.AddTool(mcp.NewTool("forecast", mcpgo.WithSchema(bd)), plain)
 	ours := server.NewMCPServer("b", "1")
-	ours.AddTools(wrap.MustTyped(nil, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a benchArgs) (*mcp.CallToolResult, error) {
+	ours.AddTools(mcpgo.MustTyped(nil, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a benchArgs) (*mcp.CallToolResult, error) {
 		benchSink = a
 		return benchResult, nil
 	}))
 	for _, sv := range []struct {
 		name string
 		s    *server.MCPServer
-	}{{"bind_only_unchecked", unchecked}, {"mcpgo_schema_validation", mcpgo}, {"mcpwrap_typed", ours}} {
+	}{{"bind_only_unchecked", unchecked}, {"mcpgo_schema_validation", checked}, {"mcpwrap_typed", ours}} {
 		b.Run(sv.name, func(b *testing.B) { testserver.BenchCall(b, sv.s, msg) })
 	}
 }

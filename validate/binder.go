@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"github.com/go-playground/validator/v10"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/structtag"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Binder decodes and validates the arguments of one tool into a T. Build it
@@ -215,12 +215,12 @@ func joinPath(base, name string) string {
 // it returns the zero T and an *errs.Error with code InvalidArgument whose
 // message names the problems and whose violations list them, sorted by
 // parameter path then rule: at most errs.MaxViolations of them, the rest
-// counted (see the package doc). It reads req.Params.Arguments as mcp-go decoded
-// it, and req.Params.RawArguments only when an integer is too large for a
-// float64 to hold exactly, so large IDs keep every digit.
-func (b *Binder[T]) Bind(req mcp.CallToolRequest) (T, error) {
+// counted (see the package doc). It reads req.Args as the SDK decoded them
+// and req.Raw, the arguments as sent, when Args is nil or an integer is too
+// large for a float64 to hold exactly, so large IDs keep every digit.
+func (b *Binder[T]) Bind(req *call.Request) (T, error) {
 	var t T
-	if err := b.c.bind(reflect.ValueOf(&t).Elem(), req.Params.Arguments, req.Params.RawArguments); err != nil {
+	if err := b.c.bind(reflect.ValueOf(&t).Elem(), req.Args, req.Raw); err != nil {
 		var zero T
 		return zero, err
 	}
@@ -250,14 +250,6 @@ func (b *Binder[T]) Check(v T) error {
 // Schema returns the JSON Schema of T's arguments, derived from the same
 // fields and tags that Bind enforces. The caller must not modify it.
 func (b *Binder[T]) Schema() json.RawMessage { return b.c.schema }
-
-// ToolOption sets a tool's input schema to Schema(), for mcp.NewTool.
-func (b *Binder[T]) ToolOption() mcp.ToolOption {
-	return func(t *mcp.Tool) {
-		t.InputSchema = mcp.ToolInputSchema{}
-		t.RawInputSchema = b.c.schema
-	}
-}
 
 // SecretPaths returns the paths of the parameters tagged mcpwrap:"secret", in
 // the form "auth.token" or "headers[*]" ("[*]" stands for any index or map

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/validate"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // floodArgs is a tool whose list dives into its items, the shape a
@@ -80,7 +81,7 @@ func TestInvalidCallBoundedOverHTTP(t *testing.T) {
 		t.Run(in.name, func(t *testing.T) {
 			before := len(c.Wire.Responses())
 			res := c.CallRaw(t, "flood", in.args)
-			info, ok := errs.InfoOf(res)
+			info, ok := mcpgo.InfoOf(res)
 			if !ok || info.Code != "invalid_argument" || len(info.Violations) == 0 {
 				t.Fatalf("want an invalid_argument result, got %.300s", text(res))
 			}
@@ -233,7 +234,7 @@ func BenchmarkInvalidCall(b *testing.B) {
 		b.Run(in.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_, err := bd.Bind(req)
+				_, err := bd.Bind(toCall(req))
 				if err == nil {
 					b.Fatal("bound")
 				}
@@ -250,7 +251,7 @@ func BenchmarkInvalidCall(b *testing.B) {
 		b.Run(in.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := bd.Bind(req); err != nil {
+				if _, err := bd.Bind(toCall(req)); err != nil {
 					b.Fatal(err)
 				}
 			}

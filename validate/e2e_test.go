@@ -12,16 +12,18 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/validate"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // boundTool registers a tool whose handler binds with b and answers the
 // bound value as structuredContent, or the binding error through
 // errs.ToResult.
 func boundTool[T any](s *server.MCPServer, name string, b *validate.Binder[T]) {
-	s.AddTool(mcp.NewTool(name, b.ToolOption()), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args, err := b.Bind(req)
+	s.AddTool(mcp.NewTool(name, mcpgo.WithSchema(b)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := b.Bind(toCall(req))
 		if err != nil {
-			return errs.ToResult(err, errs.Call{Tool: req.Params.Name}), nil
+			return mcpgo.ErrorResult(errs.ToResult(err, errs.Call{Tool: req.Params.Name})), nil
 		}
 		j, err := json.Marshal(args)
 		if err != nil {
@@ -156,7 +158,7 @@ func TestBindOverHTTP(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := c.CallRaw(t, tc.tool, tc.args)
-			info, isErr := errs.InfoOf(res)
+			info, isErr := mcpgo.InfoOf(res)
 			if tc.viols == nil {
 				if res.IsError {
 					t.Fatalf("want success, got %q", text(res))
@@ -195,4 +197,10 @@ func TestBigIntegerExact(t *testing.T) {
 	if raw := text(res); !strings.Contains(raw, `"big":9007199254740993`) {
 		t.Fatalf("big integer lost precision: %s", raw)
 	}
+}
+
+// toCall is the request the chain hands a binder, as the mcp-go adapter
+// builds it.
+func toCall(req mcp.CallToolRequest) *call.Request {
+	return &call.Request{Kind: call.Tool, Name: req.Params.Name, Args: req.Params.Arguments, Raw: req.Params.RawArguments}
 }

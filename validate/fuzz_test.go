@@ -59,7 +59,7 @@ func FuzzBind(f *testing.F) {
 		}
 		var req mcp.CallToolRequest
 		if json.Unmarshal(append(append([]byte(`{"name":"t","arguments":`), data...), '}'), &req.Params) == nil {
-			_, err = b.Bind(req)
+			_, err = b.Bind(toCall(req))
 			check(t, err)
 		}
 	})

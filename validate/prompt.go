@@ -4,16 +4,20 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
-
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// PromptOption sets a prompt's advertised arguments from T, for
-// mcp.NewPrompt: one argument per top-level field, named by its json tag,
+// PromptArgument is one argument a prompt advertises.
+type PromptArgument struct {
+	Name, Description string
+	Required          bool
+}
+
+// PromptArguments returns a prompt's advertised arguments derived from T,
+// sorted by name: one argument per top-level field, named by its json tag,
 // described by its description tag, required when its rules say
 // "required". Prompt arguments travel as strings, so T's fields should be
 // strings; BindPrompt enforces every rule of the tags.
-func (b *Binder[T]) PromptOption() mcp.PromptOption {
+func (b *Binder[T]) PromptArguments() []PromptArgument {
 	var s struct {
 		Properties map[string]struct {
 			Description string `json:"description"`
@@ -26,14 +30,12 @@ func (b *Binder[T]) PromptOption() mcp.PromptOption {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	args := make([]mcp.PromptArgument, 0, len(names))
+	args := make([]PromptArgument, 0, len(names))
 	for _, name := range names {
-		args = append(args, mcp.PromptArgument{Name: name, Description: s.Properties[name].Description,
+		args = append(args, PromptArgument{Name: name, Description: s.Properties[name].Description,
 			Required: slices.Contains(s.Required, name)})
 	}
-	return func(p *mcp.Prompt) {
-		p.Arguments = append(slices.Clip(p.Arguments), args...)
-	}
+	return args
 }
 
 // BindPrompt binds the arguments of a prompts/get to a T and validates
@@ -41,9 +43,9 @@ func (b *Binder[T]) PromptOption() mcp.PromptOption {
 // code InvalidArgument naming every bad argument ("parameter \"topic\" is
 // required"), which a wrapped prompt sends as JSON-RPC -32602. Unknown
 // arguments are rejected unless AllowUnknown was given.
-func (b *Binder[T]) BindPrompt(req mcp.GetPromptRequest) (T, error) {
-	args := make(map[string]any, len(req.Params.Arguments))
-	for k, v := range req.Params.Arguments {
+func (b *Binder[T]) BindPrompt(arguments map[string]string) (T, error) {
+	args := make(map[string]any, len(arguments))
+	for k, v := range arguments {
 		args[k] = v
 	}
 	var t T

@@ -19,19 +19,19 @@ type reviewArgs struct {
 
 func TestPromptArguments(t *testing.T) {
 	b := validate.MustNew[reviewArgs]()
-	p := mcp.NewPrompt("review", b.PromptOption())
-	want := []mcp.PromptArgument{
+	params := b.PromptArguments()
+	want := []validate.PromptArgument{
 		{Name: "code", Description: "The code to review", Required: true},
 		{Name: "language", Description: "go or rust"},
 		{Name: "token"},
 	}
-	if !slices.Equal(p.Arguments, want) {
-		t.Fatalf("arguments = %+v, want %+v", p.Arguments, want)
+	if !slices.Equal(params, want) {
+		t.Fatalf("arguments = %+v, want %+v", params, want)
 	}
 
 	req := mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "review",
 		Arguments: map[string]string{"language": "cobol", "token": "hunter2hunter2", "lang": "go"}}}
-	_, err := b.BindPrompt(req)
+	_, err := b.BindPrompt(req.Params.Arguments)
 	var e *errs.Error
 	if !errors.As(err, &e) || e.Code() != errs.InvalidArgument {
 		t.Fatalf("err = %v, want InvalidArgument", err)
@@ -50,7 +50,7 @@ func TestPromptArguments(t *testing.T) {
 	}
 
 	req.Params.Arguments = map[string]string{"code": "x := 1", "language": "go"}
-	args, err := b.BindPrompt(req)
+	args, err := b.BindPrompt(req.Params.Arguments)
 	if err != nil || args.Code != "x := 1" || args.Language != "go" {
 		t.Fatalf("BindPrompt = %+v, %v", args, err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 var benchResult = mcp.NewToolResultText("ok")
@@ -42,24 +43,24 @@ func BenchmarkChain(b *testing.B) {
 		}
 	}
 	b.Run("bare", func(b *testing.B) { run(b, bare) })
-	b.Run("tool", func(b *testing.B) { run(b, wrap.Tool(mcp.NewTool("bench"), bare).Handler) })
+	b.Run("tool", func(b *testing.B) { run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare).Handler) })
 	b.Run("tool_without_bulkhead", func(b *testing.B) {
-		run(b, wrap.Tool(mcp.NewTool("bench"), bare, wrap.WithBulkhead(wrap.Bulkhead{PerTool: -1})).Handler)
+		run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithBulkhead(wrap.Bulkhead{PerTool: -1})).Handler)
 	})
 	b.Run("middleware_per_call_build", func(b *testing.B) {
-		mw := wrap.Middleware()
+		mw := mcpgo.Middleware(wrap.New())
 		run(b, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mw(bare)(ctx, req)
 		})
 	})
 	b.Run("tool_json_log", func(b *testing.B) {
-		run(b, wrap.Tool(mcp.NewTool("bench"), bare, wrap.WithLogger(discard)).Handler)
+		run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithLogger(discard)).Handler)
 	})
 	b.Run("tool_timeout", func(b *testing.B) {
-		run(b, wrap.Tool(mcp.NewTool("bench"), bare, wrap.WithTimeout(5*time.Second)).Handler)
+		run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithTimeout(5*time.Second)).Handler)
 	})
 	b.Run("tool_error_result", func(b *testing.B) {
-		h := wrap.Tool(mcp.NewTool("bench"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		h := mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, errs.ErrNotFound
 		}).Handler
 		run(b, h)
@@ -77,7 +78,7 @@ func BenchmarkDispatch(b *testing.B) {
 	}{
 		{"bare", nil},
 		{"mcpgo_recovery", []server.ServerOption{server.WithRecovery()}},
-		{"wrap_middleware", []server.ServerOption{server.WithToolHandlerMiddleware(wrap.Middleware())}},
+		{"wrap_middleware", []server.ServerOption{server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New()))}},
 	}
 	for _, sv := range servers {
 		s := server.NewMCPServer("bench", "1.0.0", sv.opts...)
@@ -90,7 +91,7 @@ func BenchmarkDispatch(b *testing.B) {
 // no logger and no timeout, a successful call allocates nothing beyond the
 // handler itself.
 func TestNoLoggerSuccessPathAllocatesNothing(t *testing.T) {
-	h := wrap.Tool(mcp.NewTool("bench"), bare).Handler
+	h := mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare).Handler
 	ctx := context.Background()
 	allocs := testing.AllocsPerRun(1000, func() {
 		if _, err := h(ctx, benchReq); err != nil {
@@ -145,7 +146,7 @@ func BenchmarkStdioRoundTrip(b *testing.B) {
 	for i, f := range forms {
 		var opts []server.ServerOption
 		if f.opts != nil {
-			opts = append(opts, server.WithToolHandlerMiddleware(wrap.Middleware(f.opts...)))
+			opts = append(opts, server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(f.opts...))))
 		}
 		s := server.NewMCPServer("files", "1.0.0", opts...)
 		s.AddTool(mcp.NewTool("read_file", mcp.WithString("path")), readFile)

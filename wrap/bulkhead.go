@@ -42,7 +42,6 @@ type Bulkhead struct {
 // WithBulkhead of its own).
 func WithBulkhead(b Bulkhead) Option {
 	return func(c *config) {
-		c.set |= setBulkhead
 		c.bulk = newBulkhead(b)
 		c.noBulk = c.bulk == nil
 	}

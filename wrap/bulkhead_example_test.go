@@ -7,15 +7,15 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // A tool whose handler hangs, with one slot: the first call times out and
 // leaves its handler running; the next is refused at once, handler not run.
 func ExampleWithBulkhead() {
 	release := make(chan struct{})
-	search := wrap.Tool(mcp.NewTool("search"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	search := mcpgo.Tool(wrap.New(), mcp.NewTool("search"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		<-release
 		return mcp.NewToolResultText("late"), nil
 	}, wrap.WithTimeout(10*time.Millisecond), wrap.WithBulkhead(wrap.Bulkhead{PerTool: 1}))
@@ -24,7 +24,7 @@ func ExampleWithBulkhead() {
 	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "search"}}
 	for range 2 {
 		res, _ := search.Handler(context.Background(), req)
-		info, _ := errs.InfoOf(res)
+		info, _ := mcpgo.InfoOf(res)
 		fmt.Println(info.Code, info.RetryAfterSeconds)
 		fmt.Println(info.Message)
 	}

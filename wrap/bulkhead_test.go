@@ -15,11 +15,11 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
-	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // stuck is a tool whose handler ignores its context and returns only when
@@ -67,7 +67,7 @@ func callMany(t *testing.T, conn *testserver.Conn, tool string, n, conc int) map
 				case !res.IsError:
 					codes["success"]++
 				default:
-					info, _ := errs.InfoOf(res)
+					info, _ := mcpgo.InfoOf(res)
 					codes[info.Code]++
 					if info.Code == "unavailable" && (info.RetryAfterSeconds < 1 || !strings.Contains(info.Message, "busy")) {
 						codes["unavailable without retry-after"]++
@@ -89,7 +89,7 @@ func TestAbandonedHandlersAreBoundedByDefault(t *testing.T) {
 	st := newStuck(t)
 	var logs logbuf.Buffer
 	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(
-		wrap.Middleware(wrap.WithLogger(logs.Logger()), wrap.WithTimeout(20*time.Millisecond))))
+		mcpgo.Middleware(wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithTimeout(20*time.Millisecond)))))
 	s.AddTools(st.tool("hang"))
 	conn := testserver.StartHTTP(t, s)
 
@@ -160,7 +160,7 @@ func TestBulkheadLimitsPerToolAndInTotal(t *testing.T) {
 		if err != nil {
 			t.Fatalf("a full bulkhead must answer with a result, not %v", err)
 		}
-		info, ok := errs.InfoOf(res)
+		info, ok := mcpgo.InfoOf(res)
 		if !ok || info.Code != "unavailable" || info.RetryAfterSeconds != 3 || !strings.Contains(info.Message, tc.text) ||
 			!strings.Contains(info.Message, "retry after 3s") || info.SideEffects != "none" {
 			t.Fatalf("refusal of %s: %+v", tc.tool, info)
@@ -183,7 +183,7 @@ func TestBulkheadOverStdio(t *testing.T) {
 	st := newStuck(t)
 	w := wrap.New(wrap.WithBulkhead(wrap.Bulkhead{PerTool: 1}), wrap.WithTimeout(20*time.Millisecond))
 	srv := mcptest.NewUnstartedServer(t)
-	srv.AddTools(w.Tool(st.tool("hang").Tool, st.tool("hang").Handler))
+	srv.AddTools(mcpgo.Tool(w, st.tool("hang").Tool, st.tool("hang").Handler))
 	if err := srv.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestBulkheadOverStdio(t *testing.T) {
 		var req mcp.CallToolRequest
 		req.Params.Name = "hang"
 		res, err := srv.Client().CallTool(t.Context(), req)
-		if info, _ := errs.InfoOf(res); err != nil || info.Code != want {
+		if info, _ := mcpgo.InfoOf(res); err != nil || info.Code != want {
 			t.Fatalf("call %d: %v %+v, want %s", i, err, res, want)
 		}
 	}
@@ -231,8 +231,8 @@ func TestHandlerGaugeCountsRunningAndAbandoned(t *testing.T) {
 	defer func() { _ = mp.Shutdown(context.Background()) }()
 	var logs logbuf.Buffer
 	obs := observe.New(observe.WithMeterProvider(mp), observe.WithLogger(logs.Logger()), observe.WithoutTracing())
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(
-		wrap.WithObserver(obs), wrap.WithToolTimeout("hang", 20*time.Millisecond))))
+	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(
+		wrap.WithObserver(obs), wrap.WithToolTimeout("hang", 20*time.Millisecond)))))
 	s.AddTools(st.tool("hang"), st.tool("wait"))
 	conn := testserver.StartHTTP(t, s)
 

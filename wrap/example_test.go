@@ -10,13 +10,14 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // The retrofit: one option on an existing server. A handler that returns a Go
 // error now answers with an isError result instead of a JSON-RPC -32603.
 func ExampleMiddleware() {
 	s := server.NewMCPServer("weather", "1.0.0",
-		server.WithToolHandlerMiddleware(wrap.Middleware()),
+		server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New())),
 	)
 	s.AddTool(mcp.NewTool("get_forecast"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errs.Newf(errs.NotFound, "no city named %q", "Atlantis")
@@ -31,11 +32,11 @@ func ExampleMiddleware() {
 // A panic becomes a generic result with a call id; the value and stack go to
 // the logger, not to the model.
 func ExampleTool() {
-	st := wrap.Tool(mcp.NewTool("fragile"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	st := mcpgo.Tool(wrap.New(), mcp.NewTool("fragile"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		panic(errors.New("nil map write"))
 	})
 	res, err := st.Handler(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "fragile"}})
-	info, _ := errs.InfoOf(res)
+	info, _ := mcpgo.InfoOf(res)
 	fmt.Println(err, res.IsError, info.Code, info.CallID != "")
 	// Output: <nil> true internal true
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 func fatalTool() server.ServerTool {
@@ -68,12 +69,12 @@ func TestFatalAnswersRunsHooksThenExits(t *testing.T) {
 	if err != nil || !res.IsError {
 		t.Fatalf("the in-flight call must get an isError result: %v %+v", err, res)
 	}
-	if info, _ := errs.InfoOf(res); info.Code != "fatal" || strings.Contains(info.Message, "config.json") {
+	if info, _ := mcpgo.InfoOf(res); info.Code != "fatal" || strings.Contains(info.Message, "config.json") {
 		t.Fatalf("info %+v", info)
 	}
 	// Calls after the fatal error are refused while the process stops.
 	res, err = conn.Call(t.Context(), "ok", nil)
-	if info, _ := errs.InfoOf(res); err != nil || info.Code != "unavailable" || !strings.Contains(info.Message, "shutting down") {
+	if info, _ := mcpgo.InfoOf(res); err != nil || info.Code != "unavailable" || !strings.Contains(info.Message, "shutting down") {
 		t.Fatalf("call during the stop: %v %+v", err, res)
 	}
 	select {
@@ -127,7 +128,7 @@ func stopOnFatal(t *testing.T, f wrap.FatalExit) *logbuf.Buffer {
 	exited := make(chan int, 1)
 	f.Exit = func(code int) { exited <- code }
 	logs := new(logbuf.Buffer)
-	st := wrap.Tool(fatalTool().Tool, fatalTool().Handler, wrap.WithLogger(logs.Logger()), wrap.WithFatalExit(f))
+	st := mcpgo.Tool(wrap.New(), fatalTool().Tool, fatalTool().Handler, wrap.WithLogger(logs.Logger()), wrap.WithFatalExit(f))
 	if _, err := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "reload_config"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -188,13 +189,13 @@ func TestFatalExitsTheRealProcess(t *testing.T) {
 
 func fatalChild() {
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	s := server.NewMCPServer("child", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(
+	s := server.NewMCPServer("child", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(
 		wrap.WithLogger(logger),
 		wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{func(ctx context.Context) error {
 			logger.InfoContext(ctx, "flushed")
 			return nil
 		}}}),
-	)))
+	))))
 	s.AddTools(fatalTool())
 	resp := s.HandleMessage(context.Background(),
 		[]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"reload_config"}}`))
@@ -215,7 +216,7 @@ func drainChild(mode string) {
 	obs := observe.New(observe.WithLogger(logger), observe.WithoutTracing(), observe.WithoutMetrics())
 	var (
 		entered atomic.Int64
-		hs      *wrap.HTTPServer
+		hs      *mcpgo.HTTPServer
 	)
 	f := wrap.FatalExit{Drain: 5 * time.Second, Hooks: []func(context.Context) error{
 		func(ctx context.Context) error {
@@ -229,8 +230,8 @@ func drainChild(mode string) {
 	if mode == "signal" {
 		f.Signals = []os.Signal{syscall.SIGTERM}
 	}
-	s := server.NewMCPServer("child", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(
-		wrap.WithObserver(obs), wrap.WithFatalExit(f))))
+	s := server.NewMCPServer("child", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(
+		wrap.WithObserver(obs), wrap.WithFatalExit(f)))))
 	s.AddTools(
 		server.ServerTool{Tool: mcp.NewTool("slow"), Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			entered.Add(1)
@@ -247,7 +248,7 @@ func drainChild(mode string) {
 	if mode == "stdio" {
 		_ = server.NewStdioServer(s).Listen(context.Background(), os.Stdin, os.Stdout)
 	} else {
-		hs = wrap.NewHTTPServer(s, wrap.HTTPLimits{}, server.WithStreamableHTTPLogger(slog.New(slog.DiscardHandler)))
+		hs = mcpgo.NewHTTPServer(s, mcpgo.HTTPLimits{}, server.WithStreamableHTTPLogger(slog.New(slog.DiscardHandler)))
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			panic(err)
@@ -400,11 +401,11 @@ func TestFatalDrainsInFlightCallsOverHTTP(t *testing.T) {
 	wait := inFlight(t, clients, 20)
 
 	res, err := callTool(clients[1], "reload_config")
-	if info, _ := errs.InfoOf(res); err != nil || info.Code != "fatal" {
+	if info, _ := mcpgo.InfoOf(res); err != nil || info.Code != "fatal" {
 		t.Fatalf("the fatal call: %v %+v", err, res)
 	}
 	res, err = callTool(clients[2], "entered")
-	if info, _ := errs.InfoOf(res); err != nil || info.Code != "unavailable" || !strings.Contains(info.Message, "shutting down") {
+	if info, _ := mcpgo.InfoOf(res); err != nil || info.Code != "unavailable" || !strings.Contains(info.Message, "shutting down") {
 		t.Fatalf("a call during the drain: %v %+v", err, res)
 	}
 	if dropped, failed := wait(); dropped+failed != 0 {
@@ -429,7 +430,7 @@ func TestFatalDrainsInFlightCallsOverStdio(t *testing.T) {
 	c := testserver.Start(t, transport.NewIO(out, in, io.NopCloser(strings.NewReader(""))))
 	wait := inFlight(t, []*client.Client{c}, 3)
 	res, err := callTool(c, "reload_config")
-	if info, _ := errs.InfoOf(res); err != nil || info.Code != "fatal" {
+	if info, _ := mcpgo.InfoOf(res); err != nil || info.Code != "fatal" {
 		t.Fatalf("the fatal call: %v %+v", err, res)
 	}
 	if dropped, failed := wait(); dropped+failed != 0 {
@@ -458,7 +459,7 @@ func TestSignalDrainsInFlightCallsThenExitsZero(t *testing.T) {
 		return len(got) == 1
 	})
 	res, err := callTool(clients[2], "entered")
-	if info, _ := errs.InfoOf(res); err != nil || info.Code != "unavailable" || !strings.Contains(info.Message, "shutting down") {
+	if info, _ := mcpgo.InfoOf(res); err != nil || info.Code != "unavailable" || !strings.Contains(info.Message, "shutting down") {
 		t.Fatalf("a call during the drain: %v %+v", err, res)
 	}
 	if dropped, failed := wait(); dropped+failed != 0 {

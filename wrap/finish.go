@@ -2,65 +2,58 @@ package wrap
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
-// finish is the outermost layer: it maps the outcome of the inner layers to
-// what mcp-go sends — always a result, except for the escape hatch — and
-// ends the observation (one log line, the span, the metric).
-func finish(ctx context.Context, cfg *config, rec *record, req *mcp.CallToolRequest, o *outcome) (*mcp.CallToolResult, error) {
+// finish is the outermost layer of a tool call: it maps the outcome of the
+// inner layers to what the adapter sends — always a result, except for the
+// escape hatch — and ends the observation (one log line, the span, the
+// metric).
+func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o *outcome) Answer {
 	if o.proto != nil {
 		rec.passthrough(o.proto)
 		rec.log(ctx)
-		return nil, o.proto
-	}
-	if o.err == nil && o.res != nil && o.res.IsError {
-		// mcp-go's typed handlers answer a binding failure themselves.
-		if e, ok := errs.ArgumentResult(o.res, *req); ok {
-			o.err = e
-		}
+		return Answer{Protocol: o.proto}
 	}
 	if o.err == nil {
 		switch {
 		case o.res == nil:
 			o.err = errs.Wrap(errs.Internal, errNoResult, "")
 		default:
-			if err := encodable(o.res); err != nil {
+			if err := o.res.Check(); err != nil {
 				o.err = errs.Wrap(errs.Internal, fmt.Errorf("the handler's result cannot be encoded as JSON, so it was not sent: %w", err), "")
 				o.discarded = true
 			}
 		}
 	}
 	if o.err == nil {
-		switch {
-		case o.res.NeedsInput():
+		switch o.res.Status() {
+		case call.InputRequired:
 			rec.outcome = observe.OutcomeInputRequired
-		case o.res.IsError:
+		case call.ToolError:
 			rec.outcome = observe.OutcomeToolError
+			o.res = scrubResult(o.res, req, cfg.red)
 		default:
 			rec.outcome = observe.OutcomeSuccess
 		}
 		rec.result = o.res
 		rec.log(ctx)
-		return o.res, nil
+		return Answer{Result: o.res}
 	}
 	rec.discarded = o.discarded
 	if o.public {
-		res := mcp.NewToolResultError(cfg.red.Scrub(capText(o.err.Cause().Error()), cfg.red.Secrets(req.Params.Arguments, req.Header)))
+		res := &errs.Result{Text: cfg.red.Scrub(capText(o.err.Cause().Error()), cfg.red.Secrets(req.Args, req.Header))}
 		rec.outcome = observe.OutcomeToolError
-		rec.result = res
+		rec.result = textResult(res.Text)
 		rec.log(ctx)
-		return res, nil
+		return Answer{Error: res}
 	}
 	outcome := observe.CodeOutcome(o.err.Code())
 	if o.panic != nil {
@@ -69,37 +62,37 @@ func finish(ctx context.Context, cfg *config, rec *record, req *mcp.CallToolRequ
 	rec.fail(outcome, o.err)
 	res := errs.ToResult(scrubbed(o.err, req, cfg.red),
 		errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: o.sideEffects})
-	rec.result = res
+	rec.result = textResult(res.Text)
 	rec.log(ctx)
 	if cfg.fatal != nil && o.err.Code() == errs.Fatal {
 		cfg.fatal.trigger(rec.tool, rec.id(), o.err)
 	}
-	return res, nil
+	return Answer{Error: res}
 }
 
 var errNoResult = errors.New("handler returned neither a result nor an error")
 
-// encodable checks that mcp-go can send res: a result it cannot encode
-// (a NaN in structuredContent, a channel, a failing MarshalJSON) would go
-// out as an empty answer. Text-only results, the common case, cannot fail
-// and are not encoded here.
-func encodable(res *mcp.CallToolResult) error {
-	if res.StructuredContent == nil && res.Meta == nil && res.InputRequests == nil && textOnly(res.Content) {
-		return nil
-	}
-	return json.NewEncoder(io.Discard).Encode(res)
+// scrubResult removes the call's secrets and secret-shaped text from an
+// error result the handler built itself (an upstream's body with a key in
+// it), as from the chain's own.
+func scrubResult(res call.Result, req *call.Request, red *observe.Redactor) call.Result {
+	var known []string
+	looked := false
+	return res.MapText(func(s string) string {
+		if !looked {
+			known, looked = red.Secrets(req.Args, req.Header), true
+		}
+		return red.Scrub(s, known)
+	})
 }
 
-func textOnly(content []mcp.Content) bool {
-	for _, c := range content {
-		switch c.(type) {
-		case mcp.TextContent, *mcp.TextContent:
-		default:
-			return false
-		}
-	}
-	return true
-}
+// textResult is an error result the chain built, as the observer sees it.
+type textResult string
+
+func (t textResult) Status() call.Status                       { return call.ToolError }
+func (t textResult) Check() error                              { return nil }
+func (t textResult) Text() string                              { return string(t) }
+func (t textResult) MapText(f func(string) string) call.Result { return textResult(f(string(t))) }
 
 // maxPublicText caps the text of an error shown through WithPublicErrors.
 const maxPublicText = 4 << 10
@@ -122,11 +115,11 @@ func capText(s string) string {
 // password=… pairs), the way the log line is redacted. A masked error
 // shows none of its text and is returned as it is, as is an error with
 // nothing to remove.
-func scrubbed(e *errs.Error, req *mcp.CallToolRequest, red *observe.Redactor) *errs.Error {
+func scrubbed(e *errs.Error, req *call.Request, red *observe.Redactor) *errs.Error {
 	if !e.Code().Public() {
 		return e
 	}
-	known := red.Secrets(req.Params.Arguments, req.Header)
+	known := red.Secrets(req.Args, req.Header)
 	msg := red.Scrub(e.Message(), known)
 	changed := msg != e.Message()
 	viols := e.Violations()

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 type nilErr struct{ detail string }
@@ -30,7 +31,7 @@ func (panickyErr) Error() string { panic("Error method broke") }
 // HTTP connection or go out as an empty 200 body logged as a success.
 func TestEveryRequestIsAnsweredAndLogged(t *testing.T) {
 	var logs logbuf.Buffer
-	s := server.NewMCPServer("broken", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithLogger(logs.Logger()))))
+	s := server.NewMCPServer("broken", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithLogger(logs.Logger())))))
 	s.AddTool(mcp.NewTool("typed_nil"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var e *nilErr
 		return nil, e
@@ -63,7 +64,7 @@ func TestEveryRequestIsAnsweredAndLogged(t *testing.T) {
 			if err != nil {
 				t.Fatalf("no answer: %v", err)
 			}
-			if info, _ := errs.InfoOf(res); !res.IsError || info.Code != "internal" {
+			if info, _ := mcpgo.InfoOf(res); !res.IsError || info.Code != "internal" {
 				t.Fatalf("want an internal isError result, got %+v", res)
 			}
 			for _, r := range conn.Wire.Responses() {
@@ -99,8 +100,8 @@ func TestSecretsNeverEchoedInErrorResults(t *testing.T) {
 	const key, pin, token = "k-41f9e2d7c0", "8842", "sk-abcdefghijklmnopqrstuvwx"
 	var logs logbuf.Buffer
 	w := wrap.New(wrap.WithLogger(logs.Logger()))
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(w.Middleware()))
-	s.AddTools(wrap.MustTyped(w, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a weatherKeyArgs) (*mcp.CallToolResult, error) {
+	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(w)))
+	s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a weatherKeyArgs) (*mcp.CallToolResult, error) {
 		return nil, errs.Newf(errs.NotFound, "no weather for %s with key %s and code %s", a.City, a.APIKey, a.Pin)
 	}))
 	s.AddTool(mcp.NewTool("plain"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -138,14 +139,14 @@ func TestTimeoutOfAWriteSaysSideEffectsArePossible(t *testing.T) {
 		<-release
 		return mcp.NewToolResultText("done"), nil
 	}
-	s := server.NewMCPServer("files", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithTimeout(50*time.Millisecond))))
+	s := server.NewMCPServer("files", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithTimeout(50*time.Millisecond)))))
 	s.AddTool(mcp.NewTool("copy_file"), hang)
 	s.AddTool(mcp.NewTool("stat_file", readOnly), hang)
 	s.AddTool(mcp.NewTool("put_file", mcp.WithIdempotentHintAnnotation(true)), hang)
 	conn := testserver.StartHTTP(t, s)
 	for tool, want := range map[string]string{"copy_file": "possible", "stat_file": "", "put_file": ""} {
 		res, err := conn.Call(t.Context(), tool, nil)
-		info, _ := errs.InfoOf(res)
+		info, _ := mcpgo.InfoOf(res)
 		if err != nil || info.Code != "timeout" || info.SideEffects != want {
 			t.Fatalf("%s: %v %+v, want a timeout with sideEffects %q", tool, err, info, want)
 		}

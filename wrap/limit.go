@@ -3,7 +3,7 @@ package wrap
 import (
 	"context"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Limiter admits or refuses a call before anything else of the chain runs
@@ -14,11 +14,11 @@ import (
 // within a bounded time. The wrap/limit package provides one; importing wrap
 // links none.
 type Limiter interface {
-	Admit(ctx context.Context, req mcp.CallToolRequest) error
+	Admit(ctx context.Context, req *call.Request) error
 }
 
 // WithLimit puts l in front of every call (see Limiter). Nil, the default,
 // means no limit.
 func WithLimit(l Limiter) Option {
-	return func(c *config) { c.set |= setLimit; c.limit = l }
+	return func(c *config) { c.limit = l }
 }

@@ -6,9 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Option configures a Wrapper. Options are applied once, at construction.
@@ -17,10 +16,6 @@ type Option func(*config)
 // config is the evaluated form of the options. It is never changed after New
 // returns; Tool copies it before applying per-tool options.
 type config struct {
-	// set says which option groups were given, so that a tool's own chain
-	// takes from the Middleware's configuration what it left unset (see
-	// inherit).
-	set     setBits
 	logger  *slog.Logger
 	obsBase *observe.Observer // as given (or built from logger)
 	// observer is obsBase redacting secrets too; what the chain uses.
@@ -42,9 +37,11 @@ type config struct {
 	retry      *retryPolicy
 	budget     *budget
 	retryTools map[string]bool
-	// tool is the definition given to Tool; nil in the middleware form.
-	tool  *mcp.Tool
-	fatal *fatalState
+	// info is the definition of the tool a Chain serves (Wrapper.Chain),
+	// named infoName; zero for the Wrapper's own configuration.
+	info     call.Info
+	infoName string
+	fatal    *fatalState
 	// workers run the handlers of calls with a timeout.
 	workers *workers
 	bulk    *bulkhead
@@ -61,7 +58,6 @@ type config struct {
 // also given, wins.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) {
-		c.set |= setTelemetry
 		c.logger = l
 		if c.ownObserver {
 			c.obsBase, c.ownObserver = nil, false
@@ -73,14 +69,14 @@ func WithLogger(l *slog.Logger) Option {
 // span following the MCP semantic conventions (the handler's context
 // carries it) and metrics. Nil turns telemetry off.
 func WithObserver(o *observe.Observer) Option {
-	return func(c *config) { c.set |= setTelemetry; c.obsBase, c.ownObserver = o, false }
+	return func(c *config) { c.obsBase, c.ownObserver = o, false }
 }
 
 // WithTimeout sets a per-call timeout for every tool (0, the default, means
 // none). When it fires, the handler's context is cancelled and the model gets
 // a Timeout result at once, even if the handler ignores its context.
 func WithTimeout(d time.Duration) Option {
-	return func(c *config) { c.set |= setTimeout; c.timeout = max(d, 0) }
+	return func(c *config) { c.timeout = max(d, 0) }
 }
 
 // WithToolTimeout sets the per-call timeout of one tool, overriding
@@ -102,7 +98,6 @@ func WithToolTimeout(tool string, d time.Duration) Option {
 // error result says whether the operation may have happened.
 func WithRetry(p RetryPolicy) Option {
 	return func(c *config) {
-		c.set |= setRetry
 		rp := p.evaluate()
 		c.retry = &rp
 		c.budget = nil // a new policy gets its own budget, made in newConfig
@@ -129,7 +124,7 @@ func WithRetryTools(names ...string) Option {
 // set). Without this option a Fatal error is answered and logged but the
 // process keeps running.
 func WithFatalExit(f FatalExit) Option {
-	return func(c *config) { c.set |= setFatal; c.fatal = newFatalState(f) }
+	return func(c *config) { c.fatal = newFatalState(f) }
 }
 
 // WithPublicErrors declares which errors the model may read although they
@@ -144,75 +139,19 @@ func WithFatalExit(f FatalExit) Option {
 // error result. public is called only for failed calls, from the handler's
 // goroutine; nil (the default) shows no unclassified error.
 func WithPublicErrors(public func(err error) bool) Option {
-	return func(c *config) { c.set |= setPublic; c.public = public }
+	return func(c *config) { c.public = public }
 }
 
-// setBits name the option groups a config was given.
-type setBits uint8
-
-const (
-	setTelemetry setBits = 1 << iota // WithLogger, WithObserver
-	setTimeout                       // WithTimeout
-	setRetry                         // WithRetry
-	setFatal                         // WithFatalExit
-	setPublic                        // WithPublicErrors
-	setBulkhead                      // WithBulkhead
-	setLimit                         // WithLimit
-)
-
-// withSecrets adds parameter names whose values are secret (Typed's
-// mcpwrap:"secret" fields).
-func withSecrets(names ...string) Option {
+// WithSecrets adds parameter names whose values are secret: redacted on
+// the log line and span, and scrubbed from every error result the model
+// reads (the typed helpers add the fields tagged mcpwrap:"secret"). Given
+// to one tool's chain, it applies to that tool only.
+func WithSecrets(names ...string) Option {
 	return func(c *config) {
 		if len(names) > 0 {
 			c.secrets = append(slices.Clip(c.secrets), names...)
 		}
 	}
-}
-
-// inherit returns the configuration of a tool's own chain running under
-// the Middleware whose configuration is outer: every option group the tool
-// was not given comes from outer, so that a tool registered with Tool or
-// Typed never loses the middleware's logger, observer, timeout, retries or
-// fatal exit. Per-tool timeouts and retry names are merged, the tool's
-// winning.
-func (c *config) inherit(outer *config) config {
-	m := *c
-	if c.set&setTelemetry == 0 {
-		m.logger, m.obsBase, m.ownObserver = outer.logger, outer.obsBase, outer.ownObserver
-	}
-	if c.set&setTimeout == 0 {
-		m.timeout = outer.timeout
-	}
-	if len(outer.toolTimeouts) > 0 {
-		t := maps.Clone(outer.toolTimeouts)
-		maps.Copy(t, c.toolTimeouts)
-		m.toolTimeouts = t
-	}
-	if c.set&setRetry == 0 {
-		m.retry, m.budget = outer.retry, outer.budget
-	}
-	if len(outer.retryTools) > 0 {
-		t := maps.Clone(outer.retryTools)
-		maps.Copy(t, c.retryTools)
-		m.retryTools = t
-	}
-	if c.set&setFatal == 0 {
-		m.fatal = outer.fatal
-	}
-	if c.set&setPublic == 0 {
-		m.public = outer.public
-	}
-	if c.set&setBulkhead == 0 {
-		m.bulk, m.noBulk = outer.bulk, outer.noBulk
-	}
-	if c.set&setLimit == 0 {
-		m.limit = outer.limit
-	}
-	m.set |= outer.set
-	m.secrets = slices.Concat(outer.secrets, c.secrets)
-	m.finish()
-	return m
 }
 
 func newConfig(base config, opts []Option) config {

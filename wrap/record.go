@@ -6,11 +6,11 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync/atomic"
-
-	"github.com/mark3labs/mcp-go/mcp"
+	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // record collects what the chain learns about one call and hands it to the
@@ -24,7 +24,8 @@ type record struct {
 	// err is the failure, classified once (errs.From) where it is known.
 	err       *errs.Error
 	discarded bool
-	result    *mcp.CallToolResult
+	result    call.Result
+	begin     time.Time
 	obs       *observe.Recording // nil without an observer
 	// rpcCode is the JSON-RPC code a resources/read or prompts/get was
 	// answered with (tools answer failures with results).
@@ -38,10 +39,13 @@ type record struct {
 }
 
 // start begins observing the call; the returned context carries its span.
-func (r *record) start(ctx context.Context, cfg *config, req *mcp.CallToolRequest) context.Context {
-	r.tool = req.Params.Name
+func (r *record) start(ctx context.Context, cfg *config, req *call.Request) context.Context {
+	r.tool = layerName(req)
+	if req.Kind != call.Tool {
+		r.begin = time.Now()
+	}
 	if cfg.observer != nil {
-		ctx, r.obs = cfg.observer.Start(ctx, *req, r.id())
+		ctx, r.obs = cfg.observer.Start(ctx, req, r.id())
 	}
 	return ctx
 }
@@ -111,10 +115,7 @@ func (r *record) log(ctx context.Context) {
 		out.Stack = p.Stack
 	}
 	if r.outcome == observe.OutcomeProtocolError {
-		out.JSONRPCCode = mcp.INTERNAL_ERROR
-		if _, ok := protocolCause(r.err); ok && isURLElicitation(r.err) {
-			out.JSONRPCCode = mcp.URL_ELICITATION_REQUIRED
-		}
+		out.JSONRPCCode = protocolCode(r.err)
 	}
 	r.obs.End(ctx, out)
 }

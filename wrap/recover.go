@@ -7,10 +7,8 @@ import (
 	"reflect"
 	"runtime/debug"
 
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // PanicError is the cause recorded when a handler panics: the value and the
@@ -27,7 +25,7 @@ func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
 // once, counting the attempt, turns a panic into a PanicError, and
 // classifies a returned error once, into o.err, which every outer layer
 // reads.
-func attempt(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record, o *outcome) {
+func attempt(ctx context.Context, req *call.Request, next Handler, cfg *config, rec *record, o *outcome) {
 	rec.attempted()
 	*o = outcome{}
 	err := protect(ctx, req, next, o)
@@ -38,7 +36,7 @@ func attempt(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHand
 }
 
 // protect runs next and turns a panic into a PanicError.
-func protect(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, o *outcome) (err error) {
+func protect(ctx context.Context, req *call.Request, next Handler, o *outcome) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			p := &PanicError{Value: r, Stack: debug.Stack()}
@@ -46,7 +44,7 @@ func protect(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHand
 			err = nil
 		}
 	}()
-	o.res, err = next(ctx, *req)
+	o.res, err = next(ctx, req)
 	return err
 }
 
@@ -55,7 +53,7 @@ func protect(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHand
 // safe: a nil pointer returned as an error, or one whose methods panic,
 // becomes an Internal error describing it, and the call is still answered
 // and logged.
-func settle(err error, req *mcp.CallToolRequest, cfg *config, o *outcome) {
+func settle(err error, req *call.Request, cfg *config, o *outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			o.proto, o.public = nil, false
@@ -72,14 +70,14 @@ func settle(err error, req *mcp.CallToolRequest, cfg *config, o *outcome) {
 		o.proto = pe
 		return
 	}
-	o.err = classify(err, req, cfg, o)
+	o.err = classify(err, cfg, o)
 }
 
 // classify is the code of a handler's error: its *errs.Error if it has
 // one; else what errs makes of a standard error; else, for an error errs
-// would mask, one of mcp-go's argument errors about this request
-// (errs.ArgumentError), or an error WithPublicErrors lets the model read.
-func classify(err error, req *mcp.CallToolRequest, cfg *config, o *outcome) *errs.Error {
+// would mask, an error WithPublicErrors lets the model read. (An adapter
+// has already made the SDK's own argument errors InvalidArgument.)
+func classify(err error, cfg *config, o *outcome) *errs.Error {
 	var e *errs.Error
 	if errors.As(err, &e) {
 		return e
@@ -87,9 +85,6 @@ func classify(err error, req *mcp.CallToolRequest, cfg *config, o *outcome) *err
 	e = errs.From(err)
 	if e.Code() != errs.Internal {
 		return e
-	}
-	if a, ok := errs.ArgumentError(err, *req); ok {
-		return a
 	}
 	if cfg.public != nil && cfg.public(err) {
 		o.public = true

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -11,7 +13,7 @@ import (
 )
 
 // BenchmarkResourceRead compares one resources/read through mcp-go's whole
-// dispatch, bare and with w.Resources() (no telemetry, and with a timeout,
+// dispatch, bare and with mcpgo.Resources(w) (no telemetry, and with a timeout,
 // which runs the handler on a pooled goroutine).
 func BenchmarkResourceRead(b *testing.B) {
 	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"note://today"}}`)
@@ -23,8 +25,8 @@ func BenchmarkResourceRead(b *testing.B) {
 		opts []server.ServerOption
 	}{
 		{"bare", nil},
-		{"wrapped", []server.ServerOption{wrap.New().Resources()}},
-		{"wrapped+timeout", []server.ServerOption{wrap.New(wrap.WithTimeout(1e9)).Resources()}},
+		{"wrapped", []server.ServerOption{mcpgo.Resources(wrap.New())}},
+		{"wrapped+timeout", []server.ServerOption{mcpgo.Resources(wrap.New(wrap.WithTimeout(1e9)))}},
 	} {
 		s := server.NewMCPServer("notes", "1.0.0", c.opts...)
 		s.AddResource(mcp.NewResource("note://today", "today"), handler)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // TestResourceBulkhead: a resource handler abandoned by its timeout keeps
@@ -20,7 +21,7 @@ import (
 func TestResourceBulkhead(t *testing.T) {
 	release := make(chan struct{})
 	w := wrap.New(wrap.WithTimeout(100*time.Millisecond), wrap.WithBulkhead(wrap.Bulkhead{PerTool: 1}))
-	s := server.NewMCPServer("notes", "1.0.0", w.Resources())
+	s := server.NewMCPServer("notes", "1.0.0", mcpgo.Resources(w))
 	returned := make(chan struct{}, 1)
 	s.AddResource(mcp.NewResource("note://slow", "slow"), func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		<-release // ignores its context

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // leak is what a careless handler puts in its errors: a DSN with a password.
@@ -126,7 +127,7 @@ func lastError(t *testing.T, w *testserver.Wire) rpcError {
 
 func wrapped(t *testing.T, logs *logbuf.Buffer) []server.ServerOption {
 	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithTimeout(300*time.Millisecond))
-	return []server.ServerOption{server.WithToolHandlerMiddleware(w.Middleware()), w.Resources(), w.Prompts()}
+	return []server.ServerOption{server.WithToolHandlerMiddleware(mcpgo.Middleware(w)), mcpgo.Resources(w), mcpgo.Prompts(w)}
 }
 
 // read reads uri and returns the text or the error.
@@ -300,7 +301,7 @@ func checkSentinel(t *testing.T, err, want error, says string) {
 // resources and prompts too.
 func TestServerOptionsCoverResources(t *testing.T) {
 	logs := &logbuf.Buffer{}
-	conn := testserver.StartHTTP(t, notesServer(t, wrap.ServerOptions(wrap.WithLogger(logs.Logger()))...),
+	conn := testserver.StartHTTP(t, notesServer(t, mcpgo.Wrap(wrap.WithLogger(logs.Logger()))),
 		client.WithProtocolVersion("2025-11-25"))
 	for uri, code := range map[string]int{"note://missing": mcp.RESOURCE_NOT_FOUND, "notes://panic": mcp.INTERNAL_ERROR} {
 		conn.Wire.Reset()

@@ -14,11 +14,11 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
-	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // readFile is written the way mcp-go servers commonly are: mcp-go's own
@@ -56,7 +56,7 @@ func fetchConfig(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, err
 // masked as internal errors; the model now reads which argument was wrong.
 func TestMCPGoArgumentErrorsReachTheModel(t *testing.T) {
 	var logs logbuf.Buffer
-	s := server.NewMCPServer("files", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithLogger(logs.Logger()))))
+	s := server.NewMCPServer("files", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithLogger(logs.Logger())))))
 	s.AddTool(mcp.NewTool("read_file"), readFile)
 	s.AddTool(mcp.NewTool("fetch_config"), fetchConfig)
 	s.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(func(_ context.Context, _ mcp.CallToolRequest, a struct {
@@ -82,7 +82,7 @@ func TestMCPGoArgumentErrorsReachTheModel(t *testing.T) {
 			if !res.IsError || firstText(res) != want {
 				t.Fatalf("model reads %q, want %q", firstText(res), want)
 			}
-			info, _ := errs.InfoOf(res)
+			info, _ := mcpgo.InfoOf(res)
 			if info.Code != "invalid_argument" || len(info.Violations) != 1 || info.Violations[0].Parameter != c.param {
 				t.Fatalf("info %+v, want one violation of %q", info, c.param)
 			}
@@ -96,7 +96,7 @@ func TestMCPGoArgumentErrorsReachTheModel(t *testing.T) {
 		t.Fatalf("valid typed call failed: %q", firstText(res))
 	}
 	res = conn.CallRaw(t, "fetch_config", `{"limit":"ten"}`)
-	if info, _ := errs.InfoOf(res); info.Code != "internal" {
+	if info, _ := mcpgo.InfoOf(res); info.Code != "internal" {
 		t.Fatalf("an upstream's JSON error reached the model: %+v", info)
 	}
 	lines, _ := callLines(&logs, "fetch_config")
@@ -123,7 +123,7 @@ func TestPublicErrorsAreShownAndMaskedOnesSaySo(t *testing.T) {
 		return errors.As(err, &u)
 	}
 	s := server.NewMCPServer("notes", "1.0.0", server.WithToolHandlerMiddleware(
-		wrap.Middleware(wrap.WithLogger(logs.Logger()), wrap.WithPublicErrors(public))))
+		mcpgo.Middleware(wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithPublicErrors(public)))))
 	s.AddTool(mcp.NewTool("quota"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("save: %w", &userError{"you have used all 20 notes of your plan; delete one first"})
 	})
@@ -155,7 +155,7 @@ func TestPublicErrorsAreShownAndMaskedOnesSaySo(t *testing.T) {
 }
 
 // TestBothFormsShareOneConfiguration: with wrap.Middleware on the server,
-// tools registered with wrap.Tool or wrap.MustTyped — with no options, with
+// tools registered with wrap.Tool or mcpgo.MustTyped — with no options, with
 // nil, or built by another Wrapper — used to get no log line, no span and no
 // timeout, because the middleware stepped aside for them.
 func TestBothFormsShareOneConfiguration(t *testing.T) {
@@ -175,14 +175,17 @@ func TestBothFormsShareOneConfiguration(t *testing.T) {
 		return hang(ctx, req)
 	}
 	var other logbuf.Buffer
-	s := server.NewMCPServer("mixed", "1.0.0", server.WithToolHandlerMiddleware(w.Middleware()))
+	s := server.NewMCPServer("mixed", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(w)))
 	s.AddTools(
-		w.Tool(mcp.NewTool("same_wrapper"), hang),
-		wrap.Tool(mcp.NewTool("no_options"), hang),
-		wrap.MustTyped(nil, mcp.NewTool("typed_nil"), hangTyped),
-		wrap.MustTyped(w, mcp.NewTool("typed_w"), hangTyped),
-		// Its own logger wins; the middleware's timeout and spans still apply.
-		wrap.New(wrap.WithLogger(other.Logger())).Tool(mcp.NewTool("other_wrapper"), hang),
+		mcpgo.Tool(w, mcp.NewTool("same_wrapper"), hang),
+		mcpgo.Tool(wrap.New(), mcp.NewTool("no_options"), hang),
+		mcpgo.MustTyped(nil, mcp.NewTool("typed_nil"), hangTyped),
+		mcpgo.MustTyped(w, mcp.NewTool("typed_w"), hangTyped),
+		// Built with another Wrapper: the attached Wrapper's middleware serves
+		// it (its timeout, log line and span); that Wrapper's own chain runs
+		// inside it (see mcpgo.Tool), and logs to its own logger only when
+		// the abandoned handler returns.
+		mcpgo.Tool(wrap.New(wrap.WithLogger(other.Logger())), mcp.NewTool("other_wrapper"), hang),
 	)
 	conn := testserver.StartHTTP(t, s)
 	for _, name := range []string{"same_wrapper", "no_options", "typed_nil", "typed_w", "other_wrapper"} {
@@ -192,14 +195,10 @@ func TestBothFormsShareOneConfiguration(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if info, _ := errs.InfoOf(res); info.Code != "timeout" || time.Since(start) > 5*time.Second {
+			if info, _ := mcpgo.InfoOf(res); info.Code != "timeout" || time.Since(start) > 5*time.Second {
 				t.Fatalf("the middleware's timeout did not apply: %+v after %v", info, time.Since(start))
 			}
-			buf := &logs
-			if name == "other_wrapper" {
-				buf = &other
-			}
-			if lines, _ := callLines(buf, name); len(lines) != 1 || lines[0]["outcome"] != "timeout" {
+			if lines, _ := callLines(&logs, name); len(lines) != 1 || lines[0]["outcome"] != "timeout" {
 				t.Fatalf("want one log line with outcome timeout, got %v", lines)
 			}
 			n := 0
@@ -208,7 +207,7 @@ func TestBothFormsShareOneConfiguration(t *testing.T) {
 					n++
 				}
 			}
-			if name != "other_wrapper" && n != 1 {
+			if n != 1 {
 				t.Fatalf("%d spans, want 1", n)
 			}
 		})

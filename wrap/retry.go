@@ -6,13 +6,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/backoff"
 	"github.com/mcpwrap/mcpwrap/internal/wait"
 	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // RetryPolicy says how calls to safe tools are retried; see WithRetry. Zero
@@ -98,7 +96,7 @@ const (
 // retry is the retry layer, retry(recover(handler)): it runs attempt
 // once and, when retries are on and the tool is safe to repeat, again
 // after a transient failure. It reads the code each attempt classified.
-func retry(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record, o *outcome) {
+func retry(ctx context.Context, req *call.Request, next Handler, cfg *config, rec *record, o *outcome) {
 	attempt(ctx, req, next, cfg, rec, o)
 	if cfg.retry == nil || o.proto != nil {
 		return
@@ -110,7 +108,7 @@ func retry(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandle
 	retryLoop(ctx, req, next, cfg, rec, o)
 }
 
-func retryLoop(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record, o *outcome) {
+func retryLoop(ctx context.Context, req *call.Request, next Handler, cfg *config, rec *record, o *outcome) {
 	p := cfg.retry
 	safe, looked := false, false
 	for n := 1; ; n++ {
@@ -123,7 +121,7 @@ func retryLoop(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHa
 			return
 		}
 		if !looked {
-			safe, looked = safeToRetry(ctx, cfg, req.Params.Name), true
+			safe, looked = safeToRetry(ctx, cfg, req), true
 		}
 		reason := ""
 		var delay time.Duration
@@ -172,29 +170,20 @@ func retryLoop(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHa
 // safeToRetry reports whether repeating the call cannot do harm: the tool
 // is named by WithRetryTools or its annotations say read-only or
 // idempotent. A tool the chain cannot find is not safe.
-func safeToRetry(ctx context.Context, cfg *config, name string) bool {
+func safeToRetry(ctx context.Context, cfg *config, req *call.Request) bool {
+	name := req.Name
 	if cfg.retryTools[name] {
 		return true
 	}
-	var ann mcp.ToolAnnotation
+	info := req.Tool
 	switch {
-	case cfg.tool != nil && cfg.tool.Name == name:
-		ann = cfg.tool.Annotations
-	default:
-		s := server.ServerFromContext(ctx)
-		if s == nil {
-			return false
-		}
-		st := s.GetTool(name)
-		if st == nil {
-			return false
-		}
-		ann = st.Tool.Annotations
+	case cfg.info.Known && cfg.infoName == name:
+		info = cfg.info
+	case !info.Known && req.Lookup != nil:
+		info = req.Lookup.Tool(ctx, name)
 	}
-	return isTrue(ann.ReadOnlyHint) || isTrue(ann.IdempotentHint)
+	return info.Known && (info.ReadOnly || info.Idempotent)
 }
-
-func isTrue(b *bool) bool { return b != nil && *b }
 
 // budget is the retry token bucket, in thousandths of a token so that it
 // fits one atomic integer.

@@ -23,6 +23,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // scripted is a real upstream HTTP server that answers each request with
@@ -92,7 +93,7 @@ var readOnly = mcp.WithReadOnlyHintAnnotation(true)
 
 func serve(t *testing.T, logs *logbuf.Buffer, opts []wrap.Option, tools ...server.ServerTool) *testserver.Conn {
 	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(
-		wrap.Middleware(append([]wrap.Option{wrap.WithLogger(logs.Logger())}, opts...)...)))
+		mcpgo.Middleware(wrap.New(append([]wrap.Option{wrap.WithLogger(logs.Logger())}, opts...)...))))
 	s.AddTools(tools...)
 	return testserver.StartHTTP(t, s)
 }
@@ -140,7 +141,7 @@ func TestDestructiveToolIsCalledOnceOn503(t *testing.T) {
 	if len(sl.got()) != 0 {
 		t.Fatal("a destructive tool waited for a retry")
 	}
-	info, _ := errs.InfoOf(res)
+	info, _ := mcpgo.InfoOf(res)
 	text := res.Content[0].(mcp.TextContent).Text
 	if info.Code != "unavailable" || info.SideEffects != errs.SideEffectsPossible.String() || !strings.Contains(text, "the operation may have happened") {
 		t.Fatalf("info %+v text %q", info, text)
@@ -175,7 +176,7 @@ func TestSafeToolsAreRetriedAtMostTwice(t *testing.T) {
 			if len(waits) != 2 || waits[0] > 200*time.Millisecond || waits[1] > 400*time.Millisecond {
 				t.Fatalf("waits %v: want full jitter under 200ms then 400ms", waits)
 			}
-			info, _ := errs.InfoOf(res)
+			info, _ := mcpgo.InfoOf(res)
 			text := res.Content[0].(mcp.TextContent).Text
 			if info.Attempts != 3 || info.SideEffects != "" || !strings.Contains(text, "(after 3 attempts)") {
 				t.Fatalf("info %+v text %q", info, text)
@@ -187,7 +188,7 @@ func TestSafeToolsAreRetriedAtMostTwice(t *testing.T) {
 func TestPerToolFormReadsTheAnnotations(t *testing.T) {
 	api := newScripted(t, nil, 502, 200)
 	var sl sleeps
-	st := wrap.Tool(mcp.NewTool("t", readOnly), api.handler, wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep}))
+	st := mcpgo.Tool(wrap.New(), mcp.NewTool("t", readOnly), api.handler, wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep}))
 	res, err := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "t"}})
 	if err != nil || res.IsError || api.hits.Load() != 2 {
 		t.Fatalf("%v %+v hits %d", err, res, api.hits.Load())
@@ -247,11 +248,11 @@ func TestRetryBudgetLimitsRetriesDuringAnOutage(t *testing.T) {
 
 func TestRefusedConnectionOnADestructiveToolSaysNothingHappened(t *testing.T) {
 	f := newFixture(t)
-	st := wrap.Tool(mcp.NewTool("refund"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	st := mcpgo.Tool(wrap.New(), mcp.NewTool("refund"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("post refund: %w", f.dialErr)
 	}, wrap.WithRetry(wrap.RetryPolicy{}))
 	res, _ := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "refund"}})
-	info, _ := errs.InfoOf(res)
+	info, _ := mcpgo.InfoOf(res)
 	if info.SideEffects != errs.SideEffectsNone.String() || !strings.Contains(info.Message, "nothing was done") {
 		t.Fatalf("info %+v", info)
 	}
@@ -259,9 +260,9 @@ func TestRefusedConnectionOnADestructiveToolSaysNothingHappened(t *testing.T) {
 
 func TestWithoutRetryNothingChanges(t *testing.T) {
 	api := newScripted(t, nil, 503, 200)
-	st := wrap.Tool(mcp.NewTool("t", readOnly), api.handler)
+	st := mcpgo.Tool(wrap.New(), mcp.NewTool("t", readOnly), api.handler)
 	res, _ := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "t"}})
-	if info, _ := errs.InfoOf(res); api.hits.Load() != 1 || info.SideEffects != "" || info.Attempts != 1 {
+	if info, _ := mcpgo.InfoOf(res); api.hits.Load() != 1 || info.SideEffects != "" || info.Attempts != 1 {
 		t.Fatalf("hits %d info %+v", api.hits.Load(), info)
 	}
 }
@@ -276,8 +277,7 @@ func TestRetryReachesTheSpanAndTheMetric(t *testing.T) {
 	obs := observe.New(
 		observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))),
 		observe.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
-	s := server.NewMCPServer("weather", "1.0.0", append(obs.ServerOptions(), server.WithToolHandlerMiddleware(
-		wrap.Middleware(wrap.WithObserver(obs), wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep}))))...)
+	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(obs), wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep})))
 	s.AddTools(server.ServerTool{Tool: mcp.NewTool("get_forecast", readOnly), Handler: api.handler})
 	conn := testserver.StartHTTP(t, s)
 	if res, err := conn.Call(t.Context(), "get_forecast", nil); err != nil || res.IsError {
@@ -317,7 +317,7 @@ func TestRetryReachesTheSpanAndTheMetric(t *testing.T) {
 }
 
 // TestMiddlewareStepsAsideForToolsWithTheirOwnChain: with wrap.Middleware
-// on the server and tools registered through wrap.Tool / wrap.Typed, a call
+// on the server and tools registered through wrap.Tool / mcpgo.Typed, a call
 // used to go through both chains: two log lines, and retries multiplied
 // (3 attempts outside × 3 inside). Also when another middleware sits
 // between the two.
@@ -328,7 +328,7 @@ func TestMiddlewareStepsAsideForToolsWithTheirOwnChain(t *testing.T) {
 			var sl sleeps
 			var logs logbuf.Buffer
 			w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep, BudgetTokens: 100}))
-			opts := []server.ServerOption{server.WithToolHandlerMiddleware(w.Middleware())}
+			opts := []server.ServerOption{server.WithToolHandlerMiddleware(mcpgo.Middleware(w))}
 			if between {
 				opts = append(opts, server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 					return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) { return next(ctx, req) }
@@ -336,8 +336,8 @@ func TestMiddlewareStepsAsideForToolsWithTheirOwnChain(t *testing.T) {
 			}
 			s := server.NewMCPServer("weather", "1.0.0", opts...)
 			s.AddTools(
-				w.Tool(mcp.NewTool("get_forecast", readOnly), api.handler),
-				wrap.MustTyped(w, mcp.NewTool("get_typed", readOnly), func(ctx context.Context, req mcp.CallToolRequest, _ struct {
+				mcpgo.Tool(w, mcp.NewTool("get_forecast", readOnly), api.handler),
+				mcpgo.MustTyped(w, mcp.NewTool("get_typed", readOnly), func(ctx context.Context, req mcp.CallToolRequest, _ struct {
 					City string `json:"city"`
 				}) (*mcp.CallToolResult, error) {
 					return api.handler(ctx, req)
@@ -352,7 +352,7 @@ func TestMiddlewareStepsAsideForToolsWithTheirOwnChain(t *testing.T) {
 				if err != nil || !res.IsError {
 					t.Fatalf("%s: want the 503 as an isError result: %v %+v", name, err, res)
 				}
-				if info, _ := errs.InfoOf(res); info.Attempts != 3 {
+				if info, _ := mcpgo.InfoOf(res); info.Attempts != 3 {
 					t.Fatalf("%s: %d attempts, want 3 (one chain: 1 + 2 retries)", name, info.Attempts)
 				}
 				if lines, _ := callLines(&logs, name); len(lines) != 1 {
@@ -364,7 +364,7 @@ func TestMiddlewareStepsAsideForToolsWithTheirOwnChain(t *testing.T) {
 			}
 			// A plain handler on the same server still gets the middleware.
 			res, err := conn.Call(t.Context(), "plain", nil)
-			if info, _ := errs.InfoOf(res); err != nil || info.Code != "not_found" {
+			if info, _ := mcpgo.InfoOf(res); err != nil || info.Code != "not_found" {
 				t.Fatalf("plain tool lost the middleware: %v %+v", err, res)
 			}
 			if lines, _ := callLines(&logs, "plain"); len(lines) != 1 {
@@ -376,7 +376,7 @@ func TestMiddlewareStepsAsideForToolsWithTheirOwnChain(t *testing.T) {
 				panic("re-registered without wrap.Tool")
 			})
 			res, err = conn.Call(t.Context(), "get_forecast", nil)
-			if info, _ := errs.InfoOf(res); err != nil || info.Code != "internal" {
+			if info, _ := mcpgo.InfoOf(res); err != nil || info.Code != "internal" {
 				t.Fatalf("re-registered plain tool is unprotected: %v %+v", err, res)
 			}
 		})

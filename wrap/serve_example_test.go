@@ -10,13 +10,14 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // A request body over the cap is answered before mcp-go reads it, and no
 // handler runs.
 func ExampleNewHTTPServer() {
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware()))
-	hs := wrap.NewHTTPServer(s, wrap.HTTPLimits{MaxBodyBytes: 1 << 10})
+	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New())))
+	hs := mcpgo.NewHTTPServer(s, mcpgo.HTTPLimits{MaxBodyBytes: 1 << 10})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		panic(err)

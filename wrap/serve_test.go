@@ -18,13 +18,14 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
-// startLimited serves s through wrap.NewHTTPServer on 127.0.0.1:0 and
+// startLimited serves s through mcpgo.NewHTTPServer on 127.0.0.1:0 and
 // returns its URL.
-func startLimited(t *testing.T, s *server.MCPServer, l wrap.HTTPLimits) string {
+func startLimited(t *testing.T, s *server.MCPServer, l mcpgo.HTTPLimits) string {
 	t.Helper()
-	hs := wrap.NewHTTPServer(s, l, server.WithStreamableHTTPLogger(slog.New(slog.DiscardHandler)))
+	hs := mcpgo.NewHTTPServer(s, l, server.WithStreamableHTTPLogger(slog.New(slog.DiscardHandler)))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -74,13 +75,13 @@ func hugeCall(n int) []byte {
 // from 20 to 593 MiB) before any middleware could look at it.
 func TestHTTPServerCapsRequestBodies(t *testing.T) {
 	var ran atomic.Int64
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware()))
+	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New())))
 	s.AddTool(mcp.NewTool("echo"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ran.Add(1)
 		return mcp.NewToolResultText(req.GetString("text", "")), nil
 	})
 	const limit = 64 << 10
-	url := startLimited(t, s, wrap.HTTPLimits{MaxBodyBytes: limit})
+	url := startLimited(t, s, mcpgo.HTTPLimits{MaxBodyBytes: limit})
 	resp, _ := post(t, url, "", strings.NewReader(initialize), int64(len(initialize)))
 	session := resp.Header.Get(server.HeaderKeySessionID)
 	if resp.StatusCode != http.StatusOK || session == "" {
@@ -126,11 +127,11 @@ func TestHTTPServerExpiresIdleSessions(t *testing.T) {
 	var gone atomic.Int64
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(context.Context, server.ClientSession) { gone.Add(1) })
-	s := server.NewMCPServer("weather", "1.0.0", server.WithHooks(hooks), server.WithToolHandlerMiddleware(wrap.Middleware()))
+	s := server.NewMCPServer("weather", "1.0.0", server.WithHooks(hooks), server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New())))
 	s.AddTool(mcp.NewTool("ok"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("fine"), nil
 	})
-	url := startLimited(t, s, wrap.HTTPLimits{SessionIdleTTL: 500 * time.Millisecond})
+	url := startLimited(t, s, mcpgo.HTTPLimits{SessionIdleTTL: 500 * time.Millisecond})
 
 	const sessions = 20
 	var idle string

@@ -9,10 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // errTimedOut is the context cause that tells our own timeout apart from the
@@ -28,7 +26,7 @@ var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineEx
 // and dropped. The timeout bounds all attempts together.
 //
 // An abandoned handler keeps its bulkhead slot until it returns.
-func withTimeout(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, d time.Duration, cfg *config, rec *record, o *outcome) {
+func withTimeout(ctx context.Context, req *call.Request, next Handler, d time.Duration, cfg *config, rec *record, o *outcome) {
 	tctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
 	defer cancel()
 	j := cfg.workers.job()
@@ -43,16 +41,17 @@ func withTimeout(ctx context.Context, req *mcp.CallToolRequest, next server.Tool
 	case <-tctx.Done():
 		j.abandonedAt = time.Now()
 		// The slot moves to the handler before the call leaves it.
-		j.returned = cfg.abandoned(req.Params.Name)
+		j.returned = cfg.abandoned(rec.tool)
 		if j.state.CompareAndSwap(running, abandoned) {
+			o.detached = true
 			rec.attempts = j.attempts.Load()
 			cause := context.Cause(tctx)
 			if cause != errTimedOut {
 				o.err = errs.From(cause)
 				return
 			}
-			o.err = timeoutError(req.Params.Name, d, cause)
-			o.sideEffects = timeoutSideEffects(ctx, cfg, req.Params.Name)
+			o.err = timeoutError(rec.tool, d, cause)
+			o.sideEffects = timeoutSideEffects(ctx, cfg, req)
 			return
 		}
 		j.returned() // it finished as the timer fired
@@ -62,8 +61,8 @@ func withTimeout(ctx context.Context, req *mcp.CallToolRequest, next server.Tool
 	*o = j.o
 	cfg.workers.reuse(j)
 	if o.err != nil && o.panic == nil && context.Cause(tctx) == errTimedOut {
-		o.err = timeoutError(req.Params.Name, d, o.err)
-		o.sideEffects = timeoutSideEffects(ctx, cfg, req.Params.Name)
+		o.err = timeoutError(rec.tool, d, o.err)
+		o.sideEffects = timeoutSideEffects(ctx, cfg, req)
 	}
 }
 
@@ -154,8 +153,8 @@ func (p *workers) work(j *job) {
 // job is one call's inner layers, run in their own goroutine.
 type job struct {
 	ctx      context.Context
-	req      mcp.CallToolRequest
-	next     server.ToolHandlerFunc
+	req      call.Request
+	next     Handler
 	cfg      *config
 	rec      record
 	o        outcome
@@ -202,8 +201,8 @@ func timeoutError(tool string, d time.Duration, cause error) *errs.Error {
 // timeoutSideEffects is what a timeout says about side effects: possible,
 // unless the tool is read-only or idempotent (then repeating it is safe and
 // the result says nothing more).
-func timeoutSideEffects(ctx context.Context, cfg *config, tool string) errs.SideEffects {
-	if safeToRetry(ctx, cfg, tool) {
+func timeoutSideEffects(ctx context.Context, cfg *config, req *call.Request) errs.SideEffects {
+	if safeToRetry(ctx, cfg, req) {
 		return errs.SideEffectsUnknown
 	}
 	return errs.SideEffectsPossible

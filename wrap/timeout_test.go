@@ -14,6 +14,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // TestTimedCallsShareWorkersAndLateEndsAreLogged runs many concurrent calls
@@ -26,10 +27,10 @@ func TestTimedCallsShareWorkersAndLateEndsAreLogged(t *testing.T) {
 	var logs logbuf.Buffer
 	release := make(chan struct{})
 	s := server.NewMCPServer("t", "1.0.0", server.WithToolHandlerMiddleware(
-		wrap.Middleware(wrap.WithLogger(logs.Logger()),
+		mcpgo.Middleware(wrap.New(wrap.WithLogger(logs.Logger()),
 			// Quick calls also run on the workers; their timeout only has to
 			// outlast a loaded machine.
-			wrap.WithTimeout(30*time.Second), wrap.WithToolTimeout("hang", 200*time.Millisecond))))
+			wrap.WithTimeout(30*time.Second), wrap.WithToolTimeout("hang", 200*time.Millisecond)))))
 	s.AddTool(mcp.NewTool("echo", readOnly), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(req.GetString("v", "")), nil
 	})
@@ -55,7 +56,7 @@ func TestTimedCallsShareWorkersAndLateEndsAreLogged(t *testing.T) {
 		wg.Go(func() {
 			start := time.Now()
 			res, err := conn.Call(t.Context(), "hang", nil)
-			info, _ := errs.InfoOf(res)
+			info, _ := mcpgo.InfoOf(res)
 			if err != nil || info.Code != "timeout" || time.Since(start) > 10*time.Second {
 				failures <- "hang: " + info.Code
 				return

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 type weatherArgs struct {
@@ -43,11 +44,11 @@ func TestTypedOverHTTP(t *testing.T) {
 	w := wrap.New(wrap.WithLogger(logs.Logger()))
 	s := server.NewMCPServer("typed", "1.0.0")
 	s.AddTools(
-		wrap.MustTyped(w, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a weatherArgs) (*mcp.CallToolResult, error) {
+		mcpgo.MustTyped(w, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a weatherArgs) (*mcp.CallToolResult, error) {
 			calls.Add(1)
 			return mcp.NewToolResultText(a.City + " " + a.Units), nil
 		}),
-		must(wrap.TypedOut(w, mcp.NewTool("current"), func(_ context.Context, _ mcp.CallToolRequest, a weatherArgs) (weatherOut, error) {
+		must(mcpgo.TypedOut(w, mcp.NewTool("current"), func(_ context.Context, _ mcp.CallToolRequest, a weatherArgs) (weatherOut, error) {
 			if a.City == "Mars" {
 				return weatherOut{City: a.City, TempC: -120}, nil
 			}
@@ -72,7 +73,7 @@ func TestTypedOverHTTP(t *testing.T) {
 		if firstText(res) != want {
 			t.Fatalf("text\n got %s\nwant %s", firstText(res), want)
 		}
-		info, ok := errs.InfoOf(res)
+		info, ok := mcpgo.InfoOf(res)
 		if !ok || info.Code != "invalid_argument" || len(info.Violations) != 3 || info.CallID == "" {
 			t.Fatalf("structuredContent: %+v", info)
 		}
@@ -100,7 +101,7 @@ func TestTypedOverHTTP(t *testing.T) {
 	})
 	t.Run("broken result is an internal error", func(t *testing.T) {
 		res := c.CallRaw(t, "current", `{"city":"Mars"}`)
-		info, ok := errs.InfoOf(res)
+		info, ok := mcpgo.InfoOf(res)
 		if !ok || info.Code != "internal" || strings.Contains(firstText(res), "temp_c") {
 			t.Fatalf("model must get the generic internal error, got %q", firstText(res))
 		}
@@ -153,7 +154,7 @@ func TestTypedRejectsBadStructsAtStartup(t *testing.T) {
 			type a struct {
 				X string `json:"x" validate:"required,nosuchrule"`
 			}
-			_, err := wrap.Typed(nil, mcp.NewTool("t"), func(context.Context, mcp.CallToolRequest, a) (*mcp.CallToolResult, error) { return nil, nil })
+			_, err := mcpgo.Typed(nil, mcp.NewTool("t"), func(context.Context, mcp.CallToolRequest, a) (*mcp.CallToolResult, error) { return nil, nil })
 			return err
 		}, "nosuchrule"},
 		{"bad parameter", func() error {
@@ -182,7 +183,7 @@ func TestTypedRejectsBadStructsAtStartup(t *testing.T) {
 			return err
 		}, "cannot come from JSON"},
 		{"nil handler", func() error {
-			_, err := wrap.Typed[weatherArgs](nil, mcp.NewTool("t"), nil)
+			_, err := mcpgo.Typed[weatherArgs](nil, mcp.NewTool("t"), nil)
 			return err
 		}, "nil handler"},
 	}
@@ -201,7 +202,7 @@ func TestTypedRejectsBadStructsAtStartup(t *testing.T) {
 func TestBeforeAfterMessages(t *testing.T) {
 	b := validate.MustNew[weatherArgs]()
 	plain := server.NewMCPServer("before", "1.0.0", server.WithInputSchemaValidation())
-	plain.AddTool(mcp.NewTool("forecast", b.ToolOption()), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	plain.AddTool(mcp.NewTool("forecast", mcpgo.WithSchema(b)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var a weatherArgs
 		if err := req.BindArguments(&a); err != nil {
 			return nil, err
@@ -209,7 +210,7 @@ func TestBeforeAfterMessages(t *testing.T) {
 		return mcp.NewToolResultText(a.City), nil
 	})
 	ours := server.NewMCPServer("after", "1.0.0")
-	ours.AddTools(wrap.MustTyped(nil, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a weatherArgs) (*mcp.CallToolResult, error) {
+	ours.AddTools(mcpgo.MustTyped(nil, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a weatherArgs) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(a.City), nil
 	}))
 	const bad = `{"cty":"Paris","days":30}`
@@ -238,13 +239,13 @@ func TestTypedSecretTagReachesTheLog(t *testing.T) {
 	var logs logbuf.Buffer
 	w := wrap.New(wrap.WithLogger(logs.Logger()))
 	s := server.NewMCPServer("t", "1")
-	s.AddTools(wrap.MustTyped(w, mcp.NewTool("unlock"), func(_ context.Context, _ mcp.CallToolRequest, a unlockArgs) (*mcp.CallToolResult, error) {
+	s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("unlock"), func(_ context.Context, _ mcp.CallToolRequest, a unlockArgs) (*mcp.CallToolResult, error) {
 		return nil, errs.Newf(errs.PermissionDenied, "door %s stays locked", a.Door)
 	}))
 	conn := testserver.StartHTTP(t, s)
 	ok := conn.CallRaw(t, "unlock", `{"door":"front","combination":"`+passphrase+`"}`)
 	short := conn.CallRaw(t, "unlock", `{"door":"front","combination":"`+passphrase[:8]+`"}`)
-	if info, _ := errs.InfoOf(ok); info.Code != "permission_denied" {
+	if info, _ := mcpgo.InfoOf(ok); info.Code != "permission_denied" {
 		t.Fatalf("bound call: %+v", info)
 	}
 	for _, res := range []*mcp.CallToolResult{ok, short} {

@@ -2,23 +2,23 @@ package wrap
 
 import (
 	"context"
-	"reflect"
 	"sync"
-	"sync/atomic"
-
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
-// Wrapper holds an evaluated configuration and builds protected handlers
-// from it. A Wrapper and every handler it returns are safe for concurrent use.
+// Wrapper holds an evaluated configuration and runs the chain with it. It
+// knows no SDK: an adapter (wrap/mcpgo, wrap/gosdk) converts each request
+// and answer at the edge. A Wrapper and every Chain it returns are safe
+// for concurrent use; state that must outlive one SDK server (limits,
+// bulkheads, retry budgets, instruments) lives here, so attaching a
+// Wrapper to a server costs nothing lasting.
 type Wrapper struct {
 	cfg config
-	// plain remembers the tools the Middleware found without a chain of
-	// their own (see ownChain); keys are plainKey.
-	plain sync.Map
+	// chains are the tools that have a chain of their own (Chain), by name.
+	chains sync.Map
 }
 
 // New evaluates the options once and returns a Wrapper.
@@ -26,204 +26,124 @@ func New(opts ...Option) *Wrapper {
 	return &Wrapper{cfg: newConfig(config{}, opts)}
 }
 
-// ServerOptions returns New(opts...).ServerOptions(): the one-line
-// retrofit that also logs the calls mcp-go answers before any middleware,
-//
-//	server.NewMCPServer(name, version, wrap.ServerOptions(wrap.WithLogger(logger))...)
-func ServerOptions(opts ...Option) []server.ServerOption {
-	return New(opts...).ServerOptions()
+// Handler is an SDK-neutral handler: the SDK's handler, called by an
+// adapter, with its result seen as a call.Result.
+type Handler func(ctx context.Context, req *call.Request) (call.Result, error)
+
+// Answer is what the chain made of a request, for the adapter to send.
+// Exactly one field is set.
+type Answer struct {
+	// Result is the handler's own result, sent unchanged: a success, an
+	// isError result the handler built (its text scrubbed), or an
+	// input_required result.
+	Result call.Result
+	// Error is the error result a tool call is answered with: isError, one
+	// text content Error.Text and structuredContent Error.Structured().
+	Error *errs.Result
+	// RPC is the JSON-RPC error a resources/read or prompts/get is
+	// answered with.
+	RPC *errs.RPCError
+	// Protocol is an error the SDK must get unchanged (ProtocolError).
+	Protocol error
+	// Detached is set when the handler still runs after the answer (a
+	// timeout abandoned it): the adapter must not reuse what it handed the
+	// chain for this request.
+	Detached bool
 }
 
-// ServerOptions returns the Middleware as a server option, followed by
-// Resources and Prompts (the same chain for resource, template and prompt
-// handlers) and preceded, when
-// the Wrapper logs or observes, by the observer's own server options: hooks
-// that give the tools/calls mcp-go answers before any middleware runs
-// (unknown tool, unparsable params, input schema validation) their one log
-// line and span, and _meta / header trace propagation. Pass them to
-// server.NewMCPServer before any other middleware option, so the chain is
-// outermost.
-func (w *Wrapper) ServerOptions() []server.ServerOption {
-	var opts []server.ServerOption
-	if w.cfg.observer != nil {
-		opts = w.cfg.observer.ServerOptions()
-	}
-	return append(opts, server.WithToolHandlerMiddleware(w.Middleware()), w.Resources(), w.Prompts())
-}
-
-// Middleware returns New(opts...).Middleware(): the one-line retrofit,
-//
-//	server.NewMCPServer(name, version, server.WithToolHandlerMiddleware(wrap.Middleware()))
-func Middleware(opts ...Option) server.ToolHandlerMiddleware {
-	return New(opts...).Middleware()
-}
-
-// Tool returns New(opts...).Tool(tool, h).
-func Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) server.ServerTool {
-	return New(opts...).Tool(tool, h)
-}
-
-// Middleware returns the chain as an mcp-go tool middleware, for
-// server.WithToolHandlerMiddleware or (*server.MCPServer).Use. Register it
-// first so that it is outermost and sees what other middleware does.
-//
-// A tool registered with Tool or Typed has its own chain, which knows the
-// tool; for it the middleware does not wrap a second time but hands its
-// configuration to that chain, which takes from it every option group the
-// tool was not given (see Tool). So the two forms mix on one server: one log
-// line, one span, one timeout, whichever Wrapper built the tool. A
-// per-session tool built with Tool is not recognised and is wrapped twice.
-func (w *Wrapper) Middleware() server.ToolHandlerMiddleware {
-	pc := toolHandlerPC()
-	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
-		if hasOwnChain(next, pc) {
-			// The middleware is the innermost: next is the tool's own chain.
-			return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return next(withOuter(ctx, &w.cfg), req)
-			}
-		}
-		// mcp-go rebuilds the chain on every call, so this must stay one
-		// closure: the layers are functions, not nested closures.
-		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			if srv := server.ServerFromContext(ctx); srv != nil && w.ownChain(srv, req.Params.Name, pc) {
-				return next(withOuter(ctx, &w.cfg), req)
-			}
-			return w.call(ctx, req, next, &w.cfg)
+// Serve runs the chain for one request with the Wrapper's options, or, for
+// a tool that has a Chain of its own (registered with Chain under its
+// name), with that chain's. It always returns an Answer; h's panics and
+// errors are in it.
+func (w *Wrapper) Serve(ctx context.Context, req *call.Request, h Handler) Answer {
+	if req.Kind == call.Tool {
+		if c, ok := w.chains.Load(req.Name); ok {
+			return c.(*Chain).Serve(ctx, req, h)
 		}
 	}
+	return serve(ctx, req, h, &w.cfg)
 }
 
-// outerKey carries the Middleware's configuration to a tool's own chain.
-type outerKey struct{}
-
-func withOuter(ctx context.Context, cfg *config) context.Context {
-	return context.WithValue(ctx, outerKey{}, cfg)
-}
-
-// plainKey names a tool of one server in Wrapper.plain.
-type plainKey struct {
-	srv  *server.MCPServer
-	tool string
-}
-
-// ownChain reports whether the server's tool was registered through Tool.
-// Only "no" is remembered (GetTool copies the tool, ~0.5 µs and an
-// allocation per call): a tool re-registered later through Tool is then
-// wrapped twice, which is harmless, while remembering "yes" could leave a
-// tool re-registered without a chain unprotected.
-func (w *Wrapper) ownChain(srv *server.MCPServer, tool string, pc uintptr) bool {
-	key := plainKey{srv, tool}
-	if _, plain := w.plain.Load(key); plain {
-		return false
-	}
-	if st := srv.GetTool(tool); st != nil && hasOwnChain(st.Handler, pc) {
-		return true
-	}
-	w.plain.Store(key, struct{}{})
-	return false
-}
-
-// toolHandlerPC is the code pointer shared by every handler Tool builds (one
-// function literal), by which the middleware recognises them.
-func toolHandlerPC() uintptr {
-	return reflect.ValueOf((&Wrapper{}).Tool(mcp.Tool{}, nil).Handler).Pointer()
-}
-
-// hasOwnChain reports whether h was built by Tool (or Typed).
-func hasOwnChain(h server.ToolHandlerFunc, pc uintptr) bool {
-	return h != nil && reflect.ValueOf(h).Pointer() == pc
-}
-
-// Tool wraps one tool's handler, for server.AddTools / AddTool. Options given
-// here apply to this tool only, on top of the Wrapper's. On a server that
-// also has a Middleware (of this Wrapper or another), every option group
-// neither gave — telemetry (WithLogger, WithObserver), WithTimeout,
-// WithRetry, WithFatalExit, WithPublicErrors — comes from the middleware's
-// configuration, so wrap.Tool(tool, h) with no options is protected and
-// observed exactly like the server's other tools. (It is never inlined:
-// every handler must come from this one closure, whose code pointer the
-// Middleware recognises.)
-//
-//go:noinline
-func (w *Wrapper) Tool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) server.ServerTool {
-	tc := &toolChain{w: w, h: h}
-	tc.cfg = w.cfg
+// Chain returns the chain of one tool, whose options are the Wrapper's with
+// opts on top and whose definition is info, and registers it under name, so
+// that Serve uses it for that tool. Adapters call it when a tool is
+// registered through them with options or typed arguments.
+func (w *Wrapper) Chain(name string, info call.Info, opts ...Option) *Chain {
+	c := &Chain{}
+	c.cfg = w.cfg
 	if len(opts) > 0 {
-		tc.cfg = newConfig(w.cfg, opts)
+		c.cfg = newConfig(w.cfg, opts)
 	}
-	tc.cfg.tool = &tool
-	return server.ServerTool{
-		Tool: tool,
-		Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return tc.w.call(ctx, req, tc.h, tc.config(ctx))
-		},
-	}
+	c.cfg.info = info
+	c.cfg.infoName = name
+	w.chains.Store(name, c)
+	return c
 }
 
-// toolChain is one tool's own chain.
-type toolChain struct {
-	w   *Wrapper
-	h   server.ToolHandlerFunc
+// Chain is one tool's own chain (see Wrapper.Chain). It is safe for
+// concurrent use.
+type Chain struct {
 	cfg config
-	// inherited caches cfg completed from the last Middleware
-	// configuration seen (one per server in practice).
-	inherited atomic.Pointer[inherited]
 }
 
-type inherited struct {
-	outer *config
-	cfg   config
+// Serve runs the chain for one call of the tool.
+func (c *Chain) Serve(ctx context.Context, req *call.Request, h Handler) Answer {
+	return serve(ctx, req, h, &c.cfg)
 }
 
-// config returns the configuration of a call: the tool's own, completed by
-// the Middleware's when one handed it over.
-func (tc *toolChain) config(ctx context.Context) *config {
-	outer, _ := ctx.Value(outerKey{}).(*config)
-	if outer == nil {
-		return &tc.cfg
+// Observer returns the observer the Wrapper's chain reports to (with the
+// secret names it knows), nil when it neither logs nor observes: what an
+// adapter connects the SDK's own hooks and tracing to.
+func (w *Wrapper) Observer() *observe.Observer { return w.cfg.observer }
+
+// Lookup returns the Chain registered under name, if any.
+func (w *Wrapper) Lookup(name string) (*Chain, bool) {
+	c, ok := w.chains.Load(name)
+	if !ok {
+		return nil, false
 	}
-	if in := tc.inherited.Load(); in != nil && in.outer == outer {
-		return &in.cfg
-	}
-	in := &inherited{outer: outer, cfg: tc.cfg.inherit(outer)}
-	tc.inherited.Store(in)
-	return &in.cfg
+	return c.(*Chain), true
 }
 
-// call is the whole chain for one call, outermost first (the order the
-// package doc writes out): observe's start, the rate limit (limit.go),
-// admission (bulkhead.go),
+// serve is the whole chain for one request, outermost first (the order the
+// package doc writes out): observe's start, the rate limit, admission,
 // timeout, retry, recover and the handler, then finish and observe's end,
-// and the call leaves what admission gave it. Each layer lives in its own
-// file and calls only the next one inward.
-func (w *Wrapper) call(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config) (*mcp.CallToolResult, error) {
+// and the request leaves what admission gave it. Each layer lives in its
+// own file and calls only the next one inward.
+func serve(ctx context.Context, req *call.Request, h Handler, cfg *config) Answer {
 	var rec record
-	ctx = rec.start(ctx, cfg, &req)
+	ctx = rec.start(ctx, cfg, req)
 	var o outcome
-	adm := layers(ctx, &req, next, cfg, &rec, &o)
-	res, err := finish(ctx, cfg, &rec, &req, &o)
+	adm := layers(ctx, req, h, cfg, &rec, &o)
+	var a Answer
+	if req.Kind == call.Tool {
+		a = finish(ctx, cfg, &rec, req, &o)
+	} else {
+		a = finishRequest(ctx, cfg, &rec, req, &o)
+	}
 	adm.leave()
-	return res, err
+	a.Detached = o.detached
+	return a
 }
 
 // layers runs the layers between observe's start and finish — the rate
-// limit, admission, then timeout or retry, and recover — leaving what they produced in o. The
-// caller gives back what admission holds (leave) once the call is
-// answered. Resources and prompts go through it too (resource.go).
-func layers(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandlerFunc, cfg *config, rec *record, o *outcome) admitted {
+// limit, admission, then timeout or retry, and recover — leaving what they
+// produced in o. The caller gives back what admission holds (leave) once
+// the call is answered.
+func layers(ctx context.Context, req *call.Request, next Handler, cfg *config, rec *record, o *outcome) admitted {
 	// A rate-limited call costs nothing more: it takes no bulkhead slot.
-	if cfg.limit != nil {
-		if err := cfg.limit.Admit(ctx, *req); err != nil {
+	if cfg.limit != nil && req.Kind == call.Tool {
+		if err := cfg.limit.Admit(ctx, req); err != nil {
 			o.err = errs.From(err)
 			return admitted{}
 		}
 	}
-	adm, refused := cfg.admit(req.Params.Name)
+	adm, refused := cfg.admit(rec.tool)
 	if refused != nil {
 		*o = *refused
 		return adm
 	}
-	if d := cfg.timeoutFor(req.Params.Name); d > 0 {
+	if d := cfg.timeoutFor(rec.tool); d > 0 {
 		withTimeout(ctx, req, next, d, cfg, rec, o)
 	} else {
 		retry(ctx, req, next, cfg, rec, o)
@@ -235,12 +155,12 @@ func layers(ctx context.Context, req *mcp.CallToolRequest, next server.ToolHandl
 // pointer because returning the struct by value through the layers cost
 // more than the rest of the chain (store-forwarding stalls on the copies).
 type outcome struct {
-	res *mcp.CallToolResult
+	res call.Result
 	// err is the failure, classified once where it is known (attempt,
 	// admission, the timeout); nil on success.
 	err *errs.Error
-	// proto is an error that must reach mcp-go unchanged (ProtocolError,
-	// URL elicitation); err is nil then.
+	// proto is an error that must reach the SDK unchanged (ProtocolError);
+	// err is nil then.
 	proto error
 	panic *PanicError
 	// discarded is set when the handler returned a result with its error.
@@ -250,4 +170,7 @@ type outcome struct {
 	// sideEffects is set when a failure was not retried because the tool
 	// is not safe to repeat (errs.Call.SideEffects).
 	sideEffects errs.SideEffects
+	// detached is set when the call was answered while its handler still
+	// runs (a timeout abandoned it).
+	detached bool
 }

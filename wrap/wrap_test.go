@@ -21,6 +21,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 const secret = "hunter2-s3cr3t"
@@ -151,7 +152,7 @@ func check(t *testing.T, res *mcp.CallToolResult, err error, w want) {
 	if strings.Contains(text, secret) {
 		t.Fatalf("secret leaked to the model: %q", text)
 	}
-	info, ok := errs.InfoOf(res)
+	info, ok := mcpgo.InfoOf(res)
 	if w.code == "" {
 		if ok {
 			t.Fatalf("unexpected error info %+v", info)
@@ -168,11 +169,11 @@ func check(t *testing.T, res *mcp.CallToolResult, err error, w want) {
 
 func newServer(logs *logbuf.Buffer, opts ...server.ServerOption) *server.MCPServer {
 	return server.NewMCPServer("test", "1.0.0", append([]server.ServerOption{
-		server.WithToolHandlerMiddleware(wrap.Middleware(
+		server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(
 			wrap.WithLogger(logs.Logger()),
 			wrap.WithToolTimeout("slow_ignores_ctx", 200*time.Millisecond),
 			wrap.WithToolTimeout("slow_cooperative", 200*time.Millisecond),
-		)),
+		))),
 	}, opts...)...)
 }
 
@@ -199,7 +200,7 @@ func TestMiddlewareOverStreamableHTTP(t *testing.T) {
 			if last["outcome"] != tc.want.outcome {
 				t.Fatalf("log outcome = %v, want %s: %v", last["outcome"], tc.want.outcome, last)
 			}
-			if info, ok := errs.InfoOf(res); ok && last["call_id"] != info.CallID {
+			if info, ok := mcpgo.InfoOf(res); ok && last["call_id"] != info.CallID {
 				t.Fatalf("log call_id %v != result call id %s", last["call_id"], info.CallID)
 			}
 		})
@@ -280,7 +281,7 @@ func TestInputRequiredPassesThroughUntouched(t *testing.T) {
 		inner = server.NewInputRequestBuilder("s").Elicit("x", mcp.ElicitationParams{Message: "?"}).ToolResult()
 		return inner, nil
 	}
-	st := wrap.Tool(tool("t"), h)
+	st := mcpgo.Tool(wrap.New(), tool("t"), h)
 	got, err := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "t"}})
 	if err != nil || got != inner || !got.NeedsInput() || got.IsError {
 		t.Fatalf("input_required result changed: %+v, %v", got, err)
@@ -290,7 +291,7 @@ func TestInputRequiredPassesThroughUntouched(t *testing.T) {
 func TestToolErrorResultPassesThroughUnchanged(t *testing.T) {
 	want := mcp.NewToolResultError("handler's own words")
 	want.StructuredContent = map[string]any{"mine": true}
-	st := wrap.Tool(tool("t"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return want, nil })
+	st := mcpgo.Tool(wrap.New(), tool("t"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return want, nil })
 	got, err := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "t"}})
 	if err != nil || got != want {
 		t.Fatalf("handler's isError result was replaced: %+v", got)
@@ -308,7 +309,7 @@ func TestPerToolOverStdio(t *testing.T) {
 		if strings.HasPrefix(st.Tool.Name, "slow") {
 			opts = append(opts, wrap.WithTimeout(200*time.Millisecond))
 		}
-		tools = append(tools, w.Tool(st.Tool, st.Handler, opts...))
+		tools = append(tools, mcpgo.Tool(w, st.Tool, st.Handler, opts...))
 	}
 	srv := mcptest.NewUnstartedServer(t)
 	srv.AddTools(tools...)
@@ -396,7 +397,7 @@ func TestWhenLimitsAMiddlewareToSomeTools(t *testing.T) {
 			return next(ctx, req)
 		}
 	}
-	h := wrap.When(wrap.ToolNamed("a"), mw)(func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	h := mcpgo.When(mcpgo.ToolNamed("a"), mw)(func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("x"), nil
 	})
 	for _, name := range []string{"a", "b", "a"} {
@@ -412,7 +413,7 @@ func TestWhenLimitsAMiddlewareToSomeTools(t *testing.T) {
 func TestClientCancellationIsCanceledNotTimeout(t *testing.T) {
 	block := make(chan struct{})
 	defer close(block)
-	st := wrap.Tool(tool("t"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	st := mcpgo.Tool(wrap.New(), tool("t"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		<-block
 		return nil, nil
 	}, wrap.WithTimeout(time.Hour))
@@ -422,7 +423,7 @@ func TestClientCancellationIsCanceledNotTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info, _ := errs.InfoOf(res); info.Code != "canceled" {
+	if info, _ := mcpgo.InfoOf(res); info.Code != "canceled" {
 		t.Fatalf("want canceled, got %+v", info)
 	}
 }

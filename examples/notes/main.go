@@ -5,8 +5,8 @@
 //	go run ./examples/notes
 //
 // It serves the same resources, resource template and prompts over
-// streamable HTTP on 127.0.0.1 twice, bare and with w.Resources() and
-// w.Prompts(), reads and gets each on both, and prints the answer and,
+// streamable HTTP on 127.0.0.1 twice, bare and with mcpgo.Resources(w) and
+// mcpgo.Prompts(w), reads and gets each on both, and prints the answer and,
 // for the wrapped server, the operator's log line. It exits 1 if the
 // wrapped server leaks the database password, drops the connection, or
 // answers with another code than errs.ToJSONRPC's.
@@ -29,6 +29,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
 )
 
@@ -94,7 +95,7 @@ func register(s *server.MCPServer, release <-chan struct{}) {
 		<-release // an index that ignores cancellation
 		return nil, nil
 	})
-	s.AddPrompts(wrap.MustTypedPrompt(mcp.NewPrompt("summary"),
+	s.AddPrompts(mcpgo.MustTypedPrompt(mcp.NewPrompt("summary"),
 		func(_ context.Context, _ mcp.GetPromptRequest, a summaryArgs) (*mcp.GetPromptResult, error) {
 			return mcp.NewGetPromptResult("summary", []mcp.PromptMessage{
 				mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent("Summarise "+a.Topic))}), nil
@@ -119,7 +120,7 @@ func run(ctx context.Context, out io.Writer) error {
 
 	var logs strings.Builder
 	w := wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))), wrap.WithTimeout(500*time.Millisecond))
-	wrappedSrv := server.NewMCPServer("notes", "1.0.0", append(opts, w.Resources(), w.Prompts())...)
+	wrappedSrv := server.NewMCPServer("notes", "1.0.0", append(opts, mcpgo.Resources(w), mcpgo.Prompts(w))...)
 	register(wrappedSrv, release)
 	wrapped, err := outboundtest.Serve(wrappedSrv, client.WithProtocolVersion("2025-11-25"))
 	if err != nil {

@@ -8,7 +8,7 @@
 //
 //	lim := limit.New(limit.PerMinute(10))
 //	s := server.NewMCPServer("search", "1.0.0",
-//		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithLimit(lim))))
+//		server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithLimit(lim)))))
 //
 // With -redis the buckets live in Redis, so any number of replicas behind a
 // load balancer share one limit per key:
@@ -42,6 +42,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 func main() {
@@ -78,7 +79,7 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 	lim := limit.New(limit.Rate{Limit: *calls, Per: *per}, opts...)
 
 	s := server.NewMCPServer("search", "1.0.0",
-		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithLimit(lim), wrap.WithLogger(logger))))
+		server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithLimit(lim), wrap.WithLogger(logger)))))
 	s.AddTool(mcp.NewTool("search",
 		mcp.WithDescription("Searches the catalogue."),
 		mcp.WithString("q", mcp.Required()),

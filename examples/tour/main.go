@@ -47,6 +47,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 func main() {
@@ -192,15 +193,13 @@ func run(ctx context.Context, out io.Writer) error {
 	defer func() { _ = shutdown() }()
 	var logs logLines
 	obs := observe.New(append(tel.Options(), observe.WithLogger(logs.logger()))...)
-	wrappedSrv := server.NewMCPServer("weather", "1.0.0", append(obs.ServerOptions(),
-		server.WithToolHandlerMiddleware(wrap.Middleware(
+	wrappedSrv := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(
 			wrap.WithObserver(obs),
 			wrap.WithToolTimeout("get_satellite", 500*time.Millisecond),
-		)),
-	)...)
+		))
 	wrappedSrv.AddTools(tools(closedAddr, limited.URL)...)
 	wrapped, err := serve(ctx, wrappedSrv, client.WithElicitationHandler(acceptAll{}),
-		client.WithMetaPropagator(obs.MetaPropagator()))
+		client.WithMetaPropagator(mcpgo.MetaPropagator(obs)))
 	if err != nil {
 		return err
 	}
@@ -341,7 +340,7 @@ func describe(res *mcp.CallToolResult, err error) string {
 		}
 	}
 	s := fmt.Sprintf("isError=%-5v \"%s\"", res.IsError, clip(strings.Join(text, " "), 300))
-	if info, ok := errs.InfoOf(res); ok {
+	if info, ok := mcpgo.InfoOf(res); ok {
 		s += fmt.Sprintf(" [code=%s retryable=%v", info.Code, info.Retryable)
 		if info.RetryAfterSeconds > 0 {
 			s += fmt.Sprintf(" retryAfterSeconds=%d", info.RetryAfterSeconds)

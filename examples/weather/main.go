@@ -36,6 +36,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream/upstreamtest"
@@ -131,13 +132,12 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 
 	weather := newWeatherClient(cfg, logger, obs)
 	defer weather.holder.Close()
-	s := server.NewMCPServer("weather", "1.0.0", append(obs.ServerOptions(),
-		server.WithToolHandlerMiddleware(wrap.Middleware(
+	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(
 			wrap.WithObserver(obs),
 			wrap.WithTimeout(cfg.timeout),
 			wrap.WithRetry(wrap.RetryPolicy{}),
 			wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{tel.Shutdown}}),
-		)))...)
+		))
 	s.AddTools(weather.tools()...)
 
 	if !*demo {

@@ -26,23 +26,24 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/outbound"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
 func retrofit(logger *slog.Logger) *server.MCPServer {
 	s := server.NewMCPServer("weather", "1.0.0",
-		wrap.ServerOptions(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second))...,
+		mcpgo.Wrap(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second)),
 	)
 	return s
 }
 
-func mixing(logger *slog.Logger, copyFile, forecastTool mcp.Tool, handleCopy server.ToolHandlerFunc, forecast wrap.TypedHandler[struct{ City string }]) {
+func mixing(logger *slog.Logger, copyFile, forecastTool mcp.Tool, handleCopy server.ToolHandlerFunc, forecast mcpgo.TypedHandler[struct{ City string }]) {
 	w := wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second))
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(w.Middleware()))
+	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(w)))
 	s.AddTools(
-		w.Tool(copyFile, handleCopy, wrap.WithTimeout(2*time.Minute)), // this tool's own timeout
-		wrap.MustTyped(w, forecastTool, forecast),                     // typed, validated arguments
+		mcpgo.Tool(w, copyFile, handleCopy, wrap.WithTimeout(2*time.Minute)), // this tool's own timeout
+		mcpgo.MustTyped(w, forecastTool, forecast),                           // typed, validated arguments
 	)
 }
 
@@ -53,7 +54,7 @@ func withSpans(ctx context.Context, logger *slog.Logger) error {
 	}
 	defer tel.Shutdown(context.Background()) // flushes; returns export failures
 	obs := observe.New(append(tel.Options(), observe.WithLogger(logger))...)
-	s := server.NewMCPServer("weather", "1.0.0", wrap.ServerOptions(wrap.WithObserver(obs), wrap.WithTimeout(30*time.Second))...)
+	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(obs), wrap.WithTimeout(30*time.Second)))
 	_ = s
 	return nil
 }
@@ -91,7 +92,7 @@ func typed(logger *slog.Logger, s *server.MCPServer) {
 	}
 
 	w := wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second)) // the server's one Wrapper
-	s.AddTools(wrap.MustTyped(w, mcp.NewTool("forecast", mcp.WithDescription("Weather forecast")),
+	s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("forecast", mcp.WithDescription("Weather forecast")),
 		func(ctx context.Context, req mcp.CallToolRequest, args forecastArgs) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("sunny in " + args.City), nil
 		}))
@@ -128,11 +129,11 @@ func upstreams(ctx context.Context, logger *slog.Logger, obs *observe.Observer, 
 		upstream.WithEvents(obs.UpstreamEvent)) // reconnects and breaker changes on the calling span
 	defer api.Close()
 
-	s := server.NewMCPServer("weather", "1.0.0", wrap.ServerOptions(
+	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(
 		wrap.WithLogger(logger), wrap.WithTimeout(3*time.Second),
 		wrap.WithRetry(wrap.RetryPolicy{}),                                                    // read-only/idempotent tools only
 		wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{flushTraces}}), // errs.Fatal → exit 70
-	)...)
+	))
 
 	// in a handler
 	lease, err := api.Get(ctx) // fails fast while the breaker is open
@@ -163,7 +164,7 @@ func bulkheads() []wrap.Option {
 }
 
 func stopping(s *server.MCPServer, obs *observe.Observer) wrap.Option {
-	hs := wrap.NewHTTPServer(s, wrap.HTTPLimits{})
+	hs := mcpgo.NewHTTPServer(s, mcpgo.HTTPLimits{})
 	stop := wrap.WithFatalExit(wrap.FatalExit{
 		Drain:   10 * time.Second,       // wait for calls in flight to be answered (default 10s)
 		Grace:   100 * time.Millisecond, // then for the last answers to be written (default)
@@ -175,7 +176,7 @@ func stopping(s *server.MCPServer, obs *observe.Observer) wrap.Option {
 }
 
 func serverLimits(s *server.MCPServer) {
-	hs := wrap.NewHTTPServer(s, wrap.HTTPLimits{
+	hs := mcpgo.NewHTTPServer(s, mcpgo.HTTPLimits{
 		MaxBodyBytes:      4 << 20,          // default 4 MiB; negative = no cap
 		SessionIdleTTL:    30 * time.Minute, // default; mcp-go's WithSessionIdleTTL; negative = never
 		ReadHeaderTimeout: 10 * time.Second, // default, for Serve/ListenAndServe
@@ -186,7 +187,7 @@ func serverLimits(s *server.MCPServer) {
 func rateLimit() *server.MCPServer {
 	lim := limit.New(limit.PerMinute(10))
 	s := server.NewMCPServer("search", "1.0.0",
-		wrap.ServerOptions(wrap.WithLimit(lim))...)
+		mcpgo.Wrap(wrap.WithLimit(lim)))
 	return s
 }
 
@@ -197,16 +198,16 @@ func sharedRateLimit() *limit.Limiter {
 }
 
 func allKinds(logger *slog.Logger) *server.MCPServer {
-	s := server.NewMCPServer("notes", "1.0.0", wrap.ServerOptions(wrap.WithLogger(logger), wrap.WithTimeout(5*time.Second))...)
+	s := server.NewMCPServer("notes", "1.0.0", mcpgo.Wrap(wrap.WithLogger(logger), wrap.WithTimeout(5*time.Second)))
 	return s
 }
 
 func perKind(logger *slog.Logger) *server.MCPServer {
 	w := wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(5*time.Second))
 	s := server.NewMCPServer("notes", "1.0.0",
-		server.WithToolHandlerMiddleware(w.Middleware()),
-		w.Resources(), // resources and resource templates
-		w.Prompts(),
+		server.WithToolHandlerMiddleware(mcpgo.Middleware(w)),
+		mcpgo.Resources(w), // resources and resource templates
+		mcpgo.Prompts(w),
 	)
 	return s
 }
@@ -217,7 +218,7 @@ func typedPrompt(s *server.MCPServer) {
 		Style string `json:"style" validate:"omitempty,oneof=short long" description:"short or long"`
 	}
 
-	s.AddPrompts(wrap.MustTypedPrompt(mcp.NewPrompt("summary"),
+	s.AddPrompts(mcpgo.MustTypedPrompt(mcp.NewPrompt("summary"),
 		func(ctx context.Context, req mcp.GetPromptRequest, a summaryArgs) (*mcp.GetPromptResult, error) {
 			return mcp.NewGetPromptResult("summary of "+a.Topic, nil), nil
 		}))

@@ -16,12 +16,12 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
-	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/retrofit"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // expect says what the model must still learn from the wrapped answer.
@@ -113,8 +113,7 @@ func fixture(t *testing.T, root string, wrapped bool, logs *logbuf.Buffer, spans
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
 		t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 		obs := observe.New(observe.WithLogger(logs.Logger()), observe.WithTracerProvider(tp), observe.WithoutMetrics())
-		opts = append(obs.ServerOptions(),
-			server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(obs), wrap.WithTimeout(5*time.Second))))
+		opts = []server.ServerOption{mcpgo.Wrap(wrap.WithObserver(obs), wrap.WithTimeout(5*time.Second))}
 	}
 	s := server.NewMCPServer("files", "1.0.0", opts...)
 	retrofit.AddTools(s, root)
@@ -247,7 +246,7 @@ func compare(t *testing.T, c call, bare, wrapped answer) {
 	if !strings.Contains(wrapped.text(), c.text) {
 		t.Errorf("wrapped answer %q lacks %q (bare said %q)", wrapped.text(), c.text, bare.text())
 	}
-	info, ok := errs.InfoOf(wrapped.result)
+	info, ok := mcpgo.InfoOf(wrapped.result)
 	if !ok || info.Code != c.code {
 		t.Errorf("wrapped code = %q, want %q", info.Code, c.code)
 	}

@@ -20,9 +20,9 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/goleak"
 
-	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // TestAbandonedHandlerProbe is the README's three-line form with a 200ms
@@ -46,7 +46,7 @@ func TestAbandonedHandlerProbe(t *testing.T) {
 
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	s := server.NewMCPServer("probe", "1.0.0",
-		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithLogger(logger), wrap.WithTimeout(200*time.Millisecond))))
+		server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(200*time.Millisecond)))))
 	var entered atomic.Int64
 	s.AddTool(mcp.NewTool("hang"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		entered.Add(1)
@@ -84,7 +84,7 @@ func TestAbandonedHandlerProbe(t *testing.T) {
 				t0 := time.Now()
 				res, err := c.CallTool(context.Background(), req)
 				d := int64(time.Since(t0))
-				info, _ := errs.InfoOf(res)
+				info, _ := mcpgo.InfoOf(res)
 				switch {
 				case err != nil:
 					other.Add(1)

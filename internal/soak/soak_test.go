@@ -46,6 +46,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
@@ -373,15 +374,15 @@ func TestSoak(t *testing.T) {
 	defer release()
 	w := wrap.New(wrap.WithObserver(obs), wrap.WithRetry(wrap.RetryPolicy{}), wrap.WithTimeout(toolTimeout))
 	readOnly := mcp.WithReadOnlyHintAnnotation(true)
-	s := server.NewMCPServer("soak", "1.0.0", obs.ServerOptions()...)
+	s := server.NewMCPServer("soak", "1.0.0", mcpgo.Option(w))
 	s.AddTools(
-		wrap.MustTyped(w, mcp.NewTool("forecast", readOnly), func(ctx context.Context, _ mcp.CallToolRequest, in forecastIn) (*mcp.CallToolResult, error) {
+		mcpgo.MustTyped(w, mcp.NewTool("forecast", readOnly), func(ctx context.Context, _ mcp.CallToolRequest, in forecastIn) (*mcp.CallToolResult, error) {
 			if err := fetch(ctx, plainHTTP, "http://"+faulty.Addr+"/forecast?mode="+in.Mode); err != nil {
 				return nil, err
 			}
 			return mcp.NewToolResultText(in.City + ": 21°C"), nil
 		}),
-		w.Tool(mcp.NewTool("stable_forecast", readOnly), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		mcpgo.Tool(w, mcp.NewTool("stable_forecast", readOnly), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			err := holder.Do(ctx, func(ctx context.Context, c *http.Client) error {
 				return fetch(ctx, c, "http://"+flaky.Addr+"/forecast?mode=ok")
 			})
@@ -390,27 +391,27 @@ func TestSoak(t *testing.T) {
 			}
 			return mcp.NewToolResultText(req.GetString("city", "?") + ": 18°C"), nil
 		}),
-		w.Tool(mcp.NewTool("explode"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		mcpgo.Tool(w, mcp.NewTool("explode"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var m map[string]int
 			//lint:ignore SA5000 the panic is the point
 			m["boom"]++
 			return nil, nil
 		}),
-		w.Tool(mcp.NewTool("nothing"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		mcpgo.Tool(w, mcp.NewTool("nothing"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, nil
 		}),
-		w.Tool(mcp.NewTool("refuse"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		mcpgo.Tool(w, mcp.NewTool("refuse"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultError("this region is not covered"), nil
 		}),
-		w.Tool(mcp.NewTool("stuck"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		mcpgo.Tool(w, mcp.NewTool("stuck"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			<-stuck
 			return mcp.NewToolResultText("too late"), nil
 		}, wrap.WithTimeout(50*time.Millisecond), wrap.WithBulkhead(wrap.Bulkhead{PerTool: 8})),
-		w.Tool(mcp.NewTool("typed_nil"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		mcpgo.Tool(w, mcp.NewTool("typed_nil"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var e *nilErr
 			return nil, e
 		}),
-		w.Tool(mcp.NewTool("nan"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		mcpgo.Tool(w, mcp.NewTool("nan"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("21°C")},
 				StructuredContent: map[string]any{"temp_c": math.NaN()}}, nil
 		}),
@@ -554,7 +555,7 @@ func TestSoak(t *testing.T) {
 		if k.maxAnswer > 0 && len(b) > k.maxAnswer {
 			violate("%s: answer of %d bytes, want at most %d", k.name, len(b), k.maxAnswer)
 		}
-		info, hasInfo := errs.InfoOf(r.res)
+		info, hasInfo := mcpgo.InfoOf(r.res)
 		if r.res.IsError {
 			tl.isError++
 			tl.codes[info.Code]++

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // With OTEL_METRICS_EXPORTER=prometheus, Setup serves the call duration on
@@ -35,8 +36,7 @@ func ExampleSetup_prometheus() {
 	defer tel.Shutdown(ctx)
 
 	obs := observe.New(tel.Options()...)
-	s := server.NewMCPServer("weather", "1.0.0", append(obs.ServerOptions(),
-		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(obs))))...)
+	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(obs)))
 	s.AddTool(mcp.NewTool("get_forecast"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("sunny"), nil
 	})

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // EnvJaeger names the host of a running Jaeger (OTLP on 4317/4318, query
@@ -86,10 +87,9 @@ func TestJaegerEndToEnd(t *testing.T) {
 				t.Fatal("Setup does not export with an endpoint set")
 			}
 			o := observe.New(tel.Options()...)
-			s := server.NewMCPServer("weather", "1.0.0", append(o.ServerOptions(),
-				server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(o))))...)
+			s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(o)))
 			s.AddTools(tools()...)
-			conn := testserver.StartHTTP(t, s, client.WithMetaPropagator(o.MetaPropagator()))
+			conn := testserver.StartHTTP(t, s, client.WithMetaPropagator(mcpgo.MetaPropagator(o)))
 
 			ctx, root := tel.TracerProvider.Tracer("e2e-client").Start(t.Context(), "agent turn", trace.WithSpanKind(trace.SpanKindClient))
 			for _, tool := range []string{"ok", "invalid", "panics"} {

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // TestJaegerResourcesAndPrompts exports a resources/read that succeeds, one
@@ -34,7 +35,7 @@ func TestJaegerResourcesAndPrompts(t *testing.T) {
 	}
 	o := observe.New(tel.Options()...)
 	w := wrap.New(wrap.WithObserver(o))
-	s := server.NewMCPServer("notes", "1.0.0", append(o.ServerOptions(), w.Resources(), w.Prompts())...)
+	s := server.NewMCPServer("notes", "1.0.0", mcpgo.Option(w))
 	s.AddResource(mcp.NewResource("note://today", "today"),
 		func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, Text: "tides"}}, nil
@@ -47,7 +48,7 @@ func TestJaegerResourcesAndPrompts(t *testing.T) {
 		return mcp.NewGetPromptResult("summary", []mcp.PromptMessage{
 			mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent("Summarise"))}), nil
 	})
-	conn := testserver.StartHTTP(t, s, client.WithMetaPropagator(o.MetaPropagator()), client.WithProtocolVersion("2025-11-25"))
+	conn := testserver.StartHTTP(t, s, client.WithMetaPropagator(mcpgo.MetaPropagator(o)), client.WithProtocolVersion("2025-11-25"))
 
 	ctx, root := tel.TracerProvider.Tracer("e2e-client").Start(t.Context(), "agent turn", trace.WithSpanKind(trace.SpanKindClient))
 	for _, uri := range []string{"note://today", "note://archive/1999-01-01"} {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 var benchResult = mcp.NewToolResultText("ok")
@@ -36,7 +37,8 @@ func cpuTime() int64 {
 func BenchmarkAdmit(b *testing.B) {
 	srv := server.NewMCPServer("bench", "1")
 	ctx := srv.WithContext(context.Background(), session{"mcp-session-bench"})
-	req := call("bench")
+	var req mcp.CallToolRequest
+	req.Params.Name = "bench"
 	high := limit.PerSecond(1_000_000_000) // finite: the bucket math runs
 	run := func(b *testing.B, ctx context.Context, req mcp.CallToolRequest, h server.ToolHandlerFunc) {
 		b.ReportAllocs()
@@ -50,13 +52,13 @@ func BenchmarkAdmit(b *testing.B) {
 		b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 	}
 	b.Run("bare", func(b *testing.B) { run(b, ctx, req, bare) })
-	b.Run("chain", func(b *testing.B) { run(b, ctx, req, wrap.Tool(mcp.NewTool("bench"), bare).Handler) })
+	b.Run("chain", func(b *testing.B) { run(b, ctx, req, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare).Handler) })
 	b.Run("chain_local_session", func(b *testing.B) {
-		run(b, ctx, req, wrap.Tool(mcp.NewTool("bench"), bare, wrap.WithLimit(limit.New(high))).Handler)
+		run(b, ctx, req, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithLimit(limit.New(high))).Handler)
 	})
 	b.Run("chain_local_credential", func(b *testing.B) {
 		r := req
 		r.Header = map[string][]string{"Authorization": {"Bearer 0123456789abcdef0123456789abcdef"}}
-		run(b, context.Background(), r, wrap.Tool(mcp.NewTool("bench"), bare, wrap.WithLimit(limit.New(high))).Handler)
+		run(b, context.Background(), r, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithLimit(limit.New(high))).Handler)
 	})
 }

@@ -6,16 +6,16 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // Two calls per minute per key for every tool: the third call of the same
 // caller is refused with a result the model can act on.
 func Example() {
 	lim := limit.New(limit.PerMinute(2))
-	tool := wrap.Tool(mcp.NewTool("search"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	tool := mcpgo.Tool(wrap.New(), mcp.NewTool("search"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("3 results"), nil
 	}, wrap.WithLimit(lim))
 
@@ -24,7 +24,7 @@ func Example() {
 	req.Header = map[string][]string{"Authorization": {"Bearer example-token"}}
 	for range 3 {
 		res, _ := tool.Handler(context.Background(), req)
-		if info, ok := errs.InfoOf(res); ok {
+		if info, ok := mcpgo.InfoOf(res); ok {
 			fmt.Println(info.Code, info.RetryAfterSeconds)
 			fmt.Println(res.Content[0].(mcp.TextContent).Text)
 			continue

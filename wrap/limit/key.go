@@ -7,8 +7,7 @@ import (
 	"net"
 	"net/http"
 
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Key says whose calls share a bucket. Scope names the kind of key and
@@ -35,7 +34,7 @@ const (
 
 // KeyFunc picks the key of a call. It must be safe for concurrent use and
 // cheap: it runs on every call.
-type KeyFunc func(ctx context.Context, req mcp.CallToolRequest) Key
+type KeyFunc func(ctx context.Context, req *call.Request) Key
 
 // DefaultKey is the key used unless WithKey says otherwise:
 //
@@ -45,11 +44,9 @@ type KeyFunc func(ctx context.Context, req mcp.CallToolRequest) Key
 //  3. otherwise the client's IP address, when the context carries it (see
 //     HTTPContextFunc);
 //  4. otherwise one shared bucket.
-func DefaultKey(ctx context.Context, req mcp.CallToolRequest) Key {
-	if s := server.ClientSessionFromContext(ctx); s != nil {
-		if id := s.SessionID(); id != "" {
-			return Key{Scope: ScopeSession, ID: id}
-		}
+func DefaultKey(ctx context.Context, req *call.Request) Key {
+	if req.Session != "" {
+		return Key{Scope: ScopeSession, ID: req.Session}
 	}
 	if auth := req.Header.Get("Authorization"); auth != "" {
 		return Key{Scope: ScopeCredential, ID: credentialHash(auth)}
@@ -82,7 +79,7 @@ func WithClientAddr(ctx context.Context, addr string) context.Context {
 // HTTPContextFunc records the HTTP client's address (the connection's peer,
 // not a forwarded-for header, which the client controls) for DefaultKey:
 //
-//	server.NewStreamableHTTPServer(s, server.WithHTTPContextFunc(limit.HTTPContextFunc))
+//	server.NewStreamableHTTPServer(s, server.WithHTTPContextFunc(limit.HTTPContextFunc)) // mcp-go
 //
 // Behind a proxy every caller has the proxy's address; use a session or a
 // credential there, or a KeyFunc that trusts the proxy's header.

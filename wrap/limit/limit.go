@@ -8,7 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
@@ -110,11 +111,11 @@ func (l *Limiter) rateFor(tool string) Rate {
 // limit, with the wait until a call fits; it is also a span event on the
 // call's span and a count in MetricDenials. A nil Limiter admits
 // everything.
-func (l *Limiter) Admit(ctx context.Context, req mcp.CallToolRequest) error {
+func (l *Limiter) Admit(ctx context.Context, req *call.Request) error {
 	if l == nil {
 		return nil
 	}
-	tool := req.Params.Name
+	tool := req.Name
 	var now time.Time
 	if r := l.rateFor(tool); !r.IsZero() {
 		now = l.now()

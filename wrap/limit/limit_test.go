@@ -25,7 +25,9 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 func okHandler(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -53,7 +55,7 @@ func TestDenialOverHTTP(t *testing.T) {
 		return okHandler(ctx, req)
 	}
 	lim := limit.New(limit.PerMinute(3), limit.WithMeterProvider(mp))
-	s := server.NewMCPServer("t", "1", server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithObserver(obs), wrap.WithLimit(lim))))
+	s := server.NewMCPServer("t", "1", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithObserver(obs), wrap.WithLimit(lim)))))
 	s.AddTool(mcp.NewTool("search"), search)
 	s.AddTool(mcp.NewTool("other"), okHandler)
 	url := listen(t, s)
@@ -83,7 +85,7 @@ func TestDenialOverHTTP(t *testing.T) {
 			if err != nil {
 				t.Fatalf("a denial must be a result, not a protocol error: %v", err)
 			}
-			info, ok := errs.InfoOf(res)
+			info, ok := mcpgo.InfoOf(res)
 			if !ok || !res.IsError {
 				t.Fatalf("not an error result: %+v", res)
 			}
@@ -211,10 +213,8 @@ func (c *clock) Add(d time.Duration) {
 	c.mu.Unlock()
 }
 
-func call(tool string) mcp.CallToolRequest {
-	var req mcp.CallToolRequest
-	req.Params.Name = tool
-	return req
+func callOf(tool string) *call.Request {
+	return &call.Request{Kind: call.Tool, Name: tool}
 }
 
 // TestLimits steps a clock through the per-tool, override and ceiling
@@ -225,11 +225,11 @@ func TestLimits(t *testing.T) {
 		c := newClock()
 		l := limit.New(limit.PerMinute(2), limit.WithClock(c.Now))
 		for range 2 {
-			if err := l.Admit(ctx, call("a")); err != nil {
+			if err := l.Admit(ctx, callOf("a")); err != nil {
 				t.Fatal(err)
 			}
 		}
-		err := l.Admit(ctx, call("a"))
+		err := l.Admit(ctx, callOf("a"))
 		var e *errs.Error
 		if !errors.As(err, &e) || e.Code() != errs.RateLimited || e.RetryAfter() != 30*time.Second {
 			t.Fatalf("third call: %v (retry after %v)", err, e.RetryAfter())
@@ -238,34 +238,35 @@ func TestLimits(t *testing.T) {
 			t.Errorf("message %q", e.Message())
 		}
 		c.Add(30 * time.Second)
-		if err := l.Admit(ctx, call("a")); err != nil {
+		if err := l.Admit(ctx, callOf("a")); err != nil {
 			t.Errorf("after the interval: %v", err)
 		}
 	})
 	t.Run("per-tool override and exemption", func(t *testing.T) {
 		l := limit.New(limit.PerHour(1), limit.WithTool("fast", limit.PerSecond(100)), limit.WithTool("free", limit.Rate{}))
 		for i := range 50 {
-			if err := l.Admit(ctx, call("fast")); err != nil {
+			if err := l.Admit(ctx, callOf("fast")); err != nil {
 				t.Fatalf("fast %d: %v", i, err)
 			}
-			if err := l.Admit(ctx, call("free")); err != nil {
+			if err := l.Admit(ctx, callOf("free")); err != nil {
 				t.Fatalf("free %d: %v", i, err)
 			}
 		}
-		_ = l.Admit(ctx, call("slow"))
-		if err := l.Admit(ctx, call("slow")); errs.CodeOf(err) != errs.RateLimited {
+		_ = l.Admit(ctx, callOf("slow"))
+		if err := l.Admit(ctx, callOf("slow")); errs.CodeOf(err) != errs.RateLimited {
 			t.Errorf("slow: %v", err)
 		}
 	})
 	t.Run("server ceiling across keys", func(t *testing.T) {
-		byArg := limit.WithKey(func(_ context.Context, req mcp.CallToolRequest) limit.Key {
-			return limit.Key{Scope: "tenant", ID: req.GetString("tenant", "")}
+		byArg := limit.WithKey(func(_ context.Context, req *call.Request) limit.Key {
+			tenant, _ := req.Args.(map[string]any)["tenant"].(string)
+			return limit.Key{Scope: "tenant", ID: tenant}
 		})
 		l := limit.New(limit.PerMinute(100), byArg, limit.WithServerLimit(limit.PerMinute(5)))
 		var denied error
 		for i := range 6 {
-			req := call("t")
-			req.Params.Arguments = map[string]any{"tenant": string(rune('a' + i))}
+			req := callOf("t")
+			req.Args = map[string]any{"tenant": string(rune('a' + i))}
 			denied = l.Admit(ctx, req)
 		}
 		var e *errs.Error
@@ -274,11 +275,11 @@ func TestLimits(t *testing.T) {
 		}
 	})
 	t.Run("custom scope in the message", func(t *testing.T) {
-		l := limit.New(limit.PerSecond(1).WithBurst(1), limit.WithKey(func(context.Context, mcp.CallToolRequest) limit.Key {
+		l := limit.New(limit.PerSecond(1).WithBurst(1), limit.WithKey(func(context.Context, *call.Request) limit.Key {
 			return limit.Key{Scope: "tenant", ID: "x"}
 		}))
-		_ = l.Admit(ctx, call("q"))
-		err := l.Admit(ctx, call("q"))
+		_ = l.Admit(ctx, callOf("q"))
+		err := l.Admit(ctx, callOf("q"))
 		if e := errs.From(err); e == nil || e.Message() != `tool "q" allows 1 call per second per tenant` {
 			t.Errorf("%v", err)
 		}
@@ -295,26 +296,26 @@ func (s session) SessionID() string                                   { return s
 
 func TestDefaultKey(t *testing.T) {
 	const secret = "Bearer s3cr3t-token-value"
-	srv := server.NewMCPServer("t", "1")
-	withSession := func(id string) context.Context {
-		return srv.WithContext(context.Background(), session{id})
+	withSession := func(req *call.Request, id string) *call.Request {
+		req.Session = id // the adapter reads it from the SDK's session
+		return req
 	}
-	withAuth := func(v string) mcp.CallToolRequest {
-		req := call("x")
+	withAuth := func(v string) *call.Request {
+		req := callOf("x")
 		req.Header = map[string][]string{"Authorization": {v}}
 		return req
 	}
 	cases := []struct {
 		name  string
 		ctx   context.Context
-		req   mcp.CallToolRequest
+		req   *call.Request
 		scope string
 		id    string
 	}{
-		{"session wins", withSession("mcp-session-1"), withAuth(secret), limit.ScopeSession, "mcp-session-1"},
-		{"credential without session", withSession(""), withAuth(secret), limit.ScopeCredential, ""},
-		{"address", limit.WithClientAddr(context.Background(), "127.0.0.9:5555"), call("x"), limit.ScopeAddress, "127.0.0.9"},
-		{"nothing shares one bucket", context.Background(), call("x"), limit.ScopeShared, ""},
+		{"session wins", context.Background(), withSession(withAuth(secret), "mcp-session-1"), limit.ScopeSession, "mcp-session-1"},
+		{"credential without session", context.Background(), withSession(withAuth(secret), ""), limit.ScopeCredential, ""},
+		{"address", limit.WithClientAddr(context.Background(), "127.0.0.9:5555"), callOf("x"), limit.ScopeAddress, "127.0.0.9"},
+		{"nothing shares one bucket", context.Background(), callOf("x"), limit.ScopeShared, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -373,13 +374,12 @@ func TestStoreFailure(t *testing.T) {
 			l := limit.New(limit.PerMinute(1), append(opts, limit.WithStore(st), limit.WithLogger(logs.Logger()))...)
 			st.set(true)
 			for range 5 {
-				err := l.Admit(ctx, call("t"))
+				err := l.Admit(ctx, callOf("t"))
 				switch {
 				case !closed && err != nil:
 					t.Fatalf("fail open refused: %v", err)
 				case closed:
-					res := errs.ToResult(err, errs.Call{Tool: "t"})
-					info, _ := errs.InfoOf(res)
+					info := errs.ToResult(err, errs.Call{Tool: "t"}).Info
 					if info.Code != "unavailable" || info.RetryAfterSeconds != 1 ||
 						!strings.Contains(info.Message, `tool "t" is not taking calls`) || strings.Contains(info.Message, "6379") {
 						t.Fatalf("fail closed result %+v", info)
@@ -387,14 +387,14 @@ func TestStoreFailure(t *testing.T) {
 				}
 			}
 			st.set(false)
-			if err := l.Admit(ctx, call("t")); err != nil {
+			if err := l.Admit(ctx, callOf("t")); err != nil {
 				t.Fatalf("after recovery: %v", err)
 			}
-			if err := l.Admit(ctx, call("t")); errs.CodeOf(err) != errs.RateLimited {
+			if err := l.Admit(ctx, callOf("t")); errs.CodeOf(err) != errs.RateLimited {
 				t.Fatalf("limits did not resume: %v", err)
 			}
 			st.set(true)
-			_ = l.Admit(ctx, call("t"))
+			_ = l.Admit(ctx, callOf("t"))
 			out := logs.String()
 			if n := strings.Count(out, "rate-limit store failed"); n != 2 {
 				t.Errorf("%d failure lines, want one per transition (2):\n%s", n, out)
@@ -447,11 +447,11 @@ func TestDenialJSON(t *testing.T) {
 	// What the model reads, in full.
 	l := limit.New(limit.PerMinute(10))
 	for range 10 {
-		_ = l.Admit(context.Background(), call("search"))
+		_ = l.Admit(context.Background(), callOf("search"))
 	}
-	err := l.Admit(context.Background(), call("search"))
+	err := l.Admit(context.Background(), callOf("search"))
 	res := errs.ToResult(err, errs.Call{Tool: "search", ID: "c1"})
-	b, _ := json.Marshal(res.StructuredContent)
+	b, _ := json.Marshal(res.Structured())
 	want := `{"error":{"code":"rate_limited","message":"tool \"search\" allows 10 calls per minute shared by all callers without a session, credential or known address; retry after 6s","retryable":true,"retryAfterSeconds":6,"callId":"c1","tool":"search"}}`
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
@@ -467,19 +467,20 @@ func TestBeforeBinding(t *testing.T) {
 	}
 	w := wrap.New(wrap.WithLimit(limit.New(limit.PerMinute(1))))
 	var bound int
-	st := wrap.MustTyped(w, mcp.NewTool("search"), func(_ context.Context, _ mcp.CallToolRequest, a args) (*mcp.CallToolResult, error) {
+	st := mcpgo.MustTyped(w, mcp.NewTool("search"), func(_ context.Context, _ mcp.CallToolRequest, a args) (*mcp.CallToolResult, error) {
 		bound++
 		return mcp.NewToolResultText(a.Q), nil
 	})
 	ctx := context.Background()
-	req := call("search")
+	var req mcp.CallToolRequest
+	req.Params.Name = "search"
 	req.Params.Arguments = map[string]any{"q": "x"}
 	if res, _ := st.Handler(ctx, req); res.IsError {
 		t.Fatalf("first call: %+v", res)
 	}
 	req.Params.Arguments = map[string]any{"q": 42}
 	res, _ := st.Handler(ctx, req)
-	if info, _ := errs.InfoOf(res); info.Code != "rate_limited" {
+	if info, _ := mcpgo.InfoOf(res); info.Code != "rate_limited" {
 		t.Errorf("second call (bad arguments, over the limit): %+v, want rate_limited", info)
 	}
 	if bound != 1 {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 )
 
 // DefaultMaxMessageBytes is the classifier's default read limit for one
@@ -130,7 +131,7 @@ func ClassifyResponse(resp *http.Response, id ID, opts ...ClassifyOption) Verdic
 // response at all (err from http.Client.Do or RoundTrip): OutcomeNetworkError, with
 // a safe sentence as Detail and err as Cause.
 func ClassifyTransportError(err error) Verdict {
-	msg := errs.From(err).Message()
+	msg := errs.From(mcpgoerr.Mark(err)).Message()
 	if msg == "" {
 		msg = "the request failed before a response arrived"
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {

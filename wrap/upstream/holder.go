@@ -256,6 +256,7 @@ func (h *Holder[C]) connect(ctx context.Context) (C, error) {
 // dialFailed opens the breaker (a failed dial is the surest sign the
 // upstream is down) and builds the error the waiting callers get.
 func (h *Holder[C]) dialFailed(ctx context.Context, err error) error {
+	err = h.marked(err)
 	tr, wait := h.br.trip(err)
 	h.emit(ctx, slog.LevelWarn, EventDialFailed, "upstream dial failed",
 		slog.String("code", errs.CodeOf(err).String()), slog.String("cause", err.Error()))
@@ -298,6 +299,7 @@ func (l Lease[C]) Done(ctx context.Context, err error) error {
 	}
 	code := errs.Internal
 	if err != nil {
+		err = h.marked(err)
 		code = errs.CodeOf(err)
 	}
 	switch {
@@ -311,6 +313,14 @@ func (l Lease[C]) Done(ctx context.Context, err error) error {
 		h.transitioned(ctx, h.br.succeeded(l.probe))
 	}
 	return err
+}
+
+// marked passes err through WithErrors' function.
+func (h *Holder[C]) marked(err error) error {
+	if h.s.mark == nil || err == nil {
+		return err
+	}
+	return h.s.mark(err)
 }
 
 func (h *Holder[C]) failed(ctx context.Context, l Lease[C], err error, code errs.Code) error {

@@ -185,7 +185,7 @@ func TestBreakerOpensFailsFastProbesAndCloses(t *testing.T) {
 	if text := errs.From(err).Message(); text != "upstream weather-api is unavailable" {
 		t.Fatalf("message %q", text)
 	}
-	if info, _ := errs.InfoOf(res); info.RetryAfterSeconds != 1 || !info.Retryable {
+	if info := res.Info; info.RetryAfterSeconds != 1 || !info.Retryable {
 		t.Fatalf("info %+v", info)
 	}
 	if n := d.calls.Load(); n != 1 {

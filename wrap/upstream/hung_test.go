@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
@@ -48,7 +49,7 @@ func TestHungUpstreamOpensTheBreakerAfterConsecutiveTimeouts(t *testing.T) {
 	h := upstream.New("hung-api", newHTTPClient, upstream.WithClose(closeIdle), upstream.WithThreshold(3))
 	defer h.Close()
 	s := server.NewMCPServer("hung", "1.0.0")
-	s.AddTools(wrap.Tool(mcp.NewTool("book_table"), // may change something: never retried
+	s.AddTools(mcpgo.Tool(wrap.New(), mcp.NewTool("book_table"), // may change something: never retried
 		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			err := h.Do(ctx, func(ctx context.Context, c *http.Client) error { return getForecast(ctx, c, base) })
 			if err != nil {
@@ -64,7 +65,7 @@ func TestHungUpstreamOpensTheBreakerAfterConsecutiveTimeouts(t *testing.T) {
 			t.Error(err)
 			return errs.Info{}, 0
 		}
-		info, _ := errs.InfoOf(res)
+		info, _ := mcpgo.InfoOf(res)
 		return info, time.Since(begin)
 	}
 

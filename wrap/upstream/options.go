@@ -27,6 +27,7 @@ type settings struct {
 	dialTimeout   time.Duration
 	healthTimeout time.Duration
 	now           func() time.Time
+	mark          func(error) error
 }
 
 func defaults() settings {
@@ -142,4 +143,12 @@ func WithClock(now func() time.Time) Option {
 			s.now = now
 		}
 	})
+}
+
+// WithErrors sets a function through which every error of the client and of
+// the dial passes before the Holder classifies it: how an SDK's own error
+// values (an mcp-go session that ended, a transport failure) become the
+// failures errs knows. For an mcp-go client pass mcpgo.MarkError.
+func WithErrors(mark func(error) error) Option {
+	return optionFunc(func(s *settings) { s.mark = mark })
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
@@ -97,8 +98,8 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	defer h.Close()
 
 	const deadline = 3 * time.Second
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(
-		wrap.WithLogger(logs.Logger()), wrap.WithTimeout(deadline), wrap.WithRetry(wrap.RetryPolicy{}))))
+	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(
+		wrap.WithLogger(logs.Logger()), wrap.WithTimeout(deadline), wrap.WithRetry(wrap.RetryPolicy{})))))
 	s.AddTools(forecastTool(h, base))
 	conn := serveMCP(t, s)
 	session := conn.Client.GetSessionId()
@@ -129,7 +130,7 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 				if err == nil {
 					r.ok = !res.IsError
 					r.text = res.Content[0].(mcp.TextContent).Text
-					info, _ := errs.InfoOf(res)
+					info, _ := mcpgo.InfoOf(res)
 					r.code = info.Code
 				}
 				mu.Lock()
@@ -268,7 +269,7 @@ func TestHolderReconnectsAnMCPClient(t *testing.T) {
 	defer h.Close()
 
 	s := server.NewMCPServer("front", "1.0.0")
-	s.AddTools(wrap.Tool(mcp.NewTool("where", mcp.WithIdempotentHintAnnotation(true)),
+	s.AddTools(mcpgo.Tool(wrap.New(), mcp.NewTool("where", mcp.WithIdempotentHintAnnotation(true)),
 		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			lease, err := h.Get(ctx)
 			if err != nil {

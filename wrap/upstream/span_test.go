@@ -15,6 +15,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
@@ -37,7 +38,7 @@ func TestBreakerChangesLandOnTheCallingSpanOnce(t *testing.T) {
 		upstream.WithEvents(obs.UpstreamEvent))
 	defer h.Close()
 	s := server.NewMCPServer("weather", "1.0.0")
-	s.AddTools(wrap.Tool(mcp.NewTool("fetch"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.AddTools(mcpgo.Tool(wrap.New(), mcp.NewTool("fetch"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		lease, err := h.Get(ctx)
 		if err != nil {
 			return nil, err

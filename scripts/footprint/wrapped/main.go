@@ -13,12 +13,13 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 func main() {
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
 	s := server.NewMCPServer("weather", "1.0.0",
-		wrap.ServerOptions(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second))...,
+		mcpgo.Wrap(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second)),
 	)
 	s.AddTool(mcp.NewTool("get_forecast", mcp.WithString("city", mcp.Required())), forecast)
 	if err := server.ServeStdio(s); err != nil {

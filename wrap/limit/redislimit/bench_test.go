@@ -11,6 +11,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/internal/redistest"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 var benchResult = mcp.NewToolResultText("ok")
@@ -24,7 +25,8 @@ func bare(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 // round trip to a redis-server on loopback per call).
 func BenchmarkRedis(b *testing.B) {
 	addr := redistest.Addr(b)
-	req := call("bench")
+	var req mcp.CallToolRequest
+	req.Params.Name = "bench"
 	req.Header = map[string][]string{"Authorization": {"Bearer bench"}}
 	run := func(b *testing.B, h server.ToolHandlerFunc) {
 		b.ReportAllocs()
@@ -37,10 +39,10 @@ func BenchmarkRedis(b *testing.B) {
 		}
 	}
 	b.Run("bare", func(b *testing.B) { run(b, bare) })
-	b.Run("chain", func(b *testing.B) { run(b, wrap.Tool(mcp.NewTool("bench"), bare).Handler) })
+	b.Run("chain", func(b *testing.B) { run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare).Handler) })
 	b.Run("chain_redis", func(b *testing.B) {
 		st := redislimit.New(redisClient(b, addr), redislimit.WithPrefix(prefix(b)))
 		lim := limit.New(limit.PerSecond(1_000_000_000), limit.WithStore(st))
-		run(b, wrap.Tool(mcp.NewTool("bench"), bare, wrap.WithLimit(lim)).Handler)
+		run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithLimit(lim)).Handler)
 	})
 }

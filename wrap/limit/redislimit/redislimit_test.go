@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/internal/redistest"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
@@ -31,10 +31,8 @@ func redisClient(t testing.TB, addr string) *redis.Client {
 	return rdb
 }
 
-func call(tool string) mcp.CallToolRequest {
-	var req mcp.CallToolRequest
-	req.Params.Name = tool
-	return req
+func callOf(tool string) *call.Request {
+	return &call.Request{Kind: call.Tool, Name: tool}
 }
 
 // TestSharedAcrossLimiters: two limiters with their own clients, as two
@@ -42,7 +40,7 @@ func call(tool string) mcp.CallToolRequest {
 func TestSharedAcrossLimiters(t *testing.T) {
 	addr := redistest.Addr(t)
 	p := prefix(t)
-	key := limit.WithKey(func(context.Context, mcp.CallToolRequest) limit.Key { return limit.Key{Scope: "session", ID: "s1"} })
+	key := limit.WithKey(func(context.Context, *call.Request) limit.Key { return limit.Key{Scope: "session", ID: "s1"} })
 	a := limit.New(limit.PerMinute(5), key, limit.WithStore(redislimit.New(redisClient(t, addr), redislimit.WithPrefix(p))))
 	b := limit.New(limit.PerMinute(5), key, limit.WithStore(redislimit.New(redisClient(t, addr), redislimit.WithPrefix(p))))
 	ctx := context.Background()
@@ -53,7 +51,7 @@ func TestSharedAcrossLimiters(t *testing.T) {
 		if i%2 == 1 {
 			l = b
 		}
-		if last = l.Admit(ctx, call("search")); last == nil {
+		if last = l.Admit(ctx, callOf("search")); last == nil {
 			allowed++
 		}
 	}
@@ -98,22 +96,22 @@ func TestOutage(t *testing.T) {
 			l := limit.New(limit.PerMinute(3), opts...)
 			ctx := context.Background()
 			for range 3 {
-				if err := l.Admit(ctx, call("search")); err != nil {
+				if err := l.Admit(ctx, callOf("search")); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if err := l.Admit(ctx, call("search")); errs.CodeOf(err) != errs.RateLimited {
+			if err := l.Admit(ctx, callOf("search")); errs.CodeOf(err) != errs.RateLimited {
 				t.Fatalf("fourth call: %v", err)
 			}
 
 			srv.Stop()
 			for i := range 20 {
-				err := l.Admit(ctx, call("search"))
+				err := l.Admit(ctx, callOf("search"))
 				switch {
 				case !closed && err != nil:
 					t.Fatalf("down, call %d: fail open refused: %v", i, err)
 				case closed:
-					info, _ := errs.InfoOf(errs.ToResult(err, errs.Call{Tool: "search"}))
+					info := errs.ToResult(err, errs.Call{Tool: "search"}).Info
 					if info.Code != "unavailable" || info.RetryAfterSeconds != 1 || strings.Contains(info.Message, srv.Addr) {
 						t.Fatalf("down, call %d: %+v", i, info)
 					}
@@ -127,12 +125,12 @@ func TestOutage(t *testing.T) {
 				if time.Now().After(deadline) {
 					t.Fatalf("no recovery:\n%s", logs.String())
 				}
-				_ = l.Admit(ctx, call("probe"))
+				_ = l.Admit(ctx, callOf("probe"))
 				time.Sleep(50 * time.Millisecond)
 			}
 			allowed := 0
 			for range 5 {
-				if l.Admit(ctx, call("search")) == nil {
+				if l.Admit(ctx, callOf("search")) == nil {
 					allowed++
 				}
 			}
@@ -158,13 +156,13 @@ func TestStalled(t *testing.T) {
 	l := limit.New(limit.PerMinute(3), limit.WithLogger(logs.Logger()),
 		limit.WithStore(redislimit.New(redisClient(t, srv.Addr), redislimit.WithWait(100*time.Millisecond))))
 	ctx := context.Background()
-	if err := l.Admit(ctx, call("search")); err != nil {
+	if err := l.Admit(ctx, callOf("search")); err != nil {
 		t.Fatal(err)
 	}
 	srv.Pause()
 	defer srv.Resume()
 	done := make(chan error, 1)
-	go func() { done <- l.Admit(ctx, call("search")) }()
+	go func() { done <- l.Admit(ctx, callOf("search")) }()
 	select {
 	case err := <-done:
 		if err != nil {

@@ -15,9 +15,9 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/internal/redistest"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // Figures of the multi-replica test.
@@ -140,7 +140,7 @@ func round(t *testing.T, callers []*caller, n int) []tally {
 			for range n {
 				res, took := c.call(t)
 				out[i].slowest = max(out[i].slowest, took)
-				switch info, isErr := errs.InfoOf(res); {
+				switch info, isErr := mcpgo.InfoOf(res); {
 				case res == nil:
 					out[i].other++
 				case !res.IsError:

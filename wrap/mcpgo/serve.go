@@ -1,4 +1,4 @@
-package wrap
+package mcpgo
 
 import (
 	"context"

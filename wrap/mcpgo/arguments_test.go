@@ -1,4 +1,4 @@
-package errs_test
+package mcpgo_test
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -69,7 +71,7 @@ func TestArgumentErrorRecognisesEveryRequireHelper(t *testing.T) {
 				t.Fatalf("mcp-go's %s accepted %s", c.helper, c.args)
 			}
 			for _, err := range []error{herr, fmt.Errorf("read_file: %w", herr)} {
-				e, ok := errs.ArgumentError(err, req)
+				e, ok := mcpgo.ArgumentError(err, req)
 				if !ok {
 					t.Fatalf("%q not recognised", err)
 				}
@@ -82,7 +84,7 @@ func TestArgumentErrorRecognisesEveryRequireHelper(t *testing.T) {
 				}
 				res := errs.ToResult(e, errs.Call{Tool: "read_file"})
 				want := `invalid arguments for tool "read_file": ` + herr.Error()
-				if got := res.Content[0].(mcp.TextContent).Text; got != want {
+				if got := res.Text; got != want {
 					t.Errorf("model reads %q, want %q", got, want)
 				}
 			}
@@ -122,7 +124,7 @@ func TestArgumentErrorRecognisesBindArguments(t *testing.T) {
 				if !errors.As(berr, &ute) {
 					t.Fatalf("%s: BindArguments gave %v, want a *json.UnmarshalTypeError", form, berr)
 				}
-				e, ok := errs.ArgumentError(fmt.Errorf("bind: %w", berr), req)
+				e, ok := mcpgo.ArgumentError(fmt.Errorf("bind: %w", berr), req)
 				if !ok {
 					t.Fatalf("%s: %v not recognised", form, berr)
 				}
@@ -162,7 +164,7 @@ func TestArgumentErrorIgnoresWhatTheRequestDoesNotBearOut(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if e, ok := errs.ArgumentError(c.err, request(t, c.args)); ok {
+			if e, ok := mcpgo.ArgumentError(c.err, request(t, c.args)); ok {
 				t.Fatalf("recognised %v as %v", c.err, e)
 			}
 		})
@@ -194,7 +196,7 @@ func TestArgumentResultRecognisesMCPGoTypedHandlers(t *testing.T) {
 				if err != nil || called || !res.IsError {
 					t.Fatalf("mcp-go's %s handler accepted %s: %v %+v", name, c.args, err, res)
 				}
-				e, ok := errs.ArgumentResult(res, req)
+				e, ok := mcpgo.ArgumentResult(res, req)
 				if !ok {
 					t.Fatalf("%q not recognised", res.Content[0].(mcp.TextContent).Text)
 				}
@@ -211,7 +213,7 @@ func TestArgumentResultRecognisesMCPGoTypedHandlers(t *testing.T) {
 		mcp.NewToolResultError("failed to bind arguments: json: cannot unmarshal string into Go struct field Args.days of type int"),
 		mcp.NewToolResultError("no such city"),
 	} {
-		if _, ok := errs.ArgumentResult(res, request(t, `{"days":3}`)); ok {
+		if _, ok := mcpgo.ArgumentResult(res, request(t, `{"days":3}`)); ok {
 			t.Fatalf("recognised %+v", res)
 		}
 	}

@@ -1,62 +1,18 @@
-package wrap
+package mcpgo
 
 import (
-	"context"
-	"errors"
 	"reflect"
 	"unsafe"
 
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/observe"
 )
 
-// withRPCErrors returns opt followed by the registration of the Wrapper's
-// error hook for method on the server's hooks (created if the server has
-// none).
-func (w *Wrapper) withRPCErrors(method mcp.MCPMethod, opt server.ServerOption) server.ServerOption {
-	return func(s *server.MCPServer) {
-		opt(s)
-		h := s.GetHooks()
-		if h == nil {
-			h = &server.Hooks{}
-			server.WithHooks(h)(s)
-		}
-		h.AddOnError(func(ctx context.Context, _ any, m mcp.MCPMethod, msg any, err error) {
-			if m == method {
-				w.onError(ctx, msg, err)
-			}
-		})
-	}
-}
-
-// onError sees every resources/read and prompts/get mcp-go answers with
-// an error: the chain's own failures, whose code it sets (sendRPCError),
-// and the reads mcp-go refuses before any middleware runs (a URI no
-// handler matches), which get their log line, span and duration point
-// here.
-func (w *Wrapper) onError(ctx context.Context, msg any, err error) {
-	var rpc *errs.RPCError
-	if errors.As(err, &rpc) {
-		sendRPCError(err, rpc)
-		return
-	}
-	// An unknown prompt is not recorded: its name, chosen by the client,
-	// would become a metric attribute.
-	req, ok := msg.(*mcp.ReadResourceRequest)
-	if w.cfg.observer == nil || !ok || req == nil || !errors.Is(err, server.ErrResourceNotFound) {
-		return
-	}
-	var rec record
-	_, rec.obs = w.cfg.observer.StartResource(ctx, *req, rec.id())
-	rec.fail(observe.CodeOutcome(errs.NotFound), errs.Wrap(errs.NotFound, err, ""))
-	rec.rpcCode = mcp.INTERNAL_ERROR
+// requestErrorCode returns the JSON-RPC code of mcp-go's *requestError.
+func requestErrorCode(err error) (int, bool) {
 	if code := requestErrorField(err, "code"); code.Kind() == reflect.Int {
-		rec.rpcCode = int(code.Int())
+		return int(code.Int()), true
 	}
-	rec.log(ctx)
+	return 0, false
 }
 
 // sendRPCError gives a resources/read or prompts/get failure answered by

@@ -1,4 +1,4 @@
-package wrap
+package mcpgo
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/validate"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // TypedHandler is a tool handler that receives its arguments decoded into a
@@ -20,7 +22,7 @@ type TypedHandler[T any] func(ctx context.Context, req mcp.CallToolRequest, args
 
 // Typed registers a typed handler in one line:
 //
-//	s.AddTools(wrap.MustTyped(w, mcp.NewTool("forecast", mcp.WithDescription("…")), forecast))
+//	s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("forecast", mcp.WithDescription("…")), forecast))
 //
 // It builds the validate.Binder of T once (an error means T's tags are
 // wrong), replaces the tool's input schema with the one derived from T, and
@@ -29,25 +31,25 @@ type TypedHandler[T any] func(ctx context.Context, req mcp.CallToolRequest, args
 // invalid-argument result naming every bad parameter, the log line has
 // outcome "invalid_argument", and h is not called. A nil w means New().
 // The returned handler is safe for concurrent use.
-func Typed[T any](w *Wrapper, tool mcp.Tool, h TypedHandler[T], opts ...validate.Option) (server.ServerTool, error) {
+func Typed[T any](w *wrap.Wrapper, tool mcp.Tool, h TypedHandler[T], opts ...validate.Option) (server.ServerTool, error) {
 	if h == nil {
-		return server.ServerTool{}, fmt.Errorf("wrap: tool %q: nil handler", tool.Name)
+		return server.ServerTool{}, fmt.Errorf("mcpgo: tool %q: nil handler", tool.Name)
 	}
 	b, err := validate.New[T](opts...)
 	if err != nil {
-		return server.ServerTool{}, fmt.Errorf("wrap: tool %q: %w", tool.Name, err)
+		return server.ServerTool{}, fmt.Errorf("mcpgo: tool %q: %w", tool.Name, err)
 	}
 	if w == nil {
-		w = New()
+		w = wrap.New()
 	}
-	b.ToolOption()(&tool)
-	return w.Tool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args, err := b.Bind(req)
+	WithSchema(b)(&tool)
+	return Tool(w, tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := b.Bind(&call.Request{Args: req.Params.Arguments, Raw: req.Params.RawArguments})
 		if err != nil {
 			return nil, err
 		}
 		return h(ctx, req, args)
-	}, withSecrets(secretNamesOf[T]()...)), nil
+	}, wrap.WithSecrets(secretNamesOf[T]()...)), nil
 }
 
 // secretNamesOf returns the parameters of T tagged mcpwrap:"secret": their
@@ -60,7 +62,7 @@ func secretNamesOf[T any]() []string {
 
 // MustTyped is Typed for start-up code: it panics on Typed's error, which
 // is a programming error in T's tags.
-func MustTyped[T any](w *Wrapper, tool mcp.Tool, h TypedHandler[T], opts ...validate.Option) server.ServerTool {
+func MustTyped[T any](w *wrap.Wrapper, tool mcp.Tool, h TypedHandler[T], opts ...validate.Option) server.ServerTool {
 	st, err := Typed(w, tool, h, opts...)
 	if err != nil {
 		panic(err)
@@ -77,13 +79,13 @@ type TypedOutHandler[In, Out any] func(ctx context.Context, req mcp.CallToolRequ
 // the tool, not in the call: the model gets the generic internal error,
 // the operator's log line says which field was wrong. A valid result is
 // sent as structuredContent with its JSON as the text content.
-func TypedOut[In, Out any](w *Wrapper, tool mcp.Tool, h TypedOutHandler[In, Out], opts ...validate.Option) (server.ServerTool, error) {
+func TypedOut[In, Out any](w *wrap.Wrapper, tool mcp.Tool, h TypedOutHandler[In, Out], opts ...validate.Option) (server.ServerTool, error) {
 	if h == nil {
-		return server.ServerTool{}, fmt.Errorf("wrap: tool %q: nil handler", tool.Name)
+		return server.ServerTool{}, fmt.Errorf("mcpgo: tool %q: nil handler", tool.Name)
 	}
 	out, err := validate.New[Out]()
 	if err != nil {
-		return server.ServerTool{}, fmt.Errorf("wrap: tool %q: result type: %w", tool.Name, err)
+		return server.ServerTool{}, fmt.Errorf("mcpgo: tool %q: result type: %w", tool.Name, err)
 	}
 	tool.OutputSchema = mcp.ToolOutputSchema{}
 	tool.RawOutputSchema = out.Schema()
@@ -106,4 +108,38 @@ func TypedOut[In, Out any](w *Wrapper, tool mcp.Tool, h TypedOutHandler[In, Out]
 		}
 		return mcp.NewToolResultStructured(res, string(text)), nil
 	}, opts...)
+}
+
+// WithSchema sets a tool's input schema to the one a validate.Binder
+// derived from its struct, for mcp.NewTool:
+//
+//	mcp.NewTool("forecast", mcpgo.WithSchema(forecastArgs))
+func WithSchema(b interface{ Schema() json.RawMessage }) mcp.ToolOption {
+	return func(t *mcp.Tool) {
+		t.InputSchema = mcp.ToolInputSchema{}
+		t.RawInputSchema = b.Schema()
+	}
+}
+
+// Tool wraps one tool's handler with w's chain, with opts on top of w's
+// options for this tool only, for server.AddTools. On a server w is
+// attached to, the middleware serves the tool with this chain and the
+// handler does not run it twice; on a server without it, the handler runs
+// the chain itself. The tool must be built by the Wrapper attached to its
+// server (a tool of another Wrapper would be served by both chains). The
+// returned handler is safe for concurrent use.
+func Tool(w *wrap.Wrapper, tool mcp.Tool, h server.ToolHandlerFunc, opts ...wrap.Option) server.ServerTool {
+	if w == nil {
+		w = wrap.New()
+	}
+	c := w.Chain(tool.Name, infoOf(tool), opts...)
+	return server.ServerTool{
+		Tool: tool,
+		Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if ctx.Value(servedKey{}) == w {
+				return h(ctx, req)
+			}
+			return serveTool(ctx, c.Serve, req, h)
+		},
+	}
 }

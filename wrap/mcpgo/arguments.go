@@ -1,4 +1,4 @@
-package errs
+package mcpgo
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpwrap/mcpwrap/errs"
 )
 
 // ArgumentError recognises the errors mcp-go returns when a handler reads
@@ -38,11 +40,11 @@ import (
 //
 // It reports false for any other error, and for an error already carrying
 // an *Error, which keeps the code it was given.
-func ArgumentError(err error, req mcp.CallToolRequest) (*Error, bool) {
+func ArgumentError(err error, req mcp.CallToolRequest) (*errs.Error, bool) {
 	if err == nil {
 		return nil, false
 	}
-	var e *Error
+	var e *errs.Error
 	if errors.As(err, &e) {
 		return nil, false
 	}
@@ -94,7 +96,7 @@ var requireHelpers = []struct {
 // parameter name and a few words.
 const maxArgumentSentence = 512
 
-func requireError(err error, req mcp.CallToolRequest) (*Error, bool) {
+func requireError(err error, req mcp.CallToolRequest) (*errs.Error, bool) {
 	msg := err.Error()
 	if len(msg) > maxArgumentSentence || !strings.Contains(msg, `argument "`) {
 		return nil, false
@@ -108,7 +110,7 @@ func requireError(err error, req mcp.CallToolRequest) (*Error, bool) {
 		if got == nil || got.Error() != msg {
 			continue
 		}
-		v := Violation{Parameter: key, Rule: "type", Expected: h.expected, Message: msg}
+		v := errs.Violation{Parameter: key, Rule: "type", Expected: h.expected, Message: msg}
 		val, present := req.GetArguments()[key]
 		switch i, item := itemIndex(msg); {
 		case !present:
@@ -122,7 +124,7 @@ func requireError(err error, req mcp.CallToolRequest) (*Error, bool) {
 		default:
 			v.Got = argKind(val)
 		}
-		return &Error{code: InvalidArgument, msg: msg, cause: err, violations: []Violation{v}}, true
+		return errs.Wrap(errs.InvalidArgument, err, msg, errs.Violations(v)), true
 	}
 	return nil, false
 }
@@ -178,7 +180,7 @@ func argKind(v any) string {
 // error; larger ones are not recognised (and stay masked).
 const maxBoundArguments = 1 << 20
 
-func bindError(ute *json.UnmarshalTypeError, req mcp.CallToolRequest) (*Error, bool) {
+func bindError(ute *json.UnmarshalTypeError, req mcp.CallToolRequest) (*errs.Error, bool) {
 	raw, ok := boundJSON(req)
 	if !ok || ute.Type == nil {
 		return nil, false
@@ -194,9 +196,7 @@ func bindError(ute *json.UnmarshalTypeError, req mcp.CallToolRequest) (*Error, b
 	if !valueAt(raw, want, kind, ute.Offset) {
 		return nil, false
 	}
-	e := typeViolation(ute.Field, expectedJSON(ute.Type), kind)
-	e.cause = ute
-	return e, true
+	return typeViolation(ute, ute.Field, expectedJSON(ute.Type), kind), true
 }
 
 // boundJSON returns the JSON BindArguments decodes for req.
@@ -220,13 +220,13 @@ func boundJSON(req mcp.CallToolRequest) ([]byte, bool) {
 }
 
 // typeViolation is the error for a value of the wrong JSON type at param.
-func typeViolation(param, expected, kind string) *Error {
+func typeViolation(cause error, param, expected, kind string) *errs.Error {
 	msg := "parameter " + strconv.Quote(param) + " must be " + expected + ", got " + kind
 	if param == "" {
 		msg = "the arguments must be " + expected + ", got " + kind
 	}
-	v := Violation{Parameter: param, Rule: "type", Expected: expected, Got: kind, Message: msg}
-	return &Error{code: InvalidArgument, msg: msg, violations: []Violation{v}}
+	v := errs.Violation{Parameter: param, Rule: "type", Expected: expected, Got: kind, Message: msg}
+	return errs.Wrap(errs.InvalidArgument, cause, msg, errs.Violations(v))
 }
 
 // expectedJSON names the JSON that a Go type accepts.
@@ -342,7 +342,7 @@ const typedPrefix = "failed to bind arguments: "
 // the text is left of the error, so the rule is weaker than
 // ArgumentError's: req must hold a value of the named JSON kind at the
 // named path (the byte offset is not known).
-func ArgumentResult(res *mcp.CallToolResult, req mcp.CallToolRequest) (*Error, bool) {
+func ArgumentResult(res *mcp.CallToolResult, req mcp.CallToolRequest) (*errs.Error, bool) {
 	if res == nil || !res.IsError || len(res.Content) != 1 || res.StructuredContent != nil {
 		return nil, false
 	}
@@ -389,9 +389,7 @@ func ArgumentResult(res *mcp.CallToolResult, req mcp.CallToolRequest) (*Error, b
 	if !valueAt(raw, path, kind, -1) {
 		return nil, false
 	}
-	e := typeViolation(field, expectedGo(typ), kind)
-	e.cause = errors.New(text)
-	return e, true
+	return typeViolation(errors.New(text), field, expectedGo(typ), kind), true
 }
 
 // expectedGo names the JSON that a Go type, written as encoding/json writes

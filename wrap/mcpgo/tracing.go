@@ -1,4 +1,4 @@
-package observe
+package mcpgo
 
 import (
 	"context"
@@ -12,14 +12,19 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/mcpwrap/mcpwrap/observe/internal/semconv"
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
+	"github.com/mcpwrap/mcpwrap/observe"
 )
 
 // MetaPropagator returns an OpenTelemetry-backed mcp-go
 // tracing.MetaPropagator: traceparent, tracestate and baggage as unprefixed
 // keys of params._meta, for server.WithMetaPropagator and
 // client.WithMetaPropagator.
-func (o *Observer) MetaPropagator() tracing.MetaPropagator { return metaPropagator{o.prop} }
+func MetaPropagator(o *observe.Observer) tracing.MetaPropagator {
+	return metaPropagator{o.Propagator()}
+}
 
 type metaPropagator struct{ p propagation.TextMapPropagator }
 
@@ -45,12 +50,12 @@ func (m metaPropagator) ExtractMeta(ctx context.Context, meta *mcp.Meta) context
 	if meta == nil || len(meta.AdditionalFields) == 0 {
 		return ctx
 	}
-	return m.p.Extract(ctx, metaCarrier(meta.AdditionalFields))
+	return m.p.Extract(ctx, observe.MetaCarrier(meta.AdditionalFields))
 }
 
 // HTTPPropagator returns an OpenTelemetry-backed mcp-go tracing.Propagator
 // for HTTP headers, for server.WithPropagator and client.WithPropagator.
-func (o *Observer) HTTPPropagator() tracing.Propagator { return httpPropagator{o.prop} }
+func HTTPPropagator(o *observe.Observer) tracing.Propagator { return httpPropagator{o.Propagator()} }
 
 type httpPropagator struct{ p propagation.TextMapPropagator }
 
@@ -65,19 +70,20 @@ func (h httpPropagator) Extract(ctx context.Context, headers http.Header) contex
 	return h.p.Extract(ctx, propagation.HeaderCarrier(headers))
 }
 
-// MCPTracer returns an OpenTelemetry-backed mcp-go tracing.Tracer writing to
+// Tracer returns an OpenTelemetry-backed mcp-go tracing.Tracer writing to
 // the Observer's tracer provider, for server.WithTracer and
 // client.WithTracer. mcp-go's "mcp.<method>" spans are named "<method>"
 // and its attributes renamed to the semantic conventions' keys; the
 // tools/call server span is the one the Observer completes, so there is
 // never a second server span for a call. Status descriptions and recorded
 // errors are redacted.
-func (o *Observer) MCPTracer() tracing.Tracer { return mcpTracer{o} }
+func Tracer(o *observe.Observer) tracing.Tracer { return mcpTracer{o} }
 
-type mcpTracer struct{ o *Observer }
+type mcpTracer struct{ o *observe.Observer }
 
 func (t mcpTracer) Start(ctx context.Context, name string, kind tracing.SpanKind, attrs ...tracing.Attribute) (context.Context, tracing.Span) {
-	if t.o.tracer == nil {
+	tracer := t.o.Tracer()
+	if tracer == nil {
 		return tracing.NoopTracer().Start(ctx, name, kind, attrs...)
 	}
 	method, isMessage := strings.CutPrefix(name, "mcp.")
@@ -98,10 +104,10 @@ func (t mcpTracer) Start(ctx context.Context, name string, kind tracing.SpanKind
 	for _, a := range attrs {
 		kv = append(kv, attribute.String(semconvKey(a.Key), a.Value))
 	}
-	ctx, s := t.o.tracer.Start(ctx, spanName, trace.WithSpanKind(sk), trace.WithAttributes(kv...))
+	ctx, s := tracer.Start(ctx, spanName, trace.WithSpanKind(sk), trace.WithAttributes(kv...))
 	sp := &mcpSpan{s: s, o: t.o, toolsCall: isMessage && method == string(mcp.MethodToolsCall) && sk == trace.SpanKindServer}
 	if sp.toolsCall {
-		ctx = context.WithValue(ctx, serverSpanKey{}, s)
+		ctx = observe.ContextWithServerSpan(ctx, s)
 	}
 	return tracing.ContextWithSpan(ctx, sp), sp
 }
@@ -118,7 +124,7 @@ func semconvKey(k string) string {
 
 type mcpSpan struct {
 	s         trace.Span
-	o         *Observer
+	o         *observe.Observer
 	toolsCall bool
 }
 
@@ -126,45 +132,46 @@ func (m *mcpSpan) SetAttributes(attrs ...tracing.Attribute) {
 	for _, a := range attrs {
 		k := semconvKey(a.Key)
 		if m.toolsCall && k == semconv.AttrToolName {
-			m.s.SetName(semconv.MethodToolsCall + " " + safeText(capString(a.Value, maxNameBytes)))
+			m.s.SetName(semconv.MethodToolsCall + " " + m.o.OperatorText(a.Value))
 		}
 		m.s.SetAttributes(attribute.String(k, a.Value))
 	}
 }
 
+// RecordError records what the model may read of err (its public message,
+// else its code), never its text: mcp-go's spans run inside the chain and
+// see a handler's raw error, which can hold the call's secrets; the call's
+// own span carries the cause, scrubbed with the call's secret values.
 func (m *mcpSpan) RecordError(err error) {
 	if err == nil {
 		return
 	}
-	m.s.AddEvent(semconv.EventException, trace.WithAttributes(attribute.String(semconv.AttrExceptionMessage,
-		m.o.red.capScrub(errorText(err), maxCauseBytes, nil))))
+	m.s.AddEvent(semconv.EventException, trace.WithAttributes(attribute.String(semconv.AttrExceptionMessage, publicText(err))))
 }
 
-func (m *mcpSpan) SetStatus(code tracing.StatusCode, description string) {
+// SetStatus keeps the status code; an error's description is replaced by
+// what publicText shows, for the reason RecordError gives.
+func (m *mcpSpan) SetStatus(code tracing.StatusCode, _ string) {
 	switch code {
 	case tracing.StatusError:
-		m.s.SetStatus(codes.Error, m.o.red.capScrub(description, maxCauseBytes, nil))
+		m.s.SetStatus(codes.Error, "handler failed")
 	case tracing.StatusOK:
 		m.s.SetStatus(codes.Ok, "")
 	}
 }
 
-func (m *mcpSpan) End() { m.s.End() }
-
-// metaCarrier reads and writes trace context in params._meta.
-type metaCarrier map[string]any
-
-func (m metaCarrier) Get(key string) string {
-	s, _ := m[key].(string)
-	return s
-}
-
-func (m metaCarrier) Set(key, value string) { m[key] = value }
-
-func (m metaCarrier) Keys() []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+// publicText is the part of err the model may read.
+func publicText(err error) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = "internal"
+		}
+	}()
+	e := errs.From(mcpgoerr.Mark(err))
+	if e.Code().Public() && e.Message() != "" {
+		return e.Message()
 	}
-	return out
+	return e.Code().String()
 }
+
+func (m *mcpSpan) End() { m.s.End() }

@@ -1,4 +1,4 @@
-package wrap
+package mcpgo
 
 import (
 	"context"
@@ -15,9 +15,9 @@ type TypedPromptHandler[T any] func(ctx context.Context, req mcp.GetPromptReques
 
 // TypedPrompt returns prompt with its arguments advertised from T's fields
 // (json names, description tags, "required" rules; see
-// validate.Binder.PromptOption) and a handler that binds and validates them
+// validate.Binder.PromptArguments) and a handler that binds and validates them
 // before calling h. Arguments that break T's rules are an
-// errs.InvalidArgument error naming each one, which a server with Prompts
+// errs.InvalidArgument error naming each one, which a server with mcpwrap attached
 // sends as JSON-RPC -32602; h is not called. It fails when T is not a
 // struct validate accepts. The handler is safe for concurrent use if h is.
 func TypedPrompt[T any](prompt mcp.Prompt, h TypedPromptHandler[T], opts ...validate.Option) (server.ServerPrompt, error) {
@@ -26,11 +26,13 @@ func TypedPrompt[T any](prompt mcp.Prompt, h TypedPromptHandler[T], opts ...vali
 		return server.ServerPrompt{}, err
 	}
 	prompt.Arguments = nil
-	b.PromptOption()(&prompt)
+	for _, a := range b.PromptArguments() {
+		prompt.Arguments = append(prompt.Arguments, mcp.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
+	}
 	return server.ServerPrompt{
 		Prompt: prompt,
 		Handler: func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-			args, err := b.BindPrompt(req)
+			args, err := b.BindPrompt(req.Params.Arguments)
 			if err != nil {
 				return nil, err
 			}

@@ -1,0 +1,109 @@
+// Package call describes one MCP request and its answer without naming an
+// SDK: it is what an SDK adapter (wrap/mcpgo, wrap/gosdk) hands the chain in
+// package wrap, and what the chain, errs, validate and observe read. A
+// server's code never builds these values; an adapter converts at the edge,
+// once per request.
+package call
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+)
+
+// Kind is the method a request belongs to.
+type Kind uint8
+
+// The methods the chain serves.
+const (
+	Tool     Kind = iota // tools/call
+	Resource             // resources/read
+	Prompt               // prompts/get
+)
+
+// Request is one request, as the chain sees it. An adapter fills it from
+// the SDK's request; the chain does not keep it past the call.
+type Request struct {
+	Kind Kind
+	// Name is the tool's or prompt's name; for a resource, the URI.
+	Name string
+	// Args are the arguments as decoded by the SDK (a map[string]any for a
+	// tool, map[string]string for a prompt); nil when there are none or
+	// only Raw is known.
+	Args any
+	// Raw are the arguments as the client sent them, when the SDK keeps
+	// them; the chain decodes them lazily, only when it must.
+	Raw json.RawMessage
+	// Header holds the HTTP headers of the request (nil over stdio).
+	Header http.Header
+	// Meta is params._meta (trace context, progress token).
+	Meta map[string]any
+	// Session is the MCP session id ("" when stateless or unknown).
+	Session string
+	// Protocol is the negotiated protocol version, when known.
+	Protocol string
+	// RequestID is the JSON-RPC request id, formatted, when the SDK gives it.
+	RequestID string
+	// Modern says the client speaks a protocol version whose resource
+	// errors follow 2026-07-28 (not found is -32602, not -32002).
+	Modern bool
+	// Tool describes the tool being called, when the adapter knows it.
+	Tool Info
+	// Lookup finds the tool's definition when Tool is not Known; nil when
+	// the adapter cannot.
+	Lookup Lookup
+	// SDK is the adapter's own value for the request (the SDK's request,
+	// its handler), for the Handler the adapter gives the chain. The chain
+	// never reads it.
+	SDK any
+}
+
+// Info is what the chain may know of a tool beyond its name.
+type Info struct {
+	// Known says the adapter found the tool's definition; the other fields
+	// are meaningful only then.
+	Known bool
+	// ReadOnly and Idempotent are the tool's annotations (readOnlyHint,
+	// idempotentHint): a tool with either is safe to call again.
+	ReadOnly, Idempotent bool
+}
+
+// Lookup finds a tool's definition when the request did not carry it; the
+// chain calls it only when it needs the annotations (a failed call that
+// might be retried), so the common successful call never pays for it.
+type Lookup interface {
+	Tool(ctx context.Context, name string) Info
+}
+
+// Result is a handler's answer as the chain sees it. An adapter implements
+// it over the SDK's result type with a pointer-shaped value, so converting
+// costs no allocation.
+type Result interface {
+	// Status says what kind of answer the result is.
+	Status() Status
+	// Check reports why the SDK could not send the result (a NaN in
+	// structured content, a value encoding/json rejects); nil when it can.
+	Check() error
+	// Text returns the result's text content, joined, for the log line of
+	// an error result the handler built; "" when it has none.
+	Text() string
+	// MapText returns the result with f applied to the text of every text
+	// content, as a copy when anything changed (the handler's value is never
+	// modified): how the chain scrubs secrets from an error result the
+	// handler built.
+	MapText(f func(string) string) Result
+}
+
+// Status is the kind of answer a Result is.
+type Status uint8
+
+// The kinds of answers.
+const (
+	// Success is a complete result without isError.
+	Success Status = iota
+	// ToolError is a result with isError set by the handler itself.
+	ToolError
+	// InputRequired is a multi round-trip result asking the client for
+	// input: not an error, not final.
+	InputRequired
+)

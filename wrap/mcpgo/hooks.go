@@ -1,0 +1,192 @@
+package mcpgo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+)
+
+// attached is one Wrapper attached to one server.
+type attached struct {
+	w *wrap.Wrapper
+	// hooks is the Hooks value the hooks were added to; a server.WithHooks
+	// applied later replaces it, which checkHooks repairs.
+	mu     sync.Mutex
+	hooks  *server.Hooks
+	server *server.MCPServer
+}
+
+// addHooks registers the hooks on the server's Hooks, creating them when
+// the server has none.
+func (a *attached) addHooks(s *server.MCPServer) {
+	h := s.GetHooks()
+	if h == nil {
+		h = &server.Hooks{}
+		server.WithHooks(h)(s)
+	}
+	a.mu.Lock()
+	a.hooks, a.server = h, s
+	a.mu.Unlock()
+	a.register(h)
+}
+
+func (a *attached) register(h *server.Hooks) {
+	h.AddOnError(func(ctx context.Context, _ any, m mcp.MCPMethod, msg any, err error) {
+		if m == mcp.MethodResourcesRead || m == mcp.MethodPromptsGet {
+			a.onRPCError(ctx, msg, err)
+		}
+	})
+	o := a.w.Observer()
+	if o == nil {
+		return
+	}
+	h.AddBeforeCallTool(func(ctx context.Context, id any, _ *mcp.CallToolRequest) {
+		o.Began(ctx, formatRequestID(id))
+	})
+	h.AddAfterCallTool(func(ctx context.Context, id any, req *mcp.CallToolRequest, result any) {
+		answered(ctx, o, id, req, result, nil)
+	})
+	h.AddOnError(func(ctx context.Context, id any, method mcp.MCPMethod, msg any, err error) {
+		if method == mcp.MethodToolsCall {
+			req, _ := msg.(*mcp.CallToolRequest)
+			answered(ctx, o, id, req, nil, err)
+		}
+	})
+}
+
+// checkHooks adds the hooks again when the server's Hooks were replaced
+// after Option ran (a server.WithHooks later in the list), and says so.
+func (a *attached) checkHooks(ctx context.Context) {
+	if a.server == nil {
+		return
+	}
+	s := server.ServerFromContext(ctx)
+	if s == nil || s != a.server {
+		return
+	}
+	h := s.GetHooks()
+	a.mu.Lock()
+	replaced := h != a.hooks
+	if replaced {
+		if h == nil {
+			h = &server.Hooks{}
+			server.WithHooks(h)(s)
+		}
+		a.hooks = h
+	}
+	a.mu.Unlock()
+	if !replaced {
+		return
+	}
+	a.register(h)
+	if o := a.w.Observer(); o != nil {
+		o.Log(ctx, slog.LevelWarn, "mcpwrap's hooks were replaced by a later server.WithHooks and were added again; "+
+			"calls mcp-go answered before this one were not logged (use mcpgo.Attach after NewMCPServer)")
+	}
+}
+
+// answered closes what Began opened: a call the chain never saw (mcp-go
+// answered it before any middleware) is recorded here.
+func answered(ctx context.Context, o *observe.Observer, id any, req *mcp.CallToolRequest, result any, err error) {
+	var r call.Request
+	r.Kind = call.Tool
+	if req != nil {
+		r.Name, r.Args, r.Raw, r.Header = req.Params.Name, req.Params.Arguments, req.Params.RawArguments, req.Header
+		if req.Params.Meta != nil {
+			r.Meta = req.Params.Meta.AdditionalFields
+		}
+	}
+	r.Protocol = server.RequestProtocolVersion(ctx)
+	if s := server.ClientSessionFromContext(ctx); s != nil {
+		r.Session = s.SessionID()
+	}
+	r.RequestID = formatRequestID(id)
+	o.Answered(ctx, &r, unseenReport(result, err), errors.Is(err, server.ErrToolNotFound))
+}
+
+// unseenReport describes mcp-go's own answer: a JSON-RPC error, an
+// input-validation isError result, or a result from a handler nothing
+// observed.
+func unseenReport(result any, err error) observe.Report {
+	if err != nil {
+		code := mcp.INTERNAL_ERROR
+		var rpc interface{ ToJSONRPCError() mcp.JSONRPCError }
+		if errors.As(err, &rpc) {
+			code = rpc.ToJSONRPCError().Error.Code
+		}
+		return observe.Report{Outcome: observe.OutcomeProtocolError, Err: errs.Wrap(codeOfRPC(err, code), err, ""), JSONRPCCode: code}
+	}
+	res, _ := result.(*mcp.CallToolResult)
+	switch {
+	case res == nil:
+		return observe.Report{Outcome: observe.OutcomeSuccess}
+	case res.IsError:
+		// Before the chain, an isError result is mcp-go's input schema
+		// validation.
+		r := toolResult{res}
+		return observe.Report{Outcome: observe.CodeOutcome(errs.InvalidArgument), Result: r,
+			Err: errs.Wrap(errs.InvalidArgument, errors.New(firstText(r)), "")}
+	}
+	return observe.Report{Outcome: observe.OutcomeSuccess, Result: toolResult{res}}
+}
+
+func firstText(r toolResult) string {
+	if t := r.Text(); t != "" {
+		return t
+	}
+	return "error result"
+}
+
+func codeOfRPC(err error, code int) errs.Code {
+	switch {
+	case errors.Is(err, server.ErrToolNotFound):
+		return errs.NotFound
+	case code == mcp.INVALID_PARAMS, code == mcp.INVALID_REQUEST, code == mcp.PARSE_ERROR, code == mcp.METHOD_NOT_FOUND:
+		return errs.InvalidArgument
+	}
+	return errs.Internal
+}
+
+// maxIDBytes caps a client-chosen request id.
+const maxIDBytes = 256
+
+func formatRequestID(id any) string {
+	switch v := id.(type) {
+	case nil:
+		return ""
+	case mcp.RequestId:
+		if v.IsNil() {
+			return ""
+		}
+		return formatRequestID(v.Value())
+	case *mcp.RequestId:
+		if v == nil {
+			return ""
+		}
+		return formatRequestID(*v)
+	case string:
+		if len(v) > maxIDBytes {
+			v = v[:maxIDBytes]
+		}
+		return v
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case float64:
+		if v == float64(int64(v)) {
+			return strconv.FormatInt(int64(v), 10)
+		}
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return fmt.Sprint(id)
+}

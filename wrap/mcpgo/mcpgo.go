@@ -1,0 +1,362 @@
+// Package mcpgo attaches mcpwrap's chain (package wrap) to a
+// github.com/mark3labs/mcp-go server: every tool, resource and prompt
+// handler is wrapped, the calls mcp-go answers before any handler get their
+// log line and span, and trace context is read from params._meta.
+//
+// One line, after the server is built, whatever its constructor and
+// options look like:
+//
+//	s := server.NewMCPServer("weather", "1.0.0", opts...)
+//	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(25*time.Second)))
+//
+// Tools that need options of their own or typed arguments are registered
+// through the same Wrapper with Tool and Typed. Everything here converts
+// between mcp-go's types and package call's at the edge; the chain itself
+// is package wrap's.
+package mcpgo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+)
+
+// Attach wraps every tool, resource and prompt handler of s with w's chain,
+// outermost: before any middleware the server registered itself, whether
+// it did so before or after this call. It also adds the hooks that give
+// the requests mcp-go answers before any handler (an unknown tool,
+// unparsable params, its own schema validation) their one log line and
+// span, the hook that sends resource and prompt errors with their JSON-RPC
+// code and data, and, when w observes, trace propagation from params._meta
+// and HTTP headers. Call it once per server, after server.NewMCPServer
+// (options given later, such as a WithHooks applied by hand, would replace
+// the hooks). Attaching allocates a few small objects and starts nothing;
+// what must outlive the server lives in w.
+func Attach(s *server.MCPServer, w *wrap.Wrapper) {
+	Option(w)(s)
+}
+
+// Option is Attach as a server option, for a server built from a list of
+// options: server.NewMCPServer(name, version, append(opts, mcpgo.Option(w))...).
+// Its place in the list does not matter for the middleware (it is moved
+// outermost); a server.WithHooks given after it replaces its hooks, which
+// the middleware notices at the first tool call and adds again, saying so
+// in a log line.
+func Option(w *wrap.Wrapper) server.ServerOption {
+	return func(s *server.MCPServer) {
+		a := &attached{w: w}
+		s.Use(a.middleware())
+		server.WithResourceHandlerMiddleware(resourceMiddleware(w))(s)
+		server.WithPromptHandlerMiddleware(promptMiddleware(w))(s)
+		outermost(s)
+		a.addHooks(s)
+		if o := w.Observer(); o != nil {
+			server.WithMetaPropagator(MetaPropagator(o))(s)
+			server.WithPropagator(HTTPPropagator(o))(s)
+		}
+	}
+}
+
+// Wrap is Option(wrap.New(opts...)).
+func Wrap(opts ...wrap.Option) server.ServerOption { return Option(wrap.New(opts...)) }
+
+// Middleware returns w's chain as an mcp-go tool middleware alone, without
+// the hooks Attach adds: the calls mcp-go answers before any middleware get
+// no log line then. Register it first (server.WithToolHandlerMiddleware or
+// (*server.MCPServer).Use) so that it is outermost.
+func Middleware(w *wrap.Wrapper) server.ToolHandlerMiddleware {
+	return (&attached{w: w}).middleware()
+}
+
+func (a *attached) middleware() server.ToolHandlerMiddleware {
+	w := a.w
+	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+		// mcp-go rebuilds the chain on every call, so this must stay one
+		// closure.
+		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			a.checkHooks(ctx)
+			if _, own := w.Lookup(req.Params.Name); own {
+				// The tool's own handler (Tool, Typed) must not run the
+				// chain a second time.
+				ctx = context.WithValue(ctx, servedKey{}, w)
+			}
+			return serveTool(ctx, w.Serve, req, next)
+		}
+	}
+}
+
+// servedKey marks a call the attached Wrapper's chain serves, for the
+// handlers Tool builds: they must not run the chain a second time.
+type servedKey struct{}
+
+// toolCall is one tools/call on its way through the chain: the neutral
+// request and what the handler needs. They are pooled: a call allocates
+// none unless a timeout abandoned its handler, which keeps its toolCall.
+type toolCall struct {
+	req  call.Request
+	m    mcp.CallToolRequest
+	next server.ToolHandlerFunc
+}
+
+var toolCalls = sync.Pool{New: func() any { return new(toolCall) }}
+
+// serveTool runs one tools/call through serve (a Wrapper's or a Chain's).
+func serveTool(ctx context.Context, serve func(context.Context, *call.Request, wrap.Handler) wrap.Answer,
+	req mcp.CallToolRequest, next server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
+	tc := toolCalls.Get().(*toolCall)
+	tc.fill(ctx, req, next)
+	a := serve(ctx, &tc.req, handleTool)
+	if !a.Detached {
+		*tc = toolCall{}
+		toolCalls.Put(tc)
+	}
+	return toolAnswer(a)
+}
+
+func (tc *toolCall) fill(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc) {
+	tc.m, tc.next = req, next
+	tc.req = call.Request{
+		Kind:     call.Tool,
+		Name:     req.Params.Name,
+		Args:     req.Params.Arguments,
+		Raw:      req.Params.RawArguments,
+		Header:   req.Header,
+		Protocol: server.RequestProtocolVersion(ctx),
+		Lookup:   lookup{},
+		SDK:      tc,
+	}
+	if req.Params.Meta != nil {
+		tc.req.Meta = req.Params.Meta.AdditionalFields
+	}
+	if s := server.ClientSessionFromContext(ctx); s != nil {
+		tc.req.Session = s.SessionID()
+	}
+}
+
+// handleTool runs the mcp-go handler of a toolCall and turns what mcp-go's
+// own helpers report into what errs knows: their argument errors (Require*,
+// BindArguments, the typed handlers' binding results) become InvalidArgument,
+// mcp-go's sentinels are marked for errs, and a URL elicitation passes
+// through as the protocol answer mcp-go makes of it.
+func handleTool(ctx context.Context, r *call.Request) (call.Result, error) {
+	tc := r.SDK.(*toolCall)
+	res, err := tc.next(ctx, tc.m)
+	if err != nil {
+		return resultOf(res), toolError(ctx, err, tc.m)
+	}
+	if res != nil && res.IsError {
+		if e, ok := ArgumentResult(res, tc.m); ok {
+			return nil, e
+		}
+	}
+	return resultOf(res), nil
+}
+
+func toolError(ctx context.Context, err error, req mcp.CallToolRequest) (out error) {
+	// A broken error (a typed nil, an Error method that panics) is left to
+	// the chain, which describes it; reading it here would panic.
+	defer func() {
+		if recover() != nil {
+			out = err
+		}
+	}()
+	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
+		return err
+	}
+	if isURLElicitation(err) {
+		// mcp-go answers it itself: -32042 for clients before 2026-07-28,
+		// -32603 for the others, which learn of it as an input request.
+		code := mcp.URL_ELICITATION_REQUIRED
+		if mcp.IsModernProtocol(server.RequestProtocolVersion(ctx)) {
+			code = mcp.INTERNAL_ERROR
+		}
+		return wrap.ProtocolErrorCode(err, code)
+	}
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return err
+	}
+	err = mcpgoerr.Mark(err)
+	if errs.From(err).Code() == errs.Internal {
+		if a, ok := ArgumentError(err, req); ok {
+			return a
+		}
+	}
+	return err
+}
+
+func isURLElicitation(err error) bool {
+	var v mcp.URLElicitationRequiredError
+	var ptr *mcp.URLElicitationRequiredError
+	return errors.As(err, &v) || errors.As(err, &ptr)
+}
+
+// toolAnswer turns the chain's answer into what mcp-go sends.
+func toolAnswer(a wrap.Answer) (*mcp.CallToolResult, error) {
+	switch {
+	case a.Protocol != nil:
+		return nil, a.Protocol
+	case a.Error != nil:
+		return ErrorResult(a.Error), nil
+	case a.Result != nil:
+		return a.Result.(toolResult).r, nil
+	}
+	return nil, errors.New("mcpwrap: empty answer") // unreachable: the chain always answers
+}
+
+// ErrorResult is the mcp-go form of an error result the chain built.
+func ErrorResult(r *errs.Result) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(r.Text)}, IsError: true}
+	if sc := r.Structured(); sc != nil {
+		res.StructuredContent = sc
+	}
+	return res
+}
+
+// InfoOf reads the errs.Info in an mcp-go result, whether it was built in
+// process or decoded from the wire by an mcp-go client.
+func InfoOf(res *mcp.CallToolResult) (errs.Info, bool) {
+	if res == nil || !res.IsError {
+		return errs.Info{}, false
+	}
+	return errs.InfoOf(res.StructuredContent)
+}
+
+// MarkError marks mcp-go's error values (an upstream session that ended, an
+// authorization required, a transport failure) with the failures errs
+// knows, for upstream.WithErrors when a handler keeps an mcp-go client.
+func MarkError(err error) error { return mcpgoerr.Mark(err) }
+
+// toolResult is an mcp-go tool result seen by the chain. One pointer, so
+// storing it in a call.Result costs no allocation.
+type toolResult struct{ r *mcp.CallToolResult }
+
+func resultOf(r *mcp.CallToolResult) call.Result {
+	if r == nil {
+		return nil
+	}
+	return toolResult{r}
+}
+
+func (t toolResult) Status() call.Status {
+	switch {
+	case t.r.NeedsInput():
+		return call.InputRequired
+	case t.r.IsError:
+		return call.ToolError
+	}
+	return call.Success
+}
+
+// Check encodes the result only when it can fail: text-only results, the
+// common case, cannot, and are not encoded twice.
+func (t toolResult) Check() error {
+	r := t.r
+	if r.StructuredContent == nil && r.Meta == nil && r.InputRequests == nil && textOnly(r.Content) {
+		return nil
+	}
+	_, err := json.Marshal(r)
+	return err
+}
+
+func textOnly(content []mcp.Content) bool {
+	for _, c := range content {
+		switch c.(type) {
+		case mcp.TextContent, *mcp.TextContent:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func (t toolResult) Text() string {
+	var b strings.Builder
+	for _, c := range t.r.Content {
+		var s string
+		switch v := c.(type) {
+		case mcp.TextContent:
+			s = v.Text
+		case *mcp.TextContent:
+			s = v.Text
+		default:
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+func (t toolResult) MapText(f func(string) string) call.Result {
+	var out []mcp.Content
+	for i, c := range t.r.Content {
+		var s string
+		switch v := c.(type) {
+		case mcp.TextContent:
+			s = v.Text
+		case *mcp.TextContent:
+			s = v.Text
+		default:
+			continue
+		}
+		ns := f(s)
+		if ns == s {
+			continue
+		}
+		if out == nil {
+			out = append([]mcp.Content(nil), t.r.Content...)
+		}
+		switch v := c.(type) {
+		case mcp.TextContent:
+			v.Text = ns
+			out[i] = v
+		case *mcp.TextContent:
+			nv := *v
+			nv.Text = ns
+			out[i] = &nv
+		}
+	}
+	if out == nil {
+		return t
+	}
+	cp := *t.r
+	cp.Content = out
+	return toolResult{&cp}
+}
+
+// lookup finds a tool's annotations on the server of the call (global
+// tools only).
+type lookup struct{}
+
+func (lookup) Tool(ctx context.Context, name string) call.Info {
+	s := server.ServerFromContext(ctx)
+	if s == nil {
+		return call.Info{}
+	}
+	st := s.GetTool(name)
+	if st == nil {
+		return call.Info{}
+	}
+	return infoOf(st.Tool)
+}
+
+func infoOf(t mcp.Tool) call.Info {
+	a := t.Annotations
+	return call.Info{Known: true, ReadOnly: isTrue(a.ReadOnlyHint), Idempotent: isTrue(a.IdempotentHint)}
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }

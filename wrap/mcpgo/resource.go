@@ -1,0 +1,178 @@
+package mcpgo
+
+import (
+	"context"
+	"errors"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
+	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+)
+
+// resourceMiddleware serves resources/read (resources and templates)
+// through w's chain. A failure is answered with the *errs.RPCError the
+// chain built; the error hook Attach adds gives it its JSON-RPC code and
+// data on the wire.
+func resourceMiddleware(w *wrap.Wrapper) server.ResourceHandlerMiddleware {
+	return func(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
+		return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			rc := &resourceCall{m: req, next: next}
+			rc.req = call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header, SDK: rc}
+			fill(ctx, &rc.req, req.Params.Meta)
+			a := w.Serve(ctx, &rc.req, handleResource)
+			switch {
+			case a.Protocol != nil:
+				return nil, a.Protocol
+			case a.RPC != nil:
+				return nil, a.RPC
+			}
+			return a.Result.(resourceResult).c, nil
+		}
+	}
+}
+
+type resourceCall struct {
+	req  call.Request
+	m    mcp.ReadResourceRequest
+	next server.ResourceHandlerFunc
+}
+
+func handleResource(ctx context.Context, r *call.Request) (call.Result, error) {
+	rc := r.SDK.(*resourceCall)
+	c, err := rc.next(ctx, rc.m)
+	if err != nil {
+		return nil, mcpgoerr.Mark(err)
+	}
+	if c == nil {
+		return nil, nil
+	}
+	return resourceResult{c}, nil
+}
+
+// resourceResult is a resource's contents seen by the chain.
+type resourceResult struct{ c []mcp.ResourceContents }
+
+func (resourceResult) Status() call.Status                       { return call.Success }
+func (resourceResult) Check() error                              { return nil }
+func (resourceResult) Text() string                              { return "" }
+func (r resourceResult) MapText(func(string) string) call.Result { return r }
+
+// promptMiddleware serves prompts/get through w's chain.
+func promptMiddleware(w *wrap.Wrapper) server.PromptHandlerMiddleware {
+	return func(next server.PromptHandlerFunc) server.PromptHandlerFunc {
+		return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			pc := &promptCall{m: req, next: next}
+			pc.req = call.Request{Kind: call.Prompt, Name: req.Params.Name, Header: req.Header, SDK: pc}
+			if len(req.Params.Arguments) > 0 {
+				pc.req.Args = req.Params.Arguments
+			}
+			fill(ctx, &pc.req, req.Params.Meta)
+			a := w.Serve(ctx, &pc.req, handlePrompt)
+			switch {
+			case a.Protocol != nil:
+				return nil, a.Protocol
+			case a.RPC != nil:
+				return nil, a.RPC
+			}
+			return a.Result.(promptResult).r, nil
+		}
+	}
+}
+
+type promptCall struct {
+	req  call.Request
+	m    mcp.GetPromptRequest
+	next server.PromptHandlerFunc
+}
+
+func handlePrompt(ctx context.Context, r *call.Request) (call.Result, error) {
+	pc := r.SDK.(*promptCall)
+	res, err := pc.next(ctx, pc.m)
+	if err != nil {
+		return nil, mcpgoerr.Mark(err)
+	}
+	if res == nil {
+		return nil, nil
+	}
+	return promptResult{res}, nil
+}
+
+type promptResult struct{ r *mcp.GetPromptResult }
+
+func (promptResult) Status() call.Status                       { return call.Success }
+func (promptResult) Check() error                              { return nil }
+func (promptResult) Text() string                              { return "" }
+func (p promptResult) MapText(func(string) string) call.Result { return p }
+
+// fill completes a request from the context and the request's _meta.
+func fill(ctx context.Context, r *call.Request, meta *mcp.Meta) {
+	if meta != nil {
+		r.Meta = meta.AdditionalFields
+	}
+	r.Protocol = server.RequestProtocolVersion(ctx)
+	r.Modern = mcp.IsModernProtocol(r.Protocol)
+	if s := server.ClientSessionFromContext(ctx); s != nil {
+		r.Session = s.SessionID()
+	}
+}
+
+// onRPCError runs when mcp-go answers a resources/read or prompts/get with
+// an error: it gives an errs.RPCError its code and data on the wire, and
+// logs a read of a URI no handler matches, which no middleware saw.
+func (a *attached) onRPCError(ctx context.Context, msg any, err error) {
+	var rpc *errs.RPCError
+	if errors.As(err, &rpc) {
+		sendRPCError(err, rpc)
+		return
+	}
+	o := a.w.Observer()
+	req, ok := msg.(*mcp.ReadResourceRequest)
+	if o == nil || !ok || req == nil || !errors.Is(err, server.ErrResourceNotFound) {
+		return
+	}
+	r := call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header}
+	fill(ctx, &r, req.Params.Meta)
+	code := mcp.INTERNAL_ERROR
+	if c, ok := requestErrorCode(err); ok {
+		code = c
+	}
+	o.Answered(ctx, &r, observe.Report{Outcome: observe.CodeOutcome(errs.NotFound),
+		Err: errs.Wrap(errs.NotFound, err, ""), JSONRPCCode: code}, false)
+}
+
+// Resources returns the server option that serves resources/read alone
+// through w's chain, with the error hook that gives its failures their
+// JSON-RPC code and data. Attach includes it.
+func Resources(w *wrap.Wrapper) server.ServerOption {
+	return func(s *server.MCPServer) {
+		server.WithResourceHandlerMiddleware(resourceMiddleware(w))(s)
+		(&attached{w: w}).addRPCHook(s, mcp.MethodResourcesRead)
+	}
+}
+
+// Prompts returns the server option that serves prompts/get alone through
+// w's chain, with the error hook. Attach includes it.
+func Prompts(w *wrap.Wrapper) server.ServerOption {
+	return func(s *server.MCPServer) {
+		server.WithPromptHandlerMiddleware(promptMiddleware(w))(s)
+		(&attached{w: w}).addRPCHook(s, mcp.MethodPromptsGet)
+	}
+}
+
+func (a *attached) addRPCHook(s *server.MCPServer, method mcp.MCPMethod) {
+	h := s.GetHooks()
+	if h == nil {
+		h = &server.Hooks{}
+		server.WithHooks(h)(s)
+	}
+	h.AddOnError(func(ctx context.Context, _ any, m mcp.MCPMethod, msg any, err error) {
+		if m == method {
+			a.onRPCError(ctx, msg, err)
+		}
+	})
+}
