@@ -194,9 +194,9 @@ func run(ctx context.Context, out io.Writer) error {
 	var logs logLines
 	obs := observe.New(append(tel.Options(), observe.WithLogger(logs.logger()))...)
 	wrappedSrv := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(
-			wrap.WithObserver(obs),
-			wrap.WithToolTimeout("get_satellite", 500*time.Millisecond),
-		))
+		wrap.WithObserver(obs),
+		wrap.WithToolTimeout("get_satellite", 500*time.Millisecond),
+	))
 	wrappedSrv.AddTools(tools(closedAddr, limited.URL)...)
 	wrapped, err := serve(ctx, wrappedSrv, client.WithElicitationHandler(acceptAll{}),
 		client.WithMetaPropagator(mcpgo.MetaPropagator(obs)))

@@ -133,11 +133,11 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 	weather := newWeatherClient(cfg, logger, obs)
 	defer weather.holder.Close()
 	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(
-			wrap.WithObserver(obs),
-			wrap.WithTimeout(cfg.timeout),
-			wrap.WithRetry(wrap.RetryPolicy{}),
-			wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{tel.Shutdown}}),
-		))
+		wrap.WithObserver(obs),
+		wrap.WithTimeout(cfg.timeout),
+		wrap.WithRetry(wrap.RetryPolicy{}),
+		wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{tel.Shutdown}}),
+	))
 	s.AddTools(weather.tools()...)
 
 	if !*demo {
