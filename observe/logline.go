@@ -60,9 +60,14 @@ func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code 
 	if out.JSONRPCCode != 0 {
 		attrs = append(attrs, slog.Int(semconv.KeyJSONRPCCode, out.JSONRPCCode))
 	}
-	if out.Err != nil {
+	switch {
+	case out.Err != nil:
 		attrs = append(attrs, slog.String(semconv.KeyCode, code),
 			slog.String(semconv.KeyCause, cause.get(c, out.Err)))
+	case out.Outcome == OutcomeToolError && out.Result != nil:
+		// An error result the handler built: its text is the operator's
+		// only clue to what failed upstream.
+		attrs = append(attrs, slog.String(semconv.KeyCause, c.text(out.Result.Text(), maxCauseBytes)))
 	}
 	if out.Masked {
 		attrs = append(attrs, slog.Bool(semconv.KeyMasked, true))

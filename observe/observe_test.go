@@ -142,7 +142,7 @@ func TestEveryOutcomeOverHTTP(t *testing.T) {
 		event                                 string
 	}{
 		{"ok", "success", "", "", "INFO", false, codes.Unset, ""},
-		{"tool_error", "tool_error", "tool_error", "", "INFO", true, codes.Error, ""},
+		{"tool_error", "tool_error", "tool_error", "", "WARN", true, codes.Error, ""},
 		{"invalid", "invalid_argument", "tool_error", "invalid_argument", "WARN", true, codes.Error, "exception"},
 		{"panics", "panic", "tool_error", "internal", "ERROR", true, codes.Error, semconv.EventPanic},
 		{"slow", "timeout", "tool_error", "timeout", "WARN", true, codes.Error, "exception"},
@@ -220,8 +220,13 @@ func TestEveryOutcomeOverHTTP(t *testing.T) {
 			if _, ok := l["duration_ms"].(float64); !ok {
 				t.Errorf("no duration_ms: %v", l)
 			}
-			if (tc.code != "") != (l["cause"] != nil) {
+			// A failure has a cause; so has an error result the handler
+			// built (its text), which is all the operator has of it.
+			if (tc.code != "" || tc.outcome == "tool_error") != (l["cause"] != nil) {
 				t.Errorf("cause present iff failed: %v", l)
+			}
+			if tc.outcome == "tool_error" && l["cause"] != "no UV index here" {
+				t.Errorf("handler-built error result: cause %v, want its text", l["cause"])
 			}
 			if tc.tool == "panics" && !strings.Contains(fmt.Sprint(l["stack"]), "observe_test.go") {
 				t.Errorf("panic stack missing from log: %v", l)

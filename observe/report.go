@@ -65,6 +65,9 @@ func (out *Report) ErrorType() string {
 
 func (out *Report) level() slog.Level {
 	if out.Err == nil {
+		if out.Outcome == OutcomeToolError {
+			return slog.LevelWarn
+		}
 		return slog.LevelInfo
 	}
 	switch out.Err.Code() {

@@ -49,8 +49,9 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 	}
 	rec.discarded = o.discarded
 	if o.public {
-		res := &errs.Result{Text: cfg.red.Scrub(capText(o.err.Cause().Error()), cfg.red.Secrets(req.Args, req.Header))}
+		res := &errs.Result{Text: publicText(o.err, req, cfg)}
 		rec.outcome = observe.OutcomeToolError
+		rec.err, rec.public = o.err, true
 		rec.result = textResult(res.Text)
 		rec.log(ctx)
 		return Answer{Error: res}
@@ -93,6 +94,12 @@ func (t textResult) Status() call.Status                       { return call.Too
 func (t textResult) Check() error                              { return nil }
 func (t textResult) Text() string                              { return string(t) }
 func (t textResult) MapText(f func(string) string) call.Result { return textResult(f(string(t))) }
+
+// publicText is the text of a plain error the model may read: its own,
+// capped and scrubbed of the call's secrets.
+func publicText(e *errs.Error, req *call.Request, cfg *config) string {
+	return cfg.red.Scrub(capText(e.Cause().Error()), cfg.red.Secrets(req.Args, req.Header))
+}
 
 // maxPublicText caps the text of an error shown through WithPublicErrors.
 const maxPublicText = 4 << 10

@@ -28,8 +28,10 @@ type config struct {
 	secrets []string
 	// red scrubs secrets from the messages of error results.
 	red *observe.Redactor
-	// public says which unclassified errors the model may read; nil: none.
+	// public says which unclassified errors the model may read; nil: the
+	// default rule (text that is not private), unless maskAll.
 	public       func(error) bool
+	maskAll      bool // WithMaskedErrors
 	timeout      time.Duration
 	toolTimeouts map[string]time.Duration
 	// retry is nil when retries are off; budget is shared by the handlers
@@ -127,19 +129,26 @@ func WithFatalExit(f FatalExit) Option {
 	return func(c *config) { c.fatal = newFatalState(f) }
 }
 
-// WithPublicErrors declares which errors the model may read although they
-// carry no errs code, for a server with its own error conventions (say, a
-// UserError type whose text is written for the user): an error for which
-// public returns true, and that errs would otherwise mask as internal, is
-// answered with its own text, as if the handler had returned
-// mcp.NewToolResultError(err.Error()); the log line says outcome
-// "tool_error" and masked false. Errors with an errs code, and standard
-// errors errs classifies (a refused connection, a timeout), keep their
-// code and sentence. Secrets are scrubbed from the text like from any
-// error result. public is called only for failed calls, from the handler's
-// goroutine; nil (the default) shows no unclassified error.
+// WithPublicErrors replaces the rule that decides which errors without an
+// errs code the model may read (see the package doc, "What the model may
+// read"): an error for which public returns true is answered with its own
+// text, scrubbed of secrets, as if the handler had returned a tool error
+// result with it; the log line says outcome "tool_error" and masked false;
+// any other such error is masked. Errors with an errs code, and standard
+// errors errs classifies (a refused connection, a timeout), keep their code
+// and sentence. public is called only for failed calls, from the handler's
+// goroutine. A nil public restores the default rule.
 func WithPublicErrors(public func(err error) bool) Option {
-	return func(c *config) { c.public = public }
+	return func(c *config) { c.public, c.maskAll = public, false }
+}
+
+// WithMaskedErrors masks every error without an errs code, whatever its
+// text: the strict rule, for a server whose plain errors are all written
+// for the operator. The log lines say masked, so the errors to move to
+// errs codes can be listed from them (and mcpwrap vet lists them before
+// the server runs).
+func WithMaskedErrors() Option {
+	return func(c *config) { c.public, c.maskAll = nil, true }
 }
 
 // WithSecrets adds parameter names whose values are secret: redacted on

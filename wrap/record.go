@@ -24,6 +24,8 @@ type record struct {
 	// err is the failure, classified once (errs.From) where it is known.
 	err       *errs.Error
 	discarded bool
+	// public is set when the model read err's own text (see classify).
+	public bool
 	result    call.Result
 	begin     time.Time
 	obs       *observe.Recording // nil without an observer
@@ -105,7 +107,7 @@ func (r *record) log(ctx context.Context) {
 		Result:      r.result,
 		JSONRPCCode: r.rpcCode,
 		// The model read a generic sentence instead of this error.
-		Masked: r.err != nil && !r.err.Code().Public() && r.outcome != observe.OutcomeProtocolError,
+		Masked: r.err != nil && !r.err.Code().Public() && r.outcome != observe.OutcomeProtocolError && !r.public,
 	}
 	if r.err == nil { // a nil *errs.Error must not become a non-nil error
 		r.obs.End(ctx, out)

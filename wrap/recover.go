@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"strings"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
@@ -70,26 +71,53 @@ func settle(err error, req *call.Request, cfg *config, o *outcome) {
 		o.proto = pe
 		return
 	}
-	o.err = classify(err, cfg, o)
+	o.err = classify(err, req, cfg, o)
 }
 
 // classify is the code of a handler's error: its *errs.Error if it has
-// one; else what errs makes of a standard error; else, for an error errs
-// would mask, an error WithPublicErrors lets the model read. (An adapter
-// has already made the SDK's own argument errors InvalidArgument.)
-func classify(err error, cfg *config, o *outcome) *errs.Error {
+// one; else what errs makes of a standard error, in the handler's own words
+// where it wrapped one ("read note x.md: not found"); else, for an error
+// errs would mask, whether the model may read it (see the package doc). (An
+// adapter has already made the SDK's own argument errors InvalidArgument.)
+func classify(err error, req *call.Request, cfg *config, o *outcome) *errs.Error {
 	var e *errs.Error
 	if errors.As(err, &e) {
 		return e
 	}
 	e = errs.From(err)
 	if e.Code() != errs.Internal {
-		return e
+		return ownWords(err, e, req, cfg)
 	}
-	if cfg.public != nil && cfg.public(err) {
-		o.public = true
+	switch {
+	case cfg.maskAll:
+	case cfg.public != nil:
+		o.public = cfg.public(err)
+	default:
+		o.public = !cfg.red.Private(err.Error(), cfg.red.Secrets(req.Args, req.Header))
 	}
 	return e
+}
+
+// ownWords returns e, the classification of a standard error, with the
+// words the handler wrapped around it in front of errs' sentence: for
+// fmt.Errorf("read note %s: %w", name, err) around an fs.ErrNotExist, "read
+// note x.md: not found" instead of "not found" — never the standard error's
+// own text, which holds paths and addresses. The handler's words are left
+// out when they are private themselves.
+func ownWords(err error, e *errs.Error, req *call.Request, cfg *config) *errs.Error {
+	full := err.Error()
+	prefix := ""
+	for u := errors.Unwrap(err); u != nil; u = errors.Unwrap(u) {
+		t := u.Error()
+		if len(t)+2 <= len(full) && strings.HasSuffix(full, ": "+t) && errs.CodeOf(u) == e.Code() {
+			prefix = full[:len(full)-len(t)-2]
+			break
+		}
+	}
+	if prefix == "" || e.Message() == "" || cfg.red.Private(prefix, cfg.red.Secrets(req.Args, req.Header)) {
+		return e
+	}
+	return errs.Wrap(e.Code(), err, prefix+": "+e.Message(), errs.RetryAfter(e.RetryAfter()))
 }
 
 // brokenError stands in for a handler's error that cannot be used as one.

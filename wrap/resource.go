@@ -65,7 +65,15 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 		outcome = observe.OutcomePanic
 	}
 	rec.fail(outcome, o.err)
-	rpc := errs.ToJSONRPC(scrubbed(o.err, req, cfg.red), answer)
+	var rpc *errs.RPCError
+	if o.public {
+		rec.public = true
+		text := publicText(o.err, req, cfg)
+		rpc = &errs.RPCError{Code: codeInternal, Message: text,
+			Data: errs.RPCData{Info: errs.Info{Code: errs.Internal.String(), Message: text, CallID: answer.CallID}, URI: answer.URI, Prompt: answer.Prompt}}
+	} else {
+		rpc = errs.ToJSONRPC(scrubbed(o.err, req, cfg.red), answer)
+	}
 	rec.rpcCode = rpc.Code
 	rec.log(ctx)
 	if cfg.fatal != nil && o.err.Code() == errs.Fatal {
