@@ -141,5 +141,5 @@ func scrubbed(e *errs.Error, req *mcp.CallToolRequest, red *observe.Redactor) *e
 	if !changed {
 		return e
 	}
-	return errs.Wrap(e.Code(), e, msg, errs.RetryAfter(e.RetryAfter()), errs.Violations(viols...))
+	return errs.Wrap(e.Code(), e, msg, errs.RetryAfter(e.RetryAfter()), errs.Violations(viols...), errs.Omitted(e.Omitted()))
 }

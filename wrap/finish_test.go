@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -152,5 +153,50 @@ func TestTimeoutOfAWriteSaysSideEffectsArePossible(t *testing.T) {
 		if want == "possible" && !strings.Contains(info.Message, "may have happened") {
 			t.Fatalf("%s: the message does not warn the model: %q", tool, info.Message)
 		}
+	}
+}
+
+type inviteArgs struct {
+	Emails []string `json:"emails" validate:"dive,email"`
+}
+
+// TestOmittedViolationsSurviveTheSecretScrub: when the scrub removed a
+// secret from one violation, the rebuilt error lost the count of the
+// violations not listed, so the text said "and 11 more problems" while
+// structuredContent said there were none.
+func TestOmittedViolationsSurviveTheSecretScrub(t *testing.T) {
+	w := wrap.New()
+	s := server.NewMCPServer("mail", "1.0.0", server.WithToolHandlerMiddleware(w.Middleware()))
+	s.AddTools(wrap.MustTyped(w, mcp.NewTool("invite"), func(context.Context, mcp.CallToolRequest, inviteArgs) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("sent"), nil
+	}))
+	conn := testserver.StartHTTP(t, s)
+	for _, c := range []struct {
+		name   string
+		secret string
+	}{
+		{"nothing to scrub", "not-an-address"},
+		{"a secret scrubbed", "password=hunter2"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			emails := make([]string, 31)
+			for i := range emails {
+				emails[i] = "bad" + strconv.Itoa(i)
+			}
+			emails[0] = c.secret
+			args, _ := json.Marshal(inviteArgs{Emails: emails})
+			res := conn.CallRaw(t, "invite", string(args))
+			info, ok := errs.InfoOf(res)
+			if !ok || info.Code != "invalid_argument" {
+				t.Fatalf("want invalid_argument, got %+v", res)
+			}
+			if strings.Contains(firstText(res), "hunter2") {
+				t.Fatalf("secret sent back: %q", firstText(res))
+			}
+			if got, want := len(info.Violations)+info.OmittedViolations, len(emails); got != want {
+				t.Fatalf("listed %d + omittedViolations %d = %d, want %d (text %q)",
+					len(info.Violations), info.OmittedViolations, got, want, info.Message)
+			}
+		})
 	}
 }
