@@ -72,7 +72,7 @@ func finish(ctx context.Context, cfg *config, rec *record, req *mcp.CallToolRequ
 	rec.result = res
 	rec.log(ctx)
 	if cfg.fatal != nil && o.err.Code() == errs.Fatal {
-		cfg.fatal.trigger(rec.tool, rec.id(), o.err)
+		cfg.fatal.trigger(cfg.observer, rec.tool, rec.id(), o.err)
 	}
 	return res, nil
 }

@@ -212,6 +212,9 @@ func (c *config) inherit(outer *config) config {
 	m.set |= outer.set
 	m.secrets = slices.Concat(outer.secrets, c.secrets)
 	m.finish()
+	if c.set&setFatal != 0 && m.fatal != nil {
+		m.fatal.adopt(m.observer)
+	}
 	return m
 }
 

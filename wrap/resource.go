@@ -139,7 +139,7 @@ func (r *request) finish(ctx context.Context, cfg *config, rec *record, treq *mc
 	rec.rpcCode = rpc.Code
 	rec.log(ctx)
 	if cfg.fatal != nil && o.err.Code() == errs.Fatal {
-		cfg.fatal.trigger(r.key, rec.id(), o.err)
+		cfg.fatal.trigger(cfg.observer, r.key, rec.id(), o.err)
 	}
 	return rpc
 }
