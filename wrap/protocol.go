@@ -1,9 +1,11 @@
 package wrap
 
 import (
+	"context"
 	"errors"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // ProtocolError marks err as one that must reach the client as a JSON-RPC
@@ -42,6 +44,19 @@ func isURLElicitation(err error) bool {
 	var v mcp.URLElicitationRequiredError
 	var ptr *mcp.URLElicitationRequiredError
 	return errors.As(err, &v) || errors.As(err, &ptr)
+}
+
+// wireCode is the JSON-RPC code mcp-go v1.2.1 sends for err, a protocol
+// error the chain handed it (server/handler_errors.go, handlerError): a
+// URL elicitation is -32042 only for clients before protocol 2026-07-28,
+// which reserves that code and asks through a multi round-trip request
+// instead; everything else is -32603. The log and the span say what the
+// client read.
+func wireCode(ctx context.Context, err error) int {
+	if isURLElicitation(err) && !mcp.IsModernProtocol(server.RequestProtocolVersion(ctx)) {
+		return mcp.URL_ELICITATION_REQUIRED
+	}
+	return mcp.INTERNAL_ERROR
 }
 
 // panicOf returns the PanicError in err's chain, if any.

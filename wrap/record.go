@@ -111,10 +111,7 @@ func (r *record) log(ctx context.Context) {
 		out.Stack = p.Stack
 	}
 	if r.outcome == observe.OutcomeProtocolError {
-		out.JSONRPCCode = mcp.INTERNAL_ERROR
-		if _, ok := protocolCause(r.err); ok && isURLElicitation(r.err) {
-			out.JSONRPCCode = mcp.URL_ELICITATION_REQUIRED
-		}
+		out.JSONRPCCode = wireCode(ctx, r.err)
 	}
 	r.obs.End(ctx, out)
 }
