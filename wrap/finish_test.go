@@ -156,6 +156,42 @@ func TestTimeoutOfAWriteSaysSideEffectsArePossible(t *testing.T) {
 	}
 }
 
+// TestTimeoutOfAWriteIsNotRetryable: a timed-out write said retryable: true
+// in structuredContent while its text said to check before calling it
+// again.
+func TestTimeoutOfAWriteIsNotRetryable(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	hang := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		<-release
+		return mcp.NewToolResultText("done"), nil
+	}
+	s := server.NewMCPServer("files", "1.0.0", server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithTimeout(20*time.Millisecond))))
+	s.AddTool(mcp.NewTool("copy_file"), hang)
+	s.AddTool(mcp.NewTool("stat_file", readOnly), hang)
+	conn := testserver.StartHTTP(t, s)
+	for _, c := range []struct {
+		tool      string
+		retryable bool
+	}{
+		{"copy_file", false},
+		{"stat_file", true},
+	} {
+		t.Run(c.tool, func(t *testing.T) {
+			res, err := conn.Call(t.Context(), c.tool, nil)
+			info, _ := errs.InfoOf(res)
+			if err != nil || info.Code != "timeout" {
+				t.Fatalf("want a timeout: %v %+v", err, res)
+			}
+			checkFirst := strings.Contains(info.Message, "check before calling it again")
+			if info.Retryable != c.retryable || checkFirst == c.retryable {
+				t.Fatalf("retryable %v, sideEffects %q, text %q: want retryable %v, and the text to say check first only when not",
+					info.Retryable, info.SideEffects, info.Message, c.retryable)
+			}
+		})
+	}
+}
+
 type inviteArgs struct {
 	Emails []string `json:"emails" validate:"dive,email"`
 }
