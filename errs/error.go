@@ -3,6 +3,7 @@ package errs
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -89,14 +90,18 @@ func Wrap(code Code, cause error, msg string, details ...Detail) *Error {
 }
 
 // Error returns "code: message: cause", for logs. It is not what the model
-// sees; that is decided by ToResult.
+// sees; that is decided by ToResult. A cause whose text the message
+// already starts with (FromStatus words its message from its cause) is not
+// repeated.
 func (e *Error) Error() string {
 	s := e.code.String()
 	if e.msg != "" {
 		s += ": " + e.msg
 	}
 	if e.cause != nil {
-		s += ": " + e.cause.Error()
+		if c := e.cause.Error(); !strings.HasPrefix(e.msg, c) {
+			s += ": " + c
+		}
 	}
 	return s
 }

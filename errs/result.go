@@ -32,7 +32,9 @@ type Info struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	// Retryable says whether repeating the call may succeed (not whether it
-	// is safe: that depends on the tool).
+	// is safe: that depends on the tool). It is false when SideEffects is
+	// "possible": the operation may have happened, and the text tells the
+	// model to check before calling again.
 	Retryable         bool   `json:"retryable"`
 	RetryAfterSeconds int64  `json:"retryAfterSeconds,omitempty"`
 	CallID            string `json:"callId,omitempty"`
@@ -113,7 +115,7 @@ func ToResult(err error, call Call) *Result {
 	info := Info{
 		Code:              e.code.String(),
 		Message:           clipJSON(modelMessage(e, call, len(viols), e.omitted+omitted), maxTextBytes),
-		Retryable:         e.code.Retryable(),
+		Retryable:         e.code.Retryable() && call.SideEffects != SideEffectsPossible,
 		CallID:            call.ID,
 		Tool:              call.Tool,
 		Attempts:          call.Attempts,

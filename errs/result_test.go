@@ -107,3 +107,28 @@ func BenchmarkToResult(b *testing.B) {
 		})
 	}
 }
+
+// TestPossibleSideEffectsAreNotRetryable: a failure that may have acted
+// upstream said retryable: true while its text told the model to check
+// before calling again; the fields and the text now agree.
+func TestPossibleSideEffectsAreNotRetryable(t *testing.T) {
+	timeout := errs.New(errs.Timeout, `tool "copy_file" timed out after 30s; the operation may still complete upstream`)
+	for _, tc := range []struct {
+		name      string
+		effects   errs.SideEffects
+		retryable bool
+		says      string
+	}{
+		{"side effects possible", errs.SideEffectsPossible, false, "check before calling it again"},
+		{"nothing was done", errs.SideEffectsNone, true, "nothing was done"},
+		{"safe to repeat", errs.SideEffectsUnknown, true, "may still complete upstream"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			info := errs.ToResult(timeout, errs.Call{Tool: "copy_file", SideEffects: tc.effects}).Info
+			if info.Retryable != tc.retryable || !strings.Contains(info.Message, tc.says) {
+				t.Fatalf("retryable %v, message %q; want retryable %v and a message saying %q",
+					info.Retryable, info.Message, tc.retryable, tc.says)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +78,39 @@ func TestFromUpstreamKeepsAnErrorThatIsAlreadyClassified(t *testing.T) {
 	// Without a name the sentence is From's.
 	if got, want := errs.FromUpstream("", context.DeadlineExceeded).Message(), errs.From(context.DeadlineExceeded).Message(); got != want {
 		t.Fatalf("unnamed: %q, want %q", got, want)
+	}
+}
+
+// TestFromStatusErrorSaysItOnce: the message of a FromStatus error is
+// worded from its cause, so Error() — the text of retry events and of the
+// fatal line — said "rate_limited: upstream weather-api answered HTTP 429
+// Too Many Requests: upstream weather-api answered HTTP 429".
+func TestFromStatusErrorSaysItOnce(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		want   string
+	}{
+		{429, "rate_limited: upstream weather-api answered HTTP 429 Too Many Requests"},
+		{503, "unavailable: upstream weather-api answered HTTP 503 Service Unavailable"},
+		{599, "unavailable: upstream weather-api answered HTTP 599"}, // no status text
+	} {
+		t.Run(strconv.Itoa(tc.status), func(t *testing.T) {
+			err := errs.FromStatus("weather-api", tc.status, nil)
+			if got := err.Error(); got != tc.want {
+				t.Fatalf("Error() = %q, want %q", got, tc.want)
+			}
+			if got := fmt.Errorf("get forecast: %w", err).Error(); got != "get forecast: "+tc.want {
+				t.Fatalf("wrapped: %q", got)
+			}
+			var he *errs.HTTPError
+			if !errors.As(err, &he) || he.StatusCode != tc.status {
+				t.Fatalf("the cause is lost: %v", err)
+			}
+		})
+	}
+	// A cause that says something else is still appended.
+	if got, want := errs.Wrap(errs.Unavailable, errors.New("dial tcp: refused"), "upstream down").Error(),
+		"unavailable: upstream down: dial tcp: refused"; got != want {
+		t.Fatalf("Error() = %q, want %q", got, want)
 	}
 }

@@ -66,7 +66,7 @@ func New[T any](opts ...Option) (*Binder[T], error) {
 			o(&cfg)
 		}
 	}
-	p := planner{seen: map[reflect.Type]*node{}}
+	p := planner{seen: map[reflect.Type]*node{}, custom: cfg.rules}
 	root, err := p.plan(t)
 	if err != nil {
 		return nil, fmt.Errorf("validate: %w", err)

@@ -3,6 +3,7 @@ package validate_test
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -254,6 +255,114 @@ func BenchmarkInvalidCall(b *testing.B) {
 				if _, err := bd.Bind(toCall(req)); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// treeArgs is a recursive argument type, with rules that match whole
+// strings.
+type treeArgs struct {
+	Name  string            `json:"name" validate:"required"`
+	Next  *treeArgs         `json:"next"`
+	Kids  []treeArgs        `json:"kids" validate:"omitempty,dive"`
+	Email string            `json:"email" validate:"omitempty,email"`
+	Links map[string]string `json:"links" validate:"omitempty,dive,keys,url,endkeys"`
+}
+
+// chain is an arguments object with n objects nested under it, each
+// named name.
+func chain(n int, name string) string {
+	return strings.Repeat(`{"name":"`+name+`","next":`, n) + `{"name":"` + name + `"}` + strings.Repeat(`}`, n)
+}
+
+// deepInputs grow past the depth cap (64 nested objects or lists) and the
+// cap on strings a format rule reads (64 KiB).
+func deepInputs() []floodInput {
+	email := func(n int) string { return `{"name":"n","email":"` + strings.Repeat("a", n-1) + `@"}` }
+	var out []floodInput
+	for _, n := range []int{65, 1000, 9000} {
+		s := strconv.Itoa(n)
+		out = append(out,
+			floodInput{"nested_valid=" + s, chain(n, "n")},
+			floodInput{"nested_invalid=" + s, chain(n, "")},
+			floodInput{"nested_lists=" + s, strings.Repeat(`{"name":"n","kids":[`, n/2+1) + `{"name":"n"}` + strings.Repeat(`]}`, n/2+1)},
+		)
+	}
+	for _, size := range []int{64<<10 + 1, 1 << 20, 4 << 20} {
+		s := strconv.Itoa(size>>10) + "KiB"
+		out = append(out,
+			floodInput{"email_of=" + s, email(size)},
+			floodInput{"url_key_of=" + s, `{"name":"n","links":{"` + strings.Repeat("h", size) + `":"x"}}`},
+		)
+	}
+	return out
+}
+
+// TestDeepArgumentsAndHugeFormatStringsAreCapped: a recursive argument
+// type was decoded and validated as deep as the JSON went (9 000 levels
+// cost seconds, valid or not), and the email rule ran its regular
+// expression over a 4 MiB string. Past 64 levels of nesting, and for a
+// format rule past 64 KiB, the binder now reports the value without
+// reading it, so the cost stays flat (BenchmarkDeepAndLongArguments).
+func TestDeepArgumentsAndHugeFormatStringsAreCapped(t *testing.T) {
+	s := server.NewMCPServer("probe", "1.0.0")
+	boundTool(s, "tree", validate.MustNew[treeArgs]())
+	c := testserver.StartHTTP(t, s)
+	t.Run("at the caps", func(t *testing.T) {
+		if res := c.CallRaw(t, "tree", chain(64, "n")); res.IsError {
+			t.Fatalf("64 levels are accepted: %.300s", text(res))
+		}
+		res := c.CallRaw(t, "tree", `{"name":"n","email":"`+strings.Repeat("a", 64<<10)+`"}`)
+		if info, _ := mcpgo.InfoOf(res); len(info.Violations) != 1 || info.Violations[0].Rule != "email" {
+			t.Fatalf("a 64 KiB string is checked by its rule: %.300s", text(res))
+		}
+	})
+	for _, in := range deepInputs() {
+		t.Run(in.name, func(t *testing.T) {
+			before := len(c.Wire.Responses())
+			res := c.CallRaw(t, "tree", in.args)
+			info, ok := mcpgo.InfoOf(res)
+			if !ok || info.Code != "invalid_argument" {
+				t.Fatalf("want an invalid_argument result, got %.300s", text(res))
+			}
+			want := "depth"
+			if !strings.HasPrefix(in.name, "nested") {
+				want = "max"
+			}
+			var rules []string
+			for _, v := range info.Violations {
+				rules = append(rules, v.Rule)
+			}
+			if !slices.Contains(rules, want) {
+				t.Fatalf("rules %v, want %q: %.300s", rules, want, text(res))
+			}
+			for _, r := range c.Wire.Responses()[before:] {
+				if len(r.Body) > errs.MaxResultBytes {
+					t.Fatalf("answer is %d bytes on the wire, want at most %d", len(r.Body), errs.MaxResultBytes)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDeepAndLongArguments shows the cost of binding flat past the
+// depth and format-string caps, for arguments as mcp-go hands them over.
+func BenchmarkDeepAndLongArguments(b *testing.B) {
+	bd := validate.MustNew[treeArgs]()
+	for _, in := range deepInputs() {
+		var req mcp.CallToolRequest
+		if err := json.Unmarshal([]byte(`{"name":"tree","arguments":`+in.args+`}`), &req.Params); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(in.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, err := bd.Bind(toCall(req))
+				if err == nil {
+					b.Fatal("bound")
+				}
+				_ = errs.ToResult(err, errs.Call{Tool: "tree"})
 			}
 		})
 	}

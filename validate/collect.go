@@ -462,7 +462,7 @@ func (c *core) result(d *decoder) error {
 		return nil
 	}
 	slices.SortStableFunc(d.viols, func(a, b errs.Violation) int {
-		if n := strings.Compare(a.Parameter, b.Parameter); n != 0 {
+		if n := comparePaths(a.Parameter, b.Parameter); n != 0 {
 			return n
 		}
 		return strings.Compare(a.Rule, b.Rule)
@@ -493,4 +493,44 @@ func (c *core) result(d *decoder) error {
 		b.WriteString("; checking stopped there, there may be more problems")
 	}
 	return errs.New(errs.InvalidArgument, b.String(), errs.Violations(d.viols...), errs.Omitted(d.more))
+}
+
+// comparePaths orders parameter paths as the model reads them: an index
+// in brackets compares as a number, so "items[2]" comes before
+// "items[10]"; everything else compares byte by byte.
+func comparePaths(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if i > 0 && j > 0 && a[i-1] == '[' && b[j-1] == '[' && isDigit(a[i]) && isDigit(b[j]) {
+			ei, ej := digitsEnd(a, i), digitsEnd(b, j)
+			// Without leading zeros, the longer number is the larger.
+			na, nb := strings.TrimLeft(a[i:ei], "0"), strings.TrimLeft(b[j:ej], "0")
+			if n := len(na) - len(nb); n != 0 {
+				return n
+			}
+			if n := strings.Compare(na, nb); n != 0 {
+				return n
+			}
+			if n := strings.Compare(a[i:ei], b[j:ej]); n != 0 {
+				return n // "007" and "7": any fixed order
+			}
+			i, j = ei, ej
+			continue
+		}
+		if a[i] != b[j] {
+			return int(a[i]) - int(b[j])
+		}
+		i++
+		j++
+	}
+	return (len(a) - i) - (len(b) - j)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func digitsEnd(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
 }

@@ -52,6 +52,11 @@ type decoder struct {
 	internal error
 	// exact is set when numbers are json.Number (an exact decode).
 	exact bool
+	// depth is how many objects and lists enclose the value being decoded.
+	depth int
+	// formatted is set while decoding a field whose rules parse or match
+	// its strings (see field.formatted).
+	formatted bool
 }
 
 // The bounds of one binding, whatever the arguments hold.
@@ -64,6 +69,16 @@ const (
 	// maxKey is the longest key or unknown parameter name kept in a path
 	// (bytes); longer ones are cut and end in "…".
 	maxKey = 64
+	// maxDepth is how deeply objects and lists may nest in the arguments
+	// (the arguments object itself is level 0). A recursive type would
+	// otherwise be decoded, and validated, as deep as the JSON goes, at a
+	// cost that grows with the square of the depth (every level's path).
+	maxDepth = 64
+	// maxFormatBytes is the longest string a format rule (email, url,
+	// uuid, base64 …, see field.formatted) is run on: its regular
+	// expression or parser would read all of a multi-megabyte value.
+	// A longer string fails without being read.
+	maxFormatBytes = 64 << 10
 )
 
 // full reports whether the list of violations has reached its cap.
@@ -160,6 +175,9 @@ func (d *decoder) value(v any, dst reflect.Value, n *node, secret bool) {
 		d.null(dst, n, secret)
 		return
 	}
+	if d.depth >= maxDepth && d.tooDeep(v, n) {
+		return
+	}
 	switch n.kind {
 	case kString, kBool:
 		d.scalar(v, dst, n, secret)
@@ -177,16 +195,63 @@ func (d *decoder) value(v any, dst reflect.Value, n *node, secret bool) {
 			d.mismatch(n, v, secret)
 			return
 		}
+		d.depth++
 		d.object(m, dst, n, secret)
+		d.depth--
 	case kSlice, kArray:
+		d.depth++
 		d.list(v, dst, n, secret)
+		d.depth--
 	case kMap:
+		d.depth++
 		d.mapping(v, dst, n, secret)
+		d.depth--
 	case kAny, kRaw:
 		d.anyJSON(v, dst, n)
 	case kTime, kText, kUnmarshal:
 		d.textual(v, dst, n, secret)
 	}
+}
+
+// tooDeep records an object or a list nested deeper than maxDepth, which
+// is not decoded (the value stays zero and the validator's findings at or
+// under it are dropped), and reports whether v was one. Any JSON may fill
+// an any, a json.RawMessage or a json.Unmarshaler, whose cost is linear.
+func (d *decoder) tooDeep(v any, n *node) bool {
+	switch n.kind {
+	case kAny, kRaw, kUnmarshal:
+		return false
+	}
+	switch v.(type) {
+	case map[string]any, []any:
+	default:
+		return false
+	}
+	d.partial = true
+	if d.full() {
+		d.add(errs.Violation{})
+		return true
+	}
+	p := string(d.path)
+	d.failed = append(d.failed, p)
+	exp := "at most " + strconv.Itoa(maxDepth) + " levels of nested objects and lists"
+	d.add(errs.Violation{Parameter: p, Rule: "depth", Expected: exp,
+		Message: "parameter " + strconv.Quote(p) + " is nested too deeply: " + exp + " are read"})
+	return true
+}
+
+// tooLong records a string longer than maxFormatBytes bound for a format
+// rule, which is not run on it.
+func (d *decoder) tooLong(x string) {
+	if d.full() {
+		d.add(errs.Violation{})
+		return
+	}
+	p := string(d.path)
+	d.failed = append(d.failed, p)
+	exp := "a string of at most " + strconv.Itoa(maxFormatBytes) + " bytes"
+	d.add(errs.Violation{Parameter: p, Rule: "max", Expected: exp,
+		Message: "parameter " + strconv.Quote(p) + " must be " + exp + " to be checked, got " + strconv.Itoa(len(x)) + " bytes"})
 }
 
 // null decodes a JSON null: nothing for a pointer or an any, "null" for a
@@ -206,6 +271,10 @@ func (d *decoder) scalar(v any, dst reflect.Value, n *node, secret bool) {
 	switch x := v.(type) {
 	case string:
 		if n.kind == kString {
+			if d.formatted && len(x) > maxFormatBytes {
+				d.tooLong(x)
+				return
+			}
 			dst.SetString(x)
 			return
 		}
@@ -269,6 +338,11 @@ func (d *decoder) mapping(v any, dst reflect.Value, n *node, secret bool) {
 			continue
 		}
 		mark := d.pushKey(k)
+		if d.formatted && len(k) > maxFormatBytes {
+			d.tooLong(k) // keys,email,endkeys would read it
+			d.pop(mark)
+			continue
+		}
 		ev := reflect.New(n.elem.typ).Elem()
 		d.value(e, ev, n.elem, secret)
 		out.SetMapIndex(reflect.ValueOf(k).Convert(kt), ev)
@@ -291,6 +365,10 @@ func (d *decoder) anyJSON(v any, dst reflect.Value, n *node) {
 	}
 	if !plainJSON(v) {
 		d.foreign = true
+		return
+	}
+	if s, ok := v.(string); ok && d.formatted && len(s) > maxFormatBytes {
+		d.tooLong(s)
 		return
 	}
 	if d.exact {
@@ -362,7 +440,10 @@ func (d *decoder) object(m map[string]any, dst reflect.Value, n *node, secret bo
 		}
 		mark := d.push(f.name)
 		fv := dst.FieldByIndex(f.index)
+		formatted := d.formatted
+		d.formatted = f.formatted
 		d.value(e, fv, f.node, secret || f.secret)
+		d.formatted = formatted
 		if f.required && len(d.zeroPresent) < maxZeroPresent && fv.IsZero() {
 			d.zeroPresent = append(d.zeroPresent, string(d.path))
 		}

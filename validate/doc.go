@@ -32,8 +32,12 @@
 // the rules are not run once decoding filled the list, keys are cut to 64
 // bytes in paths, and in a call of more than a thousand values the
 // elements of dive fields are checked in chunks that stop once the list
-// is full. What still grows with the call is decoding it, which a valid
-// call of the same size pays too.
+// is full. Objects and lists are read at most 64 levels deep (a recursive
+// type is not decoded past that; rule "depth"), and a string longer than
+// 64 KiB is not handed to a rule that parses or matches it (email, url,
+// uuid, base64 …; rule "max"): both are reported as violations, valid or
+// not. What still grows with the call is decoding it, which a valid call
+// of the same size pays too.
 //
 // Struct tags: json names the parameter; validate holds the rules;
 // description (or jsonschema, as mcp-go's generator reads it) becomes the

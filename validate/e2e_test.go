@@ -204,3 +204,47 @@ func TestBigIntegerExact(t *testing.T) {
 func toCall(req mcp.CallToolRequest) *call.Request {
 	return &call.Request{Kind: call.Tool, Name: req.Params.Name, Args: req.Params.Arguments, Raw: req.Params.RawArguments}
 }
+
+type orderArgs struct {
+	Items []filter   `json:"items" validate:"dive"`
+	Rows  [][]string `json:"rows" validate:"dive,dive,min=2"`
+}
+
+// TestViolationsInIndexOrder: violations were sorted as strings, so the
+// model read items[10] before items[2] (and rows[1][10] before rows[1][9]).
+func TestViolationsInIndexOrder(t *testing.T) {
+	s := server.NewMCPServer("probe", "1.0.0")
+	boundTool(s, "order", validate.MustNew[orderArgs]())
+	c := testserver.StartHTTP(t, s)
+	cases := []struct {
+		name, args string
+		want       []string // parameters, in order
+	}{
+		{"list", `{"items":[{},{},{},{},{},{},{},{},{},{},{},{}]}`, []string{
+			"items[0].field", "items[1].field", "items[2].field", "items[3].field", "items[4].field", "items[5].field",
+			"items[6].field", "items[7].field", "items[8].field", "items[9].field", "items[10].field", "items[11].field"}},
+		{"nested", `{"rows":[["o"],["a","b","c","d","e","f","g","h","i","j","k"]],"items":[{"field":"f"},{}]}`, []string{
+			"items[1].field", "rows[0][0]",
+			"rows[1][0]", "rows[1][1]", "rows[1][2]", "rows[1][3]", "rows[1][4]", "rows[1][5]",
+			"rows[1][6]", "rows[1][7]", "rows[1][8]", "rows[1][9]", "rows[1][10]"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := c.CallRaw(t, "order", tc.args)
+			info, ok := mcpgo.InfoOf(res)
+			if !ok {
+				t.Fatalf("not an error result: %s", text(res))
+			}
+			got := make([]string, len(info.Violations))
+			for i, v := range info.Violations {
+				got[i] = v.Parameter
+			}
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Fatalf("violations in order\n got %v\nwant %v", got, tc.want)
+			}
+			if i, j := strings.Index(text(res), `"`+tc.want[2]+`"`), strings.Index(text(res), `"`+tc.want[len(tc.want)-1]+`"`); i < 0 || j < i {
+				t.Fatalf("the text lists them out of order: %s", text(res))
+			}
+		})
+	}
+}

@@ -53,9 +53,13 @@ type field struct {
 	index    []int
 	node     *node
 	required bool // the validate tag has a plain "required" rule
-	secret   bool
-	desc     string
-	tag      string // the validate tag
+	// formatted is set when a rule of the tag, on the field or its
+	// elements, parses or matches strings (email, url, uuid …): its
+	// strings are capped at maxFormatBytes.
+	formatted bool
+	secret    bool
+	desc      string
+	tag       string // the validate tag
 }
 
 var (
@@ -68,6 +72,8 @@ var (
 // planner builds nodes, sharing one node per type so recursive types work.
 type planner struct {
 	seen map[reflect.Type]*node
+	// custom are the WithRule tags, whose cost is their author's.
+	custom map[string]customRule
 }
 
 func (p *planner) plan(t reflect.Type) (*node, error) {
@@ -180,14 +186,15 @@ func (p *planner) fields(n *node, t reflect.Type, index []int) error {
 			desc = sf.Tag.Get("jsonschema")
 		}
 		f := field{
-			name:     name,
-			goName:   sf.Name,
-			index:    idx,
-			node:     fn,
-			required: hasRule(beforeDive(vtag), "required"),
-			secret:   structtag.Secret(sf),
-			desc:     desc,
-			tag:      vtag,
+			name:      name,
+			goName:    sf.Name,
+			index:     idx,
+			node:      fn,
+			required:  hasRule(beforeDive(vtag), "required"),
+			formatted: p.formats(vtag),
+			secret:    structtag.Secret(sf),
+			desc:      desc,
+			tag:       vtag,
 		}
 		n.byName[name] = len(n.fields)
 		n.fields = append(n.fields, f)
@@ -217,6 +224,34 @@ func splitRules(tag string) []rule {
 		out = append(out, rule{tag: t, param: p})
 	}
 	return out
+}
+
+// unscanned are the built-in rules that compare, count or look up a
+// string instead of matching it against a format: cheap, or bounded by
+// their parameter. Any other built-in rule (email, url, uuid, base64,
+// alphanum …) reads the whole string.
+var unscanned = map[string]bool{
+	"": true, "dive": true, "keys": true, "endkeys": true, "omitempty": true, "omitnil": true, "omitzero": true,
+	"required": true, "isdefault": true, "len": true, "min": true, "max": true, "eq": true, "ne": true,
+	"gt": true, "gte": true, "lt": true, "lte": true, "oneof": true, "unique": true,
+	"structonly": true, "nostructlevel": true, "-": true,
+	"startswith": true, "endswith": true, "startsnotwith": true, "endsnotwith": true,
+	"contains": true, "containsany": true, "containsrune": true, "excludes": true, "excludesall": true, "excludesrune": true,
+	"lowercase": true, "uppercase": true, "boolean": true,
+}
+
+// formats reports whether a validate tag holds a rule that reads whole
+// strings (see unscanned); rules given with WithRule do not count.
+func (p *planner) formats(tag string) bool {
+	for _, r := range splitRules(tag) {
+		for alt := range strings.SplitSeq(r.tag, "|") {
+			if _, custom := p.custom[alt]; !custom && !unscanned[alt] && !strings.HasPrefix(alt, "required_") &&
+				!strings.HasPrefix(alt, "excluded_") && !strings.HasSuffix(alt, "field") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // beforeDive returns the part of a tag that applies to the field itself.

@@ -42,7 +42,9 @@ const (
 //  5. the "exiting" line is logged and Exit is called.
 //
 // The lines go to the logger of WithLogger or of WithObserver, redacted
-// like the per-call lines. The stop takes at most Drain + Grace + Timeout.
+// like the per-call lines; for a tool's own WithFatalExit under a
+// Middleware, to the telemetry the tool's calls use, which may be the
+// Middleware's. The stop takes at most Drain + Grace + Timeout.
 // Zero fields take the defaults.
 type FatalExit struct {
 	// Hooks run in order before the exit, e.g. flushing logs and traces
@@ -127,7 +129,7 @@ func (s *fatalState) bind(o *observe.Observer) {
 		go func() {
 			sig := <-ch
 			signal.Stop(ch)
-			s.start(errShuttingDown, 0, "signal received; stopping the server",
+			s.start(nil, errShuttingDown, 0, "signal received; stopping the server",
 				slog.String("signal", sig.String()))
 		}()
 	})
@@ -147,17 +149,39 @@ func (s *fatalState) enter() error {
 
 func (s *fatalState) leave() { s.inflight.Add(-1) }
 
-// trigger starts the stop after a fatal error, once.
-func (s *fatalState) trigger(tool, callID string, cause error) {
-	s.start(errStopping, s.f.Code, "fatal error; stopping the server",
+// adopt gives the stop an observer when the options that made it had
+// none: a tool's own WithFatalExit under a Middleware that observes, so
+// that a signal logs through the telemetry the tool inherited.
+func (s *fatalState) adopt(o *observe.Observer) {
+	if o != nil {
+		s.obs.CompareAndSwap(nil, o)
+	}
+}
+
+// trigger starts the stop after a fatal error, once. obs is the observer
+// of the failed call, which may be the Middleware's rather than the one
+// the stop was bound to: the stop's lines go where the call's line went.
+func (s *fatalState) trigger(obs *observe.Observer, tool, callID string, cause error) {
+	if obs == nil {
+		obs = s.obs.Load()
+	}
+	red := observe.NewRedactor()
+	if obs != nil {
+		red = obs.Redactor()
+	}
+	s.start(obs, errStopping, s.f.Code, "fatal error; stopping the server",
 		slog.String("tool", tool), slog.String("call_id", callID),
-		slog.String("cause", s.redact(cause.Error())))
+		slog.String("cause", red.String(cause.Error())))
 }
 
 // start begins the stop, once: it refuses new calls, logs why and leaves
 // the rest to a goroutine, so that the call that triggered it is answered.
-func (s *fatalState) start(refusal *errs.Error, code int, msg string, attrs ...slog.Attr) {
+// A non-nil obs becomes the observer of every line of the stop.
+func (s *fatalState) start(obs *observe.Observer, refusal *errs.Error, code int, msg string, attrs ...slog.Attr) {
 	s.once.Do(func() {
+		if obs != nil {
+			s.obs.Store(obs)
+		}
 		s.refusal.Store(refusal)
 		s.stopping.Store(true)
 		s.log(msg, append(attrs, slog.Int("exit_code", code))...)

@@ -483,3 +483,54 @@ func TestFatalHooksHaveTheirOwnBudget(t *testing.T) {
 		t.Fatalf("exiting line %v", got)
 	}
 }
+
+// TestToolFatalExitLogsThroughTheMiddlewaresLogger: a tool's own
+// WithFatalExit, on a server whose Middleware logs, stopped the process
+// without a word: its fatal state was bound to the tool's empty observer
+// when its options were evaluated, and the telemetry it inherited from
+// the Middleware never reached it.
+func TestToolFatalExitLogsThroughTheMiddlewaresLogger(t *testing.T) {
+	cases := []struct {
+		name  string
+		where string // which options carry WithFatalExit
+	}{
+		{"fatal on the tool", "tool"},
+		{"fatal on the middleware", "middleware"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			exited := make(chan int, 1)
+			fatal := wrap.WithFatalExit(wrap.FatalExit{Grace: time.Millisecond, Exit: func(code int) { exited <- code }})
+			var logs logbuf.Buffer
+			mw := []wrap.Option{wrap.WithLogger(logs.Logger())}
+			var own []wrap.Option
+			if c.where == "tool" {
+				own = append(own, fatal)
+			} else {
+				mw = append(mw, fatal)
+			}
+			// The tool is built with the Wrapper whose middleware serves it,
+			// as mcpgo.Tool asks.
+			w := wrap.New(mw...)
+			s := server.NewMCPServer("config", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(w)))
+			s.AddTools(mcpgo.Tool(w, fatalTool().Tool, fatalTool().Handler, own...))
+			conn := testserver.StartHTTP(t, s)
+			res, err := conn.Call(t.Context(), "reload_config", nil)
+			if info, _ := mcpgo.InfoOf(res); err != nil || info.Code != "fatal" {
+				t.Fatalf("want a fatal result: %v %+v", err, res)
+			}
+			select {
+			case <-exited:
+			case <-time.After(10 * time.Second):
+				t.Fatal("exit was never called")
+			}
+			stopping, _ := logs.Find("msg", "fatal error; stopping the server")
+			if len(stopping) != 1 || !strings.Contains(fmt.Sprint(stopping[0]["cause"]), "unexpected end of JSON input") {
+				t.Fatalf("want one stopping line with the cause, got %v\n%s", stopping, logs.String())
+			}
+			if exiting, _ := logs.Find("msg", "exiting"); len(exiting) != 1 || exiting[0]["exit_code"] != float64(wrap.ExitFatal) {
+				t.Fatalf("want one exiting line, got %v\n%s", exiting, logs.String())
+			}
+		})
+	}
+}

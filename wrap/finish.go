@@ -18,7 +18,7 @@ import (
 // metric).
 func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o *outcome) Answer {
 	if o.proto != nil {
-		rec.passthrough(o.proto)
+		rec.passthrough(o.proto, o.protoCode)
 		rec.log(ctx)
 		return Answer{Protocol: o.proto}
 	}
@@ -66,7 +66,7 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 	rec.result = textResult(res.Text)
 	rec.log(ctx)
 	if cfg.fatal != nil && o.err.Code() == errs.Fatal {
-		cfg.fatal.trigger(rec.tool, rec.id(), o.err)
+		cfg.fatal.trigger(cfg.observer, rec.tool, rec.id(), o.err)
 	}
 	return Answer{Error: res}
 }
@@ -141,5 +141,5 @@ func scrubbed(e *errs.Error, req *call.Request, red *observe.Redactor) *errs.Err
 	if !changed {
 		return e
 	}
-	return errs.Wrap(e.Code(), e, msg, errs.RetryAfter(e.RetryAfter()), errs.Violations(viols...))
+	return errs.Wrap(e.Code(), e, msg, errs.RetryAfter(e.RetryAfter()), errs.Violations(viols...), errs.Omitted(e.Omitted()))
 }

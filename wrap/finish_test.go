@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -153,5 +154,86 @@ func TestTimeoutOfAWriteSaysSideEffectsArePossible(t *testing.T) {
 		if want == "possible" && !strings.Contains(info.Message, "may have happened") {
 			t.Fatalf("%s: the message does not warn the model: %q", tool, info.Message)
 		}
+	}
+}
+
+// TestTimeoutOfAWriteIsNotRetryable: a timed-out write said retryable: true
+// in structuredContent while its text said to check before calling it
+// again.
+func TestTimeoutOfAWriteIsNotRetryable(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	hang := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		<-release
+		return mcp.NewToolResultText("done"), nil
+	}
+	s := server.NewMCPServer("files", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithTimeout(20*time.Millisecond)))))
+	s.AddTool(mcp.NewTool("copy_file"), hang)
+	s.AddTool(mcp.NewTool("stat_file", readOnly), hang)
+	conn := testserver.StartHTTP(t, s)
+	for _, c := range []struct {
+		tool      string
+		retryable bool
+	}{
+		{"copy_file", false},
+		{"stat_file", true},
+	} {
+		t.Run(c.tool, func(t *testing.T) {
+			res, err := conn.Call(t.Context(), c.tool, nil)
+			info, _ := mcpgo.InfoOf(res)
+			if err != nil || info.Code != "timeout" {
+				t.Fatalf("want a timeout: %v %+v", err, res)
+			}
+			checkFirst := strings.Contains(info.Message, "check before calling it again")
+			if info.Retryable != c.retryable || checkFirst == c.retryable {
+				t.Fatalf("retryable %v, sideEffects %q, text %q: want retryable %v, and the text to say check first only when not",
+					info.Retryable, info.SideEffects, info.Message, c.retryable)
+			}
+		})
+	}
+}
+
+type inviteArgs struct {
+	Emails []string `json:"emails" validate:"dive,email"`
+}
+
+// TestOmittedViolationsSurviveTheSecretScrub: when the scrub removed a
+// secret from one violation, the rebuilt error lost the count of the
+// violations not listed, so the text said "and 11 more problems" while
+// structuredContent said there were none.
+func TestOmittedViolationsSurviveTheSecretScrub(t *testing.T) {
+	w := wrap.New()
+	s := server.NewMCPServer("mail", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(w)))
+	s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("invite"), func(context.Context, mcp.CallToolRequest, inviteArgs) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("sent"), nil
+	}))
+	conn := testserver.StartHTTP(t, s)
+	for _, c := range []struct {
+		name   string
+		secret string
+	}{
+		{"nothing to scrub", "not-an-address"},
+		{"a secret scrubbed", "password=hunter2"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			emails := make([]string, 31)
+			for i := range emails {
+				emails[i] = "bad" + strconv.Itoa(i)
+			}
+			emails[0] = c.secret
+			args, _ := json.Marshal(inviteArgs{Emails: emails})
+			res := conn.CallRaw(t, "invite", string(args))
+			info, ok := mcpgo.InfoOf(res)
+			if !ok || info.Code != "invalid_argument" {
+				t.Fatalf("want invalid_argument, got %+v", res)
+			}
+			if strings.Contains(firstText(res), "hunter2") {
+				t.Fatalf("secret sent back: %q", firstText(res))
+			}
+			if got, want := len(info.Violations)+info.OmittedViolations, len(emails); got != want {
+				t.Fatalf("listed %d + omittedViolations %d = %d, want %d (text %q)",
+					len(info.Violations), info.OmittedViolations, got, want, info.Message)
+			}
+		})
 	}
 }

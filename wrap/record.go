@@ -89,7 +89,8 @@ func (r *record) fail(outcome observe.Outcome, err *errs.Error) {
 	r.err = err
 }
 
-func (r *record) passthrough(err error) {
+func (r *record) passthrough(err error, code int) {
+	r.rpcCode = code
 	r.outcome = observe.OutcomeProtocolError
 	r.err = errs.From(err)
 }
@@ -117,7 +118,7 @@ func (r *record) log(ctx context.Context) {
 		out.Stack = p.Stack
 	}
 	if r.outcome == observe.OutcomeProtocolError {
-		out.JSONRPCCode = protocolCode(r.err)
+		out.JSONRPCCode = r.rpcCode
 	}
 	r.obs.End(ctx, out)
 }

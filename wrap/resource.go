@@ -37,7 +37,7 @@ func layerName(req *call.Request) string {
 // finishRequest is finish for a resources/read or a prompts/get.
 func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Request, o *outcome) Answer {
 	if o.proto != nil {
-		rec.passthrough(o.proto)
+		rec.passthrough(o.proto, o.protoCode)
 		rec.log(ctx)
 		return Answer{Protocol: o.proto}
 	}
@@ -77,7 +77,7 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 	rec.rpcCode = rpc.Code
 	rec.log(ctx)
 	if cfg.fatal != nil && o.err.Code() == errs.Fatal {
-		cfg.fatal.trigger(rec.tool, rec.id(), o.err)
+		cfg.fatal.trigger(cfg.observer, rec.tool, rec.id(), o.err)
 	}
 	return Answer{RPC: rpc}
 }

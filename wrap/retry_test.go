@@ -382,3 +382,24 @@ func TestMiddlewareStepsAsideForToolsWithTheirOwnChain(t *testing.T) {
 		})
 	}
 }
+
+// TestRetryEventSaysTheStatusOnce: the retry event's cause, an
+// errs.FromStatus error's Error(), said the status twice ("… answered
+// HTTP 429 Too Many Requests: upstream weather-api answered HTTP 429").
+func TestRetryEventSaysTheStatusOnce(t *testing.T) {
+	api := newScripted(t, nil, 429, 200)
+	var sl sleeps
+	var logs logbuf.Buffer
+	conn := serve(t, &logs, []wrap.Option{wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep})},
+		server.ServerTool{Tool: mcp.NewTool("get_forecast", readOnly), Handler: api.handler})
+	if res, err := conn.Call(t.Context(), "get_forecast", nil); err != nil || res.IsError {
+		t.Fatalf("want success after one retry: %v %+v", err, res)
+	}
+	ev, _ := logs.Find("event", "retry")
+	if len(ev) != 1 {
+		t.Fatalf("retry events: %v", ev)
+	}
+	if cause, _ := ev[0]["cause"].(string); strings.Count(cause, "HTTP 429") != 1 {
+		t.Fatalf("retry event cause %q, want the status named once", cause)
+	}
+}

@@ -162,7 +162,9 @@ type outcome struct {
 	// proto is an error that must reach the SDK unchanged (ProtocolError);
 	// err is nil then.
 	proto error
-	panic *PanicError
+	// protoCode is the JSON-RPC code the SDK sends proto with.
+	protoCode int
+	panic     *PanicError
 	// discarded is set when the handler returned a result with its error.
 	discarded bool
 	// public is set when WithPublicErrors let the model read err's cause.

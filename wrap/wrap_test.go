@@ -129,8 +129,8 @@ var cases = []struct {
 	{"panics", want{isError: true, code: "internal", text: "internal error in tool \"panics\" (call id ", outcome: "panic"}},
 	{"nil_result", want{isError: true, code: "internal", text: "internal error", outcome: "internal"}},
 	{"tool_error", want{isError: true, text: "city not covered by this provider", outcome: "tool_error"}},
-	{"slow_ignores_ctx", want{isError: true, code: "timeout", text: `tool "slow_ignores_ctx" timed out after 200ms; the operation may still complete upstream`, outcome: "timeout", retryable: true}},
-	{"slow_cooperative", want{isError: true, code: "timeout", text: `tool "slow_cooperative" timed out after 200ms`, outcome: "timeout", retryable: true}},
+	{"slow_ignores_ctx", want{isError: true, code: "timeout", text: `tool "slow_ignores_ctx" timed out after 200ms; the operation may still complete upstream`, outcome: "timeout", retryable: false}},
+	{"slow_cooperative", want{isError: true, code: "timeout", text: `tool "slow_cooperative" timed out after 200ms`, outcome: "timeout", retryable: false}},
 	{"needs_input", want{text: "answered after input", outcome: "success"}},
 }
 

@@ -1,0 +1,75 @@
+package wrap_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/attribute"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+)
+
+// TestURLElicitationCodeLoggedIsTheCodeOnTheWire: a URL elicitation was
+// logged and traced as -32042 whatever the client, while mcp-go sends
+// -32042 only before protocol 2026-07-28 and -32603 from then on. Each
+// case also fails if an mcp-go upgrade changes which code it sends.
+func TestURLElicitationCodeLoggedIsTheCodeOnTheWire(t *testing.T) {
+	cases := []struct {
+		name     string
+		protocol string
+		wire     int
+	}{
+		{"2025-11-25 client", "2025-11-25", mcp.URL_ELICITATION_REQUIRED},
+		{"2026-07-28 client", "2026-07-28", mcp.INTERNAL_ERROR},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			spans := tracetest.NewSpanRecorder()
+			var logs logbuf.Buffer
+			obs := observe.New(observe.WithLogger(logs.Logger()), observe.WithoutMetrics(),
+				observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))))
+			s := server.NewMCPServer("billing", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithObserver(obs)))))
+			s.AddTool(mcp.NewTool("connect_bank"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{{
+					Mode: mcp.ElicitationModeURL, ElicitationID: "e1", URL: "https://bank.example/consent", Message: "Connect your bank",
+				}}}
+			})
+			conn := testserver.StartHTTP(t, s, client.WithProtocolVersion(c.protocol))
+			if _, err := conn.Call(t.Context(), "connect_bank", nil); err == nil {
+				t.Fatal("want a JSON-RPC error")
+			}
+			if got := lastError(t, conn.Wire).Code; got != c.wire {
+				t.Fatalf("mcp-go sent %d to a %s client, want %d: has its handlerError changed?", got, c.protocol, c.wire)
+			}
+			lines, err := callLines(&logs, "connect_bank")
+			if err != nil || len(lines) != 1 {
+				t.Fatalf("want one log line, got %v (%v)", lines, err)
+			}
+			if got := lines[0]["jsonrpc_code"]; got != float64(c.wire) {
+				t.Errorf("log line says jsonrpc_code %v, the wire %d", got, c.wire)
+			}
+			ended := spans.Ended()
+			if len(ended) != 1 {
+				t.Fatalf("%d spans, want 1", len(ended))
+			}
+			var spanCode attribute.Value
+			for _, a := range ended[0].Attributes() {
+				if a.Key == "rpc.response.status_code" {
+					spanCode = a.Value
+				}
+			}
+			if spanCode.AsInt64() != int64(c.wire) {
+				t.Errorf("span says rpc.response.status_code %v, the wire %d", spanCode.Emit(), c.wire)
+			}
+		})
+	}
+}
