@@ -25,6 +25,10 @@ type attached struct {
 	mu     sync.Mutex
 	hooks  *server.Hooks
 	server *server.MCPServer
+	// repaired holds the Done channel of the call during which checkHooks
+	// added the hooks again: its after-call hook runs without a
+	// before-call one, and the chain has logged it already.
+	repaired sync.Map
 }
 
 // addHooks registers the hooks on the server's Hooks, creating them when
@@ -55,10 +59,16 @@ func (a *attached) register(h *server.Hooks) {
 		o.Began(ctx, formatRequestID(id))
 	})
 	h.AddAfterCallTool(func(ctx context.Context, id any, req *mcp.CallToolRequest, result any) {
+		if _, ok := a.repaired.LoadAndDelete(ctx.Done()); ok {
+			return
+		}
 		answered(ctx, o, id, req, result, nil)
 	})
 	h.AddOnError(func(ctx context.Context, id any, method mcp.MCPMethod, msg any, err error) {
 		if method == mcp.MethodToolsCall {
+			if _, ok := a.repaired.LoadAndDelete(ctx.Done()); ok {
+				return
+			}
 			req, _ := msg.(*mcp.CallToolRequest)
 			answered(ctx, o, id, req, nil, err)
 		}
@@ -88,6 +98,9 @@ func (a *attached) checkHooks(ctx context.Context) {
 	a.mu.Unlock()
 	if !replaced {
 		return
+	}
+	if done := ctx.Done(); done != nil {
+		a.repaired.Store(done, struct{}{})
 	}
 	a.register(h)
 	if o := a.w.Observer(); o != nil {
