@@ -95,7 +95,7 @@ Only tools annotated readOnlyHint are called unless --tools or --all-tools.
 	fs.IntVar(&c.maxErrorBytes, "max-error-bytes", 16<<10, "largest acceptable answer to an invalid call")
 	fs.IntVar(&c.maxRead, "max-read", 4<<20, "bytes read of one answer at most")
 	fs.IntVar(&c.burst, "burst", 16, "concurrent calls in the burst probe")
-	fs.IntVar(&c.restarts, "restarts", 3, "stdio: times a dead server is restarted to go on")
+	fs.IntVar(&c.restarts, "restarts", 10, "stdio: times a dead server is restarted to go on")
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
 	fs.BoolVar(&c.markdown, "markdown", false, "print the report as Markdown")
 	fs.StringVar(&c.color, "color", "auto", "colour the table: auto (on a terminal, unless NO_COLOR), always, never")
@@ -258,7 +258,7 @@ func (a *auditor) afterProbe(ctx context.Context, tool, name string) Result {
 				r.Detail += ": " + strconv.Quote(clip(l, 160))
 			}
 		}
-		a.restart(ctx)
+		a.restart(ctx, tool, name)
 		return r
 	}
 	if err := a.sess.ping(ctx); err != nil {
@@ -266,7 +266,7 @@ func (a *auditor) afterProbe(ctx context.Context, tool, name string) Result {
 		r.Detail = "the next request (ping) was not answered: " + err.Error()
 		if dead, how := a.sess.t.exited(); dead {
 			r.Detail = "the server process " + how
-			a.restart(ctx)
+			a.restart(ctx, tool, name)
 		}
 	}
 	return r
@@ -282,7 +282,7 @@ func panicLine(s string) string {
 	return ""
 }
 
-func (a *auditor) restart(ctx context.Context) {
+func (a *auditor) restart(ctx context.Context, tool, probe string) {
 	if _, ok := a.sess.t.(*stdio); !ok {
 		return
 	}
@@ -294,11 +294,11 @@ func (a *auditor) restart(ctx context.Context) {
 	}
 	s, err := a.newSession(ctx)
 	if err != nil {
-		a.rep.Restarts = append(a.rep.Restarts, "restart failed: "+err.Error())
+		a.rep.Notes = append(a.rep.Notes, "restart failed: "+err.Error())
 		a.sess = nil
 		return
 	}
-	a.rep.Restarts = append(a.rep.Restarts, "restarted after the process died")
+	a.rep.Restarts = append(a.rep.Restarts, strings.TrimSpace(tool+" "+probe))
 	a.sess = s
 }
 

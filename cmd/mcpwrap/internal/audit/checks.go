@@ -85,7 +85,8 @@ func (a *auditor) judge(p probe, r response) []Result {
 	isErr := answered && (v.Outcome == outbound.OutcomeToolError || v.Outcome == outbound.OutcomeJSONRPCError)
 
 	// names_param
-	if len(p.params) > 0 && (p.success == successFails || isErr) {
+	// Only a call the schema rejects has a wrong parameter to name.
+	if len(p.params) > 0 && p.invalid {
 		switch {
 		case !isErr:
 			out = append(out, res(checkNames, Fail, "no error message to name "+strconv.Quote(p.params[0])))

@@ -24,7 +24,7 @@ type Report struct {
 	Tools        []ToolReport `json:"tools"`
 	ServerChecks []Result     `json:"serverChecks"`
 	Stdout       *noise       `json:"stdoutNoise,omitempty"`
-	Restarts     []string     `json:"restarts,omitempty"`
+	Restarts     []string     `json:"restarts,omitempty"` // the probes after which the stdio process was restarted
 	Notes        []string     `json:"notes,omitempty"`
 
 	Checks   map[string]*Tally `json:"checks"`
@@ -253,8 +253,8 @@ func header(w io.Writer, r *Report, md bool) {
 	}
 	li("tools: %d listed, %d audited%s; resources: %s; prompts: %s", listed, audited,
 		ifs(len(skipped) > 0, "; skipped: "+clip(strings.Join(skipped, ", "), 400)), countStr(r.Resources), countStr(r.Prompts))
-	for _, s := range r.Restarts {
-		li("%s", s)
+	if len(r.Restarts) > 0 {
+		li("the process died and was restarted %d times, after: %s", len(r.Restarts), clip(strings.Join(r.Restarts, ", "), 300))
 	}
 	for _, n := range r.Notes {
 		li("%s", n)

@@ -136,8 +136,14 @@ func startStdio(argv []string, maxRead int) (*stdio, error) {
 	go func() {
 		err := cmd.Wait()
 		st := "exited with status 0"
-		if err != nil {
-			st = err.Error()
+		if ps := cmd.ProcessState; ps != nil {
+			if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				st = "was killed by " + ws.Signal().String()
+			} else {
+				st = "exited with status " + strconv.Itoa(ps.ExitCode())
+			}
+		} else if err != nil {
+			st = "ended: " + err.Error()
 		}
 		s.mu.Lock()
 		s.status = st
@@ -482,6 +488,7 @@ func (t *httpTransport) roundTrip(ctx context.Context, id outbound.ID, msg []byt
 	if err != nil {
 		r := noResponse(err, start)
 		r.verdict = outbound.ClassifyTransportError(err)
+		r.err = errors.New(r.verdict.Detail + " (HTTP connection dropped)")
 		if ctx.Err() != nil {
 			r.err = fmt.Errorf("no answer within %s", time.Since(start).Round(time.Millisecond))
 		}

@@ -58,6 +58,14 @@ func main() {
 		mcp.WithString("id", mcp.Required()),
 		mcp.WithArray("fields", mcp.WithStringItems()),
 	), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if _, err := req.RequireString("id"); err != nil {
+			return nil, err
+		}
+		if _, ok := req.GetArguments()["fields"]; ok {
+			if _, err := req.RequireStringSlice("fields"); err != nil {
+				return nil, err
+			}
+		}
 		// The classic leak: the backend's error, with the arguments and
 		// the database's address, handed straight back.
 		return nil, fmt.Errorf("lookup %v: dial tcp 10.0.3.7:5432: connect: connection refused (postgres://app:hunter2@10.0.3.7/records)", req.GetArguments())
@@ -68,8 +76,11 @@ func main() {
 		mcp.WithReadOnlyHintAnnotation(true),
 		mcp.WithArray("items", mcp.Required(), mcp.WithStringItems()),
 	), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		items := req.GetArguments()["items"].([]any) // panics on anything but an array
-		return mcp.NewToolResultText(strconv.Itoa(len(items))), nil
+		items, err := req.RequireStringSlice("items")
+		if err != nil {
+			return nil, err
+		}
+		return mcp.NewToolResultText("first of " + strconv.Itoa(len(items)) + ": " + items[0]), nil // panics on an empty list
 	})
 
 	s.AddTool(mcp.NewTool("delete_record",
