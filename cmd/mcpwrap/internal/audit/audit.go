@@ -330,8 +330,23 @@ func run(ctx context.Context, cfg config) (*Report, error) {
 	selected := a.selectTools(tools)
 	a.rep.Budget = Budget{MaxTools: cfg.maxTools, MaxCalls: cfg.maxCalls, Seconds: cfg.budget.Seconds(), CallTimeout: cfg.callTimeout.Seconds(), Slow: cfg.slow.Seconds()}
 
-	var first *probe // an invalid call on an audited tool, for the burst
-	var firstValid *probe
+	// The server probes run first, so a slow tool cannot spend their budget.
+	var first, firstValid *probe // calls on an audited tool for the burst and the cancel
+	if len(selected) > 0 {
+		for _, p := range probes(selected[0]) {
+			switch p.name {
+			case "missing_required":
+				first = &p
+			case "unknown_param":
+				firstValid = &p
+			}
+		}
+	}
+	if len(selected) == 0 && len(tools) > 0 {
+		a.rep.ServerChecks = append(a.rep.ServerChecks, Result{Probe: "scope", Check: checkToolError, Status: Warn,
+			Detail: "no listed tool was called (none is annotated readOnlyHint): only the server probes ran; name safe tools with --tools"})
+	}
+	a.serverProbes(ctx, first, firstValid)
 	for i := range selected {
 		t := selected[i]
 		tr := &a.rep.Tools[slicesIndexTool(a.rep.Tools, t.Name)]
@@ -350,20 +365,11 @@ func run(ctx context.Context, cfg config) (*Report, error) {
 			tr.Results = append(tr.Results, a.judge(p, r)...)
 			tr.Results = append(tr.Results, a.afterProbe(ctx, t.Name, p.name))
 			tr.Probes++
-			if first == nil && p.name == "missing_required" {
-				pp := p
-				first = &pp
-			}
-			if firstValid == nil && p.name == "unknown_param" {
-				pp := p
-				firstValid = &pp
-			}
 		}
 		if a.rep.Budget.Exhausted != "" {
 			break
 		}
 	}
-	a.serverProbes(ctx, first, firstValid)
 	if a.sess != nil {
 		a.rep.noteStdout(a.sess)
 	}

@@ -271,20 +271,22 @@ func (s *stdio) addNoise(line []byte, over int64) {
 // answerServerRequest answers what a server may ask a client: ping, and
 // roots/list with no roots; anything else is not supported.
 func (s *stdio) answerServerRequest(id json.RawMessage, method string) {
-	var reply string
-	switch method {
-	case "ping":
-		reply = `{"jsonrpc":"2.0","id":` + string(id) + `,"result":{}}`
-	case "roots/list":
-		reply = `{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"roots":[]}}`
-	default:
-		reply = `{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":-32601,"message":"not supported by mcpwrap audit"}}`
-	}
+	reply := serverRequestReply(id, method)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = s.write(ctx, []byte(reply))
 	}()
+}
+
+func serverRequestReply(id json.RawMessage, method string) string {
+	switch method {
+	case "ping":
+		return `{"jsonrpc":"2.0","id":` + string(id) + `,"result":{}}`
+	case "roots/list":
+		return `{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"roots":[]}}`
+	}
+	return `{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":-32601,"message":"not supported by mcpwrap audit"}}`
 }
 
 func (s *stdio) write(ctx context.Context, msg []byte) error {
@@ -507,10 +509,18 @@ func (t *httpTransport) roundTrip(ctx context.Context, id outbound.ID, msg []byt
 	lr := io.LimitReader(resp.Body, int64(t.maxRead)*2)
 	buf := make([]byte, 32<<10)
 	var readErr error
+	var events *sseFilter
+	if c.Streaming() {
+		events = &sseFilter{next: c, request: func(id json.RawMessage, method string) { t.answerServerRequest(id, method) }}
+	}
 	for !c.Decided() {
 		n, err := lr.Read(buf)
 		if n > 0 {
-			_, _ = c.Write(buf[:n])
+			if events != nil {
+				events.write(buf[:n])
+			} else {
+				_, _ = c.Write(buf[:n])
+			}
 			if body.Len() < t.maxRead*2 {
 				body.Write(buf[:n])
 			}
@@ -540,6 +550,70 @@ func (t *httpTransport) roundTrip(ctx context.Context, id outbound.ID, msg []byt
 		r.err = fmt.Errorf("no complete answer within %s", time.Since(start).Round(time.Millisecond))
 	}
 	return r
+}
+
+// sseFilter passes an event stream on to the classifier event by event,
+// except the requests the server sends the client on it (ping, roots/list,
+// elicitation…), which it answers instead: they are not the response.
+type sseFilter struct {
+	next    io.Writer
+	request func(id json.RawMessage, method string)
+	line    []byte
+	data    []byte
+}
+
+func (f *sseFilter) write(p []byte) {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			f.line = append(f.line, p...)
+			return
+		}
+		f.line = append(f.line, p[:i]...)
+		p = p[i+1:]
+		ln := bytes.TrimRight(f.line, "\r")
+		f.line = f.line[:0]
+		if len(ln) == 0 {
+			f.event()
+			continue
+		}
+		if v, ok := bytes.CutPrefix(ln, []byte("data:")); ok {
+			if len(f.data) > 0 {
+				f.data = append(f.data, '\n')
+			}
+			f.data = append(f.data, bytes.TrimPrefix(v, []byte(" "))...)
+		}
+	}
+}
+
+func (f *sseFilter) event() {
+	d := f.data
+	f.data = nil
+	if len(d) == 0 {
+		return
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(d, &m) == nil && m.Method != "" {
+		if _, ok := outbound.ParseID(m.ID); ok {
+			f.request(m.ID, m.Method)
+		}
+		return // a request or a notification from the server
+	}
+	_, _ = f.next.Write(append(append([]byte("data: "), bytes.ReplaceAll(d, []byte("\n"), []byte("\ndata: "))...), '\n', '\n'))
+}
+
+// answerServerRequest answers a server's request on a response stream
+// with a POST of its own: ping, and roots/list with no roots.
+func (t *httpTransport) answerServerRequest(id json.RawMessage, method string) {
+	reply := serverRequestReply(id, method)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = t.notify(ctx, []byte(reply))
+	}()
 }
 
 // sseMessage finds the data of the event carrying the response with id.
