@@ -456,6 +456,26 @@ func (a *auditor) serverProbes(ctx context.Context, invalid, valid *probe) {
 	} else {
 		a.rep.Budget.Exhausted = why
 	}
+	// unknown resource and prompt, when the server offers them: a JSON-RPC
+	// error with a defined code (there is no isError for these).
+	for _, q := range []struct{ cap, probe, method, params string }{
+		{"resources", "unknown_resource", "resources/read", `{"uri":"mcpwrap-audit://no/such/resource"}`},
+		{"prompts", "unknown_prompt", "prompts/get", `{"name":"mcpwrap_audit_no_such_prompt"}`},
+	} {
+		if _, ok := a.sess.caps[q.cap]; !ok || a.sess == nil {
+			continue
+		}
+		if ok, _ := a.budgetLeft(); !ok {
+			break
+		}
+		a.calls++
+		r := a.sess.request(ctx, q.method, []byte(q.params))
+		add(a.judgeRPC(q.probe, r)...)
+		add(a.afterProbe(ctx, "", q.probe))
+		if a.sess == nil {
+			return
+		}
+	}
 	// burst
 	if a.sess == nil {
 		return

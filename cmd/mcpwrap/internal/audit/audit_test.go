@@ -198,6 +198,7 @@ func TestWrappedMCPGoPasses(t *testing.T) {
 			if r.Budget.UsedTools != 3 {
 				t.Errorf("audited %d tools, want the 3 read-only ones", r.Budget.UsedTools)
 			}
+			wantStatus(t, r, "", "unknown_resource", "tool_error", audit.Pass, "-32002")
 			// The retrofit does not reject unknown parameters: a warning, not a failure.
 			wantStatus(t, r, "weather", "unknown_param", "tool_error", audit.Warn, "accepted silently")
 		})

@@ -100,7 +100,11 @@ func (a *auditor) judge(p probe, r response) []Result {
 	// size
 	if r.size > 0 && (p.invalid || isErr) {
 		if r.size > int64(a.cfg.maxErrorBytes) {
-			out = append(out, res(checkSize, Fail, byteCount(r.size)+" answer to an invalid call (limit "+byteCount(int64(a.cfg.maxErrorBytes))+")"))
+			what := " error answer"
+			if p.invalid {
+				what = " answer to an invalid call"
+			}
+			out = append(out, res(checkSize, Fail, byteCount(r.size)+what+" (limit "+byteCount(int64(a.cfg.maxErrorBytes))+"): the model's context fills with it"))
 		} else {
 			out = append(out, res(checkSize, Pass, ""))
 		}
@@ -273,4 +277,54 @@ func mask(s string) string {
 		return clip(s, 12)
 	}
 	return s[:8] + "…"
+}
+
+// judgeRPC checks the answer to a resources/read or prompts/get of
+// something that does not exist: a JSON-RPC error with a defined code
+// (-32002 resource not found, -32602 invalid params), bounded, quick, with
+// nothing leaked.
+func (a *auditor) judgeRPC(probe string, r response) []Result {
+	res := func(check string, st Status, detail string) Result {
+		return Result{Probe: probe, Check: check, Status: st, Detail: detail}
+	}
+	var out []Result
+	var m struct {
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Code    int64  `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	took := " in " + r.elapsed.Round(time.Millisecond).String()
+	switch {
+	case r.err != nil:
+		out = append(out, res(checkToolError, Fail, "no answer: "+r.err.Error()))
+	case json.Unmarshal(r.msg, &m) != nil:
+		out = append(out, res(checkToolError, Fail, "the answer is not JSON-RPC: "+strconv.Quote(clip(string(r.msg), 100))))
+	case m.Error == nil:
+		out = append(out, res(checkToolError, Fail, "a result for something that does not exist"+took))
+	case m.Error.Code == -32002 || m.Error.Code == -32602:
+		out = append(out, res(checkToolError, Pass, "JSON-RPC "+strconv.FormatInt(m.Error.Code, 10)+took+" "+strconv.Quote(clip(m.Error.Message, 100))))
+	default:
+		out = append(out, res(checkToolError, Fail, "JSON-RPC "+strconv.FormatInt(m.Error.Code, 10)+took+" "+strconv.Quote(clip(m.Error.Message, 100))+
+			": not found is -32002 (resources) or -32602"))
+	}
+	if r.size > int64(a.cfg.maxErrorBytes) {
+		out = append(out, res(checkSize, Fail, byteCount(r.size)+" error answer (limit "+byteCount(int64(a.cfg.maxErrorBytes))+")"))
+	} else if r.size > 0 {
+		out = append(out, res(checkSize, Pass, ""))
+	}
+	if r.elapsed > a.cfg.slow {
+		out = append(out, res(checkTime, Fail, "answered after "+r.elapsed.Round(time.Millisecond).String()))
+	} else {
+		out = append(out, res(checkTime, Pass, ""))
+	}
+	if r.msg != nil {
+		if found := a.leaks(string(r.msg)); found != "" {
+			out = append(out, res(checkLeak, Fail, found))
+		} else {
+			out = append(out, res(checkLeak, Pass, ""))
+		}
+	}
+	return out
 }

@@ -303,7 +303,7 @@ func writeTable(w io.Writer, r *Report, color bool) {
 	fmt.Fprintln(w, "\n  cells: ok; - not applicable or not run; w warning; else the failed checks: E tool_error, N names_param, S size, T time, A alive, L no_leak")
 	fmt.Fprintln(w, "\nserver checks:")
 	for _, res := range r.ServerChecks {
-		fmt.Fprintf(w, "  %-14s %-12s %s %s\n", res.Probe, res.Check, paint(fmt.Sprintf("%-4s", res.Status), res.Status, color), res.Detail)
+		fmt.Fprintf(w, "  %-17s %-12s %s %s\n", res.Probe, res.Check, paint(fmt.Sprintf("%-4s", res.Status), res.Status, color), res.Detail)
 	}
 	fails := failures(r)
 	if len(fails) > 0 {

@@ -36,6 +36,11 @@ func main() {
 	}
 	s := server.NewMCPServer("audit-fixture-mcpgo", "1.0.0", opts...)
 
+	s.AddResource(mcp.NewResource("fixture://readme", "readme"),
+		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: "fixture://readme", Text: "audit fixture"}}, nil
+		})
+
 	s.AddTool(mcp.NewTool("weather",
 		mcp.WithDescription("Forecast for a city."),
 		mcp.WithReadOnlyHintAnnotation(true),
