@@ -123,6 +123,9 @@ func (s *session) open(ctx context.Context) error {
 	if err := s.notify(ctx, "notifications/initialized", nil); err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)
 	}
+	if h, ok := s.t.(*httpTransport); ok {
+		h.listen()
+	}
 	s.initialize = time.Since(start)
 	return nil
 }

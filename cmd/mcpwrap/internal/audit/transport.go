@@ -403,6 +403,54 @@ type httpTransport struct {
 	mu       sync.Mutex
 	session  string
 	protocol string
+	stop     context.CancelFunc // ends the standalone GET stream
+}
+
+// listen opens the standalone GET stream, on which a server sends its own
+// requests (roots/list after initialization, say), and answers them, until
+// close. A server without one (405) is fine.
+func (t *httpTransport) listen() {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.mu.Lock()
+	t.stop = cancel
+	sid, proto := t.session, t.protocol
+	t.mu.Unlock()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
+	if err != nil {
+		cancel()
+		return
+	}
+	for k, v := range t.headers {
+		req.Header[k] = v
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+	}
+	if proto != "" {
+		req.Header.Set("MCP-Protocol-Version", proto)
+	}
+	go func() {
+		defer cancel()
+		resp, err := t.client.Do(req)
+		if err != nil {
+			return
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return
+		}
+		f := &sseFilter{next: io.Discard, request: t.answerServerRequest}
+		buf := make([]byte, 32<<10)
+		body := io.LimitReader(resp.Body, 64<<20)
+		for {
+			n, err := body.Read(buf)
+			f.write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
 }
 
 // guardedClient only ever dials the host of target (after resolving it, a
@@ -672,6 +720,9 @@ func (t *httpTransport) exited() (bool, string) { return false, "" }
 func (t *httpTransport) close() {
 	t.mu.Lock()
 	sid := t.session
+	if t.stop != nil {
+		t.stop()
+	}
 	t.mu.Unlock()
 	if sid == "" {
 		return
