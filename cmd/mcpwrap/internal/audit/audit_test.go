@@ -356,3 +356,16 @@ func TestMinScoreAndIgnoreGate(t *testing.T) {
 		t.Errorf("--ignore stdout: exit %d, %d gated failures", code, r.Failed)
 	}
 }
+
+func TestServerTextCannotDriveTheTerminal(t *testing.T) {
+	for _, f := range []string{"--color=never", "--markdown"} {
+		var out bytes.Buffer
+		audit.Main([]string{f, "--", bin["mcpgoserver"], "-wrap", "-hostile-name"}, &out, io.Discard)
+		if !strings.Contains(out.String(), "evil?[2J") {
+			t.Errorf("%s: the hostile tool is not listed:\n%s", f, out.String())
+		}
+		if bytes.ContainsAny(out.Bytes(), "\x1b\x07") {
+			t.Errorf("%s: escape bytes from the server reached the output", f)
+		}
+	}
+}

@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"unicode"
+	"unicode/utf8"
+
 	"golang.org/x/term"
 )
 
@@ -220,9 +223,9 @@ func paint(s string, st Status, color bool) string {
 
 func header(w io.Writer, r *Report, md bool) {
 	b := r.Budget
-	name := r.Server.Name
+	name := printable(r.Server.Name)
 	if r.Server.Version != "" {
-		name += " " + r.Server.Version
+		name += " " + printable(r.Server.Version)
 	}
 	if md {
 		fmt.Fprintf(w, "## mcpwrap audit: `%s`\n\n", r.Target)
@@ -237,7 +240,7 @@ func header(w io.Writer, r *Report, md bool) {
 		}
 		fmt.Fprintf(w, format+"\n", a...)
 	}
-	li("server: %s (protocol %s, %s)", name, r.Server.Protocol, r.Transport)
+	li("server: %s (protocol %s, %s)", name, printable(r.Server.Protocol), r.Transport)
 	li("scope: %s", r.Scope)
 	li("budget: %d tools, %d calls, %.0fs; %.0fs per call, slow after %.0fs — used %d tools, %d calls, %.1fs%s",
 		b.MaxTools, b.MaxCalls, b.Seconds, b.CallTimeout, b.Slow, b.UsedTools, b.UsedCalls, b.UsedSeconds, ifs(b.Exhausted != "", "; stopped: "+b.Exhausted))
@@ -248,7 +251,7 @@ func header(w io.Writer, r *Report, md bool) {
 		if t.Audited {
 			audited++
 		} else {
-			skipped = append(skipped, t.Name+" ("+t.Skipped+")")
+			skipped = append(skipped, printable(t.Name)+" ("+t.Skipped+")")
 		}
 	}
 	li("tools: %d listed, %d audited%s; resources: %s; prompts: %s", listed, audited,
@@ -257,7 +260,7 @@ func header(w io.Writer, r *Report, md bool) {
 		li("the process died and was restarted %d times, after: %s", len(r.Restarts), clip(strings.Join(r.Restarts, ", "), 300))
 	}
 	for _, n := range r.Notes {
-		li("%s", n)
+		li("%s", printable(n))
 	}
 	fmt.Fprintln(w)
 }
@@ -293,7 +296,7 @@ func writeTable(w io.Writer, r *Report, color bool) {
 		if !t.Audited {
 			continue
 		}
-		fmt.Fprintf(w, "%-*s", width+2, clip(t.Name, 40))
+		fmt.Fprintf(w, "%-*s", width+2, clip(printable(t.Name), 40))
 		for _, c := range columns {
 			s, st := cell(t.Results, c.probe)
 			fmt.Fprint(w, " "+paint(fmt.Sprintf("%-7s", s), st, color))
@@ -303,7 +306,7 @@ func writeTable(w io.Writer, r *Report, color bool) {
 	fmt.Fprintln(w, "\n  cells: ok; - not applicable or not run; w warning; else the failed checks: E tool_error, N names_param, S size, T time, A alive, L no_leak")
 	fmt.Fprintln(w, "\nserver checks:")
 	for _, res := range r.ServerChecks {
-		fmt.Fprintf(w, "  %-17s %-12s %s %s\n", res.Probe, res.Check, paint(fmt.Sprintf("%-4s", res.Status), res.Status, color), res.Detail)
+		fmt.Fprintf(w, "  %-17s %-12s %s %s\n", res.Probe, res.Check, paint(fmt.Sprintf("%-4s", res.Status), res.Status, color), printable(res.Detail))
 	}
 	fails := failures(r)
 	if len(fails) > 0 {
@@ -313,7 +316,7 @@ func writeTable(w io.Writer, r *Report, color bool) {
 				fmt.Fprintf(w, "  … %d more (see --json)\n", len(fails)-40)
 				break
 			}
-			fmt.Fprintf(w, "  %s %s %s: %s\n", ifs(f.Tool != "", f.Tool), f.Probe, f.Check, f.Detail)
+			fmt.Fprintf(w, "  %s %s %s: %s\n", printable(f.Tool), f.Probe, f.Check, printable(f.Detail))
 		}
 	}
 	fmt.Fprintln(w)
@@ -372,7 +375,7 @@ func writeMarkdown(w io.Writer, r *Report) {
 		if !t.Audited {
 			continue
 		}
-		fmt.Fprintf(w, "| `%s` |", t.Name)
+		fmt.Fprintf(w, "| `%s` |", mdEscape(strings.ReplaceAll(printable(t.Name), "`", "'")))
 		for _, c := range columns {
 			s, _ := cell(t.Results, c.probe)
 			fmt.Fprintf(w, " %s |", s)
@@ -387,7 +390,7 @@ func writeMarkdown(w io.Writer, r *Report) {
 	if fails := failures(r); len(fails) > 0 {
 		fmt.Fprintf(w, "\n<details><summary>%d failures and warnings</summary>\n\n| tool | probe | check | detail |\n|---|---|---|---|\n", len(fails))
 		for _, f := range fails {
-			fmt.Fprintf(w, "| %s | %s | `%s` %s | %s |\n", f.Tool, f.Probe, f.Check, f.Status, mdEscape(f.Detail))
+			fmt.Fprintf(w, "| %s | %s | `%s` %s | %s |\n", mdEscape(printable(f.Tool)), f.Probe, f.Check, f.Status, mdEscape(printable(f.Detail)))
 		}
 		fmt.Fprintln(w, "\n</details>")
 	}
@@ -400,7 +403,19 @@ func writeMarkdown(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "\n**score %.1f%%** (%d passed, %d failed, %d warnings; gate %.0f): **%s**\n", r.Score, r.Passed, r.Failed, r.Warned, r.MinScore, v)
 }
 
+// printable keeps what a server named (tools, itself) from driving the
+// terminal: control characters and invalid UTF-8 become '?'.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
 func mdEscape(s string) string {
 	s = strings.ReplaceAll(s, "|", "\\|")
+	s = strings.ReplaceAll(s, "<", "&lt;")
 	return strings.ReplaceAll(s, "\n", " ")
 }

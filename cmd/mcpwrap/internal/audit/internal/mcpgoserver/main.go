@@ -27,6 +27,7 @@ func main() {
 	serveHTTP := flag.Bool("http", false, "serve streamable HTTP on 127.0.0.1:0 and print the URL on stdout")
 	noisy := flag.Bool("print", false, "print a banner and a line per call on stdout (breaks stdio)")
 	extra := flag.Int("tools", 0, "extra read-only tools echo_1…echo_N")
+	hostile := flag.Bool("hostile-name", false, "add a read-only tool whose name holds terminal escapes")
 	flag.Parse()
 
 	var opts []server.ServerOption
@@ -111,6 +112,13 @@ func main() {
 		})
 	}
 
+	if *hostile {
+		s.AddTool(mcp.NewTool("evil\x1b[2J\x1b]0;pwned\x07",
+			mcp.WithReadOnlyHintAnnotation(true),
+		), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultError("\x1b[31mred\x1b[0m"), nil
+		})
+	}
 	if *noisy {
 		fmt.Println("audit-fixture-mcpgo starting")
 	}
