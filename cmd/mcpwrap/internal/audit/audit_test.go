@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/cmd/mcpwrap/internal/audit"
+	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
 )
 
 // bin holds the fixture servers, built once.
@@ -367,5 +368,34 @@ func TestServerTextCannotDriveTheTerminal(t *testing.T) {
 		if bytes.ContainsAny(out.Bytes(), "\x1b\x07") {
 			t.Errorf("%s: escape bytes from the server reached the output", f)
 		}
+	}
+}
+
+// TestBrokenAnswersFail serves outboundtest's fault injector (every
+// tools/call answered the way a broken server answers) and checks that the
+// classifier's verdict reaches the scorecard.
+func TestBrokenAnswersFail(t *testing.T) {
+	for _, tc := range []struct{ scenario, want string }{
+		{"jsonrpc_error?code=-32603", "-32603"},
+		{"malformed_payload", "MALFORMED_JSON"},
+		{"non_compliant_envelope?variant=null_result", "INVALID_TOOL_RESULT"},
+		{"non_compliant_envelope?variant=wrong_id", "INVALID_ENVELOPE"},
+		{"connection_close", "closed the connection"},
+		{"sse_truncated", "INCOMPLETE_STREAM"},
+		{"uncooperative_hang", "no answer within"},
+	} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			sc, err := outboundtest.ParseScenario(tc.scenario)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := outboundtest.NewServer(sc)
+			defer k.Close()
+			r, code := runAudit(t, "--tools", "echo", "--call-timeout", "300ms", "--burst", "2", k.URL)
+			if code != audit.ExitFailed {
+				t.Fatalf("exit %d, want %d", code, audit.ExitFailed)
+			}
+			wantStatus(t, r, "echo", "wrong_type", "tool_error", audit.Fail, tc.want)
+		})
 	}
 }
