@@ -1,0 +1,65 @@
+// Command gosdkserver is the audit tests' bare go-sdk v1.8.0 server: a typed
+// tool whose handler indexes its input (a panic on an empty list, which
+// kills the process: the SDK has no recover), and a raw tool whose Go error
+// quotes a secret. A wrapped counterpart waits for mcpwrap's go-sdk adapter.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type sumIn struct {
+	Numbers []float64 `json:"numbers"`
+	Label   string    `json:"label"`
+}
+
+type sumOut struct {
+	Total float64 `json:"total"`
+}
+
+func main() {
+	serveHTTP := flag.Bool("http", false, "serve streamable HTTP on 127.0.0.1:0 and print the URL on stdout")
+	flag.Parse()
+	s := mcp.NewServer(&mcp.Implementation{Name: "audit-fixture-gosdk", Version: "1.0.0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "sum", Description: "Add numbers.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(ctx context.Context, req *mcp.CallToolRequest, in sumIn) (*mcp.CallToolResult, sumOut, error) {
+			total := in.Numbers[0] // panics on an empty list
+			for _, n := range in.Numbers[1:] {
+				total += n
+			}
+			return nil, sumOut{Total: total}, nil
+		})
+	s.AddTool(&mcp.Tool{
+		Name:        "fetch_doc",
+		Description: "Fetch a document.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"url": map[string]any{"type": "string"}}, "required": []string{"url"}},
+	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args := string(req.Params.Arguments)
+		if !strings.Contains(args, `"url"`) {
+			return nil, errors.New("bad arguments " + args)
+		}
+		return nil, fmt.Errorf("upstream refused: GET http://10.1.2.3:8080/docs with token=%s", "ghp_0123456789abcdefghijklmnopqrstuvwxyz")
+	})
+	if *serveHTTP {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("http://%s/mcp\n", ln.Addr())
+		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+		log.Fatal(http.Serve(ln, h))
+	}
+	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		log.Fatal(err)
+	}
+}
