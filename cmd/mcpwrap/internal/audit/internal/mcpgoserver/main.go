@@ -20,6 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 func main() {
@@ -33,7 +34,7 @@ func main() {
 	var opts []server.ServerOption
 	if *wrapped {
 		logger := observe.NewLogger(observe.WithLogOutput(os.Stderr), observe.WithLogBuffer())
-		opts = wrap.ServerOptions(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second))
+		opts = append(opts, mcpgo.Wrap(wrap.WithLogger(logger), wrap.WithTimeout(25*time.Second)))
 	}
 	s := server.NewMCPServer("audit-fixture-mcpgo", "1.0.0", opts...)
 
