@@ -46,7 +46,7 @@ func fetchConfig(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, err
 	var conf struct {
 		Limit int `json:"limit"`
 	}
-	if err := json.Unmarshal([]byte(`{"limit":"lots"}`), &conf); err != nil {
+	if err := json.Unmarshal([]byte(`{"version":2,"limit":"lots"}`), &conf); err != nil {
 		return nil, fmt.Errorf("decode upstream config: %w", err)
 	}
 	return mcp.NewToolResultText("ok"), nil

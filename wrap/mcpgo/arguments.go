@@ -196,7 +196,7 @@ func bindError(ute *json.UnmarshalTypeError, req mcp.CallToolRequest) (*errs.Err
 	if !valueAt(raw, want, kind, ute.Offset) {
 		return nil, false
 	}
-	return typeViolation(ute, ute.Field, expectedJSON(ute.Type), kind), true
+	return typeViolation(ute, paramPath(ute.Field), expectedJSON(ute.Type), kind), true
 }
 
 // boundJSON returns the JSON BindArguments decodes for req.
@@ -259,13 +259,14 @@ func expectedJSON(t reflect.Type) string {
 func valueAt(raw []byte, path []string, kind string, offset int64) bool {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	w := walker{dec: dec, path: path, kind: kind, offset: offset}
+	w := walker{dec: dec, raw: raw, path: path, kind: kind, offset: offset}
 	w.value(0, 0)
 	return w.found
 }
 
 type walker struct {
 	dec    *json.Decoder
+	raw    []byte
 	path   []string
 	kind   string
 	offset int64
@@ -280,21 +281,29 @@ func (w *walker) value(matched, nesting int) {
 		w.failed = true
 		return
 	}
+	start := valueStart(w.raw, w.dec.InputOffset())
 	tok, err := w.dec.Token()
 	if err != nil {
 		w.failed = true
 		return
 	}
 	// encoding/json reports a type error at the end of a literal, or just
-	// after the bracket that opens an array or object: here.
+	// after the bracket that opens an array or object: here; under
+	// GOEXPERIMENT=jsonv2, at the value's first byte: start.
 	at := w.dec.InputOffset()
 	kind := ""
 	switch t := tok.(type) {
 	case json.Delim:
 		if t == '[' {
 			kind = "array"
-			for w.dec.More() && !w.failed {
-				w.value(matched, nesting+1)
+			for i := 0; w.dec.More() && !w.failed; i++ {
+				// encoding/json v1 gives an element its array's path;
+				// jsonv2 appends the index.
+				next := matched
+				if matched >= 0 && matched < len(w.path) && w.path[matched] == strconv.Itoa(i) {
+					next = matched + 1
+				}
+				w.value(next, nesting+1)
 			}
 		} else {
 			kind = "object"
@@ -325,9 +334,33 @@ func (w *walker) value(matched, nesting int) {
 	case nil:
 		kind = "null"
 	}
-	if matched == len(w.path) && kind == w.kind && (w.offset < 0 || w.offset == at) {
+	if matched == len(w.path) && kind == w.kind && (w.offset < 0 || (!jsonv2 && w.offset == at) || (jsonv2 && w.offset == start)) {
 		w.found = true
 	}
+}
+
+// jsonv2 reports whether encoding/json is the GOEXPERIMENT=jsonv2 one,
+// whose type errors carry the offset where the value starts (v1: where it
+// ends) and an array item's index in Field. TestArgumentErrorRecognisesBindArguments
+// runs under both in CI.
+var jsonv2 = func() bool {
+	var v struct{ A int }
+	var ute *json.UnmarshalTypeError
+	return errors.As(json.Unmarshal([]byte(`{"A":"x"}`), &v), &ute) && ute.Offset == 5
+}()
+
+// valueStart is the offset of the value that follows off: past white space
+// and the ':' or ',' before it.
+func valueStart(raw []byte, off int64) int64 {
+	for off < int64(len(raw)) {
+		switch raw[off] {
+		case ' ', '\t', '\n', '\r', ':', ',':
+			off++
+			continue
+		}
+		break
+	}
+	return off
 }
 
 // typedPrefix starts the isError result mcp.NewTypedToolHandler and
@@ -357,12 +390,19 @@ func ArgumentResult(res *mcp.CallToolResult, req mcp.CallToolRequest) (*errs.Err
 	if !ok || len(rest) > maxArgumentSentence {
 		return nil, false
 	}
-	value, rest, ok := strings.Cut(rest, " into Go ")
+	value, rest, ok := strings.Cut(rest, " into ")
 	if !ok {
 		return nil, false
 	}
 	kind, _, _ := strings.Cut(value, " ")
 	var field, typ string
+	// encoding/json v1 says "into Go struct field T.a.b of type X"; jsonv2
+	// says "into T.a.b.0 of type X".
+	if r, ok := strings.CutPrefix(rest, "Go "); ok {
+		rest = r
+	} else {
+		rest = "struct field " + rest
+	}
 	if f, ok := strings.CutPrefix(rest, "struct field "); ok {
 		var where string
 		where, typ, ok = strings.Cut(f, " of type ")
@@ -389,7 +429,28 @@ func ArgumentResult(res *mcp.CallToolResult, req mcp.CallToolRequest) (*errs.Err
 	if !valueAt(raw, path, kind, -1) {
 		return nil, false
 	}
-	return typeViolation(errors.New(text), field, expectedGo(typ), kind), true
+	return typeViolation(errors.New(text), paramPath(field), expectedGo(typ), kind), true
+}
+
+// paramPath writes encoding/json's field path as a parameter path: jsonv2's
+// array indexes ("opts.units.1") become "opts.units[1]".
+func paramPath(field string) string {
+	if !strings.ContainsAny(field, "0123456789") {
+		return field
+	}
+	parts := strings.Split(field, ".")
+	var b strings.Builder
+	for i, p := range parts {
+		if _, err := strconv.Atoi(p); err == nil && i > 0 {
+			b.WriteString("[" + p + "]")
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
 }
 
 // expectedGo names the JSON that a Go type, written as encoding/json writes
