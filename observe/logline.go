@@ -78,6 +78,9 @@ func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code 
 	if out.Discarded {
 		attrs = append(attrs, slog.Bool(semconv.KeyDiscarded, true))
 	}
+	if out.CutFrom > 0 {
+		attrs = append(attrs, slog.Int(semconv.KeyCutFrom, out.CutFrom))
+	}
 	return attrs
 }
 

@@ -217,7 +217,7 @@ func (c *Recording) End(ctx context.Context, out Report) {
 func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc *lazyCause) {
 	s := c.span
 	n := 2
-	for _, on := range [...]bool{errType != "", out.JSONRPCCode != 0, code != "", out.Masked,
+	for _, on := range [...]bool{errType != "", out.JSONRPCCode != 0, code != "", out.Masked, out.CutFrom > 0,
 		c.o.cfg.recordResult && out.Result != nil} {
 		if on {
 			n++
@@ -238,6 +238,9 @@ func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc
 	}
 	if out.Masked {
 		attrs = append(attrs, attribute.Bool(semconv.AttrMasked, true))
+	}
+	if out.CutFrom > 0 {
+		attrs = append(attrs, attribute.Int(semconv.AttrCutFrom, out.CutFrom))
 	}
 	if c.o.cfg.recordResult && out.Result != nil {
 		attrs = append(attrs, attribute.String(semconv.AttrToolResult, c.resultText(out.Result)))

@@ -49,6 +49,9 @@ type Report struct {
 	// JSONRPCCode is non-zero when the call was answered with a JSON-RPC
 	// error instead of a result.
 	JSONRPCCode int
+	// CutFrom is the size in bytes of the handler's result before the
+	// answer-size cap cut it; 0 when it was not cut.
+	CutFrom int
 }
 
 // ErrorType returns the semantic conventions' error.type: the JSON-RPC code

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/mcpwrap/mcpwrap/errs"
@@ -27,7 +28,7 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 		case o.res == nil:
 			o.err = errs.Wrap(errs.Internal, errNoResult, "")
 		default:
-			if err := o.res.Check(); err != nil {
+			if err := bound(o, rec, cfg); err != nil {
 				o.err = errs.Wrap(errs.Internal, fmt.Errorf("the handler's result cannot be encoded as JSON, so it was not sent: %w", err), "")
 				o.discarded = true
 			}
@@ -72,6 +73,43 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 }
 
 var errNoResult = errors.New("handler returned neither a result nor an error")
+
+// bound checks that the SDK can send the handler's result and, when the
+// result knows its size (call.Sizer), cuts it to the tool's result limit.
+func bound(o *outcome, rec *record, cfg *config) error {
+	sz, ok := o.res.(call.Sizer)
+	if !ok {
+		return o.res.Check()
+	}
+	size, err := sz.Measure()
+	if err != nil {
+		return err
+	}
+	limit := cfg.resultLimitFor(rec.tool)
+	if limit < 0 || size <= limit {
+		return nil
+	}
+	rec.cutFrom = size
+	o.res = sz.Cut(limit, cutNote(size, limit))
+	return nil
+}
+
+// cutNote tells the model what was cut and what to do instead.
+func cutNote(size, limit int) string {
+	return "[mcpwrap: the result was cut from " + byteSize(size) + " to " + byteSize(limit) +
+		" to fit the model's context; ask for a narrower range, fewer items or a smaller page]"
+}
+
+// byteSize writes n bytes for a person: 4.2 MB, 1 MB, 640 KB, 900 bytes.
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20:
+		return strings.TrimSuffix(strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64), ".0") + " MB"
+	case n >= 1<<10:
+		return strconv.Itoa(n>>10) + " KB"
+	}
+	return strconv.Itoa(n) + " bytes"
+}
 
 // scrubResult removes the call's secrets and secret-shaped text from an
 // error result the handler built itself (an upstream's body with a key in

@@ -50,6 +50,51 @@ type config struct {
 	// noBulk is set when WithBulkhead turned the bulkhead off.
 	noBulk bool
 	limit  Limiter // nil: no rate limit
+	// resultLimit caps a handler's result (WithResultLimit); toolLimits
+	// override it per tool. A value below 0 means no cap.
+	resultLimit int
+	toolLimits  map[string]int
+}
+
+// DefaultResultLimit is the size a handler's result is cut to by default:
+// 1 MiB, the budget FastMCP's response limiter uses, and about 250 000
+// tokens — more than any model's context holds, so a cut result was never
+// going to be read whole.
+const DefaultResultLimit = 1 << 20
+
+// WithResultLimit caps the size of every handler's own result (text,
+// binary data, structured content; error results it built too) at n bytes:
+// a larger one is cut (see the package doc) with a note the model can act
+// on, and the log line and span carry the original size. 0 restores the
+// default, DefaultResultLimit; a negative n turns the cap off.
+func WithResultLimit(n int) Option {
+	return func(c *config) { c.resultLimit = n }
+}
+
+// WithToolResultLimit sets the cap of one tool's results, overriding
+// WithResultLimit for it (negative: no cap).
+func WithToolResultLimit(tool string, n int) Option {
+	return func(c *config) {
+		m := make(map[string]int, len(c.toolLimits)+1)
+		maps.Copy(m, c.toolLimits)
+		m[tool] = n
+		c.toolLimits = m
+	}
+}
+
+// resultLimitFor returns the cap of the named tool's results, or -1.
+func (c *config) resultLimitFor(tool string) int {
+	n, ok := c.toolLimits[tool]
+	if !ok {
+		n = c.resultLimit
+	}
+	switch {
+	case n == 0:
+		return DefaultResultLimit
+	case n < 0:
+		return -1
+	}
+	return n
 }
 
 // WithLogger sets the logger that receives one line per call (and the panic

@@ -27,8 +27,10 @@ type record struct {
 	// public is set when the model read err's own text (see classify).
 	public bool
 	result call.Result
-	begin  time.Time
-	obs    *observe.Recording // nil without an observer
+	// cutFrom is the size of a result the cap cut, 0 when none was.
+	cutFrom int
+	begin   time.Time
+	obs     *observe.Recording // nil without an observer
 	// rpcCode is the JSON-RPC code a resources/read or prompts/get was
 	// answered with (tools answer failures with results).
 	rpcCode int
@@ -107,6 +109,7 @@ func (r *record) log(ctx context.Context) {
 		Discarded:   r.discarded,
 		Result:      r.result,
 		JSONRPCCode: r.rpcCode,
+		CutFrom:     r.cutFrom,
 		// The model read a generic sentence instead of this error.
 		Masked: r.err != nil && !r.err.Code().Public() && r.outcome != observe.OutcomeProtocolError && !r.public,
 	}

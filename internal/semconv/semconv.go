@@ -33,6 +33,7 @@ const (
 	AttrCallID    = "mcpwrap.call.id"
 	AttrAttempts  = "mcpwrap.attempts"
 	AttrMasked    = "mcpwrap.masked"
+	AttrCutFrom   = "mcpwrap.result.cut_from_bytes"
 	AttrUpstream  = "mcpwrap.upstream"
 	// AttrEvent replaces an event attribute named "event", which Jaeger's
 	// classic API would show instead of the event's name.
@@ -104,6 +105,7 @@ const (
 	KeySpanID          = "span_id"
 	KeyEvent           = "event"
 	KeyDiscarded       = "result_discarded"
+	KeyCutFrom         = "result_cut_from_bytes"
 	KeyMasked          = "masked"
 	KeyJSONRPCCode     = "jsonrpc_code"
 	KeyLateMS          = "late_ms"

@@ -107,3 +107,21 @@ const (
 	// input: not an error, not final.
 	InputRequired
 )
+
+// Sizer is implemented by results whose size the chain can bound (the
+// answer-size cap, wrap.WithResultLimit). An adapter's result that does not
+// implement it is never cut.
+type Sizer interface {
+	// Measure returns the result's size in bytes as it will be sent — its
+	// text, its binary data (as encoded) and its structured content (as
+	// JSON) — and the error Check would return, so that the chain looks at
+	// a result once.
+	Measure() (int, error)
+	// Cut returns a copy of the result within budget bytes, with note
+	// appended as a last text content: text is cut at a rune boundary;
+	// binary content (an image, audio, a blob) that does not fit is left
+	// out whole, never cut; a result with structured content becomes an
+	// error result made of note alone (a client checks structured content
+	// against the tool's output schema, so a cut copy would be invalid).
+	Cut(budget int, note string) Result
+}

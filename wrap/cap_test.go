@@ -1,0 +1,138 @@
+package wrap_test
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+)
+
+// TestResultCap: a handler's result over the limit reaches the client cut
+// to the limit, valid UTF-8, with a note the model can act on; binary
+// content is left out whole, never cut; structured content that does not
+// fit becomes an error result; the log line has the original size.
+func TestResultCap(t *testing.T) {
+	const limit = 64 << 10
+	big := strings.Repeat("é", 3*limit) // two bytes a rune: a cut lands mid-rune
+	image := strings.Repeat("A", 2*limit)
+	cases := []struct {
+		name    string
+		res     *mcp.CallToolResult
+		isError bool
+		note    string
+	}{
+		{"text", mcp.NewToolResultText(big), false, "cut from 384 KB to 64 KB"},
+		{"a handler-built error echoing a huge path", mcp.NewToolResultError("no such file: " + big), true, "cut from 384 KB to 64 KB"},
+		{"an image is left out whole", &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("chart:"), mcp.NewImageContent(image, "image/png")}}, false, "1 binary content(s) left out"},
+		{"structured content becomes an error", mcp.NewToolResultStructured(map[string]any{"rows": []any{big}}, "rows"), true, "ask for a narrower range"},
+	}
+	var logs logbuf.Buffer
+	s := server.NewMCPServer("big", "1.0.0")
+	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithResultLimit(limit), wrap.WithToolResultLimit("uncapped", -1)))
+	for _, c := range cases {
+		s.AddTool(mcp.NewTool(c.name), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return c.res, nil })
+	}
+	s.AddTool(mcp.NewTool("uncapped"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(big), nil
+	})
+	conn := testserver.StartHTTP(t, s)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := conn.CallRaw(t, c.name, `{}`)
+			size := 0
+			var text strings.Builder
+			for _, ct := range res.Content {
+				switch v := ct.(type) {
+				case mcp.TextContent:
+					size += len(v.Text)
+					text.WriteString(v.Text)
+					if !utf8.ValidString(v.Text) {
+						t.Fatal("the cut broke a rune")
+					}
+				case mcp.ImageContent:
+					t.Fatalf("an image of %d bytes got through", len(v.Data))
+				}
+			}
+			if size > limit || res.IsError != c.isError || !strings.Contains(text.String(), c.note) {
+				t.Fatalf("%d bytes (limit %d), isError %v: %.200q…", size, limit, res.IsError, text.String())
+			}
+			lines, _ := logs.Find("tool", c.name)
+			if len(lines) != 1 || lines[0]["result_cut_from_bytes"] == nil {
+				t.Fatalf("log line %v", lines)
+			}
+		})
+	}
+	if res := conn.CallRaw(t, "uncapped", `{}`); len(res.Content[0].(mcp.TextContent).Text) != len(big) {
+		t.Fatal("a tool with the cap turned off was cut")
+	}
+}
+
+// TestResultCapFuzzed: for random results of text, images and structured
+// content around the limit, what the cap lets through is within the limit,
+// valid JSON and valid UTF-8.
+func TestResultCapFuzzed(t *testing.T) {
+	const limit = 4 << 10
+	rng := rand.New(rand.NewPCG(1, 2))
+	runes := []string{"a", "é", "€", "😀", "\n", `"`, `\`}
+	str := func(n int) string {
+		var b strings.Builder
+		for b.Len() < n {
+			b.WriteString(runes[rng.IntN(len(runes))])
+		}
+		return b.String()
+	}
+	var next *mcp.CallToolResult
+	s := server.NewMCPServer("fuzz", "1.0.0")
+	mcpgo.Attach(s, wrap.New(wrap.WithResultLimit(limit)))
+	s.AddTool(mcp.NewTool("r"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return next, nil })
+	conn := testserver.StartHTTP(t, s)
+	for i := range 200 {
+		res := &mcp.CallToolResult{IsError: rng.IntN(4) == 0}
+		for range 1 + rng.IntN(4) {
+			switch rng.IntN(3) {
+			case 0:
+				res.Content = append(res.Content, mcp.NewTextContent(str(rng.IntN(2*limit))))
+			case 1:
+				res.Content = append(res.Content, mcp.NewImageContent(strings.Repeat("Q", rng.IntN(2*limit)), "image/png"))
+			case 2:
+				if res.StructuredContent == nil {
+					res.StructuredContent = map[string]any{"v": str(rng.IntN(2 * limit))}
+				}
+			}
+		}
+		next = res
+		got := conn.CallRaw(t, "r", `{}`)
+		b, err := json.Marshal(got.Content)
+		if err != nil || !json.Valid(b) {
+			t.Fatalf("case %d: invalid JSON: %v", i, err)
+		}
+		size := 0
+		for _, c := range got.Content {
+			switch v := c.(type) {
+			case mcp.TextContent:
+				size += len(v.Text)
+				if !utf8.ValidString(v.Text) {
+					t.Fatalf("case %d: invalid UTF-8", i)
+				}
+			case mcp.ImageContent:
+				size += len(v.Data)
+			}
+		}
+		if sb, _ := json.Marshal(got.StructuredContent); got.StructuredContent != nil {
+			size += len(sb)
+		}
+		if size > limit+len(`{"v":""}`)+64 {
+			t.Fatalf("case %d: %d bytes through a %d-byte cap", i, size, limit)
+		}
+	}
+}
