@@ -265,7 +265,8 @@ func TestHolderReconnectsAnMCPClient(t *testing.T) {
 		return c, nil
 	}
 	var logs logbuf.Buffer
-	h := upstream.New("geo-mcp", dial, upstream.WithClose((*client.Client).Close), upstream.WithLogger(logs.Logger()))
+	h := upstream.New("geo-mcp", dial, upstream.WithClose((*client.Client).Close), upstream.WithLogger(logs.Logger()),
+		upstream.WithErrors(mcpgo.MarkError)) // an ended mcp-go session is a broken client
 	defer h.Close()
 
 	s := server.NewMCPServer("front", "1.0.0")
