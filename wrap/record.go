@@ -26,9 +26,9 @@ type record struct {
 	discarded bool
 	// public is set when the model read err's own text (see classify).
 	public bool
-	result    call.Result
-	begin     time.Time
-	obs       *observe.Recording // nil without an observer
+	result call.Result
+	begin  time.Time
+	obs    *observe.Recording // nil without an observer
 	// rpcCode is the JSON-RPC code a resources/read or prompts/get was
 	// answered with (tools answer failures with results).
 	rpcCode int
