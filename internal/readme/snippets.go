@@ -253,15 +253,16 @@ func sharedRateLimit() *limit.Limiter {
 }
 
 // docs/telemetry.md: logs, spans and metrics.
-func withSpans(ctx context.Context, logger *slog.Logger, s *server.MCPServer) error {
+func withSpans(ctx context.Context, logger *slog.Logger, opts ...server.ServerOption) error {
 	tel, err := export.Setup(ctx, export.WithServiceName("weather"), export.WithLogger(logger)) // OTEL_* env
 	if err != nil {
 		return err
 	}
 	defer tel.Shutdown(context.Background()) // flushes; returns export failures
 	obs := observe.New(append(tel.Options(), observe.WithLogger(logger))...)
+	s := server.NewMCPServer("weather", "1.0.0", opts...)
 	mcpgo.Attach(s, wrap.New(wrap.WithObserver(obs), wrap.WithTimeout(30*time.Second)))
-	return nil
+	return server.ServeStdio(s)
 }
 
 // docs/telemetry.md: what arguments are logged.
