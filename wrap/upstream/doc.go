@@ -29,44 +29,20 @@
 //
 // Holder.Do is Get and Done around one function.
 //
-// # Broken clients
+// A transient failure (errs.CodeOf says Unavailable or Timeout: refused,
+// reset, EOF, HTTP 502/503/504, a timeout) marks the client broken: it is
+// closed and the next Get dials a new one, once for all concurrent callers,
+// within WithDialTimeout (10s) and a health check within WithHealthTimeout
+// (2s). A failed dial or health check opens the circuit breaker, and so do
+// WithThreshold (5) failures in a row; a broken connection counts once per
+// client, a timeout every time. While it is open, Get fails fast with an
+// errs.Unavailable error that names the upstream, carries a retry-after and
+// matches errs.ErrNotSent. The open window starts at 1s and doubles on each
+// failed probe up to 10s, with equal jitter (WithBackoff); the cap is also
+// the longest a recovered upstream waits for calls. Dials, broken clients
+// and breaker changes go once each to WithLogger and WithEvents, with the
+// ctx of the call that caused them.
 //
-// A transient failure (as errs.CodeOf classifies it: Unavailable or Timeout —
-// refused, reset, EOF, timeouts, HTTP 502/503/504, an mcp-go session that the
-// server no longer knows) marks the client broken: it is closed and the next
-// Get dials a new one, once for all concurrent callers. A dial runs on its
-// own deadline (WithDialTimeout, 10s); the health check of a new client on a
-// shorter one (WithHealthTimeout, 2s). Done names the upstream in the error
-// it returns, in the words of errs.FromUpstream.
-//
-// # The circuit breaker
-//
-// A failed dial or health check opens the breaker at once; so do Threshold
-// (5) failures in a row while it is closed. A broken connection counts once
-// per client, so 64 callers failing on one reset connection count as one
-// failure; a timeout counts every time, so an upstream that accepts
-// connections but never answers (a stopped process) opens the breaker after
-// Threshold calls have timed out, not after every caller has. While the
-// breaker is open, Get fails fast with an errs.Unavailable error that names
-// the upstream, carries a RetryAfter and matches errs.ErrNotSent (nothing
-// was sent, so nothing happened). Opening drops the current client; after
-// the open window one caller is let through as the probe: it dials afresh
-// (and passes the health check) and its call's outcome closes or reopens
-// the breaker.
-//
-// The open window starts at 1s and doubles on each failed probe up to 10s,
-// with equal jitter (WithBackoff sets both). That cap is also the longest
-// time callers are held off after the upstream is back: a call goes through
-// at most the cap after recovery, plus the probe's dial and health check.
-//
-// # Events
-//
-// Dials, failed dials, broken clients and breaker changes go to the logger
-// (WithLogger) and to an EventFunc (WithEvents), each once, with the ctx of
-// the call that caused them — the ctx given to Get, Do or Lease.Done — so
-// observe's UpstreamEvent puts them on that call's span.
-//
-// Get on a healthy client is two atomic loads: no lock, no allocation. No
-// mutex is held across I/O; dialling, health checks and closing happen
-// outside them. A Holder is safe for concurrent use.
+// Get on a healthy client takes no lock and allocates nothing; no mutex is
+// held across I/O. A Holder is safe for concurrent use.
 package upstream
