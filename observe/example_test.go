@@ -27,7 +27,8 @@ func ExampleObserver() {
 	obs := observe.New(
 		observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))),
 		observe.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
-	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(obs)))
+	s := server.NewMCPServer("weather", "1.0.0")
+	mcpgo.Attach(s, wrap.New(wrap.WithObserver(obs)))
 	s.AddTool(mcp.NewTool("get_forecast"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errs.Newf(errs.NotFound, "no city named %q", "Atlantis")
 	})

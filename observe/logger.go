@@ -48,19 +48,20 @@ func WithLogFormat(f string) LoggerOption { return func(c *loggerConfig) { c.for
 func WithLogLevel(l slog.Leveler) LoggerOption { return func(c *loggerConfig) { c.level = l } }
 
 // WithLogBuffer makes writes non-blocking: lines are collected in memory
-// and written out within logFlushInterval, or at once past
-// logBufferBytes; past logBufferMax unwritten bytes, lines are dropped and
-// the next write says how many. Observer.Flush (which wrap's fatal path
-// calls) writes out what is held; a process that ends otherwise may lose
-// the last 50 ms of lines. Meant for stdio servers, where a slow stderr
-// reader would otherwise slow every call.
+// and written out every 50 ms, or at once when 32 KiB are held; past 4 MiB
+// unwritten, lines are dropped and the next write says how many.
+// Observer.Flush (which wrap's fatal exit calls) writes out what is held; a
+// process that ends otherwise may lose its last 50 ms of lines. Meant for
+// stdio servers, where a slow stderr reader would otherwise slow every call.
 func WithLogBuffer() LoggerOption { return func(c *loggerConfig) { c.buffer = true } }
 
-// NewLogger returns the logger to give to WithLogger: JSON lines
-// (slog.JSONHandler) when the output is not a terminal — in production and
-// under a process manager — and tint's coloured text when it is, where a
-// panic's stack is printed on its own indented lines. Level and format
-// come from EnvLogLevel and EnvLogFormat unless set by options.
+// NewLogger returns the logger to give to WithLogger, writing to stderr
+// (WithLogOutput changes that; on a stdio server stdout carries the
+// protocol): JSON lines (slog.JSONHandler) when the output is not a terminal —
+// in production and under a process manager — and tint's coloured text
+// when it is, where a panic's stack is printed on its own indented lines.
+// Level and format come from EnvLogLevel and EnvLogFormat unless set by
+// options.
 func NewLogger(opts ...LoggerOption) *slog.Logger {
 	c := loggerConfig{w: os.Stderr}
 	for _, o := range opts {

@@ -80,7 +80,7 @@ func New(opts ...Option) *Observer {
 
 // WithSecrets returns an Observer that also redacts the named parameters and
 // shares everything else with o: providers, instruments and the request ids
-// recorded by o's hooks. wrap.Typed uses it with the names of the fields
+// recorded by o's hooks. The adapters' typed helpers use it with the names of the fields
 // tagged mcpwrap:"secret". It is called at construction, not per call.
 func (o *Observer) WithSecrets(names ...string) *Observer {
 	if len(names) == 0 {

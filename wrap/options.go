@@ -175,8 +175,9 @@ func WithFatalExit(f FatalExit) Option {
 }
 
 // WithPublicErrors replaces the rule that decides which errors without an
-// errs code the model may read (see the package doc, "What the model may
-// read"): an error for which public returns true is answered with its own
+// errs code the model may read (by default, any whose text is not private:
+// no secret-shaped value or secret argument, no address or URL, no stack,
+// at most 4 KiB): an error for which public returns true is answered with its own
 // text, scrubbed of secrets, as if the handler had returned a tool error
 // result with it; the log line says outcome "tool_error" and masked false;
 // any other such error is masked. Errors with an errs code, and standard

@@ -1,6 +1,6 @@
-// Package readme checks the README's promise that every Go snippet in it
-// compiles: each ```go block must appear, line for line, in a Go file of
-// the repository that the build (go vet ./...) compiles.
+// Package readme checks the promise of README.md and docs/*.md that every
+// Go snippet in them compiles: each ```go block must appear, line for line,
+// in a Go file of the repository that the build (go vet ./...) compiles.
 package readme
 
 import (
@@ -80,8 +80,8 @@ func contains(haystack, needle []string) bool {
 	return false
 }
 
-// TestEverySnippetCompiles fails for a README snippet that no compiled Go
-// file of the repository contains.
+// TestEverySnippetCompiles fails for a snippet of README.md or docs/*.md
+// that no compiled Go file of the repository contains.
 func TestEverySnippetCompiles(t *testing.T) {
 	root := filepath.Join("..", "..")
 	var sources [][]string
@@ -105,21 +105,29 @@ func TestEverySnippetCompiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := snippets(t, filepath.Join(root, "README.md"))
-	if len(all) == 0 {
-		t.Fatal("no Go snippets found in README.md")
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, s := range all {
-		found := false
-		for _, src := range sources {
-			if contains(src, s.lines) {
-				found = true
-				break
-			}
+	pages = append([]string{filepath.Join(root, "README.md")}, pages...)
+	for i, page := range pages {
+		all := snippets(t, page)
+		if i == 0 && len(all) == 0 {
+			t.Fatal("no Go snippets found in README.md")
 		}
-		if !found {
-			t.Errorf("README.md:%d: this snippet is in no compiled Go file (put it in internal/readme/snippets.go or an example):\n\t%s",
-				s.line, strings.Join(s.lines, "\n\t"))
+		name, _ := filepath.Rel(root, page)
+		for _, s := range all {
+			found := false
+			for _, src := range sources {
+				if contains(src, s.lines) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				t.Errorf("%s:%d: this snippet is in no compiled Go file (put it in internal/readme/snippets.go or an example):\n\t%s",
+					name, s.line, strings.Join(s.lines, "\n\t"))
+			}
 		}
 	}
 }

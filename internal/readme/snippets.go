@@ -1,12 +1,13 @@
-// Package readme is where the README's Go snippets compile: each function
-// holds one snippet, line for line, with what it needs as parameters.
-// TestEverySnippetCompiles fails when the README shows code that is not
-// here (or in another compiled file).
+// Package readme is where the Go snippets of README.md and docs/*.md
+// compile: each function holds one or more snippets, line for line, with
+// what they need as parameters. TestEverySnippetCompiles fails when a page
+// shows Go code that is not here (or in another compiled file).
 package readme
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log"
 	"log/slog"
 	"net/http"
@@ -23,6 +24,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
+	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
@@ -31,34 +33,32 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
-func retrofit(logger *slog.Logger) *server.MCPServer {
-	s := server.NewMCPServer("weather", "1.0.0",
-		mcpgo.Wrap(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second)),
-	)
+// README.md, docs/retrofit.md: the retrofit.
+func retrofit(logger *slog.Logger, opts ...server.ServerOption) *server.MCPServer {
+	s := server.NewMCPServer("weather", "1.0.0", opts...)
+	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second)))
 	return s
 }
 
-func mixing(logger *slog.Logger, copyFile, forecastTool mcp.Tool, handleCopy server.ToolHandlerFunc, forecast mcpgo.TypedHandler[struct{ City string }]) {
+// docs/retrofit.md: the same as a server option.
+func retrofitOption(logger *slog.Logger, opts []server.ServerOption) *server.MCPServer {
 	w := wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second))
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(w)))
+	s := server.NewMCPServer("weather", "1.0.0", append(opts, mcpgo.Option(w))...)
+	return s
+}
+
+// docs/retrofit.md: tools with a chain of their own, from the same Wrapper.
+func perTool(logger *slog.Logger, copyFile, forecastTool mcp.Tool, handleCopy server.ToolHandlerFunc, forecast mcpgo.TypedHandler[struct{ City string }]) {
+	w := wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second))
+	s := server.NewMCPServer("weather", "1.0.0")
+	mcpgo.Attach(s, w)
 	s.AddTools(
 		mcpgo.Tool(w, copyFile, handleCopy, wrap.WithTimeout(2*time.Minute)), // this tool's own timeout
 		mcpgo.MustTyped(w, forecastTool, forecast),                           // typed, validated arguments
 	)
 }
 
-func withSpans(ctx context.Context, logger *slog.Logger) error {
-	tel, err := export.Setup(ctx, export.WithServiceName("weather"), export.WithLogger(logger)) // observe/export; OTEL_* env
-	if err != nil {
-		return err
-	}
-	defer tel.Shutdown(context.Background()) // flushes; returns export failures
-	obs := observe.New(append(tel.Options(), observe.WithLogger(logger))...)
-	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(obs), wrap.WithTimeout(30*time.Second)))
-	_ = s
-	return nil
-}
-
+// README.md, docs/retrofit.md: errors a handler returns.
 func handlerErrors(city *string, name string, resp *http.Response, err error) (*mcp.CallToolResult, error) {
 	switch {
 	case city == nil:
@@ -66,7 +66,7 @@ func handlerErrors(city *string, name string, resp *http.Response, err error) (*
 	case resp.StatusCode != http.StatusOK:
 		return nil, errs.FromStatus("weather-api", resp.StatusCode, resp.Header) // 429 keeps Retry-After
 	default:
-		return nil, err // a refused/reset connection or a deadline is classified; other errors are masked
+		return nil, fmt.Errorf("read forecast for %s: %w", name, err) // a refused connection or a deadline keeps these words
 	}
 }
 
@@ -75,15 +75,26 @@ type UserError struct{ Msg string }
 
 func (e *UserError) Error() string { return e.Msg }
 
-func publicErrors(logger *slog.Logger) *wrap.Wrapper {
-	w := wrap.New(wrap.WithLogger(logger), wrap.WithPublicErrors(func(err error) bool {
+// docs/retrofit.md: the masking rule, replaced or made strict.
+func maskingRules(logger *slog.Logger) (*wrap.Wrapper, *wrap.Wrapper) {
+	public := wrap.New(wrap.WithLogger(logger), wrap.WithPublicErrors(func(err error) bool {
 		var u *UserError // the server's own "written for the user" type
 		return errors.As(err, &u)
 	}))
-	return w
+	strict := wrap.New(wrap.WithLogger(logger), wrap.WithMaskedErrors(), wrap.WithSecrets("dsn", "session_key"))
+	return public, strict
 }
 
-func typed(logger *slog.Logger, s *server.MCPServer) {
+// docs/retrofit.md: loggers.
+func loggers(h slog.Handler) (*slog.Logger, *slog.Logger, *slog.Logger) {
+	logger := observe.NewLogger() // JSON on stderr, or coloured text on a terminal
+	stdio := observe.NewLogger(observe.WithLogBuffer())
+	other := slog.New(h) // any slog.Handler
+	return logger, stdio, other
+}
+
+// README.md, docs/typed-arguments.md: a typed tool.
+func typed(logger *slog.Logger) *server.MCPServer {
 	type forecastArgs struct {
 		City  string `json:"city" validate:"required" description:"City name, e.g. Paris"`
 		Days  int    `json:"days" validate:"omitempty,min=1,max=14"`
@@ -91,49 +102,79 @@ func typed(logger *slog.Logger, s *server.MCPServer) {
 		Key   string `json:"api_key" validate:"omitempty,len=32" mcpwrap:"secret"` // never echoed back
 	}
 
-	w := wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second)) // the server's one Wrapper
+	w := wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second))
+	s := server.NewMCPServer("weather", "1.0.0")
+	mcpgo.Attach(s, w)
 	s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("forecast", mcp.WithDescription("Weather forecast")),
 		func(ctx context.Context, req mcp.CallToolRequest, args forecastArgs) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("sunny in " + args.City), nil
 		}))
+	return s
 }
 
-func callingSide(ctx context.Context, url string, logger *slog.Logger, req mcp.CallToolRequest) {
-	hc := &http.Client{Transport: outbound.NewTransport(nil)} // sees every POST; SSE read event by event as mcp-go reads it
-	tr, _ := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(hc))
-	mc := client.NewClient(tr) // Start, Initialize as usual
-	c := outbound.New(mc, outbound.WithLogger(logger),
-		outbound.WithRetry(outbound.RetryLimits{}), outbound.WithIdempotent(outbound.IdempotentTools("get_forecast")))
-	rep := c.Call(ctx, req)          // rep.Outcome, rep.HTTPStatuses, rep.PostCount, rep.Advice, rep.Result, rep.Err
-	res, err := c.CallTool(ctx, req) // drop-in: a transport/protocol outcome, or a result the wire contradicts, is always a *outbound.CallError
-	_, _, _ = rep, res, err
+// docs/typed-arguments.md: a typed result.
+func typedOut(w *wrap.Wrapper, s *server.MCPServer) error {
+	type forecastArgs struct {
+		City string `json:"city" validate:"required"`
+	}
+	type forecast struct {
+		City  string  `json:"city" validate:"required"`
+		TempC float64 `json:"temp_c" validate:"min=-90,max=60"`
+	}
+
+	st, err := mcpgo.TypedOut(w, mcp.NewTool("forecast"),
+		func(ctx context.Context, req mcp.CallToolRequest, a forecastArgs) (forecast, error) {
+			return forecast{City: a.City, TempC: 21}, nil
+		})
+	if err != nil {
+		return err // a bad tag, found at start-up
+	}
+	s.AddTools(st)
+	return nil
 }
 
-func argumentModes(l *slog.Logger) *observe.Observer {
-	obs := observe.New(observe.WithLogger(l),
-		observe.WithArgumentNamesOnly(),        // every tool: {"path":"<string, 9 bytes>","content":"<string, 4096 bytes>"}
-		observe.WithoutArguments("write_file")) // this tool: no arguments at all (secrets in them are still scrubbed from causes)
-	return obs
+// docs/typed-arguments.md: the schema without the typed handler.
+func schemaOnly(w *wrap.Wrapper, s *server.MCPServer, handleForecast server.ToolHandlerFunc) {
+	type forecastArgs struct {
+		City string `json:"city" validate:"required" description:"City name"`
+	}
+
+	b := validate.MustNew[forecastArgs]()
+	s.AddTools(mcpgo.Tool(w, mcp.NewTool("forecast", mcpgo.WithSchema(b)), handleForecast))
 }
 
-func upstreams(ctx context.Context, logger *slog.Logger, obs *observe.Observer, configPath *string, conf any,
+// docs/typed-arguments.md: a typed prompt.
+func typedPrompt(s *server.MCPServer) {
+	type summaryArgs struct {
+		Topic string `json:"topic" validate:"required" description:"What to summarise"`
+		Style string `json:"style" validate:"omitempty,oneof=short long" description:"short or long"`
+	}
+
+	s.AddPrompts(mcpgo.MustTypedPrompt(mcp.NewPrompt("summary"),
+		func(ctx context.Context, req mcp.GetPromptRequest, a summaryArgs) (*mcp.GetPromptResult, error) {
+			return mcp.NewGetPromptResult("summary of "+a.Topic, nil), nil
+		}))
+}
+
+// docs/resilience.md: timeouts and retries.
+func timeoutsAndRetries(logger *slog.Logger) *wrap.Wrapper {
+	w := wrap.New(wrap.WithLogger(logger),
+		wrap.WithTimeout(30*time.Second),                 // every tool
+		wrap.WithToolTimeout("copy_file", 2*time.Minute), // this one
+		wrap.WithRetry(wrap.RetryPolicy{}),               // read-only or idempotent tools only
+		wrap.WithRetryTools("get_forecast"),              // declared safe although not annotated
+	)
+	return w
+}
+
+// docs/resilience.md: an upstream behind a holder and its breaker.
+func upstreams(ctx context.Context, logger *slog.Logger, obs *observe.Observer,
 	dialHTTP func(context.Context) (*http.Client, error), ping func(context.Context, *http.Client) error,
-	closeIdle func(*http.Client) error, flushTraces func(context.Context) error, req *http.Request) (*mcp.CallToolResult, error) {
-	var c wrap.Checks // start-up: every problem at once, then exit 78
-	key, base := c.Env("WEATHER_API_KEY"), c.EnvURL("WEATHER_API_URL")
-	c.JSONFile(*configPath, &conf)
-	c.MustPass(logger)
-
+	closeIdle func(*http.Client) error, req *http.Request) (*mcp.CallToolResult, error) {
 	api := upstream.New("weather-api", dialHTTP, // reconnecting client + circuit breaker
 		upstream.WithHealth(ping), upstream.WithClose(closeIdle), upstream.WithLogger(logger),
 		upstream.WithEvents(obs.UpstreamEvent)) // reconnects and breaker changes on the calling span
 	defer api.Close()
-
-	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(
-		wrap.WithLogger(logger), wrap.WithTimeout(3*time.Second),
-		wrap.WithRetry(wrap.RetryPolicy{}),                                                    // read-only/idempotent tools only
-		wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{flushTraces}}), // errs.Fatal → exit 70
-	))
 
 	// in a handler
 	lease, err := api.Get(ctx) // fails fast while the breaker is open
@@ -147,79 +188,99 @@ func upstreams(ctx context.Context, logger *slog.Logger, obs *observe.Observer, 
 	if err = lease.Done(ctx, err); err != nil { // a refused/reset/EOF/503/timeout marks the client broken
 		return nil, err
 	}
-	_, _, _ = key, base, s
 	return mcp.NewToolResultText("ok"), nil
 }
 
-func bulkheads() []wrap.Option {
-	opts := []wrap.Option{
-		wrap.WithBulkhead(wrap.Bulkhead{
-			PerTool:    128,         // default DefaultBulkheadPerTool; negative = no per-tool limit
-			Total:      512,         // all tools of the Wrapper together; 0 (default) = no total limit
-			RetryAfter: time.Second, // suggested to the model when refused (default 1s)
-		}),
-		wrap.WithBulkhead(wrap.Bulkhead{PerTool: -1}), // off: nothing counted, nothing bounded
-	}
-	return opts
+// docs/resilience.md: the bulkhead.
+func bulkhead(logger *slog.Logger) *wrap.Wrapper {
+	w := wrap.New(wrap.WithLogger(logger), wrap.WithBulkhead(wrap.Bulkhead{
+		PerTool:    128,         // the default, DefaultBulkheadPerTool; negative = no per-tool limit
+		Total:      512,         // all tools of the Wrapper together; 0 (the default) = no total limit
+		RetryAfter: time.Second, // suggested to the model when refused (the default)
+	}))
+	return w
 }
 
-func stopping(s *server.MCPServer, obs *observe.Observer) wrap.Option {
+// docs/resilience.md: stopping — the server first, then the Wrapper whose
+// hooks close it, attached last.
+func stopping(obs *observe.Observer) {
+	s := server.NewMCPServer("weather", "1.0.0")
 	hs := mcpgo.NewHTTPServer(s, mcpgo.HTTPLimits{})
-	stop := wrap.WithFatalExit(wrap.FatalExit{
-		Drain:   10 * time.Second,       // wait for calls in flight to be answered (default 10s)
-		Grace:   100 * time.Millisecond, // then for the last answers to be written (default)
-		Timeout: 5 * time.Second,        // the hooks' own budget (default 5s; no longer shared with Grace)
+	w := wrap.New(wrap.WithObserver(obs), wrap.WithFatalExit(wrap.FatalExit{
+		Drain:   10 * time.Second,       // wait for calls in flight to be answered (the default)
+		Grace:   100 * time.Millisecond, // then for the last answers to be written (the default)
+		Timeout: 5 * time.Second,        // the hooks' own budget (the default)
 		Hooks:   []func(context.Context) error{hs.Shutdown, obs.Flush},
 		Signals: []os.Signal{syscall.SIGTERM, os.Interrupt}, // optional: stop the same way on a signal, exit 0
-	})
-	return stop
+	}))
+	mcpgo.Attach(s, w)
+	log.Fatal(hs.ListenAndServe("127.0.0.1:8080"))
 }
 
+// docs/resilience.md: start-up checks.
+func checks(logger *slog.Logger, configPath string) {
+	var conf struct{ Cities []string }
+	var c wrap.Checks // every problem at once, then exit 78
+	key, base := c.Env("WEATHER_API_KEY"), c.EnvURL("WEATHER_API_URL")
+	c.JSONFile(configPath, &conf)
+	c.MustPass(logger)
+	_, _ = key, base
+}
+
+// docs/resilience.md: limits of the HTTP transport.
 func serverLimits(s *server.MCPServer) {
 	hs := mcpgo.NewHTTPServer(s, mcpgo.HTTPLimits{
-		MaxBodyBytes:      4 << 20,          // default 4 MiB; negative = no cap
-		SessionIdleTTL:    30 * time.Minute, // default; mcp-go's WithSessionIdleTTL; negative = never
-		ReadHeaderTimeout: 10 * time.Second, // default, for Serve/ListenAndServe
+		MaxBodyBytes:      4 << 20,          // the default, 4 MiB; negative = no cap
+		SessionIdleTTL:    30 * time.Minute, // the default; negative = never
+		ReadHeaderTimeout: 10 * time.Second, // the default, for Serve/ListenAndServe
 	})
-	log.Fatal(hs.ListenAndServe(":8080")) // or mount hs (an http.Handler) at /mcp
+	log.Fatal(hs.ListenAndServe("127.0.0.1:8080")) // or mount hs (an http.Handler) at /mcp
 }
 
+// docs/rate-limits.md: a local limit.
 func rateLimit() *server.MCPServer {
-	lim := limit.New(limit.PerMinute(10))
-	s := server.NewMCPServer("search", "1.0.0",
-		mcpgo.Wrap(wrap.WithLimit(lim)))
+	lim := limit.New(limit.PerMinute(10), limit.WithTool("search", limit.PerSecond(2)))
+	s := server.NewMCPServer("search", "1.0.0")
+	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
 	return s
 }
 
+// docs/rate-limits.md: a limit shared by replicas.
 func sharedRateLimit() *limit.Limiter {
 	rdb := redis.NewClient(redislimit.ClientOptions("127.0.0.1:6379"))
 	lim := limit.New(limit.PerMinute(10), limit.WithStore(redislimit.New(rdb)))
 	return lim
 }
 
-func allKinds(logger *slog.Logger) *server.MCPServer {
-	s := server.NewMCPServer("notes", "1.0.0", mcpgo.Wrap(wrap.WithLogger(logger), wrap.WithTimeout(5*time.Second)))
-	return s
-}
-
-func perKind(logger *slog.Logger) *server.MCPServer {
-	w := wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(5*time.Second))
-	s := server.NewMCPServer("notes", "1.0.0",
-		server.WithToolHandlerMiddleware(mcpgo.Middleware(w)),
-		mcpgo.Resources(w), // resources and resource templates
-		mcpgo.Prompts(w),
-	)
-	return s
-}
-
-func typedPrompt(s *server.MCPServer) {
-	type summaryArgs struct {
-		Topic string `json:"topic" validate:"required" description:"What to summarise"`
-		Style string `json:"style" validate:"omitempty,oneof=short long" description:"short or long"`
+// docs/telemetry.md: logs, spans and metrics.
+func withSpans(ctx context.Context, logger *slog.Logger, opts ...server.ServerOption) error {
+	tel, err := export.Setup(ctx, export.WithServiceName("weather"), export.WithLogger(logger)) // OTEL_* env
+	if err != nil {
+		return err
 	}
+	defer tel.Shutdown(context.Background()) // flushes; returns export failures
+	obs := observe.New(append(tel.Options(), observe.WithLogger(logger))...)
+	s := server.NewMCPServer("weather", "1.0.0", opts...)
+	mcpgo.Attach(s, wrap.New(wrap.WithObserver(obs), wrap.WithTimeout(30*time.Second)))
+	return server.ServeStdio(s)
+}
 
-	s.AddPrompts(mcpgo.MustTypedPrompt(mcp.NewPrompt("summary"),
-		func(ctx context.Context, req mcp.GetPromptRequest, a summaryArgs) (*mcp.GetPromptResult, error) {
-			return mcp.NewGetPromptResult("summary of "+a.Topic, nil), nil
-		}))
+// docs/telemetry.md: what arguments are logged.
+func argumentModes(l *slog.Logger) *observe.Observer {
+	obs := observe.New(observe.WithLogger(l),
+		observe.WithArgumentNamesOnly(),        // every tool: {"path":"<string, 9 bytes>","content":"<string, 4096 bytes>"}
+		observe.WithoutArguments("write_file")) // this tool: no arguments at all (secrets in them are still scrubbed from causes)
+	return obs
+}
+
+// docs/client.md: the calling side.
+func callingSide(ctx context.Context, url string, logger *slog.Logger, req mcp.CallToolRequest) {
+	hc := &http.Client{Transport: outbound.NewTransport(nil)} // sees every POST; SSE read event by event as mcp-go reads it
+	tr, _ := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(hc))
+	mc := client.NewClient(tr) // Start, Initialize as usual
+	c := outbound.New(mc, outbound.WithLogger(logger),
+		outbound.WithRetry(outbound.RetryLimits{}), outbound.WithIdempotent(outbound.IdempotentTools("get_forecast")))
+	rep := c.Call(ctx, req)          // rep.Outcome, rep.HTTPStatuses, rep.PostCount, rep.Advice, rep.Result, rep.Err
+	res, err := c.CallTool(ctx, req) // drop-in: a transport/protocol outcome, or a result the wire contradicts, is always a *outbound.CallError
+	_, _, _ = rep, res, err
 }

@@ -2,11 +2,11 @@
 // tool, an optional server-wide ceiling, and per-tool overrides, checked
 // before anything else of the chain runs.
 //
-// The 3-line form, 10 calls per minute per session for every tool:
+// 10 calls per minute per session for every tool:
 //
 //	lim := limit.New(limit.PerMinute(10))
-//	s := server.NewMCPServer("search", "1.0.0",
-//		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithLimit(lim))))
+//	s := server.NewMCPServer("search", "1.0.0")
+//	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
 //
 // A refused call is an isError result, never a protocol error:
 //

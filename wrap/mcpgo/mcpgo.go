@@ -1,18 +1,3 @@
-// Package mcpgo attaches mcpwrap's chain (package wrap) to a
-// github.com/mark3labs/mcp-go server: every tool, resource and prompt
-// handler is wrapped, the calls mcp-go answers before any handler get their
-// log line and span, and trace context is read from params._meta.
-//
-// One line, after the server is built, whatever its constructor and
-// options look like:
-//
-//	s := server.NewMCPServer("weather", "1.0.0", opts...)
-//	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(25*time.Second)))
-//
-// Tools that need options of their own or typed arguments are registered
-// through the same Wrapper with Tool and Typed. Everything here converts
-// between mcp-go's types and package call's at the edge; the chain itself
-// is package wrap's.
 package mcpgo
 
 import (

@@ -34,8 +34,6 @@
 // hands the body to the caller as a result.
 //
 // To test a client against broken servers, the outboundtest package serves a
-// fault-injecting MCP server on loopback.
-//
-// outbound imports errs and nothing else of mcpwrap's public packages.
+// fault-injecting MCP server on loopback. outbound imports errs and nothing else of mcpwrap's public packages.
 // Transport and Client are safe for concurrent use; a Classifier is not.
 package outbound

@@ -6,8 +6,8 @@
 //
 //	rdb := redis.NewClient(redislimit.ClientOptions("127.0.0.1:6379"))
 //	lim := limit.New(limit.PerMinute(10), limit.WithStore(redislimit.New(rdb)))
-//	s := server.NewMCPServer("search", "1.0.0",
-//		server.WithToolHandlerMiddleware(wrap.Middleware(wrap.WithLimit(lim))))
+//	s := server.NewMCPServer("search", "1.0.0")
+//	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
 //
 // Each call waits for Redis at most WithWait (100ms by default). When Redis
 // fails or is slow, the store reports an error and stops asking Redis for
