@@ -27,6 +27,7 @@ type Observer struct {
 	metrics    bool
 	duration   metric.Float64Histogram
 	retries    metric.Int64Counter
+	repeated   metric.Int64Counter
 	reconnects metric.Int64Counter
 	panics     metric.Int64Counter
 	logger     *slog.Logger
@@ -118,6 +119,10 @@ func (o *Observer) initMetrics() {
 			metric.WithDescription("Upstream clients reconnected during tool calls."))
 		return e
 	}(), func() (e error) {
+		o.repeated, e = m.Int64Counter(semconv.MetricRepeated, metric.WithUnit("{call}"),
+			metric.WithDescription("Tool calls refused without running because the same call kept failing."))
+		return e
+	}(), func() (e error) {
 		o.panics, e = m.Int64Counter(semconv.MetricPanics, metric.WithUnit("{panic}"),
 			metric.WithDescription("Tool handler panics recovered."))
 		return e
@@ -125,7 +130,7 @@ func (o *Observer) initMetrics() {
 	if err != nil {
 		otel.Handle(err)
 	}
-	o.metrics = o.duration != nil && o.retries != nil && o.reconnects != nil && o.panics != nil
+	o.metrics = o.duration != nil && o.retries != nil && o.reconnects != nil && o.panics != nil && o.repeated != nil
 }
 
 // Flush writes out what is buffered: log lines held by a NewLogger built

@@ -9,6 +9,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrap/mcpwrap/errs"
@@ -203,6 +204,14 @@ func (c *Recording) End(ctx context.Context, out Report) {
 		}
 		if c.owned {
 			c.span.End()
+		}
+	}
+	if out.Outcome == OutcomeRepeatedFailure {
+		if c.span != nil && c.span.IsRecording() {
+			c.span.AddEvent(semconv.EventRepeated)
+		}
+		if c.o.metrics {
+			c.o.repeated.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.metricToolName())))
 		}
 	}
 	if c.o.metrics {

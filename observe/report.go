@@ -22,6 +22,9 @@ const (
 	OutcomeInputRequired Outcome = "input_required"
 	OutcomePanic         Outcome = "panic"
 	OutcomeProtocolError Outcome = "protocol_error"
+	// OutcomeRepeatedFailure: the call was refused without running, the
+	// same call having failed the same way too often (wrap.WithLoopGuard).
+	OutcomeRepeatedFailure Outcome = "repeated_failure"
 )
 
 // CodeOutcome is the outcome of a call that failed with code c.

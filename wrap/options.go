@@ -54,6 +54,7 @@ type config struct {
 	// override it per tool. A value below 0 means no cap.
 	resultLimit int
 	toolLimits  map[string]int
+	loops       *loops // nil: no repeated-failure guard
 }
 
 // DefaultResultLimit is the size a handler's result is cut to by default:

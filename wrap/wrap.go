@@ -114,6 +114,15 @@ func serve(ctx context.Context, req *call.Request, h Handler, cfg *config) Answe
 	var rec record
 	ctx = rec.start(ctx, cfg, req)
 	var o outcome
+	var lk loopKey
+	guarded := false
+	if cfg.loops != nil {
+		if lk, guarded = cfg.loops.key(req); guarded {
+			if e := cfg.loops.refuse(lk); e != nil {
+				return refuseRepeated(ctx, cfg, &rec, req, e)
+			}
+		}
+	}
 	adm := layers(ctx, req, h, cfg, &rec, &o)
 	var a Answer
 	if req.Kind == call.Tool {
@@ -123,7 +132,21 @@ func serve(ctx context.Context, req *call.Request, h Handler, cfg *config) Answe
 	}
 	adm.leave()
 	a.Detached = o.detached
+	if guarded && o.proto == nil {
+		cfg.loops.record(lk, o.err)
+	}
 	return a
+}
+
+// refuseRepeated answers a call the loop guard refuses, without running
+// any layer: one log line (outcome repeated_failure), the span's event and
+// the counter.
+func refuseRepeated(ctx context.Context, cfg *config, rec *record, req *call.Request, e *errs.Error) Answer {
+	rec.fail(observe.OutcomeRepeatedFailure, e)
+	res := errs.ToResult(e, errs.Call{Tool: rec.tool, ID: rec.id(), SideEffects: errs.SideEffectsNone})
+	rec.result = textResult(res.Text)
+	rec.log(ctx)
+	return Answer{Error: res}
 }
 
 // layers runs the layers between observe's start and finish — the rate

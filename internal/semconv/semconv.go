@@ -63,6 +63,8 @@ const (
 	MetricRetries           = "mcpwrap.tool.retries"
 	MetricReconnects        = "mcpwrap.tool.reconnects"
 	MetricPanics            = "mcpwrap.tool.panics"
+	MetricRepeated          = "mcpwrap.tool.repeated_failures"
+	EventRepeated           = "mcpwrap.repeated_failure"
 	// MetricHandlers counts the tool handlers holding a slot of wrap's
 	// bulkhead, by tool and AttrHandlerState.
 	MetricHandlers = "mcpwrap.tool.handlers"

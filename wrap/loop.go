@@ -1,0 +1,234 @@
+package wrap
+
+import (
+	"container/list"
+	"encoding/json"
+	"errors"
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+)
+
+// LoopGuard stops a model's loop of the same failing call: once a session
+// has called a tool with the same arguments (compared as JSON, whatever
+// their key order or white space) and had it fail with the same code
+// Failures times within Window, the next identical call is answered at
+// once, without running the handler, with an error result that says what
+// failed, how often, the last message and what to do instead. A success,
+// other arguments or the window passing start the count again; a failure
+// that said when to retry (a rate limit) refuses repeats only until then.
+// The zero value gives the defaults.
+type LoopGuard struct {
+	// Failures is how many identical failures refuse the next identical
+	// call; default 3.
+	Failures int
+	// Window is how recent those failures must be; default 2 minutes.
+	Window time.Duration
+	// Transient counts Timeout and Unavailable failures too. They describe
+	// the upstream's state, not the call, so by default they do not count.
+	Transient bool
+	// MaxCalls bounds the calls tracked across all sessions (the least
+	// recently failed are forgotten first); default 10 000. PerSession
+	// bounds one session's share; default 64.
+	MaxCalls, PerSession int
+	// Except names tools the guard leaves alone.
+	Except []string
+}
+
+// WithLoopGuard turns on the repeated-failure guard. It is off by default:
+// a call can fail three times and then succeed when something outside it
+// changed (a file another tool creates), which a guard would have refused.
+// Its memory is bounded (MaxCalls entries of about 200 bytes) and it starts
+// no goroutine.
+func WithLoopGuard(g LoopGuard) Option {
+	return func(c *config) { c.loops = newLoops(g) }
+}
+
+// loops is the guard's state, shared by the chains of one evaluation of
+// the options.
+type loops struct {
+	g   LoopGuard
+	now func() time.Time
+
+	mu        sync.Mutex
+	entries   map[loopKey]*list.Element
+	lru       list.List // of *loopEntry, most recently failed first
+	bySession map[string]int
+}
+
+type loopKey struct {
+	session, tool string
+	args          uint64
+}
+
+type loopEntry struct {
+	key     loopKey
+	code    errs.Code
+	count   int
+	first   time.Time
+	retryAt time.Time
+	message string
+}
+
+func newLoops(g LoopGuard) *loops {
+	if g.Failures <= 0 {
+		g.Failures = 3
+	}
+	if g.Window <= 0 {
+		g.Window = 2 * time.Minute
+	}
+	if g.MaxCalls <= 0 {
+		g.MaxCalls = 10_000
+	}
+	if g.PerSession <= 0 {
+		g.PerSession = 64
+	}
+	g.Except = slices.Clone(g.Except)
+	return &loops{g: g, now: time.Now, entries: map[loopKey]*list.Element{}, bySession: map[string]int{}}
+}
+
+var errRepeated = errors.New("refused without running: the same call kept failing")
+
+// key returns the call's key; ok is false for a tool the guard leaves
+// alone, or arguments it cannot compare.
+func (l *loops) key(req *call.Request) (loopKey, bool) {
+	if req.Kind != call.Tool || slices.Contains(l.g.Except, req.Name) {
+		return loopKey{}, false
+	}
+	var v any = req.Args
+	if v == nil && len(req.Raw) > 0 {
+		if json.Unmarshal(req.Raw, &v) != nil {
+			return loopKey{}, false
+		}
+	}
+	b, err := json.Marshal(v) // map keys sorted: a canonical form
+	if err != nil {
+		return loopKey{}, false
+	}
+	h := fnv.New64a()
+	_, _ = h.Write(b)
+	return loopKey{session: req.Session, tool: req.Name, args: h.Sum64()}, true
+}
+
+// refuse returns the error a repeated call is answered with, or nil.
+func (l *loops) refuse(k loopKey) *errs.Error {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	el, ok := l.entries[k]
+	if !ok {
+		return nil
+	}
+	e := el.Value.(*loopEntry)
+	switch {
+	case now.Sub(e.first) > l.g.Window:
+		l.remove(el)
+		return nil
+	case e.count < l.g.Failures:
+		return nil
+	case !e.retryAt.IsZero() && !now.Before(e.retryAt):
+		return nil // it said when to retry, and that time has come
+	}
+	msg := "tool " + strconv.Quote(k.tool) + " was not run: this exact call failed " + strconv.Itoa(e.count) +
+		" times in the last " + l.g.Window.String() + " (" + e.code.String()
+	if e.message != "" {
+		msg += ": " + e.message
+	}
+	msg += "). Change the arguments or use another tool"
+	var opts []errs.Detail
+	if !e.retryAt.IsZero() {
+		wait := e.retryAt.Sub(now)
+		msg += ", or wait " + strconv.Itoa(int((wait+time.Second-1)/time.Second)) + "s before calling it again"
+		opts = append(opts, errs.RetryAfter(wait))
+	}
+	return errs.Wrap(e.code, errRepeated, msg+".", opts...)
+}
+
+// counts reports whether a failure of code counts toward the guard.
+func (l *loops) counts(code errs.Code) bool {
+	switch code {
+	case errs.Canceled, errs.Fatal:
+		return false
+	case errs.Timeout, errs.Unavailable:
+		return l.g.Transient
+	}
+	return true
+}
+
+// record notes how the call ended: a failure that counts adds to its
+// entry, anything else forgets it.
+func (l *loops) record(k loopKey, failed *errs.Error) {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	el, ok := l.entries[k]
+	if failed == nil || !l.counts(failed.Code()) {
+		if ok {
+			l.remove(el)
+		}
+		return
+	}
+	msg := ""
+	if failed.Code().Public() {
+		msg = failed.Message()
+		if len(msg) > 512 {
+			msg = msg[:512] + "…"
+		}
+	}
+	var retryAt time.Time
+	if ra := failed.RetryAfter(); ra > 0 {
+		retryAt = now.Add(ra)
+	}
+	if ok {
+		e := el.Value.(*loopEntry)
+		if e.code == failed.Code() && now.Sub(e.first) <= l.g.Window {
+			e.count++
+		} else {
+			e.code, e.count, e.first = failed.Code(), 1, now
+		}
+		e.retryAt, e.message = retryAt, msg
+		l.lru.MoveToFront(el)
+		return
+	}
+	if l.bySession[k.session] >= l.g.PerSession {
+		l.evictSession(k.session)
+	}
+	if l.lru.Len() >= l.g.MaxCalls {
+		l.remove(l.lru.Back())
+	}
+	l.entries[k] = l.lru.PushFront(&loopEntry{key: k, code: failed.Code(), count: 1, first: now, retryAt: retryAt, message: msg})
+	l.bySession[k.session]++
+}
+
+// evictSession forgets the session's least recently failed call.
+func (l *loops) evictSession(session string) {
+	for el := l.lru.Back(); el != nil; el = el.Prev() {
+		if el.Value.(*loopEntry).key.session == session {
+			l.remove(el)
+			return
+		}
+	}
+}
+
+func (l *loops) remove(el *list.Element) {
+	e := el.Value.(*loopEntry)
+	l.lru.Remove(el)
+	delete(l.entries, e.key)
+	if n := l.bySession[e.key.session] - 1; n > 0 {
+		l.bySession[e.key.session] = n
+	} else {
+		delete(l.bySession, e.key.session)
+	}
+}
+
+// size is how many calls the guard tracks.
+func (l *loops) size() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lru.Len()
+}

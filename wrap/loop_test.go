@@ -1,0 +1,105 @@
+package wrap_test
+
+import (
+	"context"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+)
+
+// TestLoopGuard: the guard refuses exactly the fourth identical failing
+// call, without running the handler, and never a changed call; a success
+// starts the count again; a rate limit's retry-after is honoured.
+func TestLoopGuard(t *testing.T) {
+	var runs int
+	var logs logbuf.Buffer
+	s := server.NewMCPServer("files", "1.0.0")
+	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithLoopGuard(wrap.LoopGuard{})))
+	s.AddTool(mcp.NewTool("read"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		runs++
+		switch p := req.GetString("path", ""); p {
+		case "ok.md":
+			return mcp.NewToolResultText("fine"), nil
+		case "busy.md":
+			return nil, errs.New(errs.RateLimited, "quota reached", errs.RetryAfter(time.Hour))
+		default:
+			return nil, errs.Newf(errs.NotFound, "no note named %s", p)
+		}
+	})
+	conn := testserver.StartHTTP(t, s)
+	call := func(args string) (*mcp.CallToolResult, int) {
+		before := runs
+		res := conn.CallRaw(t, "read", args)
+		return res, runs - before
+	}
+	for i := 1; i <= 3; i++ {
+		// Key order and white space do not make a call different.
+		args := `{"path":"gone.md","n":1}`
+		if i == 2 {
+			args = `{ "n": 1, "path": "gone.md" }`
+		}
+		if res, ran := call(args); ran != 1 || !strings.Contains(firstText(res), "no note named gone.md") {
+			t.Fatalf("failure %d: ran %d, %q", i, ran, firstText(res))
+		}
+	}
+	res, ran := call(`{"path":"gone.md","n":1}`)
+	if ran != 0 || !res.IsError || !strings.Contains(firstText(res), "failed 3 times") || !strings.Contains(firstText(res), "no note named gone.md") {
+		t.Fatalf("the fourth identical call: ran %d, %q", ran, firstText(res))
+	}
+	if _, ran := call(`{"path":"gone.md","n":2}`); ran != 1 {
+		t.Fatal("a changed call was refused")
+	}
+	if _, ran := call(`{"path":"ok.md"}`); ran != 1 {
+		t.Fatal("a different call was refused")
+	}
+	lines, _ := logs.Find("outcome", "repeated_failure")
+	if len(lines) != 1 {
+		t.Fatalf("want one repeated_failure line, got %v", lines)
+	}
+	for range 3 {
+		call(`{"path":"busy.md"}`)
+	}
+	res, ran = call(`{"path":"busy.md"}`)
+	if info, _ := mcpgo.InfoOf(res); ran != 0 || info.RetryAfterSeconds < 3500 || !strings.Contains(firstText(res), "or wait") {
+		t.Fatalf("a rate-limited repeat: ran %d, %+v", ran, info)
+	}
+}
+
+// TestLoopGuardMemoryIsBounded: 100 000 sessions each failing a distinct
+// call keep at most MaxCalls entries, in a bounded number of bytes.
+func TestLoopGuardMemoryIsBounded(t *testing.T) {
+	w := wrap.New(wrap.WithLoopGuard(wrap.LoopGuard{}))
+	fail := func(context.Context, *call.Request) (call.Result, error) {
+		return nil, errs.New(errs.InvalidArgument, "bad")
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	ctx := context.Background()
+	for i := range 100_000 {
+		req := &call.Request{Kind: call.Tool, Name: "t", Session: "s" + strconv.Itoa(i), Args: map[string]any{"i": i}}
+		if a := w.Serve(ctx, req, fail); a.Error == nil {
+			t.Fatal("no error result")
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(w)
+	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	if grown > 8<<20 {
+		t.Fatalf("the guard holds %d bytes after 100 000 sessions, want at most 8 MiB (10 000 entries)", grown)
+	}
+	t.Logf("heap grew %d bytes for 10 000 tracked calls (%d bytes each)", grown, grown/10_000)
+}
