@@ -685,7 +685,8 @@ func runStdout(pass *analysis.Pass, hs *Handlers, r *reporter) {
 			return false
 		})
 	}
-	if len(sites) > 0 {
+	// Only an importable package's writes matter to the program that serves it.
+	if len(sites) > 0 && len(hs.Stdio) == 0 && pass.Pkg.Name() != "main" {
 		pass.ExportPackageFact(&stdoutWrites{Sites: sites})
 	}
 	if len(hs.Stdio) == 0 {
