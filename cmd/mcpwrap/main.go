@@ -37,10 +37,10 @@ func main() {
 	if vet.IsUnitchecker(os.Args[1:]) {
 		unitchecker.Main(vet.Analyzers...)
 	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func runMain(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {
