@@ -452,6 +452,8 @@ func runCtxLost(pass *analysis.Pass, hs *Handlers, r *reporter) {
 				if inLoop(stack) {
 					r.report(call.Pos(), fmt.Sprintf("%s sleeps with time.Sleep in a loop: a cancelled or timed-out call keeps waiting and retrying; use select { case <-ctx.Done(): return …; case <-time.After(d): }", where(b)))
 				}
+			case fn.Pkg().Path() == "log/slog":
+				// Logging without ctx loses trace correlation, not cancellation.
 			default:
 				if alt := contextSibling(fn); alt != "" && !hasCtxArg(pass, call) {
 					r.report(call.Pos(), fmt.Sprintf("%s calls %s without the handler's ctx: %s; use %s(ctx, …)", where(b), callName(fn), cannot, alt))

@@ -1,10 +1,12 @@
 package vet
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
+	"os"
 	"reflect"
 	"strings"
 
@@ -200,6 +202,12 @@ func findHandlers(pass *analysis.Pass) (any, error) {
 			return true
 		})
 	}
+	if os.Getenv("MCPWRAP_VET_DEBUG") != "" {
+		for _, h := range hs.List {
+			fmt.Fprintf(os.Stderr, "HANDLER %s %s %s %s %q\n", pass.Fset.Position(h.Node.Pos()), h.SDK, h.Kind, map[bool]string{true: "typed", false: "raw"}[h.Typed], h.Name)
+		}
+		fmt.Fprintf(os.Stderr, "BODIES %s %d\n", pass.Pkg.Path(), len(hs.Bodies))
+	}
 	return hs, nil
 }
 
@@ -296,54 +304,72 @@ func constString(pass *analysis.Pass, e ast.Expr) string {
 }
 
 // asHandler reports whether sig is an SDK handler's: ctx first, the SDK's
-// request type second, error last.
+// request type among the other parameters (a server's own handler shape
+// such as func(ctx, deps, req, args) counts too), error last; a tool
+// handler's first result is the SDK's CallToolResult unless it is mcp-go's
+// structured handler.
 func asHandler(sig *types.Signature) *Handler {
 	p, r := sig.Params(), sig.Results()
-	if p.Len() < 2 || p.Len() > 3 || r.Len() < 2 || r.Len() > 3 {
+	if p.Len() < 2 || r.Len() < 2 || r.Len() > 3 {
 		return nil
 	}
 	if !isNamed(p.At(0).Type(), "context", "Context") || !isError(r.At(r.Len()-1).Type()) {
 		return nil
 	}
-	t := p.At(1).Type()
-	h := &Handler{Sig: sig, Typed: p.Len() == 3}
-	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
-		// go-sdk: *ServerRequest[*CallToolParamsRaw] and friends.
-		n, ok := types.Unalias(ptr.Elem()).(*types.Named)
-		if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != gosdkMCP || n.Obj().Name() != "ServerRequest" || n.TypeArgs().Len() != 1 {
-			return nil
+	var h *Handler
+	for i := 1; i < p.Len() && h == nil; i++ {
+		if sdk, kind := requestKind(p.At(i).Type()); kind != "" {
+			h = &Handler{Sig: sig, SDK: sdk, Kind: kind, Typed: p.Len() > i+1}
 		}
-		h.SDK = "go-sdk"
-		switch {
-		case isNamed(n.TypeArgs().At(0), gosdkMCP, "CallToolParamsRaw"):
-			h.Kind = "tool"
-		case isNamed(n.TypeArgs().At(0), gosdkMCP, "ReadResourceParams"):
-			h.Kind = "resource"
-		case isNamed(n.TypeArgs().At(0), gosdkMCP, "GetPromptParams"):
-			h.Kind = "prompt"
-		default:
-			return nil
-		}
-		if h.Typed && (h.Kind != "tool" || r.Len() != 3) || !h.Typed && r.Len() != 2 {
-			return nil
-		}
-		return h
 	}
-	h.SDK = "mcp-go"
-	switch {
-	case isNamed(t, mcpgoMCP, "CallToolRequest"):
-		h.Kind = "tool"
-	case isNamed(t, mcpgoMCP, "ReadResourceRequest"):
-		h.Kind = "resource"
-	case isNamed(t, mcpgoMCP, "GetPromptRequest"):
-		h.Kind = "prompt"
-	default:
+	if h == nil {
 		return nil
 	}
-	if r.Len() != 2 || h.Typed && h.Kind != "tool" {
+	switch {
+	case h.Kind == "tool" && h.SDK == "go-sdk":
+		if !isNamed(r.At(0).Type(), gosdkMCP, "CallToolResult") {
+			return nil
+		}
+		h.Typed = r.Len() == 3
+	case h.Kind == "tool":
+		// mcp-go's structured handler returns its own type; the others a CallToolResult.
+		if r.Len() != 2 || !h.Typed && !isNamed(r.At(0).Type(), mcpgoMCP, "CallToolResult") {
+			return nil
+		}
+	case r.Len() != 2 || h.Typed:
 		return nil
 	}
 	return h
+}
+
+// requestKind tells the SDK and the kind of handler a request type is for.
+func requestKind(t types.Type) (sdk, kind string) {
+	switch {
+	case isNamed(t, mcpgoMCP, "CallToolRequest"):
+		return "mcp-go", "tool"
+	case isNamed(t, mcpgoMCP, "ReadResourceRequest"):
+		return "mcp-go", "resource"
+	case isNamed(t, mcpgoMCP, "GetPromptRequest"):
+		return "mcp-go", "prompt"
+	}
+	// go-sdk: *ServerRequest[*CallToolParamsRaw] and friends.
+	ptr, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return "", ""
+	}
+	n, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != gosdkMCP || n.Obj().Name() != "ServerRequest" || n.TypeArgs().Len() != 1 {
+		return "", ""
+	}
+	switch arg := n.TypeArgs().At(0); {
+	case isNamed(arg, gosdkMCP, "CallToolParamsRaw"):
+		return "go-sdk", "tool"
+	case isNamed(arg, gosdkMCP, "ReadResourceParams"):
+		return "go-sdk", "resource"
+	case isNamed(arg, gosdkMCP, "GetPromptParams"):
+		return "go-sdk", "prompt"
+	}
+	return "", ""
 }
 
 func isStdioServe(pass *analysis.Pass, call *ast.CallExpr) bool {

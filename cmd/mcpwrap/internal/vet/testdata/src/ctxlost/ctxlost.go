@@ -3,12 +3,13 @@ package ctxlost
 import (
 	"context"
 	"database/sql"
+	"log/slog"
 	"net/http"
 	"time"
 
-	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 type tools struct{ db *sql.DB }
@@ -45,6 +46,7 @@ func (t *tools) clean(ctx context.Context) (*mcp.CallToolResult, error) {
 	}
 	rows.Close()
 	time.Sleep(time.Millisecond) // not in a loop
+	slog.Info("queried")         // logging without ctx loses trace correlation, not cancellation
 	for i := 0; i < 3; i++ {
 		select {
 		case <-ctx.Done():

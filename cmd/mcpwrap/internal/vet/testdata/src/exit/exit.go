@@ -5,9 +5,9 @@ import (
 	"log"
 	"os"
 
-	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func mustConfig() string {

@@ -5,9 +5,9 @@ import (
 	"log"
 	"sync"
 
-	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/errgroup"
 )
 

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 var errNotFound = errors.New("not found")
@@ -54,4 +54,12 @@ func fetch(name string) (string, error) {
 		return "", fmt.Errorf("empty name") // want `masked: fmt.Errorf without %w in fetch \(called by tool "deep"\)`
 	}
 	return name, nil
+}
+
+// A server's own handler shape (github-mcp-server's func(ctx, deps, req,
+// args)) is found by the request type among its parameters.
+type deps struct{}
+
+func ownShape(ctx context.Context, d deps, req *gosdk.CallToolRequest, args map[string]any) (*gosdk.CallToolResult, any, error) {
+	return nil, nil, errors.New("no such repository") // want `masked: errors.New in the tool handler`
 }
