@@ -326,33 +326,42 @@ func (m *masker) expr(body *ast.BlockStmt, e ast.Expr, depth int, helper string)
 			}
 			return
 		}
-		// Local assignments to the variable inside this function.
+		// The assignment to the variable that reaches the return: the last one
+		// before it in the source, which is the one in the usual
+		// v, err := f(); if err != nil { return …, err } (an err reused for
+		// several calls is attributed to the right one).
+		var last *ast.AssignStmt
+		lastIdx := -1
 		ast.Inspect(body, func(n ast.Node) bool {
 			if _, ok := n.(*ast.FuncLit); ok {
 				return false
 			}
 			as, ok := n.(*ast.AssignStmt)
-			if !ok {
+			if !ok || as.Pos() >= x.Pos() {
 				return true
 			}
 			for i, lhs := range as.Lhs {
-				id, ok := lhs.(*ast.Ident)
-				if !ok || (m.pass.TypesInfo.Defs[id] != obj && m.pass.TypesInfo.Uses[id] != obj) {
-					continue
-				}
-				switch {
-				case len(as.Rhs) == len(as.Lhs):
-					if what := plainError(m.pass, as.Rhs[i]); what != "" {
-						m.report(as.Rhs[i].Pos(), what, helper)
-					}
-				case len(as.Rhs) == 1 && i == len(as.Lhs)-1:
-					if call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); ok {
-						m.call(call, depth)
+				if id, ok := lhs.(*ast.Ident); ok && (m.pass.TypesInfo.Defs[id] == obj || m.pass.TypesInfo.Uses[id] == obj) {
+					if last == nil || as.Pos() > last.Pos() {
+						last, lastIdx = as, i
 					}
 				}
 			}
 			return true
 		})
+		switch {
+		case last == nil:
+		case len(last.Rhs) == len(last.Lhs):
+			if what := plainError(m.pass, last.Rhs[lastIdx]); what != "" {
+				m.report(last.Rhs[lastIdx].Pos(), what, helper)
+			} else if call, ok := ast.Unparen(last.Rhs[lastIdx]).(*ast.CallExpr); ok {
+				m.call(call, depth)
+			}
+		case len(last.Rhs) == 1 && lastIdx == len(last.Lhs)-1:
+			if call, ok := ast.Unparen(last.Rhs[0]).(*ast.CallExpr); ok {
+				m.call(call, depth)
+			}
+		}
 	}
 }
 

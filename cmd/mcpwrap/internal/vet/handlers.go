@@ -1,12 +1,10 @@
 package vet
 
 import (
-	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
-	"os"
 	"reflect"
 	"strings"
 
@@ -87,6 +85,11 @@ func findHandlers(pass *analysis.Pass) (any, error) {
 		return hs, nil
 	}
 	byNode := map[ast.Node]*Handler{}
+	// Handlers in test files serve no client: stubs there return nil, nil
+	// or plain errors on purpose. Helpers in them are still followed.
+	inTest := func(n ast.Node) bool {
+		return strings.HasSuffix(pass.Fset.Position(n.Pos()).Filename, "_test.go")
+	}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
@@ -98,7 +101,7 @@ func findHandlers(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			hs.decls[fn] = fd
-			if h := asHandler(fn.Type().(*types.Signature)); h != nil {
+			if h := asHandler(fn.Type().(*types.Signature)); h != nil && !inTest(fd) {
 				h.Node, h.Body = fd, fd.Body
 				byNode[fd] = h
 				hs.List = append(hs.List, h)
@@ -113,7 +116,7 @@ func findHandlers(pass *analysis.Pass) (any, error) {
 				if sig == nil {
 					return true
 				}
-				if h := asHandler(sig); h != nil {
+				if h := asHandler(sig); h != nil && !inTest(n) {
 					h.Node, h.Body = n, n.Body
 					byNode[n] = h
 					hs.List = append(hs.List, h)
@@ -201,12 +204,6 @@ func findHandlers(pass *analysis.Pass) (any, error) {
 			queue = append(queue, &Body{Node: fd, Body: fd.Body, Handler: b.Handler, Depth: b.Depth + 1})
 			return true
 		})
-	}
-	if os.Getenv("MCPWRAP_VET_DEBUG") != "" {
-		for _, h := range hs.List {
-			fmt.Fprintf(os.Stderr, "HANDLER %s %s %s %s %q\n", pass.Fset.Position(h.Node.Pos()), h.SDK, h.Kind, map[bool]string{true: "typed", false: "raw"}[h.Typed], h.Name)
-		}
-		fmt.Fprintf(os.Stderr, "BODIES %s %d\n", pass.Pkg.Path(), len(hs.Bodies))
 	}
 	return hs, nil
 }

@@ -63,3 +63,24 @@ type deps struct{}
 func ownShape(ctx context.Context, d deps, req *gosdk.CallToolRequest, args map[string]any) (*gosdk.CallToolResult, any, error) {
 	return nil, nil, errors.New("no such repository") // want `masked: errors.New in the tool handler`
 }
+
+// Clean: err is reused; the plain error from parse becomes a tool error
+// result, and the err that reaches the return comes from elsewhere.
+func reused(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	v, err := parse(req.Params.Name)
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	err = ctx.Err()
+	if err != nil {
+		return nil, err
+	}
+	return mcp.NewToolResultText(v), nil
+}
+
+func parse(s string) (string, error) {
+	if s == "" {
+		return "", errors.New("empty")
+	}
+	return s, nil
+}
