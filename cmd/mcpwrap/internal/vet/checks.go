@@ -220,7 +220,7 @@ func runNilResult(pass *analysis.Pass, hs *Handlers, r *reporter) {
 			case h.SDK == "go-sdk":
 				sees = `go-sdk sends "result": null, which clients drop: the call hangs until the client's own timeout`
 			default:
-				sees = "the client gets an empty or null result instead of an answer or an error"
+				sees = fmt.Sprintf("mcp-go sends \"result\": null, neither an answer nor an error (mcpwrap: JSON-RPC -32603 `%s`)", fmt.Sprintf(maskedSentence, h.Subject()))
 			}
 			fix := "return a result (e.g. mcp.NewToolResultText(\"…\")) or an error"
 			if h.SDK == "go-sdk" {

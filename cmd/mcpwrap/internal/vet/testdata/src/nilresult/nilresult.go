@@ -21,7 +21,7 @@ func Register(s *server.MCPServer, g *gosdk.Server) {
 	var v svc
 	s.AddTool(mcp.NewTool("method"), v.handle)
 	s.AddPrompt(mcp.NewPrompt("p"), func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		return nil, nil // want `nilresult: prompt "p" returns nil, nil`
+		return nil, nil // want "nilresult: prompt \"p\" returns nil, nil: mcp-go sends \"result\": null.*`internal error in prompt \"p\" \\(call id …\\); the details are in the server log`"
 	})
 	// Clean: a resource handler's nil slice is an empty read, not a missing result.
 	s.AddResource(mcp.NewResource("file:///a", "a"), func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
