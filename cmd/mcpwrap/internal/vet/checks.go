@@ -394,6 +394,8 @@ func (m *masker) report(pos token.Pos, what, helper string) {
 	today := ""
 	if !m.hs.Wrapped {
 		switch {
+		case m.h.SDK == "mcp-go" && !isNamed(m.h.Sig.Results().At(0).Type(), mcpgoMCP, "CallToolResult"):
+			today = "; without mcpwrap mcp-go's NewStructuredToolHandler sends it as isError `tool execution failed: <this text>`"
 		case m.h.SDK == "mcp-go":
 			today = "; without mcpwrap mcp-go sends this text verbatim as JSON-RPC error -32603, not as a tool result"
 		case m.h.Typed:

@@ -84,3 +84,16 @@ func parse(s string) (string, error) {
 	}
 	return s, nil
 }
+
+type out struct{ N int }
+
+func structured(ctx context.Context, req mcp.CallToolRequest, in struct{ N int }) (out, error) {
+	if in.N < 0 {
+		return out{}, errors.New("n must not be negative") // want "masked: errors.New in tool \\"structured\\" .*NewStructuredToolHandler sends it as isError `tool execution failed: <this text>`"
+	}
+	return out{in.N}, nil
+}
+
+func registerStructured(s *server.MCPServer) {
+	s.AddTool(mcp.NewTool("structured"), mcp.NewStructuredToolHandler(structured))
+}
