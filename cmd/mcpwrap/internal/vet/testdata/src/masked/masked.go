@@ -89,7 +89,7 @@ type out struct{ N int }
 
 func structured(ctx context.Context, req mcp.CallToolRequest, in struct{ N int }) (out, error) {
 	if in.N < 0 {
-		return out{}, errors.New("n must not be negative") // want "masked: errors.New in tool \\"structured\\" .*NewStructuredToolHandler sends it as isError `tool execution failed: <this text>`"
+		return out{}, errors.New("n must not be negative") // want "masked: errors.New in tool \"structured\" .*NewStructuredToolHandler sends it as isError `tool execution failed: <this text>`"
 	}
 	return out{in.N}, nil
 }
