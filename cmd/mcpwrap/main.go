@@ -1,18 +1,74 @@
-// Command mcpwrap is mcpwrap's command line. This main only dispatches
-// audit; the full one (with vet) is merged from another branch.
+// Command mcpwrap is mcpwrap's tool: `mcpwrap vet` checks MCP server
+// handlers before they run; `mcpwrap audit` scores a running MCP server.
+//
+// Usage:
+//
+//	mcpwrap vet [-json] packages…
+//	go vet -vettool=$(command -v mcpwrap) ./...
+//	mcpwrap audit [flags] <url>
+//	mcpwrap audit [flags] -- <command> [args…]
 package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/mcpwrap/mcpwrap/cmd/mcpwrap/internal/audit"
+	"github.com/mcpwrap/mcpwrap/cmd/mcpwrap/internal/vet"
+	"golang.org/x/tools/go/analysis/unitchecker"
 )
 
+// A subcommand gets its arguments (after its name) and returns the exit code.
+type subcommand struct {
+	main  func(args []string, stdout, stderr io.Writer) int
+	usage string
+}
+
+// subcommands is the dispatch point.
+var subcommands = map[string]subcommand{
+	"vet":   {vet.Main, "check MCP handlers (mcp-go, go-sdk) for what will go wrong for the model"},
+	"audit": {audit.Main, "score a running MCP server (a URL, or -- a stdio command) against the failures that make models hallucinate"},
+}
+
+// order is the order usage lists the subcommands in.
+var order = []string{"vet", "audit"}
+
 func main() {
-	if len(os.Args) < 2 || os.Args[1] != "audit" {
-		fmt.Fprintln(os.Stderr, "usage: mcpwrap audit [flags] <url> | mcpwrap audit [flags] -- <command> [args…]")
-		os.Exit(2)
+	// go vet -vettool runs the tool with its own protocol (-V=full, -flags,
+	// a .cfg file per package); unitchecker speaks it and exits.
+	if vet.IsUnitchecker(os.Args[1:]) {
+		unitchecker.Main(vet.Analyzers...)
 	}
-	os.Exit(audit.Main(os.Args[2:], os.Stdout, os.Stderr))
+	os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func runMain(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	sc, ok := subcommands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "mcpwrap: unknown subcommand %q\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	return sc.main(args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "usage: mcpwrap <subcommand> [flags] [args]\n\nSubcommands:\n")
+	for _, name := range order {
+		sc, ok := subcommands[name]
+		if !ok {
+			fmt.Fprintf(w, "  %-6s %s\n", name, "(not in this build)")
+			continue
+		}
+		fmt.Fprintf(w, "  %-6s %s\n", name, sc.usage)
+	}
+	fmt.Fprintf(w, "\nAlso: go vet -vettool=$(command -v mcpwrap) ./... runs the vet checks under go vet.\n")
 }

@@ -109,7 +109,7 @@ func tools(closedAddr, limitedURL string) []server.ServerTool {
 				return mcp.NewToolResultText(fmt.Sprintf("%s: sunny for %d days", req.GetString("city", "?"), days)), nil
 			}},
 		{Tool: mcp.NewTool("get_history"), Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return nil, errors.New(`pq: password authentication failed for user "weather" (postgres://weather:s3cret@10.0.3.7/history)`)
+			return nil, errors.New(`pq: password authentication failed for user "weather" (postgres://weather:s3cret@10.0.3.7/history)`) //mcpwrap:ignore masked the tour shows a plain error side by side
 		}},
 		{Tool: mcp.NewTool("get_alerts"), Handler: func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var d net.Dialer
@@ -124,10 +124,10 @@ func tools(closedAddr, limitedURL string) []server.ServerTool {
 			var levels map[string]int
 			//lint:ignore SA5000 the panic is the point
 			levels["birch"]++ // assignment to entry in nil map
-			return nil, nil
+			return nil, nil   //mcpwrap:ignore nilresult the tour shows what each SDK makes of nil, nil
 		}},
 		{Tool: mcp.NewTool("get_radar"), Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return nil, nil
+			return nil, nil //mcpwrap:ignore nilresult the tour shows what each SDK makes of nil, nil
 		}},
 		{Tool: mcp.NewTool("get_uv_index"), Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultError("UV index is not available for this region"), nil

@@ -42,7 +42,7 @@ type fileServer struct{ root string }
 func (f *fileServer) resolve(p string) (string, error) {
 	full := filepath.Join(f.root, filepath.Clean("/"+p))
 	if !strings.HasPrefix(full, f.root) {
-		return "", fmt.Errorf("access denied: %s is outside the allowed directory", p)
+		return "", fmt.Errorf("access denied: %s is outside the allowed directory", p) //mcpwrap:ignore masked the fixture is written like a third-party server
 	}
 	return full, nil
 }
@@ -137,7 +137,7 @@ func createUser(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult
 		return nil, err
 	}
 	if u.Name == "" {
-		return nil, errors.New("name is required")
+		return nil, errors.New("name is required") //mcpwrap:ignore masked the fixture is written like a third-party server
 	}
 	return mcp.NewToolResultText(fmt.Sprintf("created %s (%d)", u.Name, u.Age)), nil
 }
@@ -147,7 +147,7 @@ func typedUser(_ context.Context, _ mcp.CallToolRequest, u user) (*mcp.CallToolR
 }
 
 func queryDB(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return nil, fmt.Errorf("query %q: pq: password authentication failed for user \"app\" (postgres://app:hunter2@10.0.0.5/app)",
+	return nil, fmt.Errorf("query %q: pq: password authentication failed for user \"app\" (postgres://app:hunter2@10.0.0.5/app)", //mcpwrap:ignore masked the fixture leaks a DSN on purpose
 		req.GetString("sql", ""))
 }
 

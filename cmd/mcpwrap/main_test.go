@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mcpwrap/mcpwrap/cmd/mcpwrap/internal/vet"
+)
+
+// tinyServer is a real mcp-go stdio server with one finding per check it
+// exercises; the module around it resolves from the module cache.
+const tinyServer = `package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+func main() {
+	s := server.NewMCPServer("tiny", "1")
+	s.AddTool(mcp.NewTool("get"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		fmt.Println("get called")
+		if req.GetString("city", "") == "" {
+			return nil, errors.New("city is required")
+		}
+		if req.GetString("mode", "") == "x" {
+			os.Exit(1)
+		}
+		return mcp.NewToolResultText("ok"), nil
+	})
+	_ = server.ServeStdio(s)
+}
+`
+
+var wantFindings = []string{
+	`main.go:16:3: stdout: tool "get" writes to stdout`,
+	`main.go:18:16: masked: errors.New in tool "get"`,
+	`main.go:21:4: exit: tool "get" calls os.Exit`,
+}
+
+func buildTool(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "mcpwrap")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// tinyModule writes a module with tinyServer, its requirements resolved
+// offline from the module cache with this repository's go.sum.
+func tinyModule(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	sum, err := os.ReadFile("../../go.sum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"go.mod":  "module tiny\n\ngo 1.26.0\n\nrequire github.com/mark3labs/mcp-go v1.2.1\n",
+		"go.sum":  string(sum),
+		"main.go": tinyServer,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("go", "mod", "tidy")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go mod tidy: %v\n%s", err, out)
+	}
+	return dir
+}
+
+func run(t *testing.T, dir string, name string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod")
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return o.String(), e.String(), code
+}
+
+func TestCommandOnTinyModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command and a module")
+	}
+	bin := buildTool(t)
+	dir := tinyModule(t)
+
+	t.Run("vet", func(t *testing.T) {
+		_, stderr, code := run(t, dir, bin, "vet", "./...")
+		if code != 3 {
+			t.Fatalf("exit code %d, want 3 (findings)\n%s", code, stderr)
+		}
+		for _, w := range wantFindings {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("missing %q in\n%s", w, stderr)
+			}
+		}
+		if n := strings.Count(stderr, "\n"); n != len(wantFindings) {
+			t.Errorf("%d lines, want %d:\n%s", n, len(wantFindings), stderr)
+		}
+	})
+	t.Run("json", func(t *testing.T) {
+		stdout, stderr, code := run(t, dir, bin, "vet", "-json", "./...")
+		if code != 0 {
+			t.Fatalf("exit code %d\n%s", code, stderr)
+		}
+		var tree map[string]map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(stdout), &tree); err != nil {
+			t.Fatalf("%v in %s", err, stdout)
+		}
+		var diags []struct{ Posn, Message string }
+		if err := json.Unmarshal(tree["tiny"]["masked"], &diags); err != nil || len(diags) != 1 || !regexp.MustCompile(`main.go:18:16$`).MatchString(diags[0].Posn) {
+			t.Fatalf("masked = %+v (%v) in %s", diags, err, stdout)
+		}
+	})
+	t.Run("go vet -vettool", func(t *testing.T) {
+		_, stderr, code := run(t, dir, "go", "vet", "-vettool="+bin, "./...")
+		if code == 0 {
+			t.Fatalf("go vet passed, want findings\n%s", stderr)
+		}
+		for _, w := range wantFindings {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("missing %q in\n%s", w, stderr)
+			}
+		}
+	})
+	t.Run("suppressed", func(t *testing.T) {
+		src := strings.Replace(tinyServer, `			return nil, errors.New("city is required")`, `			return nil, errors.New("city is required") //mcpwrap:ignore masked the operator wants it masked`, 1)
+		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, _ := run(t, dir, bin, "vet", "./...")
+		if strings.Contains(stderr, "masked:") || !strings.Contains(stderr, "exit:") {
+			t.Fatalf("suppression not honoured or too broad:\n%s", stderr)
+		}
+	})
+}
+
+func TestUsageListsSubcommands(t *testing.T) {
+	var out bytes.Buffer
+	if code := runMain(nil, &out, &out); code != 2 {
+		t.Errorf("no arguments: exit code %d, want 2", code)
+	}
+	for _, name := range []string{"vet", "audit"} {
+		if !strings.Contains(out.String(), "  "+name+" ") {
+			t.Errorf("usage does not list %s:\n%s", name, out.String())
+		}
+	}
+}
+
+// knownFindings are the findings on this repository's examples, retrofit
+// fixture and packages: none, since every deliberate defect is annotated
+// with //mcpwrap:ignore <check> <reason>. A finding fails the test.
+var knownFindings = []string{}
+
+func TestOwnExamplesAndFixtures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the examples from source")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := vet.Main([]string{"-json", root + "/examples/...", root + "/internal/retrofit/...", root + "/wrap/..."}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit code %d\n%s", code, stderr.String())
+	}
+	var tree map[string]map[string][]struct{ Posn string }
+	if err := json.Unmarshal(stdout.Bytes(), &tree); err != nil {
+		t.Fatalf("%v in %s", err, stdout.String())
+	}
+	got := map[string]bool{}
+	for _, checks := range tree {
+		for check, diags := range checks {
+			for _, d := range diags {
+				rel, _ := filepath.Rel(root, d.Posn)
+				file, line, _ := strings.Cut(rel, ":")
+				line, _, _ = strings.Cut(line, ":")
+				got[file+":"+line+": "+check] = true
+			}
+		}
+	}
+	want := map[string]bool{}
+	for _, k := range knownFindings {
+		want[k] = true
+		if !got[k] {
+			t.Errorf("%s is no longer found: take it off knownFindings", k)
+		}
+	}
+	for k := range got {
+		if !want[k] {
+			t.Errorf("new finding %s: fix it or annotate it with //mcpwrap:ignore", k)
+		}
+	}
+}
