@@ -79,6 +79,44 @@ func New(opts ...Option) *Observer {
 	return o
 }
 
+// WithArguments returns an Observer that logs arguments as the given
+// options say (WithArgumentNamesOnly, WithoutArguments, applied on top of
+// o's) and shares everything else with o. Other options are ignored. It is
+// called at construction, not per call.
+func (o *Observer) WithArguments(opts ...Option) *Observer {
+	if len(opts) == 0 {
+		return o
+	}
+	d := *o
+	c := d.cfg
+	var probe config
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&probe)
+		}
+	}
+	c.namesAll = c.namesAll || probe.namesAll
+	c.noneAll = c.noneAll || probe.noneAll
+	c.namesTools = mergeTools(c.namesTools, probe.namesTools)
+	c.noneTools = mergeTools(c.noneTools, probe.noneTools)
+	d.cfg = c
+	return &d
+}
+
+func mergeTools(a, b map[string]bool) map[string]bool {
+	if len(b) == 0 {
+		return a
+	}
+	m := make(map[string]bool, len(a)+len(b))
+	for k := range a {
+		m[k] = true
+	}
+	for k := range b {
+		m[k] = true
+	}
+	return m
+}
+
 // WithSecrets returns an Observer that also redacts the named parameters and
 // shares everything else with o: providers, instruments and the request ids
 // recorded by o's hooks. The adapters' typed helpers use it with the names of the fields

@@ -55,6 +55,9 @@ type config struct {
 	resultLimit int
 	toolLimits  map[string]int
 	loops       *loops // nil: no repeated-failure guard
+	// argModes are WithArgumentNamesOnly and WithoutArguments, applied to
+	// the observer.
+	argModes []observe.Option
 }
 
 // DefaultResultLimit is the size a handler's result is cut to by default:
@@ -111,6 +114,30 @@ func WithLogger(l *slog.Logger) Option {
 			c.obsBase, c.ownObserver = nil, false
 		}
 	}
+}
+
+// WithLogHandler is WithLogger(slog.New(h)): any slog.Handler, including
+// a bridge to the server's own logger (zap's zapslog, logrus through
+// slog-logrus).
+func WithLogHandler(h slog.Handler) Option {
+	if h == nil {
+		return WithLogger(nil)
+	}
+	return WithLogger(slog.New(h))
+}
+
+// WithArgumentNamesOnly logs the arguments of the named tools (of every
+// tool when none is named) as names and sizes only, never their values,
+// for a server that keeps argument values out of its telemetry.
+func WithArgumentNamesOnly(tools ...string) Option {
+	return func(c *config) { c.argModes = append(slices.Clip(c.argModes), observe.WithArgumentNamesOnly(tools...)) }
+}
+
+// WithoutArguments leaves the arguments of the named tools (of every tool
+// when none is named) out of the log line and span; secret values in them
+// are still scrubbed from what is logged.
+func WithoutArguments(tools ...string) Option {
+	return func(c *config) { c.argModes = append(slices.Clip(c.argModes), observe.WithoutArguments(tools...)) }
 }
 
 // WithObserver sends every call to o: one JSON log line, an OpenTelemetry
@@ -236,6 +263,9 @@ func newConfig(base config, opts []Option) config {
 // also redacts the secrets, and the redactor of error results.
 func (c *config) finish() {
 	c.observer = c.obsBase
+	if c.observer != nil && len(c.argModes) > 0 {
+		c.observer = c.observer.WithArguments(c.argModes...)
+	}
 	if c.observer != nil && len(c.secrets) > 0 {
 		c.observer = c.observer.WithSecrets(c.secrets...)
 	}
