@@ -74,11 +74,21 @@ func schemaViolations(s string) []errs.Violation {
 	if u, ok := strings.CutPrefix(s, "unmarshaling arguments: "); ok {
 		return []errs.Violation{{Parameter: "arguments", Rule: "json", Message: "the arguments are not a JSON object: " + u}}
 	}
+	param := parameterOf(path)
+	if list, ok := strings.CutPrefix(s, "unexpected additional properties "); ok {
+		if names, ok := quotedList(list); ok {
+			out := make([]errs.Violation, 0, len(names))
+			for _, n := range names {
+				p := joinParam(param, n)
+				out = append(out, errs.Violation{Parameter: p, Rule: "unknown", Message: "unknown parameter " + strconv.Quote(p)})
+			}
+			return out
+		}
+	}
 	rule, msg, ok := strings.Cut(s, ": ")
 	if !ok || strings.ContainsAny(rule, " \"") {
 		rule, msg = "schema", s
 	}
-	param := parameterOf(path)
 	if rule == "required" {
 		if names, ok := missing(msg); ok {
 			out := make([]errs.Violation, 0, len(names))
@@ -89,8 +99,17 @@ func schemaViolations(s string) []errs.Violation {
 			return out
 		}
 	}
-	if rule == "unexpected additional properties" {
-		rule = "unknown"
+	if rule == "type" && param != "" {
+		// "three has type \"string\", want \"integer\"": said the way
+		// package validate says it, without echoing the value.
+		if i := strings.LastIndex(msg, ` has type "`); i >= 0 {
+			got, want, ok := strings.Cut(msg[i+len(` has type "`):], `", want "`)
+			if ok {
+				want = strings.TrimSuffix(want, `"`)
+				return []errs.Violation{{Parameter: param, Rule: "type", Expected: article(want), Got: got,
+					Message: "parameter " + strconv.Quote(param) + " must be " + article(want) + ", got " + article(got)}}
+			}
+		}
 	}
 	if param == "" {
 		return []errs.Violation{{Parameter: "arguments", Rule: rule, Message: "the arguments fail " + rule + ": " + msg}}
@@ -129,7 +148,16 @@ func joinParam(base, name string) string {
 
 // missing reads `missing properties: ["a" "b"]`.
 func missing(msg string) ([]string, bool) {
-	list, ok := strings.CutPrefix(msg, "missing properties: [")
+	list, ok := strings.CutPrefix(msg, "missing properties: ")
+	if !ok {
+		return nil, false
+	}
+	return quotedList(list)
+}
+
+// quotedList reads a %q-formatted []string: `["a" "b"]`.
+func quotedList(list string) ([]string, bool) {
+	list, ok := strings.CutPrefix(list, "[")
 	if !ok {
 		return nil, false
 	}
@@ -145,4 +173,12 @@ func missing(msg string) ([]string, bool) {
 		list = strings.TrimLeft(list[len(q):], " ")
 	}
 	return names, len(names) > 0
+}
+
+// article puts "a" or "an" before a JSON type name.
+func article(t string) string {
+	if t != "" && strings.ContainsRune("aeiou", rune(t[0])) {
+		return "an " + t
+	}
+	return "a " + t
 }
