@@ -87,9 +87,11 @@ func (r *record) fail(outcome observe.Outcome, err *errs.Error) {
 	r.err = err
 }
 
-func (r *record) passthrough(err error) {
+// passthrough records a protocol error sent with the JSON-RPC code code.
+func (r *record) passthrough(err error, code int) {
 	r.outcome = observe.OutcomeProtocolError
 	r.err = errs.From(err)
+	r.rpcCode = code
 }
 
 // log ends the observation: log line, span and metrics.
@@ -114,7 +116,7 @@ func (r *record) log(ctx context.Context) {
 	if p := panicOf(r.err); p != nil {
 		out.Stack = p.Stack
 	}
-	if r.outcome == observe.OutcomeProtocolError {
+	if r.outcome == observe.OutcomeProtocolError && out.JSONRPCCode == 0 {
 		out.JSONRPCCode = protocolCode(r.err)
 	}
 	r.obs.End(ctx, out)

@@ -67,7 +67,7 @@ func settle(err error, req *call.Request, cfg *config, o *outcome) {
 	}
 	_ = err.Error() // a panicking Error method is caught here, not in the log line
 	if pe, ok := protocolCause(err); ok {
-		o.proto = pe
+		o.proto, o.protoCode = pe, protocolCode(err)
 		return
 	}
 	o.err = classify(err, cfg, o)
