@@ -165,7 +165,7 @@ type outcome struct {
 	// protoCode is the JSON-RPC code proto is sent with
 	// (ProtocolErrorCode), for the log line and the span.
 	protoCode int
-	panic *PanicError
+	panic     *PanicError
 	// discarded is set when the handler returned a result with its error.
 	discarded bool
 	// public is set when WithPublicErrors let the model read err's cause.
