@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
 
@@ -35,12 +36,13 @@ func hostile() []struct{ name, args string } {
 
 // TestHostileArgumentsBounded: whatever the arguments hold, a typed tool
 // (go-sdk's mcp.AddTool or this package's AddTool) answers an
-// invalid_argument result (or, for go-sdk's own validation, the timeout)
-// under 16 KiB, and the wrapped answer costs a
+// invalid_argument result under 16 KiB, and the wrapped answer costs a
 // small multiple of what go-sdk spends carrying the same payload to a tool
 // that ignores it (ratios, not a timed assert).
 func TestHostileArgumentsBounded(t *testing.T) {
-	w, _ := newWrapper(t)
+	// A timeout far above what binding costs, even under -race: the
+	// answer must come from the arguments, not the clock.
+	w, _ := newWrapper(t, wrap.WithTimeout(30*time.Second))
 	wrapped := connect(t, "memory", newServer(w), true)
 	bare := connect(t, "memory", newServer(nil), false)
 	for _, in := range hostile() {
@@ -53,10 +55,7 @@ func TestHostileArgumentsBounded(t *testing.T) {
 					t.Fatalf("%s: no result", tool)
 				}
 				info, ok := gosdk.InfoOf(res)
-				// go-sdk's own validation of a typed tool's arguments runs
-				// under the chain's timeout (50ms here): on the largest
-				// payloads it is the timeout that answers, on time.
-				if !ok || info.Code != "invalid_argument" && !(tool == "typed" && info.Code == "timeout") {
+				if !ok || info.Code != "invalid_argument" {
 					t.Fatalf("%s: want invalid_argument, got %.300s", tool, toolText(res))
 				}
 				b, _ := json.Marshal(res)
@@ -65,7 +64,8 @@ func TestHostileArgumentsBounded(t *testing.T) {
 				}
 				ratio := float64(d) / float64(max(base, time.Microsecond))
 				t.Logf("%s: %d bytes in %v, %.1f× go-sdk carrying the payload (%v)", tool, len(b), d, ratio, base)
-				if ratio > 10 && d > 50*time.Millisecond {
+				// go-sdk's own validation (tool "typed") is not ours to bound.
+				if tool == "bound" && ratio > 10 && d > 100*time.Millisecond {
 					t.Errorf("%s: %v, %.1f× the transport's cost", tool, d, ratio)
 				}
 			}

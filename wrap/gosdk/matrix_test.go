@@ -119,6 +119,7 @@ func probes() []probe {
 		probe{name: "typed missing arguments", do: tool("typed", `{}`)},
 		probe{name: "typed arguments not an object", do: tool("typed", `[1,2]`)},
 		probe{name: "typed error with a password", do: tool("typed_secret", `{"user":"bob","password":"hunter2"}`)},
+		probe{name: "typed own message with SetError", do: tool("typed_own_message", `{"user":"bob","password":"x"}`)},
 		probe{name: "typed panic", do: tool("typed_panic", `{"city":"Rome","days":3}`), bare: "the panic kills the process"},
 		probe{name: "bound ok", do: tool("bound", `{"city":"Rome","days":3}`), bare: "a tool of gosdk.AddTool"},
 		probe{name: "bound bad arguments", do: tool("bound", `{"cty":"Rome","days":"three"}`), bare: "a tool of gosdk.AddTool"},

@@ -89,6 +89,13 @@ func newServer(w *wrap.Wrapper) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "typed_secret"}, func(context.Context, *mcp.CallToolRequest, loginArgs) (*mcp.CallToolResult, any, error) {
 		return nil, nil, errors.New("login failed: password=hunter2")
 	})
+	mcp.AddTool(s, &mcp.Tool{Name: "typed_own_message"}, func(context.Context, *mcp.CallToolRequest, loginArgs) (*mcp.CallToolResult, any, error) {
+		// go-sdk's documented way to send a message of one's own while
+		// recording the cause for middleware.
+		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "the account is locked; try again tomorrow"}}}
+		res.SetError(errors.New("ldap bind uid=bob password=hunter2: locked"))
+		return res, nil, nil
+	})
 	mcp.AddTool(s, &mcp.Tool{Name: "typed_panic"}, func(context.Context, *mcp.CallToolRequest, weather) (*mcp.CallToolResult, any, error) {
 		panic("typed kaboom")
 	})
