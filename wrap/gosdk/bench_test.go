@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -126,7 +127,7 @@ func BenchmarkAttach(b *testing.B) {
 }
 
 // TestAttachIsCheap: attaching allocates a few small objects (the
-// middleware's closures) and starts no goroutine.
+// middleware's closure and go-sdk's) and starts no goroutine.
 func TestAttachIsCheap(t *testing.T) {
 	w := wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
 	impl := &mcp.Implementation{Name: "per-request", Version: "1"}
@@ -134,6 +135,7 @@ func TestAttachIsCheap(t *testing.T) {
 	for range 200 {
 		servers = append(servers, mcp.NewServer(impl, nil))
 	}
+	before := runtime.NumGoroutine()
 	i := 0
 	allocs := testing.AllocsPerRun(100, func() {
 		gosdk.Attach(servers[i], w)
@@ -141,6 +143,9 @@ func TestAttachIsCheap(t *testing.T) {
 	})
 	if allocs > 4 {
 		t.Fatalf("Attach allocates %.0f objects, want at most 4", allocs)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Fatalf("%d goroutines after 101 attaches, %d before", after, before)
 	}
 }
 
