@@ -91,10 +91,11 @@ func (r *record) fail(outcome observe.Outcome, err *errs.Error) {
 	r.err = err
 }
 
+// passthrough records a protocol error sent with the JSON-RPC code code.
 func (r *record) passthrough(err error, code int) {
-	r.rpcCode = code
 	r.outcome = observe.OutcomeProtocolError
 	r.err = errs.From(err)
+	r.rpcCode = code
 }
 
 // log ends the observation: log line, span and metrics.

@@ -185,7 +185,8 @@ type outcome struct {
 	// proto is an error that must reach the SDK unchanged (ProtocolError);
 	// err is nil then.
 	proto error
-	// protoCode is the JSON-RPC code the SDK sends proto with.
+	// protoCode is the JSON-RPC code proto is sent with
+	// (ProtocolErrorCode), for the log line and the span.
 	protoCode int
 	panic     *PanicError
 	// discarded is set when the handler returned a result with its error.

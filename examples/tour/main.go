@@ -5,7 +5,9 @@
 //
 // It starts two streamable-HTTP mcp-go servers on 127.0.0.1 with the same
 // tools, one bare and one with wrap.Middleware, calls every tool on both and
-// prints, per call, what the model gets and what the operator's log says.
+// prints, per call, what the model gets and what the operator's log says;
+// then the same kinds of failure on the official go-sdk, bare (a child
+// process over stdio, which the panic kills) and with gosdk.Attach.
 // It exits 1 if the wrapped server ever answers with a JSON-RPC error or a
 // dropped connection.
 //
@@ -51,6 +53,9 @@ import (
 )
 
 func main() {
+	if serveGoSDKChild() {
+		return
+	}
 	if err := run(context.Background(), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "tour:", err)
 		os.Exit(1)
@@ -232,6 +237,9 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	if len(failures) > 0 {
 		return fmt.Errorf("the wrapped server answered with protocol errors: %s", strings.Join(failures, "; "))
+	}
+	if err := goSDKTour(ctx, out); err != nil {
+		return err
 	}
 	fmt.Fprintf(out, "\nEvery wrapped call answered with a result except the ProtocolError step: %d JSON-RPC error on the wrapped wire.\n", protocolErrors)
 	if tel.Exporting {

@@ -3,9 +3,19 @@ package main
 import (
 	"bytes"
 	"net"
+	"os"
 	"strings"
 	"testing"
 )
+
+// TestMain serves the bare go-sdk server when the tour starts this test
+// binary as its child.
+func TestMain(m *testing.M) {
+	if serveGoSDKChild() {
+		return
+	}
+	os.Exit(m.Run())
+}
 
 // TestTour runs the tour end to end: two real servers, a real client, and
 // the comparison it prints must show the problem and the fix.
@@ -30,13 +40,20 @@ func TestTour(t *testing.T) {
 		"outcome=input_required",
 		"with mcpwrap:    JSON-RPC error -32603: internal error: order service requires a signed session",
 		"1 JSON-RPC error on the wrapped wire",
+		// go-sdk: bare sends the secrets and dies of the panic.
+		"without mcpwrap: JSON-RPC error 0: query orders: dial postgres://app:s3cret@db:5432/shop",
+		`without mcpwrap: isError=true  "ldap bind failed: password=hunter2 rejected"`,
+		"without mcpwrap: process dead",
+		`with mcpwrap:    isError=true  "internal error in tool "get_alerts" (call id `,
+		`with mcpwrap:    isError=true  "invalid arguments for tool "get_forecast": parameter "days" must be an integer, got a string"`,
+		`with mcpwrap:    isError=false "3 days of sun in Rome"`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("tour output lacks %q", want)
 		}
 	}
 	for _, line := range strings.Split(got, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "with mcpwrap:") && strings.Contains(line, "s3cret") {
+		if strings.HasPrefix(strings.TrimSpace(line), "with mcpwrap:") && (strings.Contains(line, "s3cret") || strings.Contains(line, "hunter2")) {
 			t.Errorf("the model saw the DSN: %s", line)
 		}
 		// The bare 429 loses the wait: only the wrapped answer may name it.

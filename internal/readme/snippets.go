@@ -284,3 +284,9 @@ func callingSide(ctx context.Context, url string, logger *slog.Logger, req mcp.C
 	res, err := c.CallTool(ctx, req) // drop-in: a transport/protocol outcome, or a result the wire contradicts, is always a *outbound.CallError
 	_, _, _ = rep, res, err
 }
+
+// docs/vet.md: a suppressed finding.
+func suppressed() (*mcp.CallToolResult, error) {
+	//mcpwrap:ignore masked the operator reads this one in the log; the model gets the generic sentence on purpose
+	return nil, fmt.Errorf("lockdown cache is not configured")
+}

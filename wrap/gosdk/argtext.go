@@ -1,0 +1,184 @@
+package gosdk
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+)
+
+// This file holds the one trick of the adapter that reads go-sdk's error
+// sentences. go-sdk v1.8.0's typed tools (mcp.AddTool) answer a call whose
+// arguments fail the input schema with SetError(fmt.Errorf("validating
+// \"arguments\": %v", err)), where err comes from
+// github.com/google/jsonschema-go and is flattened by %v: no type to find
+// with errors.As, only text such as
+//
+//	validating "arguments": validating root: validating /properties/days: type: three has type "string", want "integer"
+//	validating "arguments": validating root: required: missing properties: ["days"]
+//
+// argumentError turns that text into an errs.InvalidArgument naming the
+// parameter; argtext_test.go fails when a go-sdk upgrade changes the
+// sentence. Arguments that pass the schema but not decoding into In come
+// back as the JSON decoder's typed errors, found by type.
+
+// argumentsPrefix starts every argument validation failure of a typed tool.
+const argumentsPrefix = `validating "arguments": `
+
+// argumentError returns err as an InvalidArgument when it is go-sdk's
+// argument validation or decoding failure of a typed tool.
+func argumentError(err error) (error, bool) {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &typ):
+		p := typ.Field
+		if p == "" {
+			p = "arguments"
+		}
+		v := errs.Violation{Parameter: p, Rule: "type", Expected: typ.Type.String(),
+			Message: "parameter " + strconv.Quote(p) + " must be " + typ.Type.String() + ", not a JSON " + typ.Value}
+		return errs.Wrap(errs.InvalidArgument, err, "", errs.Violations(v)), true
+	case errors.As(err, &syn):
+		return errs.Wrap(errs.InvalidArgument, err, "the arguments are not valid JSON"), true
+	}
+	text := err.Error()
+	rest, ok := strings.CutPrefix(text, argumentsPrefix)
+	if !ok {
+		return nil, false
+	}
+	return errs.Wrap(errs.InvalidArgument, err, "", errs.Violations(schemaViolations(rest)...)), true
+}
+
+// schemaViolations reads jsonschema-go's "validating <path>: … <rule>: <text>"
+// chain: the innermost path names the parameter, the rule is the keyword
+// before the last colon-separated sentence.
+func schemaViolations(s string) []errs.Violation {
+	path := ""
+	for {
+		r, ok := strings.CutPrefix(s, "validating ")
+		if !ok {
+			break
+		}
+		p, tail, ok := strings.Cut(r, ": ")
+		if !ok {
+			break
+		}
+		if p != "root" {
+			path = p
+		}
+		s = tail
+	}
+	if u, ok := strings.CutPrefix(s, "unmarshaling arguments: "); ok {
+		return []errs.Violation{{Parameter: "arguments", Rule: "json", Message: "the arguments are not a JSON object: " + u}}
+	}
+	param := parameterOf(path)
+	if list, ok := strings.CutPrefix(s, "unexpected additional properties "); ok {
+		if names, ok := quotedList(list); ok {
+			out := make([]errs.Violation, 0, len(names))
+			for _, n := range names {
+				p := joinParam(param, n)
+				out = append(out, errs.Violation{Parameter: p, Rule: "unknown", Message: "unknown parameter " + strconv.Quote(p)})
+			}
+			return out
+		}
+	}
+	rule, msg, ok := strings.Cut(s, ": ")
+	if !ok || strings.ContainsAny(rule, " \"") {
+		rule, msg = "schema", s
+	}
+	if rule == "required" {
+		if names, ok := missing(msg); ok {
+			out := make([]errs.Violation, 0, len(names))
+			for _, n := range names {
+				out = append(out, errs.Violation{Parameter: joinParam(param, n), Rule: "required",
+					Message: "parameter " + strconv.Quote(joinParam(param, n)) + " is required"})
+			}
+			return out
+		}
+	}
+	if rule == "type" && param != "" {
+		// "three has type \"string\", want \"integer\"": said the way
+		// package validate says it, without echoing the value.
+		if i := strings.LastIndex(msg, ` has type "`); i >= 0 {
+			got, want, ok := strings.Cut(msg[i+len(` has type "`):], `", want "`)
+			if ok {
+				want = strings.TrimSuffix(want, `"`)
+				return []errs.Violation{{Parameter: param, Rule: "type", Expected: article(want), Got: got,
+					Message: "parameter " + strconv.Quote(param) + " must be " + article(want) + ", got " + article(got)}}
+			}
+		}
+	}
+	if param == "" {
+		return []errs.Violation{{Parameter: "arguments", Rule: rule, Message: "the arguments fail " + rule + ": " + msg}}
+	}
+	return []errs.Violation{{Parameter: param, Rule: rule, Message: "parameter " + strconv.Quote(param) + " fails " + rule + ": " + msg}}
+}
+
+// parameterOf turns a schema path (/properties/a/items/properties/b) into
+// a parameter path (a[].b).
+func parameterOf(path string) string {
+	var b strings.Builder
+	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	for i := 0; i < len(parts); i++ {
+		switch parts[i] {
+		case "properties":
+			if i+1 < len(parts) {
+				if b.Len() > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(parts[i+1])
+				i++
+			}
+		case "items", "prefixItems":
+			b.WriteString("[]")
+		}
+	}
+	return b.String()
+}
+
+func joinParam(base, name string) string {
+	if base == "" {
+		return name
+	}
+	return base + "." + name
+}
+
+// missing reads `missing properties: ["a" "b"]`.
+func missing(msg string) ([]string, bool) {
+	list, ok := strings.CutPrefix(msg, "missing properties: ")
+	if !ok {
+		return nil, false
+	}
+	return quotedList(list)
+}
+
+// quotedList reads a %q-formatted []string: `["a" "b"]`.
+func quotedList(list string) ([]string, bool) {
+	list, ok := strings.CutPrefix(list, "[")
+	if !ok {
+		return nil, false
+	}
+	list = strings.TrimSuffix(list, "]")
+	var names []string
+	for list != "" {
+		q, err := strconv.QuotedPrefix(list)
+		if err != nil {
+			return nil, false
+		}
+		n, _ := strconv.Unquote(q)
+		names = append(names, n)
+		list = strings.TrimLeft(list[len(q):], " ")
+	}
+	return names, len(names) > 0
+}
+
+// article puts "a" or "an" before a JSON type name.
+func article(t string) string {
+	if t != "" && strings.ContainsRune("aeiou", rune(t[0])) {
+		return "an " + t
+	}
+	return "a " + t
+}

@@ -1,0 +1,166 @@
+package gosdk_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
+)
+
+var benchResult = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}
+
+// sdkNext stands for go-sdk's method handler behind the middleware
+// (callTool finding the tool and running it).
+func sdkNext(context.Context, string, mcp.Request) (mcp.Result, error) { return benchResult, nil }
+
+var benchReq = &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "bench", Arguments: json.RawMessage(`{}`)}}
+
+// observed is a Wrapper with everything on: a JSON log line per call (to
+// io.Discard) and a recorded span per call (no exporter).
+func observed(b *testing.B) *wrap.Wrapper {
+	tp := sdktrace.NewTracerProvider()
+	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	o := observe.New(observe.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))), observe.WithTracerProvider(tp), observe.WithoutMetrics())
+	return wrap.New(wrap.WithObserver(o))
+}
+
+// BenchmarkMiddleware measures, in one run, a tools/call through go-sdk's
+// method handler alone (bare), behind the middleware without telemetry, and
+// behind the middleware with a log line and a span per call.
+func BenchmarkMiddleware(b *testing.B) {
+	run := func(b *testing.B, h mcp.MethodHandler) {
+		b.ReportAllocs()
+		ctx := context.Background()
+		for b.Loop() {
+			if _, err := h(ctx, "tools/call", benchReq); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("bare", func(b *testing.B) { run(b, sdkNext) })
+	b.Run("wrapped", func(b *testing.B) { run(b, gosdk.Middleware(wrap.New())(sdkNext)) })
+	b.Run("observed", func(b *testing.B) { run(b, gosdk.Middleware(observed(b))(sdkNext)) })
+}
+
+// BenchmarkRoundTrip measures a whole tools/call from go-sdk's client to a
+// go-sdk server over in-memory transports (encoding, dispatch, the tool,
+// decoding): bare, wrapped without telemetry, wrapped observed. The three
+// take turns call by call so that a busy machine slows them alike; it
+// reports the median round trip of each (µs) and the overhead of the
+// medians over bare (%).
+func BenchmarkRoundTrip(b *testing.B) {
+	forms := []struct {
+		name string
+		w    *wrap.Wrapper
+	}{{"bare", nil}, {"wrapped", wrap.New()}, {"observed", observed(b)}}
+	sessions := make([]*mcp.ClientSession, len(forms))
+	for i, f := range forms {
+		s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+		mcp.AddTool(s, &mcp.Tool{Name: "read_file"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
+			Path string `json:"path"`
+		}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "contents of " + in.Path}}}, nil, nil
+		})
+		if f.w != nil {
+			gosdk.Attach(s, f.w)
+		}
+		sessions[i] = connect(b, "memory", s, f.w != nil)
+	}
+	params := &mcp.CallToolParams{Name: "read_file", Arguments: json.RawMessage(`{"path":"/etc/hosts"}`)}
+	ctx := context.Background()
+	took := make([][]time.Duration, len(forms))
+	n := 0
+	for b.Loop() {
+		for k := range forms {
+			i := (n + k) % len(forms)
+			start := time.Now()
+			res, err := sessions[i].CallTool(ctx, params)
+			took[i] = append(took[i], time.Since(start))
+			if err != nil || res.IsError {
+				b.Fatalf("%s: %v %+v", forms[i].name, err, res)
+			}
+		}
+		n++
+	}
+	median := func(d []time.Duration) float64 {
+		slices.Sort(d)
+		return float64(d[len(d)/2].Nanoseconds()) / 1000
+	}
+	bare := median(took[0])
+	b.ReportMetric(bare, "bare-µs")
+	for i := 1; i < len(forms); i++ {
+		m := median(took[i])
+		b.ReportMetric(m, forms[i].name+"-µs")
+		b.ReportMetric(100*(m-bare)/bare, forms[i].name+"-overhead-%")
+	}
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkAttach measures attaching a Wrapper to a server built per HTTP
+// request: mcp.NewServer alone, and mcp.NewServer plus Attach.
+func BenchmarkAttach(b *testing.B) {
+	w := observed(b)
+	impl := &mcp.Implementation{Name: "per-request", Version: "1"}
+	b.Run("new_server", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = mcp.NewServer(impl, nil)
+		}
+	})
+	b.Run("new_server+attach", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			gosdk.Attach(mcp.NewServer(impl, nil), w)
+		}
+	})
+}
+
+// TestAttachIsCheap: attaching allocates a few small objects (the
+// middleware's closure and go-sdk's) and starts no goroutine.
+func TestAttachIsCheap(t *testing.T) {
+	w := wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+	impl := &mcp.Implementation{Name: "per-request", Version: "1"}
+	servers := make([]*mcp.Server, 0, 200)
+	for range 200 {
+		servers = append(servers, mcp.NewServer(impl, nil))
+	}
+	before := runtime.NumGoroutine()
+	i := 0
+	allocs := testing.AllocsPerRun(100, func() {
+		gosdk.Attach(servers[i], w)
+		i++
+	})
+	if allocs > 4 {
+		t.Fatalf("Attach allocates %.0f objects, want at most 4", allocs)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Fatalf("%d goroutines after 101 attaches, %d before", after, before)
+	}
+}
+
+// TestNoTelemetryPathAllocatesNothing guards the adapter's side of the
+// zero-cost promise: without telemetry or a timeout, a successful
+// tools/call through the middleware allocates nothing.
+func TestNoTelemetryPathAllocatesNothing(t *testing.T) {
+	h := gosdk.Middleware(wrap.New())(sdkNext)
+	ctx := context.Background()
+	allocs := testing.AllocsPerRun(1000, func() {
+		if _, err := h(ctx, "tools/call", benchReq); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("success path allocates %.1f times per call, want 0", allocs)
+	}
+}

@@ -1,0 +1,85 @@
+package gosdk_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
+)
+
+// TestAnnotationsAllowRetries: a tool registered with AddTool or Tool
+// carries its annotations into its chain, so an Unavailable failure of a
+// read-only tool is retried, and one of an unannotated tool is not (its
+// side effects may have happened).
+func TestAnnotationsAllowRetries(t *testing.T) {
+	policy := wrap.RetryPolicy{MaxRetries: 2, Initial: time.Millisecond, Max: time.Millisecond,
+		Sleep: func(context.Context, time.Duration) error { return nil }}
+	w, _ := newWrapper(t, wrap.WithRetry(policy))
+	s := mcp.NewServer(&mcp.Implementation{Name: "retry", Version: "1"}, nil)
+	var readOnly, plain atomic.Int32
+	flaky := func(n *atomic.Int32) mcp.ToolHandler {
+		return func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if n.Add(1) < 3 {
+				return nil, errs.New(errs.Unavailable, "upstream busy")
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+		}
+	}
+	obj := map[string]any{"type": "object"}
+	gosdk.Tool(s, w, &mcp.Tool{Name: "lookup", InputSchema: obj, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, flaky(&readOnly))
+	gosdk.Tool(s, w, &mcp.Tool{Name: "order", InputSchema: obj}, flaky(&plain))
+	gosdk.Attach(s, w)
+	cs := connect(t, "memory", s, true)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "lookup", Arguments: json.RawMessage(`{}`)})
+	if err != nil || res.IsError || readOnly.Load() != 3 {
+		t.Fatalf("read-only tool: %v %s after %d attempts", err, toolText(res), readOnly.Load())
+	}
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "order", Arguments: json.RawMessage(`{}`)})
+	if info, _ := gosdk.InfoOf(res); err != nil || info.Code != "unavailable" || plain.Load() != 1 {
+		t.Fatalf("unannotated tool: %v %s after %d attempts", err, toolText(res), plain.Load())
+	}
+}
+
+// TestHeaderParentsTheSpan: over streamable HTTP, a traceparent header
+// (go-sdk hands the headers to the middleware in req.Extra) parents the
+// span when _meta has none.
+func TestHeaderParentsTheSpan(t *testing.T) {
+	w, tel := newWrapper(t)
+	s := newServer(w)
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	defer srv.Close()
+	const traceID = "0af7651916cd43dd8448eb211c80319c"
+	hc := &http.Client{Transport: headerTransport{"traceparent": "00-" + traceID + "-b7ad6b7169203331-01"}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	spans := tel.spans.Ended()
+	if len(spans) != 1 || spans[0].Parent().TraceID().String() != traceID {
+		t.Fatalf("spans %v, want one with parent trace %s", spans, traceID)
+	}
+}
+
+type headerTransport map[string]string
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range h {
+		r.Header.Set(k, v)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}

@@ -1,0 +1,327 @@
+package gosdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+)
+
+// Attach serves s's tools/call, resources/read and prompts/get through w's
+// chain, with one receiving middleware. go-sdk runs the middleware added
+// last outermost, so call Attach after the server's own
+// AddReceivingMiddleware calls: a panic in middleware added later is not
+// under the chain. Attaching allocates a few small objects and starts
+// nothing; what must outlive the server lives in w. A nil w means
+// wrap.New().
+func Attach(s *mcp.Server, w *wrap.Wrapper) {
+	s.AddReceivingMiddleware(Middleware(w))
+}
+
+// Middleware returns w's chain as a go-sdk receiving middleware, for
+// (*mcp.Server).AddReceivingMiddleware: Attach without the server. Every
+// other method passes through untouched. It is safe for concurrent use.
+func Middleware(w *wrap.Wrapper) mcp.Middleware {
+	if w == nil {
+		w = wrap.New()
+	}
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			switch r := req.(type) {
+			case *mcp.CallToolRequest:
+				if r.Params == nil {
+					break
+				}
+				if _, own := w.Lookup(r.Params.Name); own {
+					// The tool's own handler (AddTool) must not run the
+					// chain a second time.
+					ctx = context.WithValue(ctx, servedKey{}, w)
+				}
+				return serveTool(ctx, w.Serve, r, toolNext{method: method, next: next})
+			case *mcp.ReadResourceRequest:
+				if r.Params == nil {
+					break
+				}
+				return serveResource(ctx, w, method, r, next)
+			case *mcp.GetPromptRequest:
+				if r.Params == nil {
+					break
+				}
+				return servePrompt(ctx, w, method, r, next)
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
+// servedKey marks a call the attached Wrapper's chain serves, for the
+// handlers AddTool builds: they must not run the chain a second time.
+type servedKey struct{}
+
+// toolNext is what serves a tools/call inside the chain: the rest of
+// go-sdk's method handler chain (the middleware), or a tool's own handler
+// (AddTool on a server without the middleware).
+type toolNext struct {
+	method string
+	next   mcp.MethodHandler
+	tool   mcp.ToolHandler
+}
+
+func (n toolNext) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if n.tool != nil {
+		return n.tool(ctx, req)
+	}
+	res, err := n.next(ctx, n.method, req)
+	r, _ := res.(*mcp.CallToolResult)
+	return r, err
+}
+
+// toolCall is one tools/call on its way through the chain. They are
+// pooled: a call allocates none unless a timeout abandoned its handler,
+// which keeps its toolCall.
+type toolCall struct {
+	req  call.Request
+	m    *mcp.CallToolRequest
+	next toolNext
+}
+
+var toolCalls = sync.Pool{New: func() any { return new(toolCall) }}
+
+// serveTool runs one tools/call through serve (a Wrapper's or a Chain's).
+func serveTool(ctx context.Context, serve func(context.Context, *call.Request, wrap.Handler) wrap.Answer,
+	req *mcp.CallToolRequest, next toolNext) (*mcp.CallToolResult, error) {
+	tc := toolCalls.Get().(*toolCall)
+	tc.m, tc.next = req, next
+	tc.req = call.Request{Kind: call.Tool, Name: req.Params.Name, Raw: req.Params.Arguments, SDK: tc}
+	fill(&tc.req, req.Session, req.Extra, req.Params.Meta, req)
+	a := serve(ctx, &tc.req, handleTool)
+	if !a.Detached {
+		*tc = toolCall{}
+		toolCalls.Put(tc)
+	}
+	return toolAnswer(a)
+}
+
+// fill completes a request from what go-sdk knows of it.
+func fill(r *call.Request, s *mcp.ServerSession, extra *mcp.RequestExtra, meta mcp.Meta, v interface{ ProtocolVersion() string }) {
+	if len(meta) > 0 {
+		r.Meta = meta
+	}
+	if extra != nil {
+		r.Header = extra.Header
+	}
+	if s != nil {
+		r.Session = s.ID()
+	}
+	r.Protocol = v.ProtocolVersion()
+	r.Modern = r.Protocol >= modernProtocol
+}
+
+// modernProtocol is the first protocol version whose resource errors
+// follow 2026-07-28 (not found is -32602, not -32002).
+const modernProtocol = "2026-07-28"
+
+// handleTool runs the rest of go-sdk's chain for a toolCall and turns what
+// go-sdk reports into what errs knows: a typed tool's error (SetError) is
+// taken back out of its result, go-sdk's argument validation failures
+// become InvalidArgument, a *jsonrpc.Error (go-sdk's own "unknown tool", a
+// handler's) passes through with its code.
+func handleTool(ctx context.Context, r *call.Request) (call.Result, error) {
+	tc := r.SDK.(*toolCall)
+	res, err := tc.next.call(ctx, tc.m)
+	if err != nil {
+		return resultOf(res), toolError(err)
+	}
+	if res == nil {
+		return nil, nil
+	}
+	if res.IsError {
+		if e := res.GetError(); e != nil && sdkText(res, e) {
+			return nil, typedError(e)
+		}
+	}
+	return toolResult{res}, nil
+}
+
+// sdkText reports whether res's content is the text go-sdk's SetError put
+// there (the error's own text), not a message the handler chose: only then
+// is the error answered by the chain instead of the handler's result.
+func sdkText(res *mcp.CallToolResult, err error) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = true // a panicking Error: the chain describes it
+		}
+	}()
+	if len(res.Content) != 1 {
+		return false
+	}
+	t, isText := res.Content[0].(*mcp.TextContent)
+	return isText && t.Text == err.Error()
+}
+
+// typedError is toolError for the error a typed tool's result carries:
+// go-sdk's own argument failures are InvalidArgument.
+func typedError(err error) error {
+	if a, ok := argumentError(err); ok {
+		return a
+	}
+	return toolError(err)
+}
+
+// toolError marks go-sdk's error values for errs and lets a *jsonrpc.Error
+// through as a protocol answer with its code.
+func toolError(err error) (out error) {
+	// A broken error (a typed nil, an Error method that panics) is left to
+	// the chain, which describes it; reading it here would panic.
+	defer func() {
+		if recover() != nil {
+			out = err
+		}
+	}()
+	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
+		return err
+	}
+	if w, ok := err.(*jsonrpc.Error); ok {
+		return wrap.ProtocolErrorCode(w, int(w.Code))
+	}
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return mark(err)
+}
+
+// toolAnswer turns the chain's answer into what go-sdk sends.
+func toolAnswer(a wrap.Answer) (*mcp.CallToolResult, error) {
+	switch {
+	case a.Protocol != nil:
+		return nil, wireError(a.Protocol)
+	case a.Error != nil:
+		return ErrorResult(a.Error), nil
+	case a.Result != nil:
+		return a.Result.(toolResult).r, nil
+	}
+	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "mcpwrap: empty answer"} // unreachable
+}
+
+// wireError is a protocol answer as go-sdk must get it: a *jsonrpc.Error,
+// since any other error is sent with code 0.
+func wireError(err error) error {
+	var w *jsonrpc.Error
+	if errors.As(err, &w) && w == err {
+		return w
+	}
+	if errors.As(err, &w) {
+		return &jsonrpc.Error{Code: w.Code, Message: err.Error(), Data: w.Data}
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+}
+
+// ErrorResult is the go-sdk form of an error result the chain built.
+func ErrorResult(r *errs.Result) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}, IsError: true}
+	if sc := r.Structured(); sc != nil {
+		res.StructuredContent = sc
+	}
+	return res
+}
+
+// InfoOf reads the errs.Info in a go-sdk result, whether built in process
+// or decoded from the wire by a go-sdk client.
+func InfoOf(res *mcp.CallToolResult) (errs.Info, bool) {
+	if res == nil || !res.IsError {
+		return errs.Info{}, false
+	}
+	return errs.InfoOf(res.StructuredContent)
+}
+
+// toolResult is a go-sdk tool result seen by the chain. One pointer, so
+// storing it in a call.Result costs no allocation.
+type toolResult struct{ r *mcp.CallToolResult }
+
+func resultOf(r *mcp.CallToolResult) call.Result {
+	if r == nil {
+		return nil
+	}
+	return toolResult{r}
+}
+
+func (t toolResult) Status() call.Status {
+	switch {
+	case len(t.r.InputRequests) > 0:
+		return call.InputRequired
+	case t.r.IsError:
+		return call.ToolError
+	}
+	return call.Success
+}
+
+// Check encodes the result only when it can fail: text-only results, the
+// common case, cannot, and are not encoded twice.
+func (t toolResult) Check() error {
+	r := t.r
+	if r.StructuredContent == nil && r.Meta == nil && r.InputRequests == nil && textOnly(r.Content) {
+		return nil
+	}
+	_, err := json.Marshal(r)
+	return err
+}
+
+func textOnly(content []mcp.Content) bool {
+	for _, c := range content {
+		if _, ok := c.(*mcp.TextContent); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func (t toolResult) Text() string {
+	var b strings.Builder
+	for _, c := range t.r.Content {
+		v, ok := c.(*mcp.TextContent)
+		if !ok || v == nil {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(v.Text)
+	}
+	return b.String()
+}
+
+func (t toolResult) MapText(f func(string) string) call.Result {
+	var out []mcp.Content
+	for i, c := range t.r.Content {
+		v, ok := c.(*mcp.TextContent)
+		if !ok || v == nil {
+			continue
+		}
+		ns := f(v.Text)
+		if ns == v.Text {
+			continue
+		}
+		if out == nil {
+			out = append([]mcp.Content(nil), t.r.Content...)
+		}
+		nv := *v
+		nv.Text = ns
+		out[i] = &nv
+	}
+	if out == nil {
+		return t
+	}
+	cp := *t.r
+	cp.Content = out
+	return toolResult{&cp}
+}

@@ -1,0 +1,120 @@
+package gosdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/validate"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+)
+
+// AddTool is mcp.AddTool with package validate's arguments: it registers a
+// typed tool on s whose input schema is the one validate derives from In
+// (the struct and validator tags mcp-go typed tools use) and whose handler
+// binds the arguments itself, so the model learns of every bad parameter
+// at once, with did-you-mean and paths, and go-sdk's own validation never
+// runs. A binding failure goes through the chain like any error (outcome
+// "invalid_argument"); h is not called. When Out is a struct validate
+// accepts, the output schema is derived from it and every result is
+// checked against its tags (a result breaking them is an internal error);
+// the output is sent as structuredContent, and as the text content when
+// the result has none. The tool gets its own chain in w (w.Chain) with its
+// annotations (readOnlyHint, idempotentHint allow retries) and its
+// mcpwrap:"secret" fields redacted. On a server w is attached to, the
+// middleware serves the tool with that chain; on a server without it, the
+// handler runs the chain itself. An error means In's or Out's tags are
+// wrong, or h is nil. A nil w means wrap.New(). The tool is copied; t is
+// not modified.
+func AddTool[In, Out any](s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...validate.Option) error {
+	if h == nil {
+		return fmt.Errorf("gosdk: tool %q: nil handler", t.Name)
+	}
+	in, err := validate.New[In](opts...)
+	if err != nil {
+		return fmt.Errorf("gosdk: tool %q: %w", t.Name, err)
+	}
+	tt := *t
+	tt.InputSchema = in.Schema()
+	var out *validate.Binder[Out]
+	hasOut := reflect.TypeFor[Out]() != reflect.TypeFor[any]()
+	if hasOut && t.OutputSchema == nil {
+		if b, err := validate.New[Out](); err == nil {
+			out = b
+			tt.OutputSchema = b.Schema()
+		}
+	}
+	handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := in.Bind(&call.Request{Kind: call.Tool, Name: req.Params.Name, Raw: req.Params.Arguments})
+		if err != nil {
+			return nil, err
+		}
+		res, o, err := h(ctx, req, args)
+		if err != nil {
+			return nil, err
+		}
+		if res == nil {
+			res = &mcp.CallToolResult{}
+		}
+		if !hasOut || res.InputRequests != nil {
+			return res, nil
+		}
+		if out != nil {
+			if err := out.Check(o); err != nil {
+				var e *errs.Error
+				msg := err.Error()
+				if errors.As(err, &e) {
+					msg = e.Message()
+				}
+				return nil, errs.Wrap(errs.Internal, fmt.Errorf("tool %q returned a result that breaks its own schema: %s", tt.Name, msg), "")
+			}
+		}
+		data, err := json.Marshal(o)
+		if err != nil {
+			return nil, errs.Wrap(errs.Internal, fmt.Errorf("encode result of tool %q: %w", tt.Name, err), "")
+		}
+		res.StructuredContent = json.RawMessage(data)
+		if res.Content == nil {
+			res.Content = []mcp.Content{&mcp.TextContent{Text: string(data)}}
+		}
+		return res, nil
+	}
+	var zero In
+	Tool(s, w, &tt, handler, wrap.WithSecrets(observe.SecretNames(zero)...))
+	return nil
+}
+
+// Tool is (*mcp.Server).AddTool with a chain of the tool's own: w's
+// options with opts on top, and the tool's annotations (readOnlyHint,
+// idempotentHint), which the middleware cannot read from go-sdk. On a
+// server w is attached to, the middleware serves the tool with this chain
+// and the handler does not run it twice; on a server without it, the
+// handler runs the chain itself. The handler is safe for concurrent use
+// when h is. A nil w means wrap.New().
+func Tool(s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.ToolHandler, opts ...wrap.Option) {
+	if w == nil {
+		w = wrap.New()
+	}
+	c := w.Chain(t.Name, infoOf(t), opts...)
+	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if ctx.Value(servedKey{}) == w {
+			return h(ctx, req)
+		}
+		return serveTool(ctx, c.Serve, req, toolNext{tool: h})
+	})
+}
+
+func infoOf(t *mcp.Tool) call.Info {
+	a := t.Annotations
+	if a == nil {
+		return call.Info{Known: true}
+	}
+	return call.Info{Known: true, ReadOnly: a.ReadOnlyHint, Idempotent: a.IdempotentHint}
+}
