@@ -50,7 +50,7 @@ func goSDKServer() *gomcp.Server {
 	s.AddTool(&gomcp.Tool{Name: "get_alerts", InputSchema: obj}, func(context.Context, *gomcp.CallToolRequest) (*gomcp.CallToolResult, error) {
 		var alerts map[string]int
 		alerts["storm"]++ // a nil map
-		return nil, nil //mcpwrap:ignore nilresult the tour shows what each SDK makes of nil, nil
+		return nil, nil   //mcpwrap:ignore nilresult the tour shows what each SDK makes of nil, nil
 	})
 	return s
 }
