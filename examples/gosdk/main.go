@@ -80,7 +80,7 @@ func newServer(w *wrap.Wrapper) (*mcp.Server, error) {
 	s.AddTool(&mcp.Tool{Name: "crash", Description: "Panics", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var m map[string]int
-			m["boom"]++ // a nil map: a panic, which bare go-sdk does not recover
+			m["boom"]++     // a nil map: a panic, which bare go-sdk does not recover
 			return nil, nil //mcpwrap:ignore nilresult unreachable: the line above panics
 		})
 	s.AddResource(&mcp.Resource{URI: "notes://today", Name: "today", MIMEType: "text/plain"},
