@@ -155,7 +155,8 @@ func TestBulkheadLimitsPerToolAndInTotal(t *testing.T) {
 		{"a", `tool "a" is busy: 2 of its calls are already running`},
 		{"b", "the server is busy: 3 tool calls are already running"},
 	} {
-		t0 := time.Now()
+		// No slot frees before st.free() below: a refusal that waited for
+		// one would never come, so getting it shows it did not wait.
 		res, err := conn.Call(t.Context(), tc.tool, nil)
 		if err != nil {
 			t.Fatalf("a full bulkhead must answer with a result, not %v", err)
@@ -164,9 +165,6 @@ func TestBulkheadLimitsPerToolAndInTotal(t *testing.T) {
 		if !ok || info.Code != "unavailable" || info.RetryAfterSeconds != 3 || !strings.Contains(info.Message, tc.text) ||
 			!strings.Contains(info.Message, "retry after 3s") || info.SideEffects != "none" {
 			t.Fatalf("refusal of %s: %+v", tc.tool, info)
-		}
-		if d := time.Since(t0); d > 2*time.Second {
-			t.Fatalf("a refusal took %v", d)
 		}
 	}
 	if got := st.entered.Load(); got != 3 {

@@ -69,6 +69,10 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 
 	opts := []limit.Option{limit.WithLogger(logger)}
 	if *redisAddr != "" {
+		// go-redis's own lines (a failed dial, about once a second while
+		// Redis is down) join the JSON log instead of printing text on
+		// stderr. SetLogger is process-global: set it once, here in main.
+		redis.SetLogger(redislimit.NewLogger(logger))
 		rdb := redis.NewClient(redislimit.ClientOptions(*redisAddr))
 		defer rdb.Close()
 		opts = append(opts, limit.WithStore(redislimit.New(rdb, redislimit.WithWait(*redisWait))))

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -23,10 +25,38 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
-// EnvJaeger names the host of a running Jaeger (OTLP on 4317/4318, query
-// API on 16686). .ci/run starts one and sets it; see e2eEnv for what
-// happens when it is unset; set but unreachable, the test fails.
+// EnvJaeger names the host of a running Jaeger. .ci/run starts one and sets
+// it; see e2eEnv for what happens when it is unset; set but unreachable,
+// the test fails.
 const EnvJaeger = "MCPWRAP_JAEGER_HOST"
+
+// Variables naming the ports of the Jaeger at EnvJaeger; each unset one
+// is Jaeger's default. .ci/run puts its Jaeger on free ports and sets
+// them, so that two runs on one machine do not collide.
+const (
+	EnvJaegerQueryPort    = "MCPWRAP_JAEGER_QUERY_PORT"     // query API, default 16686
+	EnvJaegerOTLPHTTPPort = "MCPWRAP_JAEGER_OTLP_HTTP_PORT" // OTLP over HTTP, default 4318
+	EnvJaegerOTLPGRPCPort = "MCPWRAP_JAEGER_OTLP_GRPC_PORT" // OTLP over gRPC, default 4317
+)
+
+// jaegerURLs are the base URLs of the end-to-end tests' Jaeger.
+type jaegerURLs struct {
+	host, query, otlpHTTP, otlpGRPC string
+}
+
+func jaegerAt(t *testing.T) jaegerURLs {
+	t.Helper()
+	host := e2eEnv(t, EnvJaeger, "bash .ci/run starts Jaeger and sets it")
+	base := func(env, def string) string {
+		port := os.Getenv(env)
+		if port == "" {
+			port = def
+		}
+		return "http://" + net.JoinHostPort(host, port)
+	}
+	return jaegerURLs{host: host, query: base(EnvJaegerQueryPort, "16686"),
+		otlpHTTP: base(EnvJaegerOTLPHTTPPort, "4318"), otlpGRPC: base(EnvJaegerOTLPGRPCPort, "4317")}
+}
 
 type jaegerTrace struct {
 	TraceID string       `json:"traceID"`
@@ -61,17 +91,17 @@ func (s jaegerSpan) tag(k string) string {
 // gRPC, configured only through OTEL_* variables and Setup) to a real
 // Jaeger and reads them back through its query API.
 func TestJaegerEndToEnd(t *testing.T) {
-	host := e2eEnv(t, EnvJaeger, "bash .ci/run starts Jaeger and sets it")
-	query := "http://" + host + ":16686"
+	jaeger := jaegerAt(t)
+	query := jaeger.query
 	resp, err := http.Get(query + "/api/services")
 	if err != nil {
-		t.Fatalf("%s=%s but Jaeger's query API does not answer: %v", EnvJaeger, host, err)
+		t.Fatalf("%s=%s but Jaeger's query API at %s does not answer: %v", EnvJaeger, jaeger.host, query, err)
 	}
 	_ = resp.Body.Close()
 
 	for _, proto := range []struct{ name, endpoint string }{
-		{"http/protobuf", "http://" + host + ":4318"},
-		{"grpc", "http://" + host + ":4317"},
+		{"http/protobuf", jaeger.otlpHTTP},
+		{"grpc", jaeger.otlpGRPC},
 	} {
 		t.Run(proto.name, func(t *testing.T) {
 			service := fmt.Sprintf("mcpwrap-e2e-%s-%08x", strings.ReplaceAll(proto.name, "/", "-"), rand.Uint32())
@@ -145,8 +175,8 @@ func TestJaegerEndToEnd(t *testing.T) {
 	// The recipe without OTEL_METRICS_EXPORTER=none: Jaeger refuses the
 	// metrics, and the logger hears of it once, with what to do.
 	for _, proto := range []struct{ name, endpoint string }{
-		{"metrics refused/http/protobuf", "http://" + host + ":4318"},
-		{"metrics refused/grpc", "http://" + host + ":4317"},
+		{"metrics refused/http/protobuf", jaeger.otlpHTTP},
+		{"metrics refused/grpc", jaeger.otlpGRPC},
 	} {
 		t.Run(proto.name, func(t *testing.T) {
 			setEnv(t, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": proto.endpoint,

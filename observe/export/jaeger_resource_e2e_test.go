@@ -24,10 +24,10 @@ import (
 // spans back: semconv names and attributes, error.type from the JSON-RPC
 // code, and the client's span as parent through params._meta.
 func TestJaegerResourcesAndPrompts(t *testing.T) {
-	host := e2eEnv(t, EnvJaeger, "bash .ci/run starts Jaeger and sets it")
-	query := "http://" + host + ":16686"
+	jaeger := jaegerAt(t)
+	query := jaeger.query
 	service := fmt.Sprintf("mcpwrap-e2e-resources-%08x", rand.Uint32())
-	setEnv(t, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://" + host + ":4318",
+	setEnv(t, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": jaeger.otlpHTTP,
 		"OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf", "OTEL_SERVICE_NAME": service, "OTEL_METRICS_EXPORTER": "none"})
 	tel, err := export.Setup(t.Context())
 	if err != nil {

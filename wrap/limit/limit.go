@@ -51,6 +51,11 @@ type Limiter struct {
 	// down is set while the store fails, so that each transition is
 	// logged once.
 	down atomic.Bool
+	// recoveries counts the times the store answered again after failing.
+	// A failure of a call that started before the latest recovery (a
+	// store call begun during the outage, failing after another call
+	// found the store back) is an echo of that outage, not a new one.
+	recoveries atomic.Uint64
 	// epoch makes the default clock read only the monotonic clock per call
 	// (time.Since), not the wall clock as well (time.Now).
 	epoch time.Time
@@ -134,12 +139,18 @@ func (l *Limiter) Admit(ctx context.Context, req *call.Request) error {
 }
 
 func (l *Limiter) take(ctx context.Context, now time.Time, b Bucket) error {
+	recoveries := l.recoveries.Load()
 	d, err := l.cfg.store.Take(ctx, now, b)
 	if err != nil {
-		return l.storeFailed(ctx, b, err)
+		return l.storeFailed(ctx, b, err, recoveries)
 	}
-	if l.down.Load() && l.down.CompareAndSwap(true, false) {
-		l.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "rate-limit store answers again; limits apply")
+	if l.down.Load() {
+		// Counted before down clears: a failure that sees down cleared
+		// also sees the recovery it started before.
+		l.recoveries.Add(1)
+		if l.down.CompareAndSwap(true, false) {
+			l.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "rate-limit store answers again; limits apply")
+		}
 	}
 	if d.Allowed {
 		return nil
@@ -184,9 +195,11 @@ func Describe(b Bucket) string {
 // errStoreFailed is the model's side of a refusal by a failed store.
 var errStoreFailed = errors.New("the rate-limit store did not answer")
 
-// storeFailed applies the fail mode.
-func (l *Limiter) storeFailed(ctx context.Context, b Bucket, err error) error {
-	if !l.down.Load() && l.down.CompareAndSwap(false, true) {
+// storeFailed applies the fail mode. recoveries is the count when the
+// failed call started: an outage is logged only by a failure that started
+// after the latest recovery.
+func (l *Limiter) storeFailed(ctx context.Context, b Bucket, err error, recoveries uint64) error {
+	if !l.down.Load() && l.recoveries.Load() == recoveries && l.down.CompareAndSwap(false, true) {
 		mode := "fail open: calls run unchecked until it recovers"
 		if l.cfg.failClosed {
 			mode = "fail closed: calls are refused until it recovers"

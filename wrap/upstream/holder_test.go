@@ -94,11 +94,12 @@ func TestConcurrentCallersShareOneDial(t *testing.T) {
 	d := &dialer{gate: make(chan struct{})}
 	h := upstream.New("api", d.dial, upstream.WithClose(closeFake))
 	defer h.Close()
-	var wg sync.WaitGroup
+	var wg, waiting sync.WaitGroup
 	got := make(chan *fakeClient, 64)
+	waiting.Add(64)
 	for range 64 {
 		wg.Go(func() {
-			l, err := h.Get(t.Context())
+			l, err := h.Get(&waitingCtx{Context: t.Context(), waiting: &waiting})
 			if err != nil {
 				t.Error(err)
 				return
@@ -106,7 +107,10 @@ func TestConcurrentCallersShareOneDial(t *testing.T) {
 			got <- l.Client
 		})
 	}
-	time.Sleep(20 * time.Millisecond) // let the callers pile up on the dial
+	// The dial cannot finish before the gate opens, so a caller asking for
+	// its ctx's Done channel is one waiting for the dial: all 64 wait for
+	// it before it may end.
+	waiting.Wait()
 	close(d.gate)
 	wg.Wait()
 	close(got)
@@ -118,6 +122,19 @@ func TestConcurrentCallersShareOneDial(t *testing.T) {
 	if n := d.calls.Load(); n != 1 {
 		t.Fatalf("64 concurrent callers made %d dials, want 1", n)
 	}
+}
+
+// waitingCtx tells, once, that a caller has begun waiting on it: Get
+// watches its caller's ctx only while it waits for a dial in flight.
+type waitingCtx struct {
+	context.Context
+	once    sync.Once
+	waiting *sync.WaitGroup
+}
+
+func (c *waitingCtx) Done() <-chan struct{} {
+	c.once.Do(c.waiting.Done)
+	return c.Context.Done()
 }
 
 func TestBrokenClientIsClosedAndRedialledOnce(t *testing.T) {

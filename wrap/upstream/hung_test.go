@@ -46,12 +46,23 @@ func closeIdle(c *http.Client) error { c.CloseIdleConnections(); return nil }
 func TestHungUpstreamOpensTheBreakerAfterConsecutiveTimeouts(t *testing.T) {
 	const timeout = time.Second
 	base := "http://" + hungAddr(t)
-	h := upstream.New("hung-api", newHTTPClient, upstream.WithClose(closeIdle), upstream.WithThreshold(3))
+	// The breaker's clock stands still: its open window (half a second at
+	// least) cannot pass before the call that must find it open, however
+	// slowly this machine runs.
+	h := upstream.New("hung-api", newHTTPClient, upstream.WithClose(closeIdle), upstream.WithThreshold(3),
+		upstream.WithClock(newClock().now))
 	defer h.Close()
+	var sentMu sync.Mutex
+	sent := map[*http.Client]int{} // requests sent to the hung upstream, by client
 	s := server.NewMCPServer("hung", "1.0.0")
 	s.AddTools(mcpgo.Tool(wrap.New(), mcp.NewTool("book_table"), // may change something: never retried
 		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			err := h.Do(ctx, func(ctx context.Context, c *http.Client) error { return getForecast(ctx, c, base) })
+			err := h.Do(ctx, func(ctx context.Context, c *http.Client) error {
+				sentMu.Lock()
+				sent[c]++
+				sentMu.Unlock()
+				return getForecast(ctx, c, base)
+			})
 			if err != nil {
 				return nil, err
 			}
@@ -87,13 +98,25 @@ func TestHungUpstreamOpensTheBreakerAfterConsecutiveTimeouts(t *testing.T) {
 	if st := h.Stats(); st.State != upstream.Open {
 		t.Fatalf("after 8 timeouts: %+v", st)
 	}
+	sentMu.Lock()
+	if len(sent) != 1 {
+		t.Fatalf("the 8 calls went through %d clients, want them all on the first: %v", len(sent), sent)
+	}
+	sentMu.Unlock()
 	info, took := call()
 	if info.Code != errs.Unavailable.String() || !strings.HasPrefix(info.Message, "upstream hung-api is unavailable") ||
 		info.RetryAfterSeconds < 1 || info.SideEffects != errs.SideEffectsNone.String() {
 		t.Fatalf("the call after the breaker opened: %+v", info)
 	}
-	if took >= timeout/2 {
-		t.Fatalf("the call after the breaker opened took %v; the timeout is %v", took, timeout)
+	// Failing at once, not after waiting: a call that had reached the hung
+	// upstream would have ended in its timeout, not unavailable, and
+	// nothing was sent.
+	sentMu.Lock()
+	defer sentMu.Unlock()
+	for _, n := range sent {
+		if n != 8 {
+			t.Fatalf("%d requests reached the hung upstream, want the 8 before the breaker opened", n)
+		}
 	}
 	t.Logf("8 concurrent calls timed out (slowest answered in %v, timeout %v); the breaker opened; the next call failed in %v: %s",
 		slowest.Round(time.Millisecond), timeout, took.Round(10*time.Microsecond), info.Message)
@@ -115,7 +138,8 @@ func TestHungHealthCheckFailsInTheHealthTimeout(t *testing.T) {
 		return resp.Body.Close()
 	}
 	h := upstream.New("hung-api", newHTTPClient, upstream.WithClose(closeIdle),
-		upstream.WithHealth(health), upstream.WithHealthTimeout(100*time.Millisecond))
+		upstream.WithHealth(health), upstream.WithHealthTimeout(100*time.Millisecond),
+		upstream.WithClock(newClock().now)) // the open window cannot pass before the next Get
 	defer h.Close()
 	ctx, cancel := context.WithTimeout(t.Context(), callTimeout)
 	defer cancel()

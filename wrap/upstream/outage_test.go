@@ -93,8 +93,9 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	api := testserver.StartRestartable(t, weatherAPI(&hits))
 	base := "http://" + api.Addr
 	var logs logbuf.Buffer
+	var clk aheadClock
 	h := httpHolder(base, &dials, upstream.WithBackoff(100*time.Millisecond, 400*time.Millisecond),
-		upstream.WithLogger(logs.Logger()))
+		upstream.WithLogger(logs.Logger()), upstream.WithClock(clk.now))
 	defer h.Close()
 
 	const deadline = 3 * time.Second
@@ -146,7 +147,10 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	api.Stop()
 	outageBegan := time.Now()
 	waitFor(t, func() bool { return count("outage") >= 256 }, "calls stopped during the outage")
-	time.Sleep(600*time.Millisecond - time.Since(outageBegan))
+	// The outage lasts until the breaker has probed the stopped upstream
+	// and failed three times, so its open window has grown (100ms, 200ms,
+	// then the 400ms maximum, each at least halved by jitter).
+	waitFor(t, func() bool { return h.Stats().FailedDials >= 3 }, "the breaker did not probe the stopped upstream")
 	if err := api.Restart(); err != nil {
 		t.Fatal(err)
 	}
@@ -155,11 +159,16 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	wg.Wait()
 
 	// The first call once the breaker's advertised wait has passed succeeds
-	// at its first attempt, on the same MCP server and session.
-	time.Sleep(h.Stats().RetryAfter)
+	// at its first attempt, on the same MCP server and session. The wait
+	// passes on the breaker's clock, not by sleeping through it.
+	clk.advance(h.Stats().RetryAfter)
+	retries, _ := logs.Find("event", "retry")
 	res, err := conn.Call(t.Context(), "get_forecast", nil)
 	if err != nil || res.IsError {
 		t.Fatalf("first call after the upstream is back: %v %+v", err, res)
+	}
+	if again, _ := logs.Find("event", "retry"); len(again) != len(retries) {
+		t.Fatalf("the first call after the advertised wait was retried:\n%s", grepLines(logs.String(), "retry"))
 	}
 	if conn.Client.GetSessionId() != session {
 		t.Fatal("the MCP session changed: the server was restarted")
@@ -184,6 +193,14 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	t.Logf("calls: %d before, %d during the outage (%d failed, all precise); holder %+v",
 		len(results["before"]), len(results["outage"]), failed, st)
 }
+
+// aheadClock is the real clock, moved ahead on demand: a breaker's open
+// window passes without the test sleeping through it.
+type aheadClock struct{ ahead atomic.Int64 }
+
+func (c *aheadClock) now() time.Time { return time.Now().Add(time.Duration(c.ahead.Load())) }
+
+func (c *aheadClock) advance(d time.Duration) { c.ahead.Add(int64(d)) }
 
 // callResult is how one call of TestUpstreamRestartOnSamePortUnder64Callers went.
 type callResult struct {

@@ -15,7 +15,13 @@
 // tries again, so the store recovers by itself. What a failure means for
 // the call is the Limiter's fail mode: open by default (the call runs
 // unchecked), closed with limit.WithFailClosed. The Limiter logs each
-// transition once.
+// transition once; a call that asked Redis during an outage and fails
+// after another call found Redis back neither switches the store off
+// again nor is logged as a new outage.
+//
+// go-redis logs on its own, in plain text on stderr, about once per failed
+// dial; NewLogger routes those lines into a *slog.Logger. Install it with
+// redis.SetLogger, which is process-global (see Logger).
 //
 // Keys live under "rate:mcpwrap:limit:" (WithPrefix) and expire when their
 // bucket is full again, so idle keys cost Redis nothing. A Store is safe for

@@ -36,6 +36,11 @@ type Store struct {
 	// downUntil is when, in nanoseconds since epoch, Redis may be asked
 	// again after a failure; 0 while it answers.
 	downUntil atomic.Int64
+	// answered is when, in nanoseconds since epoch, Redis last answered. A
+	// call that started before then and failed (a dial begun while Redis
+	// was down, timing out after it came back) is an echo of the outage
+	// just over: it does not switch the store off again.
+	answered atomic.Int64
 }
 
 // Option configures a Store.
@@ -80,13 +85,17 @@ func New(rdb redis.UniversalClient, opts ...Option) *Store {
 }
 
 // ClientOptions returns go-redis options for a limiter's client at addr:
-// short dial, read, write and pool timeouts, no retries, and context
-// deadlines honoured, so that a dead or stalled Redis costs a call at most
-// the store's wait.
+// short dial, read, write and pool timeouts, no retries (of a command or of
+// a dial: go-redis otherwise dials a dead Redis 5 times, 100ms apart, so
+// every call would wait out the store's wait instead of being refused at
+// once), and context deadlines honoured, so that a dead or stalled Redis
+// costs a call at most the store's wait. go-redis logs to stderr in plain
+// text unless told otherwise: see Logger.
 func ClientOptions(addr string) *redis.Options {
 	return &redis.Options{
 		Addr:                  addr,
 		DialTimeout:           200 * time.Millisecond,
+		DialerRetries:         1, // one attempt; 0 would mean go-redis's default of 5
 		ReadTimeout:           200 * time.Millisecond,
 		WriteTimeout:          200 * time.Millisecond,
 		PoolTimeout:           200 * time.Millisecond,
@@ -99,8 +108,8 @@ func ClientOptions(addr string) *redis.Options {
 // GCRA script reads Redis's clock), so replicas with skewed clocks agree;
 // now is not used.
 func (s *Store) Take(ctx context.Context, _ time.Time, b limit.Bucket) (limit.Decision, error) {
-	elapsed := int64(time.Since(s.epoch))
-	if until := s.downUntil.Load(); until != 0 && elapsed < until {
+	started := int64(time.Since(s.epoch))
+	if until := s.downUntil.Load(); until != 0 && started < until {
 		return limit.Decision{}, ErrDown
 	}
 	// A caller that gives up must not look like a Redis failure: the
@@ -108,9 +117,18 @@ func (s *Store) Take(ctx context.Context, _ time.Time, b limit.Bucket) (limit.De
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.wait)
 	defer cancel()
 	res, err := s.lim.Allow(ctx, s.key(b), redis_rate.Limit{Rate: b.Rate.Limit, Burst: b.Rate.Capacity(), Period: b.Rate.Per})
+	now := int64(time.Since(s.epoch))
 	if err != nil {
-		s.downUntil.Store(int64(time.Since(s.epoch) + s.retry))
+		if started >= s.answered.Load() {
+			until := now + int64(s.retry)
+			s.downUntil.Store(until)
+			if s.answered.Load() > started { // Redis answered another call meanwhile
+				s.downUntil.CompareAndSwap(until, 0)
+			}
+		}
 		return limit.Decision{}, err
+	}
+	for last := s.answered.Load(); last < now && !s.answered.CompareAndSwap(last, now); last = s.answered.Load() {
 	}
 	if s.downUntil.Load() != 0 {
 		s.downUntil.Store(0)

@@ -4,7 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"log/slog"
+	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -170,5 +173,141 @@ func TestStalled(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("a call hung on a stalled Redis")
+	}
+}
+
+// holdKey marks the ctx of a call whose failing Redis command the
+// holdHook keeps from returning until released.
+type holdKey struct{}
+
+// holdHook holds the failure of a marked call: it has failed (failed is
+// closed), but the store sees it only once release is closed.
+type holdHook struct {
+	failed, release chan struct{}
+}
+
+func (h *holdHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h *holdHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+func (h *holdHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		err := next(ctx, cmd)
+		if err != nil && ctx.Value(holdKey{}) != nil {
+			close(h.failed)
+			<-h.release
+		}
+		return err
+	}
+}
+
+// TestRecoveryDoesNotFlap: a call that asked Redis while it was down and
+// fails only after another call found Redis back is an echo of the outage
+// just over. The store stays on (the next call is checked, not refused by
+// a switched-off store), and the outage and the recovery are logged once
+// each, not twice.
+func TestRecoveryDoesNotFlap(t *testing.T) {
+	const retry = 200 * time.Millisecond
+	srv := redistest.Start(t)
+	rdb := redisClient(t, srv.Addr)
+	hold := &holdHook{failed: make(chan struct{}), release: make(chan struct{})}
+	rdb.AddHook(hold)
+	var logs logbuf.Buffer
+	// Fail closed, so that a call the store does not check is refused.
+	l := limit.New(limit.PerMinute(100), limit.WithLogger(logs.Logger()), limit.WithFailClosed(),
+		limit.WithStore(redislimit.New(rdb, redislimit.WithRetryInterval(retry), redislimit.WithPrefix(prefix(t)))))
+	ctx := context.Background()
+	if err := l.Admit(ctx, callOf("search")); err != nil {
+		t.Fatal(err)
+	}
+
+	srv.Stop()
+	if err := l.Admit(ctx, callOf("search")); errs.CodeOf(err) != errs.Unavailable {
+		t.Fatalf("Redis down, fail closed: %v", err)
+	}
+	time.Sleep(retry) // the store asks Redis again after this
+	late := make(chan error, 1)
+	go func() { late <- l.Admit(context.WithValue(ctx, holdKey{}, true), callOf("search")) }()
+	<-hold.failed // it asked the stopped Redis and failed
+
+	srv.Restart()
+	if err := l.Admit(ctx, callOf("search")); err != nil {
+		t.Fatalf("the first call after the restart: %v", err)
+	}
+	close(hold.release)
+	if err := <-late; errs.CodeOf(err) != errs.Unavailable {
+		t.Fatalf("the call that failed during the outage: %v", err) // its answer is unknown: fail closed
+	}
+	for i := range 3 {
+		if err := l.Admit(ctx, callOf("search")); err != nil {
+			t.Fatalf("call %d after the late failure was refused (the store switched itself off again): %v\n%s", i, err, logs.String())
+		}
+	}
+	out := logs.String()
+	if n := strings.Count(out, "rate-limit store failed"); n != 1 {
+		t.Errorf("%d outages logged, want 1:\n%s", n, out)
+	}
+	if n := strings.Count(out, "answers again"); n != 1 {
+		t.Errorf("%d recoveries logged, want 1:\n%s", n, out)
+	}
+}
+
+// dialCounter counts the dial attempts of a client.
+type dialCounter struct{ n *atomic.Int32 }
+
+func (d dialCounter) DialHook(next redis.DialHook) redis.DialHook {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		d.n.Add(1)
+		return next(ctx, network, addr)
+	}
+}
+
+func (d dialCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook { return next }
+
+func (d dialCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+// TestDeadRedisIsRefusedAtOnce: with ClientOptions, a call against a
+// stopped Redis dials once and is refused, instead of go-redis dialling it
+// again and again (5 attempts, 100ms apart) until the store's wait is
+// over.
+func TestDeadRedisIsRefusedAtOnce(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := redisClient(t, srv.Addr)
+	var dials atomic.Int32
+	rdb.AddHook(dialCounter{&dials})
+	store := redislimit.New(rdb, redislimit.WithWait(5*time.Second), redislimit.WithPrefix(prefix(t)))
+	srv.Stop()
+	begin := time.Now()
+	_, err := store.Take(t.Context(), time.Time{}, limit.Bucket{Tool: "search", Rate: limit.PerMinute(3)})
+	took := time.Since(begin)
+	if err == nil {
+		t.Fatal("a stopped Redis answered")
+	}
+	if n := dials.Load(); n != 1 {
+		t.Fatalf("one call against a stopped Redis dialled it %d times in %v, want once", n, took)
+	}
+	t.Logf("refused in %v after one dial: %v", took, err)
+}
+
+// TestLoggerWritesOneRecordPerLine: go-redis's lines, routed through
+// Logger, are records of the slog handler at debug level, not text on
+// stderr.
+func TestLoggerWritesOneRecordPerLine(t *testing.T) {
+	var logs logbuf.Buffer
+	var goredis interface {
+		Printf(ctx context.Context, format string, v ...any)
+	} = redislimit.NewLogger(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	goredis.Printf(context.Background(), "redis: connection pool: failed to dial after %d attempts: %v", 1, "connection refused")
+	lines, err := logs.Lines()
+	if err != nil || len(lines) != 1 {
+		t.Fatalf("%d records (%v):\n%s", len(lines), err, logs.String())
+	}
+	if l := lines[0]; l["level"] != "DEBUG" || l["logger"] != "go-redis" ||
+		l["msg"] != "connection pool: failed to dial after 1 attempts: connection refused" {
+		t.Fatalf("record %v", l)
 	}
 }

@@ -3,6 +3,7 @@ package redislimit_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/internal/redistest"
+	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
@@ -258,4 +260,37 @@ func grepLines(s, sub string) string {
 		}
 	}
 	return strings.Join(out, "")
+}
+
+// TestOutageLogIsJSONLines: while Redis is down, a replica's stderr stays
+// one JSON object per line. go-redis's own lines (one per failed dial)
+// used to be printed as text between them.
+func TestOutageLogIsJSONLines(t *testing.T) {
+	srv := redistest.Start(t)
+	reps := startReplicas(t, 1, srv.Addr)
+	c := newCaller(t, reps, "json")
+	if res, _ := c.call(t); res == nil || res.IsError {
+		t.Fatalf("before the outage: %+v", res)
+	}
+	srv.Stop()
+	// Calls for three retry intervals of the store: each interval, one
+	// call dials the stopped Redis.
+	for end := time.Now().Add(3 * redislimit.DefaultRetryInterval); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if res, _ := c.call(t); res == nil || res.IsError {
+			t.Fatalf("during the outage (fail open): %+v", res)
+		}
+	}
+	out := reps[0].logs.String()
+	var text []string
+	for l := range strings.Lines(out) {
+		if !json.Valid([]byte(l)) {
+			text = append(text, l)
+		}
+	}
+	if len(text) != 0 {
+		t.Fatalf("%d of %d stderr lines are not JSON during the outage:\n%s", len(text), strings.Count(out, "\n"), strings.Join(text, ""))
+	}
+	if n := strings.Count(out, "rate-limit store failed"); n != 1 {
+		t.Errorf("the outage logged %d times, want once:\n%s", n, out)
+	}
 }
