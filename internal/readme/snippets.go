@@ -18,14 +18,11 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/observe"
-	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
-	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
 	"github.com/mcpwrap/mcpwrap/wrap/outbound"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
@@ -44,18 +41,6 @@ func mixing(logger *slog.Logger, copyFile, forecastTool mcp.Tool, handleCopy ser
 		w.Tool(copyFile, handleCopy, wrap.WithTimeout(2*time.Minute)), // this tool's own timeout
 		wrap.MustTyped(w, forecastTool, forecast),                     // typed, validated arguments
 	)
-}
-
-func withSpans(ctx context.Context, logger *slog.Logger) error {
-	tel, err := export.Setup(ctx, export.WithServiceName("weather"), export.WithLogger(logger)) // observe/export; OTEL_* env
-	if err != nil {
-		return err
-	}
-	defer tel.Shutdown(context.Background()) // flushes; returns export failures
-	obs := observe.New(append(tel.Options(), observe.WithLogger(logger))...)
-	s := server.NewMCPServer("weather", "1.0.0", wrap.ServerOptions(wrap.WithObserver(obs), wrap.WithTimeout(30*time.Second))...)
-	_ = s
-	return nil
 }
 
 func handlerErrors(city *string, name string, resp *http.Response, err error) (*mcp.CallToolResult, error) {
@@ -188,12 +173,6 @@ func rateLimit() *server.MCPServer {
 	s := server.NewMCPServer("search", "1.0.0",
 		wrap.ServerOptions(wrap.WithLimit(lim))...)
 	return s
-}
-
-func sharedRateLimit() *limit.Limiter {
-	rdb := redis.NewClient(redislimit.ClientOptions("127.0.0.1:6379"))
-	lim := limit.New(limit.PerMinute(10), limit.WithStore(redislimit.New(rdb)))
-	return lim
 }
 
 func allKinds(logger *slog.Logger) *server.MCPServer {

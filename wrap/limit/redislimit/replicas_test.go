@@ -17,7 +17,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/wrap/limit/internal/redistest"
+	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit/internal/redistest"
 )
 
 // Figures of the multi-replica test.
