@@ -39,6 +39,11 @@ type HTTPLimits struct {
 	// ReadHeaderTimeout bounds the reading of a request's headers by Serve
 	// and ListenAndServe (default DefaultReadHeaderTimeout).
 	ReadHeaderTimeout time.Duration
+	// WriteTimeout bounds the answer to one POST, counted from its start,
+	// as http.Server's WriteTimeout does (default 0: no bound; the GET
+	// stream of server notifications is never bounded). See NewHTTPServer
+	// for how it is kept from cutting off a timeout answer.
+	WriteTimeout time.Duration
 }
 
 func (l HTTPLimits) evaluate() HTTPLimits {
@@ -65,8 +70,21 @@ type HTTPServer struct {
 
 // NewHTTPServer returns the streamable HTTP server of s with the limits
 // applied; opts are passed on to server.NewStreamableHTTPServer (a
-// WithSessionIdleTTL among them wins over l.SessionIdleTTL). Its Shutdown
-// has the shape of a FatalExit hook:
+// WithSessionIdleTTL among them wins over l.SessionIdleTTL).
+//
+// A write deadline never eats an answer. When a POST has one
+// (l.WriteTimeout, or else the WriteTimeout of the http.Server that
+// ServeHTTP runs in, found in the request's context), its answer is due
+// WriteMargin before it, and the timeout layer (WithTimeout) waits no
+// longer than that: a tool whose timeout is as long as the write timeout
+// or longer answers with a timeout while the connection still carries it,
+// instead of the client getting nothing. A tool without a timeout has no
+// such layer. Where mcpwrap cannot see the http.Server (mcp-go's
+// server.NewStreamableHTTPServer mounted directly), the rule is the
+// server's: WriteTimeout 0, or longer than the longest tool timeout plus a
+// margin.
+//
+// Its Shutdown has the shape of a FatalExit hook:
 //
 //	hs := wrap.NewHTTPServer(s, wrap.HTTPLimits{})
 //	// … wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{hs.Shutdown}}) …
@@ -81,6 +99,7 @@ func NewHTTPServer(s *server.MCPServer, l HTTPLimits, opts ...server.StreamableH
 	if l.MaxBodyBytes > 0 {
 		h.handler = limitBody(h.mcp, l.MaxBodyBytes)
 	}
+	h.handler = withinWriteTimeout(h.handler, max(l.WriteTimeout, 0))
 	h.hs = &http.Server{Handler: h.handler, ReadHeaderTimeout: max(l.ReadHeaderTimeout, 0)}
 	return h
 }
@@ -107,6 +126,58 @@ func (h *HTTPServer) ListenAndServe(addr string) error {
 func (h *HTTPServer) Shutdown(ctx context.Context) error {
 	err := h.hs.Shutdown(ctx)
 	return errors.Join(err, h.mcp.Shutdown(ctx))
+}
+
+// WriteMargin is how long before a POST's write deadline its calls' context
+// ends: a tenth of the write timeout, at most a second — time enough to
+// write a timeout answer.
+func WriteMargin(writeTimeout time.Duration) time.Duration {
+	return min(writeTimeout/10, time.Second)
+}
+
+// answerDueKey is the context key of the time by which the answer to a
+// POST must be written; the timeout layer never waits past it.
+type answerDueKey struct{}
+
+// answerDue returns the time by which the call's answer must be written,
+// if its transport has one.
+func answerDue(ctx context.Context) (time.Time, bool) {
+	t, ok := ctx.Value(answerDueKey{}).(time.Time)
+	return t, ok
+}
+
+// withinWriteTimeout tells the calls of a POST that their answer is due
+// WriteMargin before its write deadline: own (set here on the connection),
+// or else the serving http.Server's WriteTimeout. It is a value, not a
+// context deadline: mcp-go writes nothing for a request whose context has
+// ended, so only the timeout layer acts on it.
+func withinWriteTimeout(next http.Handler, own time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		wt := own
+		if wt == 0 {
+			if hs, ok := r.Context().Value(http.ServerContextKey).(*http.Server); ok {
+				wt = hs.WriteTimeout
+			}
+		}
+		if wt <= 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		start := time.Now()
+		if own > 0 {
+			// On the connection, so it is lifted after the answer: the
+			// next request on it (a GET stream, say) has its own.
+			rc := http.NewResponseController(w)
+			_ = rc.SetWriteDeadline(start.Add(own))
+			defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
+		}
+		ctx := context.WithValue(r.Context(), answerDueKey{}, start.Add(wt-WriteMargin(wt)))
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
 // limitBody answers a body announced larger than n with 413, and cuts off
