@@ -16,6 +16,6 @@ echo "== module github.com/mcpwrap/mcpwrap (GOWORK=off)"
 GOWORK=off go test "${flags[@]}" ./...
 for dir in $(go list -m -f '{{.Dir}}'); do
   [ "$dir" = "$root" ] && continue
-  echo "== module $(cd "$dir" && go list -m) (workspace)"
+  echo "== module $(cd "$dir" && GOWORK=off go list -m) (workspace)"
   (cd "$dir" && go test "${flags[@]}" ./...)
 done

@@ -3,12 +3,15 @@ package wrap
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/observe"
 )
 
 // Defaults of HTTPLimits.
@@ -178,6 +181,26 @@ func withinWriteTimeout(next http.Handler, own time.Duration) http.Handler {
 		ctx := context.WithValue(r.Context(), answerDueKey{}, start.Add(wt-WriteMargin(wt)))
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// ServeStdio serves s over stdin and stdout as server.ServeStdio does (opts
+// are passed on), and writes out the lines logger holds before it returns
+// (observe.FlushLogger): when the client closes stdin, and on SIGTERM or
+// SIGINT, which server.ServeStdio turns into a return after the calls in
+// flight are answered. Give it the logger given to WithLogger; main
+// returns after it:
+//
+//	logger := observe.NewLogger(observe.WithLogBuffer())
+//	s := server.NewMCPServer("weather", "1.0.0", wrap.ServerOptions(wrap.WithLogger(logger))...)
+//	if err := wrap.ServeStdio(s, logger); err != nil {
+//		logger.Error("stdio", "error", err)
+//	}
+func ServeStdio(s *server.MCPServer, logger *slog.Logger, opts ...server.StdioOption) error {
+	err := server.ServeStdio(s, opts...)
+	if errors.Is(err, context.Canceled) {
+		err = nil // a signal: the stop asked for
+	}
+	return errors.Join(err, observe.FlushLogger(logger))
 }
 
 // limitBody answers a body announced larger than n with 413, and cuts off
