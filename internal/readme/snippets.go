@@ -164,6 +164,7 @@ func serverLimits(s *server.MCPServer) {
 		MaxBodyBytes:      4 << 20,          // default 4 MiB; negative = no cap
 		SessionIdleTTL:    30 * time.Minute, // default; mcp-go's WithSessionIdleTTL; negative = never
 		ReadHeaderTimeout: 10 * time.Second, // default, for Serve/ListenAndServe
+		WriteTimeout:      time.Minute,      // per POST answer; default 0 = none
 	})
 	log.Fatal(hs.ListenAndServe(":8080")) // or mount hs (an http.Handler) at /mcp
 }
