@@ -82,10 +82,11 @@ type HTTPServer struct {
 // longer than that: a tool whose timeout is as long as the write timeout
 // or longer answers with a timeout while the connection still carries it,
 // instead of the client getting nothing. A tool without a timeout has no
-// such layer. Where mcpwrap cannot see the http.Server (mcp-go's
-// server.NewStreamableHTTPServer mounted directly), the rule is the
-// server's: WriteTimeout 0, or longer than the longest tool timeout plus a
-// margin.
+// such layer. The timeout layer does the same for mcp-go's
+// server.NewStreamableHTTPServer mounted directly in an http.Server,
+// counting from the call's start (after the body is read); the rule that
+// keeps every answer whole there is the server's: WriteTimeout 0, or
+// longer than the longest tool timeout plus a margin.
 //
 // Its Shutdown has the shape of a FatalExit hook:
 //
@@ -143,10 +144,19 @@ func WriteMargin(writeTimeout time.Duration) time.Duration {
 type answerDueKey struct{}
 
 // answerDue returns the time by which the call's answer must be written,
-// if its transport has one.
+// if its transport has one: the one NewHTTPServer's handler set, or else,
+// for a call that net/http serves through another handler (mcp-go's
+// StreamableHTTPServer mounted directly), its http.Server's WriteTimeout
+// counted from now, the call's start, which is a little after the
+// server's own start of it.
 func answerDue(ctx context.Context) (time.Time, bool) {
-	t, ok := ctx.Value(answerDueKey{}).(time.Time)
-	return t, ok
+	if t, ok := ctx.Value(answerDueKey{}).(time.Time); ok {
+		return t, true
+	}
+	if hs, ok := ctx.Value(http.ServerContextKey).(*http.Server); ok && hs.WriteTimeout > 0 {
+		return time.Now().Add(hs.WriteTimeout - WriteMargin(hs.WriteTimeout)), true
+	}
+	return time.Time{}, false
 }
 
 // withinWriteTimeout tells the calls of a POST that their answer is due

@@ -34,6 +34,12 @@ func TestTimeoutAnswerBeatsTheWriteTimeout(t *testing.T) {
 			go func() { _ = hs.Serve(ln) }()
 			return func(ctx context.Context) error { return errors.Join(hs.Shutdown(ctx), h.Shutdown(ctx)) }
 		}},
+		{"mcp-go's StreamableHTTPServer in an http.Server with WriteTimeout", func(t *testing.T, s *server.MCPServer, ln net.Listener) func(context.Context) error {
+			h := server.NewStreamableHTTPServer(s, quiet)
+			hs := &http.Server{Handler: h, WriteTimeout: d}
+			go func() { _ = hs.Serve(ln) }()
+			return func(ctx context.Context) error { return errors.Join(hs.Shutdown(ctx), h.Shutdown(ctx)) }
+		}},
 		{"NewHTTPServer's own WriteTimeout", func(t *testing.T, s *server.MCPServer, ln net.Listener) func(context.Context) error {
 			hs := wrap.NewHTTPServer(s, wrap.HTTPLimits{WriteTimeout: d}, quiet)
 			go func() { _ = hs.Serve(ln) }()
