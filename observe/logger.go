@@ -49,10 +49,13 @@ func WithLogLevel(l slog.Leveler) LoggerOption { return func(c *loggerConfig) { 
 
 // WithLogBuffer makes writes non-blocking: lines are collected in memory
 // and written out every 50 ms, or at once when 32 KiB are held; past 4 MiB
-// unwritten, lines are dropped and the next write says how many.
-// Observer.Flush (which wrap's fatal exit calls) writes out what is held; a
-// process that ends otherwise may lose its last 50 ms of lines. Meant for
-// stdio servers, where a slow stderr reader would otherwise slow every call.
+// unwritten, lines are dropped and the next write says how many. What is
+// held when the process ends is lost unless FlushLogger writes it out
+// first: the adapters' ServeStdio does when the client closes stdin and on
+// SIGTERM or SIGINT, wrap's fatal exit does before it exits; a main that
+// serves otherwise defers FlushLogger (and returns rather than calling
+// os.Exit or log.Fatal). Meant for stdio servers, where a slow stderr
+// reader would otherwise slow every call.
 func WithLogBuffer() LoggerOption { return func(c *loggerConfig) { c.buffer = true } }
 
 // NewLogger returns the logger to give to WithLogger, writing to stderr
@@ -169,6 +172,23 @@ func (h *handler) Handle(ctx context.Context, r slog.Record) error {
 	}
 	_, err := io.WriteString(h.shared.w, b.String())
 	return err
+}
+
+// FlushLogger writes out the lines that a NewLogger built WithLogBuffer
+// holds, and waits until they are written; for any other logger (nil
+// included) it does nothing. It is safe to call at any time, and more than
+// once:
+//
+//	logger := observe.NewLogger(observe.WithLogBuffer())
+//	defer observe.FlushLogger(logger)
+func FlushLogger(l *slog.Logger) error {
+	if l == nil {
+		return nil
+	}
+	if f, ok := l.Handler().(interface{ Flush() error }); ok {
+		return f.Flush()
+	}
+	return nil
 }
 
 // Flush writes out the lines a WithLogBuffer logger holds.

@@ -79,7 +79,7 @@ func names(spans []sdktrace.ReadOnlySpan) []string {
 func attrs(s sdktrace.ReadOnlySpan) map[string]string {
 	m := map[string]string{}
 	for _, kv := range s.Attributes() {
-		m[string(kv.Key)] = kv.Value.String()
+		m[string(kv.Key)] = kv.Value.Emit()
 	}
 	return m
 }
@@ -191,7 +191,7 @@ func TestEveryOutcomeOverHTTP(t *testing.T) {
 				ev := sp.Events()[slices.IndexFunc(sp.Events(), func(e sdktrace.Event) bool { return e.Name == semconv.EventPanic })]
 				m := map[string]string{}
 				for _, kv := range ev.Attributes {
-					m[string(kv.Key)] = kv.Value.String()
+					m[string(kv.Key)] = kv.Value.Emit()
 				}
 				if !strings.Contains(m["exception.stacktrace"], "observe_test.go") || !strings.Contains(m["exception.message"], "nil map") {
 					t.Errorf("panic event lacks value or stack: %v", m)

@@ -171,6 +171,14 @@ func (o *Observer) initMetrics() {
 	o.metrics = o.duration != nil && o.retries != nil && o.reconnects != nil && o.panics != nil && o.repeated != nil
 }
 
+// Logger returns the logger of the per-call lines (nil without one).
+func (o *Observer) Logger() *slog.Logger {
+	if o == nil {
+		return nil
+	}
+	return o.logger
+}
+
 // Flush writes out what is buffered: log lines held by a NewLogger built
 // WithLogBuffer, and what the tracer and meter providers hold, for
 // providers that can (the SDK's can). It has the shape of a shutdown
@@ -180,12 +188,7 @@ func (o *Observer) Flush(ctx context.Context) error {
 		return nil
 	}
 	type flusher interface{ ForceFlush(context.Context) error }
-	var err error
-	if o.logger != nil {
-		if f, ok := o.logger.Handler().(interface{ Flush() error }); ok {
-			err = f.Flush()
-		}
-	}
+	err := FlushLogger(o.logger)
 	if f, ok := o.tp.(flusher); ok {
 		err = errors.Join(err, f.ForceFlush(ctx))
 	}

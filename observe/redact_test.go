@@ -74,11 +74,11 @@ func TestSecretsAppearNowhere(t *testing.T) {
 	for _, sp := range x.spans.Ended() {
 		haystack.WriteString(sp.Name() + sp.Status().Description)
 		for _, kv := range sp.Attributes() {
-			haystack.WriteString(string(kv.Key) + "=" + kv.Value.String() + "\n")
+			haystack.WriteString(string(kv.Key) + "=" + kv.Value.Emit() + "\n")
 		}
 		for _, e := range sp.Events() {
 			for _, kv := range e.Attributes {
-				haystack.WriteString(e.Name + ":" + string(kv.Key) + "=" + kv.Value.String() + "\n")
+				haystack.WriteString(e.Name + ":" + string(kv.Key) + "=" + kv.Value.Emit() + "\n")
 			}
 		}
 	}
@@ -161,7 +161,7 @@ func TestEventRespectsLogValuer(t *testing.T) {
 	all := x.logs.String()
 	for _, e := range x.span(t, "tools/call t").Events() {
 		for _, kv := range e.Attributes {
-			all += kv.Value.String()
+			all += kv.Value.Emit()
 		}
 	}
 	if strings.Contains(all, "hidden") || !strings.Contains(all, observe.Redacted) {

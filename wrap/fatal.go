@@ -221,6 +221,8 @@ func (s *fatalState) stop(code int) {
 		attrs = append(attrs, slog.Bool("hooks_timed_out", true))
 	}
 	s.log("exiting", attrs...)
+	// A buffered logger holds the last lines, this one included.
+	_ = observe.FlushLogger(s.obs.Load().Logger())
 	s.f.Exit(code)
 }
 

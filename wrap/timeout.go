@@ -27,6 +27,10 @@ var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineEx
 //
 // An abandoned handler keeps its bulkhead slot until it returns.
 func withTimeout(ctx context.Context, req *call.Request, next Handler, d time.Duration, cfg *config, rec *record, o *outcome) {
+	if due, ok := answerDue(ctx); ok {
+		// The transport closes the connection then: answer before it.
+		d = max(min(d, time.Until(due)), 0).Truncate(time.Millisecond)
+	}
 	tctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
 	defer cancel()
 	j := cfg.workers.job()

@@ -19,15 +19,12 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/observe"
-	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
-	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/outbound"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
@@ -243,26 +240,6 @@ func rateLimit() *server.MCPServer {
 	s := server.NewMCPServer("search", "1.0.0")
 	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
 	return s
-}
-
-// docs/rate-limits.md: a limit shared by replicas.
-func sharedRateLimit() *limit.Limiter {
-	rdb := redis.NewClient(redislimit.ClientOptions("127.0.0.1:6379"))
-	lim := limit.New(limit.PerMinute(10), limit.WithStore(redislimit.New(rdb)))
-	return lim
-}
-
-// docs/telemetry.md: logs, spans and metrics.
-func withSpans(ctx context.Context, logger *slog.Logger, opts ...server.ServerOption) error {
-	tel, err := export.Setup(ctx, export.WithServiceName("weather"), export.WithLogger(logger)) // OTEL_* env
-	if err != nil {
-		return err
-	}
-	defer tel.Shutdown(context.Background()) // flushes; returns export failures
-	obs := observe.New(append(tel.Options(), observe.WithLogger(logger))...)
-	s := server.NewMCPServer("weather", "1.0.0", opts...)
-	mcpgo.Attach(s, wrap.New(wrap.WithObserver(obs), wrap.WithTimeout(30*time.Second)))
-	return server.ServeStdio(s)
 }
 
 // docs/telemetry.md: what arguments are logged.

@@ -276,7 +276,7 @@ func (c *spanCheck) OnEnd(s sdktrace.ReadOnlySpan) {
 	}
 	check := func(kvs []attribute.KeyValue) {
 		for _, kv := range kvs {
-			if strings.Contains(kv.Value.String(), c.secret) {
+			if strings.Contains(kv.Value.Emit(), c.secret) {
 				c.leaks.Add(1)
 			}
 		}

@@ -3,12 +3,17 @@ package mcpgo
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/mcpwrap/mcpwrap/wrap"
+
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/observe"
 )
 
 // Defaults of HTTPLimits.
@@ -39,6 +44,11 @@ type HTTPLimits struct {
 	// ReadHeaderTimeout bounds the reading of a request's headers by Serve
 	// and ListenAndServe (default DefaultReadHeaderTimeout).
 	ReadHeaderTimeout time.Duration
+	// WriteTimeout bounds the answer to one POST, counted from its start,
+	// as http.Server's WriteTimeout does (default 0: no bound; the GET
+	// stream of server notifications is never bounded). See NewHTTPServer
+	// for how it is kept from cutting off a timeout answer.
+	WriteTimeout time.Duration
 }
 
 func (l HTTPLimits) evaluate() HTTPLimits {
@@ -65,8 +75,22 @@ type HTTPServer struct {
 
 // NewHTTPServer returns the streamable HTTP server of s with the limits
 // applied; opts are passed on to server.NewStreamableHTTPServer (a
-// WithSessionIdleTTL among them wins over l.SessionIdleTTL). Its Shutdown
-// has the shape of a FatalExit hook:
+// WithSessionIdleTTL among them wins over l.SessionIdleTTL).
+//
+// A write deadline never eats an answer. When a POST has one
+// (l.WriteTimeout, or else the WriteTimeout of the http.Server that
+// ServeHTTP runs in, found in the request's context), its answer is due
+// wrap.WriteMargin before it, and the timeout layer (WithTimeout) waits no
+// longer than that: a tool whose timeout is as long as the write timeout
+// or longer answers with a timeout while the connection still carries it,
+// instead of the client getting nothing. A tool without a timeout has no
+// such layer. The timeout layer does the same for mcp-go's
+// server.NewStreamableHTTPServer mounted directly in an http.Server,
+// counting from the call's start (after the body is read); the rule that
+// keeps every answer whole there is the server's: WriteTimeout 0, or
+// longer than the longest tool timeout plus a margin.
+//
+// Its Shutdown has the shape of a FatalExit hook:
 //
 //	hs := wrap.NewHTTPServer(s, wrap.HTTPLimits{})
 //	// … wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{hs.Shutdown}}) …
@@ -81,6 +105,7 @@ func NewHTTPServer(s *server.MCPServer, l HTTPLimits, opts ...server.StreamableH
 	if l.MaxBodyBytes > 0 {
 		h.handler = limitBody(h.mcp, l.MaxBodyBytes)
 	}
+	h.handler = wrap.WithinWriteTimeout(h.handler, max(l.WriteTimeout, 0))
 	h.hs = &http.Server{Handler: h.handler, ReadHeaderTimeout: max(l.ReadHeaderTimeout, 0)}
 	return h
 }
@@ -107,6 +132,27 @@ func (h *HTTPServer) ListenAndServe(addr string) error {
 func (h *HTTPServer) Shutdown(ctx context.Context) error {
 	err := h.hs.Shutdown(ctx)
 	return errors.Join(err, h.mcp.Shutdown(ctx))
+}
+
+// ServeStdio serves s over stdin and stdout as server.ServeStdio does (opts
+// are passed on), and writes out the lines logger holds before it returns
+// (observe.FlushLogger): when the client closes stdin, and on SIGTERM or
+// SIGINT, which server.ServeStdio turns into a return after the calls in
+// flight are answered. Give it the logger given to WithLogger; main
+// returns after it:
+//
+//	logger := observe.NewLogger(observe.WithLogBuffer())
+//	s := server.NewMCPServer("weather", "1.0.0")
+//	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger)))
+//	if err := mcpgo.ServeStdio(s, logger); err != nil {
+//		logger.Error("stdio", "error", err)
+//	}
+func ServeStdio(s *server.MCPServer, logger *slog.Logger, opts ...server.StdioOption) error {
+	err := server.ServeStdio(s, opts...)
+	if errors.Is(err, context.Canceled) {
+		err = nil // a signal: the stop asked for
+	}
+	return errors.Join(err, observe.FlushLogger(logger))
 }
 
 // limitBody answers a body announced larger than n with 413, and cuts off

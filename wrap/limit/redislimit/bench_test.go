@@ -9,8 +9,8 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
-	"github.com/mcpwrap/mcpwrap/wrap/limit/internal/redistest"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
+	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit/internal/redistest"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 

@@ -17,8 +17,8 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
-	"github.com/mcpwrap/mcpwrap/wrap/limit/internal/redistest"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
+	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit/internal/redistest"
 )
 
 // prefix keeps each test's keys apart in a Redis shared by the run.

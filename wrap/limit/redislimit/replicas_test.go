@@ -17,8 +17,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/wrap/limit/internal/redistest"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
+	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit/internal/redistest"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 

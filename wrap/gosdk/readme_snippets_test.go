@@ -1,4 +1,4 @@
-package readme
+package gosdk_test
 
 import (
 	"context"

@@ -1,0 +1,18 @@
+package redislimit_test
+
+import (
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mcpwrap/mcpwrap/wrap/limit"
+	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
+)
+
+// The docs' snippets that need this module compile here, not in
+// internal/readme, whose module does not require go-redis.
+
+// docs/rate-limits.md: a limit shared by replicas.
+func sharedRateLimit() *limit.Limiter {
+	rdb := redis.NewClient(redislimit.ClientOptions("127.0.0.1:6379"))
+	lim := limit.New(limit.PerMinute(10), limit.WithStore(redislimit.New(rdb)))
+	return lim
+}
