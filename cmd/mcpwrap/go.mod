@@ -5,6 +5,7 @@ go 1.25.5
 require (
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mcpwrap/mcpwrap v0.0.0-00010101000000-000000000000
+	github.com/mcpwrap/mcpwrap/wrap/gosdk v0.0.0-00010101000000-000000000000
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	golang.org/x/term v0.40.0
 	golang.org/x/tools v0.42.0
@@ -40,3 +41,5 @@ require (
 )
 
 replace github.com/mcpwrap/mcpwrap => ../..
+
+replace github.com/mcpwrap/mcpwrap/wrap/gosdk => ../../wrap/gosdk

@@ -252,13 +252,37 @@ func TestBareGoSDKPanicKillsTheProcess(t *testing.T) {
 	})
 }
 
-// TestWrappedGoSDKPasses is the place for the go-sdk server retrofitted
-// with mcpwrap's go-sdk adapter, which is being written elsewhere. When it
-// lands: give gosdkserver a -wrap flag that installs it and assert, as
-// TestWrappedMCPGoPasses does, exit 0 and no failed check over stdio and
-// HTTP.
+// TestWrappedGoSDKPasses: the go-sdk server that
+// TestBareGoSDKPanicKillsTheProcess shows dying and leaking, with
+// gosdk.Attach: over stdio and HTTP, no answer fails except two that no
+// middleware can change: the raw fetch_doc tool's own messages, which do
+// not name its parameter (names_param), and 5 000 levels of nesting, which
+// go-sdk's transport refuses before any handler (its decoder stops at
+// 1 000 levels: HTTP 400, or the stdio session ends).
 func TestWrappedGoSDKPasses(t *testing.T) {
-	t.Skip("waiting for mcpwrap's go-sdk adapter: gosdkserver has no -wrap yet")
+	for _, tc := range []struct {
+		name string
+		args func(t *testing.T) []string
+	}{
+		{"stdio", func(*testing.T) []string { return []string{"--", bin["gosdkserver"], "-wrap"} }},
+		{"http", func(t *testing.T) []string { u, _ := serveHTTP(t, "gosdkserver", "-wrap"); return []string{u} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, _ := runAudit(t, tc.args(t)...)
+			var left []string
+			for _, f := range r.failures() {
+				if !strings.Contains(f, " names_param:") && !strings.Contains(f, " deep_nesting ") {
+					left = append(left, f)
+				}
+			}
+			if len(left) > 0 {
+				t.Fatalf("score %.1f, failures mcpwrap should have prevented:\n%s", r.Score, strings.Join(left, "\n"))
+			}
+			if r.Budget.UsedTools != 2 {
+				t.Errorf("audited %d tools, want the 2 read-only ones", r.Budget.UsedTools)
+			}
+		})
+	}
 }
 
 func TestToolsFlagWidensTheScope(t *testing.T) {

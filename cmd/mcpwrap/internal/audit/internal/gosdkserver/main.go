@@ -1,7 +1,8 @@
 // Command gosdkserver is the audit tests' bare go-sdk v1.8.0 server: a typed
 // tool whose handler indexes its input (a panic on an empty list, which
 // kills the process: the SDK has no recover), and a raw tool whose Go error
-// quotes a secret. A wrapped counterpart waits for mcpwrap's go-sdk adapter.
+// quotes a secret. With -wrap the same server has mcpwrap attached
+// (gosdk.Attach).
 package main
 
 import (
@@ -12,9 +13,15 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
 
 type sumIn struct {
@@ -28,6 +35,7 @@ type sumOut struct {
 
 func main() {
 	serveHTTP := flag.Bool("http", false, "serve streamable HTTP on 127.0.0.1:0 and print the URL on stdout")
+	wrapped := flag.Bool("wrap", false, "attach mcpwrap (gosdk.Attach), logging to stderr")
 	flag.Parse()
 	s := mcp.NewServer(&mcp.Implementation{Name: "audit-fixture-gosdk", Version: "1.0.0"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "sum", Description: "Add numbers.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
@@ -50,6 +58,10 @@ func main() {
 		}
 		return nil, fmt.Errorf("upstream refused: GET http://10.1.2.3:8080/docs with token=%s", "ghp_0123456789abcdefghijklmnopqrstuvwxyz")
 	})
+	if *wrapped {
+		logger := observe.NewLogger(observe.WithLogOutput(os.Stderr))
+		gosdk.Attach(s, wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(25*time.Second)))
+	}
 	if *serveHTTP {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
