@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,6 +85,31 @@ func BenchmarkDispatch(b *testing.B) {
 		s := server.NewMCPServer("bench", "1.0.0", sv.opts...)
 		s.AddTool(mcp.NewTool("bench"), bare)
 		b.Run(sv.name, func(b *testing.B) { testserver.BenchCall(b, s, msg) })
+	}
+}
+
+// BenchmarkStructuredResult is a whole tools/call whose result carries
+// 100 KB of structuredContent, bare, attached and attached with the answer
+// cap off: the chain measures the result by walking it, so mcp-go's
+// encoding is the only one.
+func BenchmarkStructuredResult(b *testing.B) {
+	rows := make([]any, 1000)
+	for i := range rows {
+		rows[i] = map[string]any{"id": float64(i), "name": strings.Repeat("x", 64), "ok": true}
+	}
+	res := mcp.NewToolResultStructured(map[string]any{"rows": rows}, "1000 rows")
+	h := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return res, nil }
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"rows","arguments":{}}}`)
+	for _, c := range []struct {
+		name string
+		w    *wrap.Wrapper
+	}{{"bare", nil}, {"attached", wrap.New()}, {"attached_no_cap", wrap.New(wrap.WithResultLimit(-1))}} {
+		s := server.NewMCPServer("bench", "1.0.0")
+		if c.w != nil {
+			mcpgo.Attach(s, c.w)
+		}
+		s.AddTool(mcp.NewTool("rows"), h)
+		b.Run(c.name, func(b *testing.B) { testserver.BenchCall(b, s, msg) })
 	}
 }
 
