@@ -29,18 +29,12 @@
 //
 // # Typed tools and go-sdk's own schemas
 //
-// mcp.AddTool infers the input schema with github.com/google/jsonschema-go
-// and validates with it; its failure ("validating \"arguments\": …") names
-// one violation. On an attached server that failure is answered as an
-// invalid_argument error holding that violation. For every violation at
-// once, did-you-mean and validator tags, register the tool with this
-// package's AddTool instead: it advertises the schema package validate
-// derives from the struct (the same tags as mcp-go typed tools) and binds
-// the arguments itself, so go-sdk never validates them and the model gets
-// exactly one text for one mistake. Both kinds of tool can live on one
-// server.
-//
-// The Wrapper holds everything that must outlive one server (limits,
-// bulkheads, instruments); Attach allocates a few small objects and starts
-// nothing, so a server built per HTTP request can attach it every time.
+// mcp.AddTool validates with a schema jsonschema-go infers and names one
+// violation; an attached server answers that as an invalid_argument error.
+// This package's AddTool advertises package validate's schema instead (the
+// tags of mcp-go typed tools) and binds itself: every violation at once,
+// did-you-mean, one text for one mistake. Both kinds can share a server.
+// Attach allocates a few small objects and starts nothing (the Wrapper
+// holds limits, bulkheads, instruments): a server built per HTTP request
+// can attach it every time.
 package gosdk
