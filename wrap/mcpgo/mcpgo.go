@@ -253,13 +253,8 @@ func (t toolResult) Check() error {
 func (t toolResult) Text() string {
 	var b strings.Builder
 	for _, c := range t.r.Content {
-		var s string
-		switch v := c.(type) {
-		case mcp.TextContent:
-			s = v.Text
-		case *mcp.TextContent:
-			s = v.Text
-		default:
+		s, ok := textOf(c)
+		if !ok {
 			continue
 		}
 		if b.Len() > 0 {
@@ -270,16 +265,22 @@ func (t toolResult) Text() string {
 	return b.String()
 }
 
+// textOf is the text of a text content.
+func textOf(c mcp.Content) (string, bool) {
+	switch v := c.(type) {
+	case mcp.TextContent:
+		return v.Text, true
+	case *mcp.TextContent:
+		return v.Text, true
+	}
+	return "", false
+}
+
 func (t toolResult) MapText(f func(string) string) call.Result {
 	var out []mcp.Content
 	for i, c := range t.r.Content {
-		var s string
-		switch v := c.(type) {
-		case mcp.TextContent:
-			s = v.Text
-		case *mcp.TextContent:
-			s = v.Text
-		default:
+		s, ok := textOf(c)
+		if !ok {
 			continue
 		}
 		ns := f(s)
