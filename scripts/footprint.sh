@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Footprint check: builds the same minimal stdio mcp-go server twice, bare
-# (scripts/footprint/bare) and with the README's 3-line retrofit
+# (scripts/footprint/bare) and with the README's one-line retrofit
 # (scripts/footprint/wrapped), prints both sizes, and fails if the wrapped
 # one links gRPC, an OTLP or Prometheus exporter, or grows by more than the
 # budget (FOOTPRINT_BUDGET_BYTES, 3 MB by default).
@@ -38,7 +38,7 @@ diff=$((wrapped - bare))
 mb() { awk -v b="$1" 'BEGIN { printf "%.2f MB", b / 1e6 }'; }
 printf '%-30s %12s  %s\n' "stdio server" "bytes" "" \
   "bare mcp-go" "$bare" "$(mb "$bare")" \
-  "with the 3-line retrofit" "$wrapped" "$(mb "$wrapped")" \
+  "with the one-line retrofit" "$wrapped" "$(mb "$wrapped")" \
   "difference" "$diff" "+$(mb "$diff")"
 echo "modules linked: bare $(go version -m "$out/bare" | grep -c $'^\tdep'), wrapped $(go version -m "$out/wrapped" | grep -c $'^\tdep')"
 if [ "$diff" -gt "$budget" ]; then

@@ -4,7 +4,7 @@
 //	go run ./examples/ratelimit                                  # local limit, one process
 //	go run ./examples/ratelimit -redis 127.0.0.1:6379 -listen 127.0.0.1:8081   # shared by every replica
 //
-// Without -redis the limit is the 3-line form:
+// Without -redis the limit is the one-line form:
 //
 //	lim := limit.New(limit.PerMinute(10))
 //	s := server.NewMCPServer("search", "1.0.0",

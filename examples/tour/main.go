@@ -4,7 +4,7 @@
 //	go run ./examples/tour
 //
 // It starts two streamable-HTTP mcp-go servers on 127.0.0.1 with the same
-// tools, one bare and one with wrap.Middleware, calls every tool on both and
+// tools, one bare and one with mcpgo.Attach, calls every tool on both and
 // prints, per call, what the model gets and what the operator's log says;
 // then the same kinds of failure on the official go-sdk, bare (a child
 // process over stdio, which the panic kills) and with gosdk.Attach.
@@ -210,7 +210,7 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	defer wrapped.close()
 
-	fmt.Fprintf(out, "mcpwrap tour: the same %d calls against a bare mcp-go server and one with wrap.Middleware\n", len(steps))
+	fmt.Fprintf(out, "mcpwrap tour: the same %d calls against a bare mcp-go server and one with mcpgo.Attach\n", len(steps))
 	var failures []string
 	protocolErrors := 0
 	for i, s := range steps {

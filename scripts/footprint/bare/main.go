@@ -1,6 +1,6 @@
 // Command bare is a minimal stdio mcp-go server without mcpwrap: the
 // baseline of scripts/footprint.sh. It differs from ../wrapped only by the
-// README's 3-line retrofit.
+// README's one-line retrofit.
 package main
 
 import (

@@ -1,4 +1,4 @@
-// Command wrapped is ../bare with the README's 3-line retrofit: what
+// Command wrapped is ../bare with the README's one-line retrofit: what
 // scripts/footprint.sh measures and checks for gRPC and OTLP exporters.
 package main
 

@@ -2,7 +2,7 @@
 // way servers are written in the wild: Require* helpers whose errors are
 // returned as Go errors, an error that quotes its arguments and an internal
 // address, a type assertion that panics on a wrong type. -wrap retrofits it
-// with mcpwrap's three lines; nothing else changes.
+// with mcpwrap's one line; nothing else changes.
 package main
 
 import (
@@ -24,7 +24,7 @@ import (
 )
 
 func main() {
-	wrapped := flag.Bool("wrap", false, "retrofit with wrap.ServerOptions")
+	wrapped := flag.Bool("wrap", false, "retrofit with mcpgo.Wrap")
 	serveHTTP := flag.Bool("http", false, "serve streamable HTTP on 127.0.0.1:0 and print the URL on stdout")
 	noisy := flag.Bool("print", false, "print a banner and a line per call on stdout (breaks stdio)")
 	extra := flag.Int("tools", 0, "extra read-only tools echo_1…echo_N")
