@@ -79,6 +79,7 @@ const (
 	reasonHostName
 	reasonUnexpectedEOF
 	reasonRequestFailed
+	reasonBadURL
 )
 
 // phrasings gives each reason its sentence: generic (for From) and, when
@@ -103,6 +104,7 @@ var phrasings = [...]struct{ generic, before, after string }{
 	reasonHostName:         {"the upstream host name could not be resolved", "the host name of upstream ", " could not be resolved"},
 	reasonUnexpectedEOF:    {"the upstream service closed the connection unexpectedly", "upstream ", " closed the connection unexpectedly"},
 	reasonRequestFailed:    {"the request to the upstream service failed", "the request to upstream ", " failed"},
+	reasonBadURL:           {generic: "an argument cannot be part of a URL (an invalid escape, a control character or a bad host); nothing was sent"},
 }
 
 // phrase returns the reason's sentence naming the upstream, or the generic
@@ -160,6 +162,14 @@ func classifyReason(err error) (Code, reason) {
 	var hostErr x509.HostnameError
 	if errors.As(err, &certErr) || errors.As(err, &unknownAuth) || errors.As(err, &hostErr) {
 		return Internal, reasonNone
+	}
+	var ue *url.Error
+	var esc url.EscapeError
+	var host url.InvalidHostError
+	if (errors.As(err, &ue) && ue.Op == "parse") || errors.As(err, &esc) || errors.As(err, &host) {
+		// The URL could not be built, mostly from the call's arguments:
+		// nothing reached the upstream, and repeating the call cannot help.
+		return InvalidArgument, reasonBadURL
 	}
 	if onConnection(err) {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {

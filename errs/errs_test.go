@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -368,5 +369,26 @@ func TestCodeText(t *testing.T) {
 	var c errs.Code
 	if err := c.UnmarshalText([]byte("nonsense")); err == nil {
 		t.Fatal("an unknown code name was accepted")
+	}
+}
+
+// TestURLThatCannotBeBuiltIsTheCallersFault: a URL that cannot be built
+// from the arguments (an invalid escape, a control character) was answered
+// as an upstream outage that "retrying later may help"; nothing was sent.
+func TestURLThatCannotBeBuiltIsTheCallersFault(t *testing.T) {
+	for _, raw := range []string{"repos/%zz/go/releases/latest", "repos/a\x00b/go/issues/1", "http://[::1"} {
+		_, err := url.Parse(raw)
+		if err == nil {
+			t.Fatalf("%q parsed", raw)
+		}
+		e := errs.From(fmt.Errorf("failed to get latest release: %w", err))
+		if e.Code() != errs.InvalidArgument || e.Code().Retryable() || !strings.Contains(e.Message(), "cannot be part of a URL") {
+			t.Errorf("%q: %s %q", raw, e.Code(), e.Message())
+		}
+	}
+	// A request that was sent and failed stays an upstream failure.
+	_, err := http.Get("http://127.0.0.1:1/")
+	if errs.CodeOf(err) != errs.Unavailable {
+		t.Errorf("refused request: %s", errs.CodeOf(err))
 	}
 }

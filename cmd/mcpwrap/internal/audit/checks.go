@@ -239,7 +239,7 @@ var leakPatterns = []struct {
 	{"a Go stack trace", regexp.MustCompile(`goroutine \d+ \[|\.go:\d+ \+0x[0-9a-f]+`)},
 	{"a JavaScript stack trace", regexp.MustCompile(`\n\s+at [^\n]+ \([^\n)]+:\d+:\d+\)`)},
 	{"a Python traceback", regexp.MustCompile(`Traceback \(most recent call last\)`)},
-	{"an internal address", regexp.MustCompile(`\b(10\.\d{1,3}\.\d{1,3}\.\d{1,3}|192\.168\.\d{1,3}\.\d{1,3}|172\.(1[6-9]|2\d|3[01])\.\d{1,3}\.\d{1,3}|169\.254\.\d{1,3}\.\d{1,3})\b|\b(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]):\d{2,5}\b`)},
+	{"an internal address", regexp.MustCompile(`\b(10\.\d{1,3}\.\d{1,3}\.\d{1,3}|192\.168\.\d{1,3}\.\d{1,3}|172\.(1[6-9]|2\d|3[01])\.\d{1,3}\.\d{1,3}|169\.254\.\d{1,3}\.\d{1,3})\b|\b(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]):\d{1,5}\b`)},
 }
 
 // leaks names what of leakPatterns the answer holds, quoting a short,
