@@ -71,7 +71,11 @@ func main() {
 		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
 		log.Fatal(http.Serve(ln, h))
 	}
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	var tr mcp.Transport = &mcp.StdioTransport{}
+	if *wrapped {
+		tr = gosdk.StdioTransport()
+	}
+	if err := s.Run(context.Background(), tr); err != nil {
 		log.Fatal(err)
 	}
 }

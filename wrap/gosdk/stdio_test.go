@@ -1,0 +1,105 @@
+package gosdk
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrap/mcpwrap/wrap"
+)
+
+// TestStdioSurvivesDeepNesting: go-sdk v1.8.0 ends a stdio session on a
+// message nested deeper than 1 000 levels (the server exits; v1.7.0
+// answered it). Through StdioTransport the deep call is answered with
+// -32600 for its id and the next call on the same session is answered.
+func TestStdioSurvivesDeepNesting(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "deep", Version: "1.0.0"}, nil)
+	s.AddTool(&mcp.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+		})
+	Attach(s, wrap.New())
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, guarded(inR, outW)) }()
+
+	deep := strings.Repeat("[", 5000) + strings.Repeat("]", 5000)
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":"deep-7","method":"tools/call","params":{"name":"echo","arguments":{"v":` + deep + `}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{}}}`,
+	}
+	go func() {
+		for _, l := range lines {
+			if _, err := io.WriteString(inW, l+"\n"); err != nil {
+				return
+			}
+		}
+	}()
+	answers := map[string]json.RawMessage{}
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	deadline := time.After(10 * time.Second)
+	got := make(chan map[string]any)
+	go func() {
+		for sc.Scan() {
+			var m map[string]any
+			if json.Unmarshal(sc.Bytes(), &m) == nil {
+				got <- m
+			}
+		}
+		close(got)
+	}()
+	for len(answers) < 3 {
+		select {
+		case m, ok := <-got:
+			if !ok {
+				t.Fatalf("the session ended after %d answers: %v", len(answers), answers)
+			}
+			id, _ := json.Marshal(m["id"])
+			b, _ := json.Marshal(m)
+			answers[string(id)] = b
+		case err := <-done:
+			t.Fatalf("the server stopped: %v", err)
+		case <-deadline:
+			t.Fatalf("answers so far: %v", answers)
+		}
+	}
+	if a := string(answers[`"deep-7"`]); !strings.Contains(a, `"code":-32600`) || !strings.Contains(a, "nested deeper than 1000") {
+		t.Fatalf("the deep call: %s", a)
+	}
+	if a := string(answers["3"]); !strings.Contains(a, `"text":"ok"`) {
+		t.Fatalf("the call after it: %s", a)
+	}
+	_ = inW.Close()
+}
+
+func TestDepthAndID(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		depth int
+		id    string
+	}{
+		{`{"id":12,"a":[[1]]}`, 3, "12"},
+		{`{"a":"[[[[","id":"x\"y"}`, 1, `"x\"y"`},
+		{`{"params":{"id":5},"id":-3.5e2}`, 2, "-3.5e2"},
+		{`[1,2]`, 1, ""},
+	} {
+		if d := depth([]byte(c.in)); d != c.depth {
+			t.Errorf("depth(%s) = %d, want %d", c.in, d, c.depth)
+		}
+		if id := string(topLevelID([]byte(c.in))); id != c.id {
+			t.Errorf("id(%s) = %q, want %q", c.in, id, c.id)
+		}
+	}
+}
