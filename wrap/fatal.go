@@ -2,6 +2,7 @@ package wrap
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -208,7 +209,7 @@ func (s *fatalState) stop(code int) {
 	go func() {
 		var failed []slog.Attr
 		for i, h := range s.f.Hooks {
-			if err := h(ctx); err != nil {
+			if err := runHook(ctx, h); err != nil {
 				failed = append(failed, slog.String("hook_"+strconv.Itoa(i), s.redact(err.Error())))
 			}
 		}
@@ -224,6 +225,18 @@ func (s *fatalState) stop(code int) {
 	// A buffered logger holds the last lines, this one included.
 	_ = observe.FlushLogger(s.obs.Load().Logger())
 	s.f.Exit(code)
+}
+
+// runHook runs one exit hook; a panic in it is its error, so that the
+// other hooks run, the exiting line is written and the exit code is the
+// one asked for.
+func runHook(ctx context.Context, h func(context.Context) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return h(ctx)
 }
 
 // log writes one error line to the observer's logger, if there is one.

@@ -152,6 +152,24 @@ func TestFatalHookThatHangsIsAbandonedAtTheTimeout(t *testing.T) {
 	}
 }
 
+// TestFatalHookThatPanicsDoesNotStopTheExit: a panicking exit hook killed
+// the process from the hooks' goroutine, before the other hooks, the
+// exiting line and the exit code asked for (found by mcpwrap vet: a
+// goroutine without recover).
+func TestFatalHookThatPanicsDoesNotStopTheExit(t *testing.T) {
+	ran := false
+	logs := stopOnFatal(t, wrap.FatalExit{
+		Hooks: []func(context.Context) error{
+			func(context.Context) error { var m map[string]int; m["x"]++; return nil },
+			func(context.Context) error { ran = true; return nil },
+		},
+	})
+	got, _ := logs.Find("msg", "exiting")
+	if len(got) != 1 || !strings.Contains(fmt.Sprint(got[0]["hook_0"]), "panic: assignment to entry in nil map") || !ran {
+		t.Fatalf("exit line %v, second hook ran %v", got, ran)
+	}
+}
+
 const childEnv = "MCPWRAP_FATAL_CHILD"
 
 // TestFatalExitsTheRealProcess re-runs the test binary as a child that
