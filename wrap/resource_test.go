@@ -17,6 +17,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
@@ -317,5 +318,24 @@ func TestServerOptionsCoverResources(t *testing.T) {
 	checkError(t, lastError(t, conn.Wire), mcp.INTERNAL_ERROR, "the details are in the server log")
 	if lines, _ := logs.Find("msg", "resource read"); len(lines) != 2 {
 		t.Errorf("%d resource lines, want 2:\n%s", len(lines), logs.String())
+	}
+}
+
+// TestResourceReadsAreRateLimited: a limit for ResourcesRead applies to
+// resources/read as it did before the chain became SDK-neutral (it had
+// been skipped for everything but tools/call).
+func TestResourceReadsAreRateLimited(t *testing.T) {
+	lim := limit.New(limit.PerMinute(1000), limit.WithTool(wrap.ResourcesRead, limit.PerMinute(1)))
+	s := notesServer(t, mcpgo.Option(wrap.New(wrap.WithLimit(lim))))
+	conn := testserver.StartHTTP(t, s)
+	read := func() error {
+		_, err := conn.Client.ReadResource(t.Context(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "note://ok"}})
+		return err
+	}
+	if err := read(); err != nil {
+		t.Fatalf("first read: %v", err)
+	}
+	if err := read(); err == nil || !strings.Contains(err.Error(), "allows 1 call per minute") {
+		t.Fatalf("second read: %v, want the rate limit", err)
 	}
 }

@@ -155,8 +155,16 @@ func refuseRepeated(ctx context.Context, cfg *config, rec *record, req *call.Req
 // the call is answered.
 func layers(ctx context.Context, req *call.Request, next Handler, cfg *config, rec *record, o *outcome) admitted {
 	// A rate-limited call costs nothing more: it takes no bulkhead slot.
-	if cfg.limit != nil && req.Kind == call.Tool {
-		if err := cfg.limit.Admit(ctx, req); err != nil {
+	if cfg.limit != nil {
+		lreq := req
+		if req.Kind != call.Tool {
+			// Resources and prompts are limited under the names the
+			// layers know them by (ResourcesRead, PromptsGet + name).
+			r := *req
+			r.Name = rec.tool
+			lreq = &r
+		}
+		if err := cfg.limit.Admit(ctx, lreq); err != nil {
 			o.err = errs.From(err)
 			return admitted{}
 		}
