@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -134,5 +135,45 @@ func TestResultCapFuzzed(t *testing.T) {
 		if size > limit+len(`{"v":""}`)+64 {
 			t.Fatalf("case %d: %d bytes through a %d-byte cap", i, size, limit)
 		}
+	}
+}
+
+// TestGuardsOverStdio: the answer-size cap and the loop guard over mcp-go's
+// stdio server, as a stdio host runs it.
+func TestGuardsOverStdio(t *testing.T) {
+	const limit = 8 << 10
+	s := server.NewMCPServer("stdio", "1.0.0")
+	mcpgo.Attach(s, wrap.New(wrap.WithResultLimit(limit), wrap.WithLoopGuard(wrap.LoopGuard{})))
+	runs := 0
+	s.AddTool(mcp.NewTool("big"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(strings.Repeat("€", limit)), nil
+	})
+	s.AddTool(mcp.NewTool("gone"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		runs++
+		return nil, errs.New(errs.NotFound, "no such note")
+	})
+	cl := testserver.StartStdio(t, s)
+	call := func(name string) *mcp.CallToolResult {
+		var req mcp.CallToolRequest
+		req.Params.Name = name
+		res, err := cl.CallTool(t.Context(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := call("big")
+	size := 0
+	for _, c := range res.Content {
+		size += len(c.(mcp.TextContent).Text)
+	}
+	if size > limit || !strings.Contains(res.Content[len(res.Content)-1].(mcp.TextContent).Text, "the result was cut from 24 KB to 8 KB") {
+		t.Fatalf("%d bytes through an %d-byte cap: %+v", size, limit, res.Content[len(res.Content)-1])
+	}
+	for range 4 {
+		call("gone")
+	}
+	if runs != 3 {
+		t.Fatalf("the handler ran %d times for 4 identical failing calls, want 3", runs)
 	}
 }
