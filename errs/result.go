@@ -75,27 +75,27 @@ const (
 	maxViolationMsg    = 1 << 10
 )
 
-// Envelope is the structuredContent object of an error result:
+// envelope is the structuredContent object of an error result:
 // {"error": {...}}.
-type Envelope struct {
+type envelope struct {
 	Error Info `json:"error"`
 }
 
 // Result is an error result in no SDK's types: what an adapter sends as a
 // result with isError true, one text content Text and, when Info.Code is
-// set, structuredContent Envelope{Info}.
+// set, structuredContent envelope{Info}.
 type Result struct {
 	Text string
 	Info Info
 }
 
-// Structured returns the result's structuredContent: Envelope{Info}, or nil
+// Structured returns the result's structuredContent: envelope{Info}, or nil
 // for a result made of text only.
 func (r *Result) Structured() any {
 	if r.Info.Code == "" {
 		return nil
 	}
-	return Envelope{Error: r.Info}
+	return envelope{Error: r.Info}
 }
 
 // ToResult is the one place an error becomes a tool result. The result has
@@ -299,13 +299,13 @@ func defaultMessage(c Code) string {
 }
 
 // InfoOf reads the Info that ToResult put into a result's
-// structuredContent, whether the result was built in process (an Envelope)
+// structuredContent, whether the result was built in process (an envelope)
 // or decoded from the wire by a client (a map, raw JSON).
 func InfoOf(structured any) (Info, bool) {
 	switch sc := structured.(type) {
-	case Envelope:
+	case envelope:
 		return sc.Error, true
-	case *Envelope:
+	case *envelope:
 		if sc == nil {
 			return Info{}, false
 		}
@@ -320,7 +320,7 @@ func InfoOf(structured any) (Info, bool) {
 			return Info{}, false
 		}
 	}
-	var env Envelope
+	var env envelope
 	if json.Unmarshal(raw, &env) != nil || env.Error.Code == "" {
 		return Info{}, false
 	}

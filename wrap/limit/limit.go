@@ -19,11 +19,11 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 )
 
-// ScopeName is the instrumentation scope of the denial counter.
-const ScopeName = "github.com/mcpwrap/mcpwrap/wrap/limit"
+// scopeName is the instrumentation scope of the denial counter.
+const scopeName = "github.com/mcpwrap/mcpwrap/wrap/limit"
 
-// ScopeVersion is the version of the instrumentation scope.
-const ScopeVersion = "0.1.0"
+// scopeVersion is the version of the instrumentation scope.
+const scopeVersion = "0.1.0"
 
 // MetricDenials counts refused calls, by tool and scope.
 const MetricDenials = "mcpwrap.tool.rate_limited"
@@ -33,10 +33,10 @@ const EventDenied = "rate_limited"
 
 // Attribute keys of the span event and the counter.
 const (
-	AttrToolName   = "gen_ai.tool.name"
-	AttrScope      = "mcpwrap.limit.scope"
-	AttrRate       = "mcpwrap.limit.rate"
-	AttrRetryAfter = "mcpwrap.limit.retry_after_s"
+	attrToolName   = "gen_ai.tool.name"
+	attrScope      = "mcpwrap.limit.scope"
+	attrRate       = "mcpwrap.limit.rate"
+	attrRetryAfter = "mcpwrap.limit.retry_after_s"
 )
 
 // StoreRetryAfter is the retryAfterSeconds of a call refused because the
@@ -84,7 +84,7 @@ func New(r Rate, opts ...Option) *Limiter {
 	}
 	l := &Limiter{cfg: c, epoch: time.Now()}
 	if _, noop := c.mp.(metricnoop.MeterProvider); !noop {
-		m := c.mp.Meter(ScopeName, metric.WithInstrumentationVersion(ScopeVersion))
+		m := c.mp.Meter(scopeName, metric.WithInstrumentationVersion(scopeVersion))
 		d, err := m.Int64Counter(MetricDenials, metric.WithUnit("{call}"),
 			metric.WithDescription("Tool calls refused by a rate limit."))
 		if err != nil {
@@ -164,13 +164,13 @@ func (l *Limiter) deny(ctx context.Context, b Bucket, after time.Duration) error
 	// and a model's next turn is seconds away anyway.
 	after = max((after+time.Second-1)/time.Second*time.Second, time.Second)
 	if l.denials != nil {
-		l.denials.Add(ctx, 1, metric.WithAttributes(attribute.String(AttrToolName, b.Tool), attribute.String(AttrScope, b.Key.Scope)))
+		l.denials.Add(ctx, 1, metric.WithAttributes(attribute.String(attrToolName, b.Tool), attribute.String(attrScope, b.Key.Scope)))
 	}
 	if span := trace.SpanFromContext(ctx); span.IsRecording() {
 		span.AddEvent(EventDenied, trace.WithAttributes(
-			attribute.String(AttrScope, b.Key.Scope),
-			attribute.String(AttrRate, b.Rate.String()),
-			attribute.Int64(AttrRetryAfter, int64(after/time.Second))))
+			attribute.String(attrScope, b.Key.Scope),
+			attribute.String(attrRate, b.Rate.String()),
+			attribute.Int64(attrRetryAfter, int64(after/time.Second))))
 	}
 	return errs.New(errs.RateLimited, Describe(b), errs.RetryAfter(after))
 }
