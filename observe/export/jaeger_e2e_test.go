@@ -2,13 +2,9 @@ package export_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"net/http"
-	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpwrap/mcpwrap/internal/jaegertest"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
@@ -25,83 +22,26 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
-// EnvJaeger names the host of a running Jaeger. .ci/run starts one and sets
-// it; see e2eEnv for what happens when it is unset; set but unreachable,
-// the test fails.
-const EnvJaeger = "MCPWRAP_JAEGER_HOST"
+// EnvJaeger names the host of a running Jaeger (jaegertest.EnvHost).
+const EnvJaeger = jaegertest.EnvHost
 
-// Variables naming the ports of the Jaeger at EnvJaeger; each unset one
-// is Jaeger's default. .ci/run puts its Jaeger on free ports and sets
-// them, so that two runs on one machine do not collide.
-const (
-	EnvJaegerQueryPort    = "MCPWRAP_JAEGER_QUERY_PORT"     // query API, default 16686
-	EnvJaegerOTLPHTTPPort = "MCPWRAP_JAEGER_OTLP_HTTP_PORT" // OTLP over HTTP, default 4318
-	EnvJaegerOTLPGRPCPort = "MCPWRAP_JAEGER_OTLP_GRPC_PORT" // OTLP over gRPC, default 4317
-)
-
-// jaegerURLs are the base URLs of the end-to-end tests' Jaeger.
-type jaegerURLs struct {
-	host, query, otlpHTTP, otlpGRPC string
-}
-
-func jaegerAt(t *testing.T) jaegerURLs {
-	t.Helper()
-	host := e2eEnv(t, EnvJaeger, "bash .ci/run starts Jaeger and sets it")
-	base := func(env, def string) string {
-		port := os.Getenv(env)
-		if port == "" {
-			port = def
-		}
-		return "http://" + net.JoinHostPort(host, port)
-	}
-	return jaegerURLs{host: host, query: base(EnvJaegerQueryPort, "16686"),
-		otlpHTTP: base(EnvJaegerOTLPHTTPPort, "4318"), otlpGRPC: base(EnvJaegerOTLPGRPCPort, "4317")}
-}
-
-type jaegerTrace struct {
-	TraceID string       `json:"traceID"`
-	Spans   []jaegerSpan `json:"spans"`
-}
-
-type jaegerSpan struct {
-	TraceID       string `json:"traceID"`
-	SpanID        string `json:"spanID"`
-	OperationName string `json:"operationName"`
-	References    []struct {
-		RefType string `json:"refType"`
-		TraceID string `json:"traceID"`
-		SpanID  string `json:"spanID"`
-	} `json:"references"`
-	Tags []struct {
-		Key   string `json:"key"`
-		Value any    `json:"value"`
-	} `json:"tags"`
-}
-
-func (s jaegerSpan) tag(k string) string {
-	for _, t := range s.Tags {
-		if t.Key == k {
-			return fmt.Sprint(t.Value)
-		}
-	}
-	return ""
-}
+type jaegerSpan = jaegertest.Span
 
 // TestJaegerEndToEnd exports the tour's kind of calls over OTLP (HTTP and
 // gRPC, configured only through OTEL_* variables and Setup) to a real
 // Jaeger and reads them back through its query API.
 func TestJaegerEndToEnd(t *testing.T) {
-	jaeger := jaegerAt(t)
-	query := jaeger.query
+	jaeger := jaegertest.At(t)
+	query := jaeger.Query
 	resp, err := http.Get(query + "/api/services")
 	if err != nil {
-		t.Fatalf("%s=%s but Jaeger's query API at %s does not answer: %v", EnvJaeger, jaeger.host, query, err)
+		t.Fatalf("%s=%s but Jaeger's query API at %s does not answer: %v", EnvJaeger, jaeger.Host, query, err)
 	}
 	_ = resp.Body.Close()
 
 	for _, proto := range []struct{ name, endpoint string }{
-		{"http/protobuf", jaeger.otlpHTTP},
-		{"grpc", jaeger.otlpGRPC},
+		{"http/protobuf", jaeger.OTLPHTTP},
+		{"grpc", jaeger.OTLPGRPC},
 	} {
 		t.Run(proto.name, func(t *testing.T) {
 			service := fmt.Sprintf("mcpwrap-e2e-%s-%08x", strings.ReplaceAll(proto.name, "/", "-"), rand.Uint32())
@@ -134,7 +74,7 @@ func TestJaegerEndToEnd(t *testing.T) {
 				t.Fatalf("flush to Jaeger: %v", err)
 			}
 
-			spans := waitForSpans(t, query, service, root.SpanContext().TraceID().String(), 5)
+			spans := jaegertest.WaitForSpans(t, query, service, root.SpanContext().TraceID().String(), 5)
 			byName := map[string]jaegerSpan{}
 			for _, sp := range spans {
 				byName[sp.OperationName] = sp
@@ -155,11 +95,11 @@ func TestJaegerEndToEnd(t *testing.T) {
 					"gen_ai.operation.name": "execute_tool", "network.transport": "tcp",
 					"error.type": c.errorType, "otel.status_code": c.status,
 				} {
-					if got := sp.tag(k); got != want {
+					if got := sp.Tag(k); got != want {
 						t.Errorf("%s: tag %s = %q, want %q", sp.OperationName, k, got, want)
 					}
 				}
-				if sp.tag("jsonrpc.request.id") == "" {
+				if sp.Tag("jsonrpc.request.id") == "" {
 					t.Errorf("%s: no jsonrpc.request.id", sp.OperationName)
 				}
 				if !childOf(sp, root.SpanContext().SpanID().String()) {
@@ -175,8 +115,8 @@ func TestJaegerEndToEnd(t *testing.T) {
 	// The recipe without OTEL_METRICS_EXPORTER=none: Jaeger refuses the
 	// metrics, and the logger hears of it once, with what to do.
 	for _, proto := range []struct{ name, endpoint string }{
-		{"metrics refused/http/protobuf", jaeger.otlpHTTP},
-		{"metrics refused/grpc", jaeger.otlpGRPC},
+		{"metrics refused/http/protobuf", jaeger.OTLPHTTP},
+		{"metrics refused/grpc", jaeger.OTLPGRPC},
 	} {
 		t.Run(proto.name, func(t *testing.T) {
 			setEnv(t, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": proto.endpoint,
@@ -213,43 +153,4 @@ func keys(m map[string]jaegerSpan) []string {
 	return out
 }
 
-func childOf(s jaegerSpan, parent string) bool {
-	for _, r := range s.References {
-		if r.RefType == "CHILD_OF" && strings.TrimLeft(r.SpanID, "0") == strings.TrimLeft(parent, "0") {
-			return true
-		}
-	}
-	return false
-}
-
-// waitForSpans polls the query API until the trace has at least n spans.
-func waitForSpans(t *testing.T, query, service, traceID string, n int) []jaegerSpan {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	var last string
-	for time.Now().Before(deadline) {
-		u := query + "/api/traces?service=" + url.QueryEscape(service) + "&lookback=1h&limit=20"
-		resp, err := http.Get(u)
-		if err == nil {
-			var body struct {
-				Data []jaegerTrace `json:"data"`
-			}
-			err = json.NewDecoder(resp.Body).Decode(&body)
-			_ = resp.Body.Close()
-			if err == nil {
-				for _, tr := range body.Data {
-					if strings.TrimLeft(tr.TraceID, "0") == strings.TrimLeft(traceID, "0") && len(tr.Spans) >= n {
-						return tr.Spans
-					}
-				}
-				last = fmt.Sprintf("%d traces", len(body.Data))
-			}
-		}
-		if err != nil {
-			last = err.Error()
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
-	t.Fatalf("trace %s of service %s never reached Jaeger (%s)", traceID, service, last)
-	return nil
-}
+func childOf(s jaegerSpan, parent string) bool { return s.ChildOf(parent) }

@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/jaegertest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
@@ -24,10 +25,10 @@ import (
 // spans back: semconv names and attributes, error.type from the JSON-RPC
 // code, and the client's span as parent through params._meta.
 func TestJaegerResourcesAndPrompts(t *testing.T) {
-	jaeger := jaegerAt(t)
-	query := jaeger.query
+	jaeger := jaegertest.At(t)
+	query := jaeger.Query
 	service := fmt.Sprintf("mcpwrap-e2e-resources-%08x", rand.Uint32())
-	setEnv(t, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": jaeger.otlpHTTP,
+	setEnv(t, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": jaeger.OTLPHTTP,
 		"OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf", "OTEL_SERVICE_NAME": service, "OTEL_METRICS_EXPORTER": "none"})
 	tel, err := export.Setup(t.Context())
 	if err != nil {
@@ -62,13 +63,13 @@ func TestJaegerResourcesAndPrompts(t *testing.T) {
 	if err := tel.Shutdown(context.WithoutCancel(ctx)); err != nil {
 		t.Fatalf("flush to Jaeger: %v", err)
 	}
-	spans := waitForSpans(t, query, service, root.SpanContext().TraceID().String(), 4)
+	spans := jaegertest.WaitForSpans(t, query, service, root.SpanContext().TraceID().String(), 4)
 	byURI := map[string]jaegerSpan{}
 	var prompt *jaegerSpan
 	for i, sp := range spans {
 		switch sp.OperationName {
 		case "resources/read":
-			byURI[sp.tag("mcp.resource.uri")] = sp
+			byURI[sp.Tag("mcp.resource.uri")] = sp
 		case "prompts/get summary":
 			prompt = &spans[i]
 		}
@@ -78,14 +79,14 @@ func TestJaegerResourcesAndPrompts(t *testing.T) {
 		if !ok {
 			t.Fatalf("no resources/read span for %s in Jaeger; got %d spans", uri, len(spans))
 		}
-		if got := sp.tag("error.type"); got != errorType || sp.tag("mcp.method.name") != "resources/read" || sp.tag("span.kind") != "server" {
-			t.Errorf("%s: error.type %q (want %q), method %q, kind %q", uri, got, errorType, sp.tag("mcp.method.name"), sp.tag("span.kind"))
+		if got := sp.Tag("error.type"); got != errorType || sp.Tag("mcp.method.name") != "resources/read" || sp.Tag("span.kind") != "server" {
+			t.Errorf("%s: error.type %q (want %q), method %q, kind %q", uri, got, errorType, sp.Tag("mcp.method.name"), sp.Tag("span.kind"))
 		}
 		if !childOf(sp, root.SpanContext().SpanID().String()) {
 			t.Errorf("%s: not a child of the client's span: %+v", uri, sp.References)
 		}
 	}
-	if prompt == nil || prompt.tag("gen_ai.prompt.name") != "summary" || !childOf(*prompt, root.SpanContext().SpanID().String()) {
+	if prompt == nil || prompt.Tag("gen_ai.prompt.name") != "summary" || !childOf(*prompt, root.SpanContext().SpanID().String()) {
 		t.Errorf("no prompts/get summary span under the client's span: %+v", prompt)
 	}
 }
