@@ -2,10 +2,10 @@ package wrap_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/benchmix"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -182,30 +183,15 @@ func BenchmarkStdioRoundTrip(b *testing.B) {
 	req.Params.Name = "read_file"
 	req.Params.Arguments = map[string]any{"path": "/etc/hosts"}
 	ctx := context.Background()
-	took := make([][]time.Duration, len(forms))
-	n := 0
-	for b.Loop() {
-		for k := range forms {
-			i := (n + k) % len(forms)
-			start := time.Now()
-			res, err := clients[i].CallTool(ctx, req)
-			took[i] = append(took[i], time.Since(start))
-			if err != nil || res.IsError {
-				b.Fatalf("%s: %v %+v", forms[i].name, err, res)
-			}
+	names := make([]string, len(forms))
+	for i, f := range forms {
+		names[i] = f.name
+	}
+	benchmix.Run(b, names, func(i int) error {
+		res, err := clients[i].CallTool(ctx, req)
+		if err == nil && res.IsError {
+			err = fmt.Errorf("error result %+v", res.Content)
 		}
-		n++
-	}
-	median := func(d []time.Duration) float64 {
-		slices.Sort(d)
-		return float64(d[len(d)/2].Nanoseconds()) / 1000
-	}
-	bare := median(took[0])
-	b.ReportMetric(bare, "bare-µs")
-	for i := 1; i < len(forms); i++ {
-		m := median(took[i])
-		b.ReportMetric(m, forms[i].name+"-µs")
-		b.ReportMetric(100*(m-bare)/bare, forms[i].name+"-overhead-%")
-	}
-	b.ReportMetric(0, "ns/op")
+		return err
+	})
 }

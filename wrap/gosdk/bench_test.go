@@ -3,16 +3,16 @@ package gosdk_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"runtime"
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"github.com/mcpwrap/mcpwrap/internal/benchmix"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
@@ -79,32 +79,17 @@ func BenchmarkRoundTrip(b *testing.B) {
 	}
 	params := &mcp.CallToolParams{Name: "read_file", Arguments: json.RawMessage(`{"path":"/etc/hosts"}`)}
 	ctx := context.Background()
-	took := make([][]time.Duration, len(forms))
-	n := 0
-	for b.Loop() {
-		for k := range forms {
-			i := (n + k) % len(forms)
-			start := time.Now()
-			res, err := sessions[i].CallTool(ctx, params)
-			took[i] = append(took[i], time.Since(start))
-			if err != nil || res.IsError {
-				b.Fatalf("%s: %v %+v", forms[i].name, err, res)
-			}
+	names := make([]string, len(forms))
+	for i, f := range forms {
+		names[i] = f.name
+	}
+	benchmix.Run(b, names, func(i int) error {
+		res, err := sessions[i].CallTool(ctx, params)
+		if err == nil && res.IsError {
+			err = fmt.Errorf("error result %+v", res.Content)
 		}
-		n++
-	}
-	median := func(d []time.Duration) float64 {
-		slices.Sort(d)
-		return float64(d[len(d)/2].Nanoseconds()) / 1000
-	}
-	bare := median(took[0])
-	b.ReportMetric(bare, "bare-µs")
-	for i := 1; i < len(forms); i++ {
-		m := median(took[i])
-		b.ReportMetric(m, forms[i].name+"-µs")
-		b.ReportMetric(100*(m-bare)/bare, forms[i].name+"-overhead-%")
-	}
-	b.ReportMetric(0, "ns/op")
+		return err
+	})
 }
 
 // BenchmarkAttach measures attaching a Wrapper to a server built per HTTP

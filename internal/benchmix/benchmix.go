@@ -1,0 +1,43 @@
+// Package benchmix measures forms of one call side by side in a benchmark:
+// the forms take turns in every iteration (so a noisy machine slows them
+// alike), and the benchmark reports each form's median latency and its
+// overhead over the first form, the bare one.
+package benchmix
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// Run calls call(i) for every form i in turn, b.N rounds, and reports
+// "<form>-µs" medians and "<form>-overhead-%" against names[0]. A call
+// that returns an error fails the benchmark.
+func Run(b *testing.B, names []string, call func(i int) error) {
+	took := make([][]time.Duration, len(names))
+	n := 0
+	for b.Loop() {
+		for k := range names {
+			i := (n + k) % len(names)
+			start := time.Now()
+			err := call(i)
+			took[i] = append(took[i], time.Since(start))
+			if err != nil {
+				b.Fatalf("%s: %v", names[i], err)
+			}
+		}
+		n++
+	}
+	median := func(d []time.Duration) float64 {
+		slices.Sort(d)
+		return float64(d[len(d)/2].Nanoseconds()) / 1000
+	}
+	bare := median(took[0])
+	b.ReportMetric(bare, names[0]+"-µs")
+	for i := 1; i < len(names); i++ {
+		m := median(took[i])
+		b.ReportMetric(m, names[i]+"-µs")
+		b.ReportMetric(100*(m-bare)/bare, names[i]+"-overhead-%")
+	}
+	b.ReportMetric(0, "ns/op")
+}
