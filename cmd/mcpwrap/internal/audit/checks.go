@@ -110,16 +110,19 @@ func (a *auditor) judge(p probe, r response) []Result {
 		}
 	}
 
-	// time
-	if r.elapsed > a.cfg.slow || (r.err != nil && strings.HasPrefix(r.err.Error(), "no answer within")) {
-		out = append(out, res(checkTime, Fail, "answered after "+r.elapsed.Round(time.Millisecond).String()+" (limit "+a.cfg.slow.String()+")"))
+	return a.timeAndLeak(out, res, r.elapsed, r.err != nil && strings.HasPrefix(r.err.Error(), "no answer within"), r.msg)
+}
+
+// timeAndLeak appends the time check (late, or never answered) and, for an
+// answer that came, the no_leak check.
+func (a *auditor) timeAndLeak(out []Result, res func(string, Status, string) Result, elapsed time.Duration, never bool, msg []byte) []Result {
+	if elapsed > a.cfg.slow || never {
+		out = append(out, res(checkTime, Fail, "answered after "+elapsed.Round(time.Millisecond).String()+" (limit "+a.cfg.slow.String()+")"))
 	} else {
 		out = append(out, res(checkTime, Pass, ""))
 	}
-
-	// no_leak
-	if r.msg != nil {
-		if found := a.leaks(string(r.msg)); found != "" {
+	if msg != nil {
+		if found := a.leaks(string(msg)); found != "" {
 			out = append(out, res(checkLeak, Fail, found))
 		} else {
 			out = append(out, res(checkLeak, Pass, ""))
@@ -314,17 +317,5 @@ func (a *auditor) judgeRPC(probe string, r response) []Result {
 	} else if r.size > 0 {
 		out = append(out, res(checkSize, Pass, ""))
 	}
-	if r.elapsed > a.cfg.slow {
-		out = append(out, res(checkTime, Fail, "answered after "+r.elapsed.Round(time.Millisecond).String()))
-	} else {
-		out = append(out, res(checkTime, Pass, ""))
-	}
-	if r.msg != nil {
-		if found := a.leaks(string(r.msg)); found != "" {
-			out = append(out, res(checkLeak, Fail, found))
-		} else {
-			out = append(out, res(checkLeak, Pass, ""))
-		}
-	}
-	return out
+	return a.timeAndLeak(out, res, r.elapsed, false, r.msg)
 }
