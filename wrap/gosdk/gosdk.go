@@ -2,7 +2,6 @@ package gosdk
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -265,24 +264,10 @@ func (t toolResult) Status() call.Status {
 	return call.Success
 }
 
-// Check encodes the result only when it can fail: text-only results, the
-// common case, cannot, and are not encoded twice.
+// Check reports why go-sdk could not send the result (see Measure).
 func (t toolResult) Check() error {
-	r := t.r
-	if r.StructuredContent == nil && r.Meta == nil && r.InputRequests == nil && textOnly(r.Content) {
-		return nil
-	}
-	_, err := json.Marshal(r)
+	_, err := t.Measure()
 	return err
-}
-
-func textOnly(content []mcp.Content) bool {
-	for _, c := range content {
-		if _, ok := c.(*mcp.TextContent); !ok {
-			return false
-		}
-	}
-	return true
 }
 
 func (t toolResult) Text() string {

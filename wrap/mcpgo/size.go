@@ -2,14 +2,11 @@ package mcpgo
 
 import (
 	"encoding/json"
-	"errors"
-	"math"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/jsonsize"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
@@ -24,7 +21,7 @@ func (t toolResult) Measure() (int, error) {
 		size += contentSize(c)
 	}
 	if r.StructuredContent != nil {
-		n, err := valueSize(r.StructuredContent, 0)
+		n, err := jsonsize.Value(r.StructuredContent)
 		if err != nil {
 			return 0, err
 		}
@@ -90,68 +87,6 @@ func knownContent(content []mcp.Content) bool {
 	return true
 }
 
-var errNotFinite = errors.New("json: unsupported value: NaN or ±Inf")
-
-// maxWalkDepth bounds the walk of structured content; deeper values are
-// encoded instead (encoding/json has its own limit).
-const maxWalkDepth = 64
-
-// valueSize is the encoded size of v, walked for the types a decoded or
-// hand-built value holds, encoded otherwise.
-func valueSize(v any, depth int) (int, error) {
-	if depth > maxWalkDepth {
-		return encodedSize(v)
-	}
-	switch x := v.(type) {
-	case nil:
-		return 4, nil
-	case string:
-		return stringSize(x), nil
-	case bool:
-		return 5, nil
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, errNotFinite
-		}
-		return 24, nil
-	case float32:
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return 0, errNotFinite
-		}
-		return 16, nil
-	case int, int64, int32, uint, uint64, uint32:
-		return 20, nil
-	case json.Number:
-		return len(x), nil
-	case map[string]any:
-		n := 2
-		for k, e := range x {
-			m, err := valueSize(e, depth+1)
-			if err != nil {
-				return 0, err
-			}
-			n += stringSize(k) + 2 + m
-		}
-		return n, nil
-	case []any:
-		n := 2
-		for _, e := range x {
-			m, err := valueSize(e, depth+1)
-			if err != nil {
-				return 0, err
-			}
-			n += m + 1
-		}
-		return n, nil
-	}
-	return encodedSize(v)
-}
-
-func encodedSize(v any) (int, error) {
-	b, err := json.Marshal(v)
-	return len(b), err
-}
-
 // Cut returns the result within budget (see call.Sizer).
 func (t toolResult) Cut(budget int, note string) call.Result {
 	r := t.r
@@ -169,14 +104,14 @@ func (t toolResult) Cut(budget int, note string) call.Result {
 		switch v := c.(type) {
 		case mcp.TextContent:
 			if n > left {
-				v.Text = cutText(v.Text, left)
+				v.Text = jsonsize.CutText(v.Text, left)
 				n = len(v.Text)
 			}
 			c = v
 		case *mcp.TextContent:
 			if n > left {
 				nv := *v
-				nv.Text = cutText(v.Text, left)
+				nv.Text = jsonsize.CutText(v.Text, left)
 				c, n = nv, len(nv.Text)
 			}
 		default:
@@ -196,33 +131,4 @@ func (t toolResult) Cut(budget int, note string) call.Result {
 	}
 	cp.Content = append(cp.Content, mcp.NewTextContent(note))
 	return toolResult{&cp}
-}
-
-// cutText cuts s to at most n bytes at a rune boundary.
-func cutText(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return strings.ToValidUTF8(s[:n], "")
-}
-
-// stringSize is the size of s encoded by encoding/json: quoted, with
-// control characters, quotes, backslashes and HTML's <, > and & escaped.
-func stringSize(s string) int {
-	n := len(s) + 2
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
-			n++
-		case c < 0x20 || c == '<' || c == '>' || c == '&':
-			n += 5
-		}
-	}
-	return n
 }

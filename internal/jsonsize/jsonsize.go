@@ -1,0 +1,118 @@
+// Package jsonsize sizes and cuts what an SDK adapter sends, without
+// encoding it: the answer-size cap of both adapters (wrap.WithResultLimit)
+// measures a result by walking it.
+package jsonsize
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"unicode/utf8"
+)
+
+// Value is the size of v encoded by encoding/json, walked for the types a
+// decoded or hand-built value holds (maps, slices, strings, numbers,
+// booleans), encoded once otherwise; the error is the one encoding would
+// return for a NaN or an infinity.
+func Value(v any) (int, error) { return valueSize(v, 0) }
+
+// String is the size of s encoded by encoding/json.
+func String(s string) int { return stringSize(s) }
+
+// Base64 is the encoded size of n bytes of binary data.
+func Base64(n int) int { return (n + 2) / 3 * 4 }
+
+// CutText cuts s to at most n bytes at a rune boundary.
+func CutText(s string, n int) string { return cutText(s, n) }
+
+var errNotFinite = errors.New("json: unsupported value: NaN or ±Inf")
+
+// maxWalkDepth bounds the walk of structured content; deeper values are
+// encoded instead (encoding/json has its own limit).
+const maxWalkDepth = 64
+
+// valueSize is the encoded size of v, walked for the types a decoded or
+// hand-built value holds, encoded otherwise.
+func valueSize(v any, depth int) (int, error) {
+	if depth > maxWalkDepth {
+		return encodedSize(v)
+	}
+	switch x := v.(type) {
+	case nil:
+		return 4, nil
+	case string:
+		return stringSize(x), nil
+	case bool:
+		return 5, nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return 0, errNotFinite
+		}
+		return 24, nil
+	case float32:
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return 0, errNotFinite
+		}
+		return 16, nil
+	case int, int64, int32, uint, uint64, uint32:
+		return 20, nil
+	case json.Number:
+		return len(x), nil
+	case map[string]any:
+		n := 2
+		for k, e := range x {
+			m, err := valueSize(e, depth+1)
+			if err != nil {
+				return 0, err
+			}
+			n += stringSize(k) + 2 + m
+		}
+		return n, nil
+	case []any:
+		n := 2
+		for _, e := range x {
+			m, err := valueSize(e, depth+1)
+			if err != nil {
+				return 0, err
+			}
+			n += m + 1
+		}
+		return n, nil
+	}
+	return encodedSize(v)
+}
+
+func encodedSize(v any) (int, error) {
+	b, err := json.Marshal(v)
+	return len(b), err
+}
+
+// cutText cuts s to at most n bytes at a rune boundary.
+func cutText(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strings.ToValidUTF8(s[:n], "")
+}
+
+// stringSize is the size of s encoded by encoding/json: quoted, with
+// control characters, quotes, backslashes and HTML's <, > and & escaped.
+func stringSize(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+			n++
+		case c < 0x20 || c == '<' || c == '>' || c == '&':
+			n += 5
+		}
+	}
+	return n
+}
