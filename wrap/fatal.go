@@ -150,15 +150,6 @@ func (s *fatalState) enter() error {
 
 func (s *fatalState) leave() { s.inflight.Add(-1) }
 
-// adopt gives the stop an observer when the options that made it had
-// none: a tool's own WithFatalExit under a Middleware that observes, so
-// that a signal logs through the telemetry the tool inherited.
-func (s *fatalState) adopt(o *observe.Observer) {
-	if o != nil {
-		s.obs.CompareAndSwap(nil, o)
-	}
-}
-
 // trigger starts the stop after a fatal error, once. obs is the observer
 // of the failed call, which may be the Middleware's rather than the one
 // the stop was bound to: the stop's lines go where the call's line went.

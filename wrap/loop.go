@@ -225,10 +225,3 @@ func (l *loops) remove(el *list.Element) {
 		delete(l.bySession, e.key.session)
 	}
 }
-
-// size is how many calls the guard tracks.
-func (l *loops) size() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.lru.Len()
-}

@@ -14,6 +14,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
@@ -213,6 +214,40 @@ func TestBothFormsShareOneConfiguration(t *testing.T) {
 			}
 			if n != 1 {
 				t.Fatalf("%d spans, want 1", n)
+			}
+		})
+	}
+}
+
+// TestMaskedErrorsIsTheStrictRule: WithMaskedErrors masks a plain error
+// whose text the default rule would show, and the log line says masked;
+// classified errors keep their sentence.
+func TestMaskedErrorsIsTheStrictRule(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		opts   []wrap.Option
+		masked bool
+	}{{"default rule", nil, false}, {"strict", []wrap.Option{wrap.WithMaskedErrors()}, true}} {
+		t.Run(c.name, func(t *testing.T) {
+			var logs logbuf.Buffer
+			s := server.NewMCPServer("files", "1.0.0")
+			mcpgo.Attach(s, wrap.New(append(c.opts, wrap.WithLogger(logs.Logger()))...))
+			s.AddTool(mcp.NewTool("quota"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return nil, errors.New("quota exhausted for this session")
+			})
+			s.AddTool(mcp.NewTool("gone"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return nil, errs.New(errs.NotFound, "no note named x.md")
+			})
+			conn := testserver.StartHTTP(t, s)
+			text := firstText(conn.CallRaw(t, "quota", `{}`))
+			if shown := text == "quota exhausted for this session"; shown == c.masked {
+				t.Fatalf("the model reads %q", text)
+			}
+			if lines, _ := callLines(&logs, "quota"); len(lines) != 1 || (lines[0]["masked"] == true) != c.masked {
+				t.Fatalf("log line %v", lines)
+			}
+			if text := firstText(conn.CallRaw(t, "gone", `{}`)); !strings.Contains(text, "no note named x.md") {
+				t.Fatalf("a classified error: %q", text)
 			}
 		})
 	}

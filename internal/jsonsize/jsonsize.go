@@ -17,9 +17,6 @@ import (
 // return for a NaN or an infinity.
 func Value(v any) (int, error) { return valueSize(v, 0) }
 
-// String is the size of s encoded by encoding/json.
-func String(s string) int { return stringSize(s) }
-
 // Base64 is the encoded size of n bytes of binary data.
 func Base64(n int) int { return (n + 2) / 3 * 4 }
 
