@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -22,8 +23,8 @@ type attached struct {
 	w *wrap.Wrapper
 	// hooks is the Hooks value the hooks were added to; a server.WithHooks
 	// applied later replaces it, which checkHooks repairs.
-	mu     sync.Mutex
-	hooks  *server.Hooks
+	mu     sync.Mutex // serialises a repair
+	hooks  atomic.Pointer[server.Hooks]
 	server *server.MCPServer
 	// repaired holds the Done channel of the call during which checkHooks
 	// added the hooks again: its after-call hook runs without a
@@ -39,9 +40,8 @@ func (a *attached) addHooks(s *server.MCPServer) {
 		h = &server.Hooks{}
 		server.WithHooks(h)(s)
 	}
-	a.mu.Lock()
-	a.hooks, a.server = h, s
-	a.mu.Unlock()
+	a.hooks.Store(h)
+	a.server = s
 	a.register(h)
 }
 
@@ -86,14 +86,17 @@ func (a *attached) checkHooks(ctx context.Context) {
 		return
 	}
 	h := s.GetHooks()
+	if h == a.hooks.Load() { // every call but the first after a WithHooks
+		return
+	}
 	a.mu.Lock()
-	replaced := h != a.hooks
+	replaced := h != a.hooks.Load()
 	if replaced {
 		if h == nil {
 			h = &server.Hooks{}
 			server.WithHooks(h)(s)
 		}
-		a.hooks = h
+		a.hooks.Store(h)
 	}
 	a.mu.Unlock()
 	if !replaced {
