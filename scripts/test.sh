@@ -2,20 +2,31 @@
 # The test suite of every module of this repository, the one command the
 # README gives (.ci/run runs it). `go test ./...` at the root, even in the
 # go.work workspace, covers the root module only: each nested module
-# (observe/export, wrap/limit/redislimit, examples) is tested from its own
-# directory. The root module is tested with GOWORK=off, so on the versions
-# of its own go.mod, the floors its users get; the workspace would raise
-# them to what the nested modules require.
+# (cmd/mcpwrap, examples, observe/export, wrap/gosdk, wrap/limit/redislimit)
+# is tested from its own directory. The root module is tested with
+# GOWORK=off, so on the versions of its own go.mod, the floors its users
+# get; the workspace would raise them to what the nested modules require.
+# Every module is tested even when one fails; the script then exits 1 and
+# names each failing module.
 # Usage: scripts/test.sh [go test flags]   (default: -race -count=1)
-set -euo pipefail
-cd "$(dirname "$0")/.."
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
 flags=("$@")
 [ ${#flags[@]} -gt 0 ] || flags=(-race -count=1)
 root=$PWD
+failed=()
 echo "== module github.com/mcpwrap/mcpwrap (GOWORK=off)"
-GOWORK=off go test "${flags[@]}" ./...
-for dir in $(go list -m -f '{{.Dir}}'); do
+GOWORK=off go test "${flags[@]}" ./... || failed+=("github.com/mcpwrap/mcpwrap")
+dirs=$(go list -m -f '{{.Dir}}') || { echo "go list -m failed: the workspace does not load"; exit 1; }
+for dir in $dirs; do
   [ "$dir" = "$root" ] && continue
-  echo "== module $(cd "$dir" && GOWORK=off go list -m) (workspace)"
-  (cd "$dir" && go test "${flags[@]}" ./...)
+  mod=$(cd "$dir" && GOWORK=off go list -m) || mod=${dir#"$root"/}
+  echo "== module $mod (workspace)"
+  (cd "$dir" && go test "${flags[@]}" ./...) || failed+=("$mod")
 done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "== FAILED modules (${#failed[@]}):"
+  printf '  %s\n' "${failed[@]}"
+  exit 1
+fi
+echo "== every module passed"
