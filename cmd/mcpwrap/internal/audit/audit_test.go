@@ -508,7 +508,7 @@ func TestEverySkipHasItsReason(t *testing.T) {
 // "0 failed").
 func TestCountsAgree(t *testing.T) {
 	var out bytes.Buffer
-	audit.Main([]string{"--color=never", "--allow-partial", "--", bin["mcpgoserver"], "-wrap"}, &out, io.Discard)
+	audit.Main([]string{"--color=never", "--", bin["mcpgoserver"], "-wrap"}, &out, io.Discard)
 	text := out.String()
 	score := regexp.MustCompile(`\((\d+) passed, (\d+) failed, (\d+) warnings`).FindStringSubmatch(text)
 	if score == nil {
