@@ -534,6 +534,7 @@ var CtxLost = newCheck("ctxlost", "report upstream calls that do not get the han
 var httpNoCtx = map[string]bool{"Get": true, "Post": true, "PostForm": true, "Head": true}
 
 func runCtxLost(pass *analysis.Pass, hs *Handlers, r *reporter) {
+	crossSeen := map[string]bool{}
 	for _, b := range hs.Bodies {
 		inspect(b.Body, func(n ast.Node, stack []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
@@ -561,6 +562,12 @@ func runCtxLost(pass *analysis.Pass, hs *Handlers, r *reporter) {
 				}
 			case fn.Pkg().Path() == "log/slog":
 				// Logging without ctx loses trace correlation, not cancellation.
+			case fn.Pkg() != pass.Pkg && !b.Async && importedCtxSite(pass, fn) != "":
+				// One finding per site in another package, however many calls reach it.
+				if site := importedCtxSite(pass, fn); !crossSeen[site] {
+					crossSeen[site] = true
+					r.report(call.Pos(), fmt.Sprintf("%s calls %s, which %s: %s; pass the handler's ctx down to it (the first of the calls here that reach it)", where(b), callName(fn), site, cannot))
+				}
 			default:
 				if alt := contextSibling(fn); alt != "" && !hasCtxArg(pass, call) {
 					r.report(call.Pos(), fmt.Sprintf("%s calls %s without the handler's ctx: %s; use %s(ctx, …)", where(b), callName(fn), cannot, alt))
@@ -1094,4 +1101,121 @@ func runPanic(pass *analysis.Pass, hs *Handlers, r *reporter) {
 			return true
 		})
 	}
+}
+
+// ctxSites is the object fact that a function of the server's own module
+// (not a dependency) drops the caller's ctx, for the handlers of another
+// package of the module that call it: terraform-mcp-server's tools call
+// client.SendRegistryCall(ctx, …), which builds its request with
+// http.NewRequest.
+type ctxSites struct{ Site string }
+
+func (*ctxSites) AFact()           {}
+func (f *ctxSites) String() string { return "ctxSites(" + f.Site + ")" }
+
+func init() {
+	CtxLost.FactTypes = []analysis.Fact{new(ctxSites)}
+	CtxLost.Run = func(pass *analysis.Pass) (any, error) {
+		exportCtxSites(pass)
+		hs := pass.ResultOf[HandlersAnalyzer].(*Handlers)
+		if len(hs.List) > 0 {
+			runCtxLost(pass, hs, newReporter(pass, "ctxlost"))
+		}
+		return nil, nil
+	}
+}
+
+func importedCtxSite(pass *analysis.Pass, fn *types.Func) string {
+	var f ctxSites
+	if pass.ImportObjectFact(fn.Origin(), &f) {
+		return f.Site
+	}
+	return ""
+}
+
+// exportCtxSites records, for each function of a package of the main module
+// (or a local replacement: a module without a version), the first call in
+// it or in a same-package function it calls (up to maxDepth, not on a
+// goroutine) that cannot be cancelled: http.Get and friends,
+// http.NewRequest, F where FContext exists, time.Sleep in a loop, or a call
+// of another such function. Dependencies from the module cache get no facts:
+// their internals (go-github's NewRequest, which Do gives the ctx) are not
+// the server's to fix.
+func exportCtxSites(pass *analysis.Pass) {
+	if pass.Module == nil || pass.Module.Version != "" || pass.Module.Path == "" {
+		return
+	}
+	decls := map[*types.Func]*ast.FuncDecl{}
+	for _, f := range pass.Files {
+		if strings.HasSuffix(pass.Fset.Position(f.Pos()).Filename, "_test.go") {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					decls[fn] = fd
+				}
+			}
+		}
+	}
+	var site func(fd *ast.FuncDecl, depth int, seen map[*ast.FuncDecl]bool) string
+	site = func(fd *ast.FuncDecl, depth int, seen map[*ast.FuncDecl]bool) string {
+		seen[fd] = true
+		found := ""
+		inspect(fd.Body, func(n ast.Node, stack []ast.Node) bool {
+			if found != "" {
+				return false
+			}
+			if _, ok := n.(*ast.GoStmt); ok {
+				return false
+			}
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn := callee(pass, call)
+			if fn == nil || fn.Pkg() == nil {
+				return true
+			}
+			p := pass.Fset.Position(call.Pos())
+			at := " (" + filepathBase(p.Filename) + ":" + fmt.Sprint(p.Line) + ")"
+			switch {
+			case isFunc(fn, "net/http", "Get", "Post", "PostForm", "Head") || isMethod(fn, "net/http", "Client", "Get", "Post", "PostForm", "Head"):
+				found = "calls " + callName(fn) + ", which takes no context" + at
+			case isFunc(fn, "net/http", "NewRequest"):
+				found = "builds its request with http.NewRequest, without a ctx" + at
+			case isFunc(fn, "time", "Sleep"):
+				if inLoop(stack) {
+					found = "sleeps with time.Sleep in a loop" + at
+				}
+			case fn.Pkg().Path() == "log/slog":
+			case fn.Pkg() != pass.Pkg:
+				if s := importedCtxSite(pass, fn); s != "" {
+					found = "calls " + callName(fn) + ", which " + s
+				} else if alt := contextSibling(fn); alt != "" && !hasCtxArg(pass, call) {
+					found = "calls " + callName(fn) + " where " + alt + " exists" + at
+				}
+			default:
+				if alt := contextSibling(fn); alt != "" && !hasCtxArg(pass, call) {
+					found = "calls " + callName(fn) + " where " + alt + " exists" + at
+				} else if d := decls[fn.Origin()]; d != nil && depth < maxDepth && !seen[d] {
+					found = site(d, depth+1, seen)
+				}
+			}
+			return found == ""
+		})
+		return found
+	}
+	for fn, fd := range decls {
+		if s := site(fd, 0, map[*ast.FuncDecl]bool{}); s != "" {
+			pass.ExportObjectFact(fn, &ctxSites{Site: s})
+		}
+	}
+}
+
+func filepathBase(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
 }

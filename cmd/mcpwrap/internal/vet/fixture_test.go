@@ -27,7 +27,7 @@ type lineKey struct {
 
 // TestFixtureRecall runs every check on servers written the way real ones
 // are (testdata/servers: both SDKs with their real modules, methods,
-// helpers two calls deep, database/sql, net/http, typed go-sdk tools,
+// helpers up to three calls deep, database/sql, net/http, typed go-sdk tools,
 // per-request factories) and scores the findings against the planted
 // defects and clean look-alikes: at least 90 % of the defects found, no
 // finding on a clean line or an unmarked one. -v prints the per-check table
@@ -37,7 +37,7 @@ func TestFixtureRecall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Env: append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Dir: dir, Env: append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")}
 	pkgs, err := packages.Load(cfg, "./...")
 	if err != nil {
 		t.Fatal(err)

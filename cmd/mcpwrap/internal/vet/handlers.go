@@ -23,8 +23,9 @@ const (
 )
 
 // maxDepth is how many calls deep into same-package helpers a handler's
-// findings are followed.
-const maxDepth = 2
+// findings are followed: four reaches github-mcp-server's log download
+// (handler → handleX → getJobLogData → downloadLogContent → http.Get).
+const maxDepth = 4
 
 // Handler is one tool, resource or prompt handler: a function literal or a
 // declared function or method whose signature is an SDK handler's.

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"fixture.example/servers/upstream"
 )
 
 type deps struct {
@@ -93,7 +95,20 @@ func (d *deps) touch(repo string) error {
 	if strings.Contains(repo, "..") {
 		panic("bad repo " + repo) // defect: panic
 	}
+	if err := d.notify(repo); err != nil {
+		return err
+	}
 	return tx.Commit()
+}
+
+// notify is three calls below the tool handler (getIssue → title → touch → notify),
+// as github-mcp-server's log download is.
+func (d *deps) notify(repo string) error {
+	resp, err := d.client.Post("https://hooks.example.com/"+repo, "text/plain", nil) // defect: ctxlost
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
 }
 
 // listLabels returns the handler, as github-mcp-server's constructors do.
@@ -135,7 +150,16 @@ func (d *deps) rawSearch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		return nil, fmt.Errorf("search: %v", err) // defect: masked
 	}
 	defer resp.Body.Close()
-	slog.InfoContext(ctx, "searched") // clean: ctxlost
+	slog.InfoContext(ctx, "searched")                                                   // clean: ctxlost
+	if r, err := upstream.Get(ctx, d.client, "https://api.example.com/a"); err == nil { // defect: ctxlost
+		r.Body.Close()
+	}
+	if r, err := upstream.Get(ctx, d.client, "https://api.example.com/b"); err == nil { // clean: ctxlost (the same site: reported once)
+		r.Body.Close()
+	}
+	if r, err := upstream.GetContext(ctx, d.client, "https://api.example.com/c"); err == nil { // clean: ctxlost
+		r.Body.Close()
+	}
 	return d.searchResult(ctx, resp.StatusCode)
 }
 
