@@ -21,17 +21,19 @@ import (
 
 // Exit statuses of Main.
 const (
-	ExitOK     = 0 // every gated check passed (or the score reached --min-score)
-	ExitFailed = 1 // checks failed
-	ExitUsage  = 2 // bad flags, or the server could not be started, initialized or listed
+	ExitOK         = 0 // every gated check passed (or the score reached --min-score), and everything listed was probed
+	ExitFailed     = 1 // checks failed
+	ExitUsage      = 2 // bad flags, or the server could not be started, initialized or listed
+	ExitIncomplete = 3 // no check failed, but some listed tools, resources or prompts were not probed (--allow-partial accepts it)
 )
 
 type config struct {
-	url      string
-	command  []string
-	headers  []string
-	tools    []string
-	allTools bool
+	url          string
+	command      []string
+	headers      []string
+	tools        []string
+	allTools     bool
+	allowPartial bool
 
 	maxTools      int
 	maxCalls      int
@@ -76,7 +78,9 @@ func parse(args []string, stderr io.Writer) (config, error) {
 
 Scores an MCP server against the calls that make models hallucinate: invalid,
 hostile and concurrent tools/calls derived from each tool's input schema.
-Only tools annotated readOnlyHint are called unless --tools or --all-tools.
+Only tools annotated readOnlyHint are called unless --tools or --all-tools;
+a run that leaves listed tools, resources or prompts unprobed is INCOMPLETE
+(exit 3) unless --allow-partial.
 
 `)
 		fs.PrintDefaults()
@@ -86,6 +90,7 @@ Only tools annotated readOnlyHint are called unless --tools or --all-tools.
 	var headers headerFlag
 	fs.Var(&tools, "tools", "comma-separated tools to call, read-only or not")
 	fs.BoolVar(&c.allTools, "all-tools", false, "call every tool, including those not annotated read-only (they may act)")
+	fs.BoolVar(&c.allowPartial, "allow-partial", false, "pass a run that did not probe every listed tool, resource and prompt (by default it is INCOMPLETE, exit 3)")
 	fs.Var(&headers, "header", "`Name: value` sent with every HTTP request (repeatable), e.g. an Authorization header")
 	fs.IntVar(&c.maxTools, "max-tools", 25, "budget: most tools audited")
 	fs.IntVar(&c.maxCalls, "max-calls", 500, "budget: most tools/call requests sent")
@@ -172,8 +177,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	default:
 		writeTable(stdout, rep, useColor(cfg.color, stdout))
 	}
-	if rep.OK {
+	switch rep.Verdict {
+	case verdictPass:
 		return ExitOK
+	case verdictIncomplete:
+		return ExitIncomplete
 	}
 	return ExitFailed
 }
@@ -324,8 +332,21 @@ func run(ctx context.Context, cfg config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.rep.Resources = sess.count(ctx, "resources", "resources/list", "resources")
-	a.rep.Prompts = sess.count(ctx, "prompts", "prompts/list", "prompts")
+	var resources []resource
+	var prompts []prompt
+	a.rep.Resources, a.rep.Prompts = -1, -1
+	if offered, err := sess.list(ctx, "resources", "resources/list", "resources", 20, &resources); offered {
+		a.rep.Resources = len(resources)
+		if err != nil {
+			a.rep.Notes = append(a.rep.Notes, "listing resources failed, so none was read: "+clip(err.Error(), 200))
+		}
+	}
+	if offered, err := sess.list(ctx, "prompts", "prompts/list", "prompts", 20, &prompts); offered {
+		a.rep.Prompts = len(prompts)
+		if err != nil {
+			a.rep.Notes = append(a.rep.Notes, "listing prompts failed, so none was fetched: "+clip(err.Error(), 200))
+		}
+	}
 
 	selected := a.selectTools(tools)
 	a.rep.Budget = Budget{MaxTools: cfg.maxTools, MaxCalls: cfg.maxCalls, Seconds: cfg.budget.Seconds(), CallTimeout: cfg.callTimeout.Seconds(), Slow: cfg.slow.Seconds()}
@@ -342,23 +363,18 @@ func run(ctx context.Context, cfg config) (*Report, error) {
 			}
 		}
 	}
-	if len(selected) == 0 && len(tools) > 0 {
-		a.rep.ServerChecks = append(a.rep.ServerChecks, Result{Probe: "scope", Check: checkToolError, Status: Warn,
-			Detail: "no listed tool was called (none is annotated readOnlyHint): only the server probes ran; name safe tools with --tools"})
-	}
 	a.serverProbes(ctx, first, firstValid)
+	// Resources and prompts are one request each: before the tools, whose
+	// probes can spend the budget.
+	a.readResources(ctx, resources)
+	a.getPrompts(ctx, prompts)
 	for i := range selected {
 		t := selected[i]
 		tr := &a.rep.Tools[slicesIndexTool(a.rep.Tools, t.Name)]
 		ps := probes(t)
-		tr.Audited = true
+		tr.Planned = len(ps)
 		for _, p := range ps {
-			if ok, why := a.budgetLeft(); !ok {
-				a.rep.Budget.Exhausted = why
-				break
-			}
-			if a.sess == nil {
-				a.rep.Budget.Exhausted = "the server is gone"
+			if !a.canSend() {
 				break
 			}
 			r := a.call(ctx, p)
@@ -366,8 +382,12 @@ func run(ctx context.Context, cfg config) (*Report, error) {
 			tr.Results = append(tr.Results, a.afterProbe(ctx, t.Name, p.name))
 			tr.Probes++
 		}
-		if a.rep.Budget.Exhausted != "" {
-			break
+		tr.Audited = tr.Probes > 0
+		switch {
+		case tr.Probes == 0:
+			tr.Skipped = "not probed: " + a.rep.Budget.Exhausted
+		case tr.Probes < tr.Planned:
+			tr.Skipped = strconv.Itoa(tr.Probes) + " of " + strconv.Itoa(tr.Planned) + " probes sent, then stopped: " + a.rep.Budget.Exhausted
 		}
 	}
 	if a.sess != nil {
@@ -377,11 +397,85 @@ func run(ctx context.Context, cfg config) (*Report, error) {
 		a.rep.ServerChecks = append(a.rep.ServerChecks, a.rep.stdoutResult())
 	}
 	a.rep.ServerChecks = append(a.rep.ServerChecks, a.freshSession(ctx, len(tools)))
-	a.rep.Budget.UsedTools = len(selected)
+	a.rep.Budget.UsedTools = 0
+	for _, t := range a.rep.Tools {
+		if t.Audited {
+			a.rep.Budget.UsedTools++
+		}
+	}
 	a.rep.Budget.UsedCalls = a.calls
 	a.rep.Budget.UsedSeconds = time.Since(a.start).Seconds()
+	a.rep.cover(cfg)
 	a.rep.score(cfg)
 	return a.rep, nil
+}
+
+// canSend reports whether another probe may be sent; when not, the reason
+// is in Budget.Exhausted.
+func (a *auditor) canSend() bool {
+	if ok, why := a.budgetLeft(); !ok {
+		a.rep.Budget.Exhausted = why
+		return false
+	}
+	if a.sess == nil {
+		a.rep.Budget.Exhausted = "the server is gone (it died and --restarts " + strconv.Itoa(a.cfg.restarts) + " were spent, or it could not be restarted)"
+		return false
+	}
+	return true
+}
+
+// readResources reads every listed resource (at most --max-tools) once:
+// resources are read-only by definition.
+func (a *auditor) readResources(ctx context.Context, rs []resource) {
+	read := 0
+	for _, res := range rs {
+		ir := ToolReport{Name: res.URI, ReadOnly: true}
+		switch {
+		case read >= a.cfg.maxTools:
+			ir.Skipped = "not read: --max-tools (" + strconv.Itoa(a.cfg.maxTools) + ") resources already read"
+		case !a.canSend():
+			ir.Skipped = "not read: " + a.rep.Budget.Exhausted
+		default:
+			read++
+			ir.Planned, ir.Probes, ir.Audited = 1, 1, true
+			a.calls++
+			r := a.sess.request(ctx, "resources/read", marshal(map[string]string{"uri": res.URI}))
+			ir.Results = append(a.judgeItem("read", res.URI, "contents", r), a.afterProbe(ctx, res.URI, "read"))
+			for i := range ir.Results {
+				ir.Results[i].Tool, ir.Results[i].Item = "", res.URI
+			}
+		}
+		a.rep.ResourceReads = append(a.rep.ResourceReads, ir)
+	}
+}
+
+// getPrompts fetches every listed prompt (at most --max-tools) once, each
+// argument the prompt lists set to "mcpwrap-audit".
+func (a *auditor) getPrompts(ctx context.Context, ps []prompt) {
+	fetched := 0
+	for _, p := range ps {
+		ir := ToolReport{Name: p.Name, ReadOnly: true}
+		switch {
+		case fetched >= a.cfg.maxTools:
+			ir.Skipped = "not fetched: --max-tools (" + strconv.Itoa(a.cfg.maxTools) + ") prompts already fetched"
+		case !a.canSend():
+			ir.Skipped = "not fetched: " + a.rep.Budget.Exhausted
+		default:
+			args := map[string]string{}
+			for _, arg := range p.Arguments {
+				args[arg.Name] = "mcpwrap-audit"
+			}
+			fetched++
+			ir.Planned, ir.Probes, ir.Audited = 1, 1, true
+			a.calls++
+			r := a.sess.request(ctx, "prompts/get", marshal(map[string]any{"name": p.Name, "arguments": args}))
+			ir.Results = append(a.judgeItem("get", p.Name, "messages", r), a.afterProbe(ctx, p.Name, "get"))
+			for i := range ir.Results {
+				ir.Results[i].Tool, ir.Results[i].Item = "", p.Name
+			}
+		}
+		a.rep.PromptGets = append(a.rep.PromptGets, ir)
+	}
 }
 
 func slicesIndexTool(ts []ToolReport, name string) int {
@@ -404,13 +498,22 @@ func target(cfg config) string {
 // ones with --tools, all with --all-tools; at most --max-tools.
 func (a *auditor) selectTools(tools []tool) []tool {
 	var sel []tool
+	notRO := 0
+	for _, t := range tools {
+		if !t.readOnly() {
+			notRO++
+		}
+	}
 	switch {
 	case a.cfg.allTools:
-		a.rep.Scope = "all tools (--all-tools): tools not annotated read-only were called with invalid and hostile arguments"
+		a.rep.Scope = "every listed tool (--all-tools), those not annotated read-only included: they were called with invalid and hostile arguments"
 	case len(a.cfg.tools) > 0:
-		a.rep.Scope = "the tools named by --tools: " + strings.Join(a.cfg.tools, ", ")
+		a.rep.Scope = "the tools named by --tools (" + strings.Join(a.cfg.tools, ", ") + "), read-only or not; --all-tools calls every tool"
+	case notRO > 0:
+		a.rep.Scope = "tools annotated readOnlyHint only, because the probes may run a handler; " + strconv.Itoa(notRO) + " of " + strconv.Itoa(len(tools)) +
+			" listed tools are not, and were not called: --all-tools calls every tool, --tools a,b the ones you name"
 	default:
-		a.rep.Scope = "tools annotated readOnlyHint only (widen with --tools or --all-tools)"
+		a.rep.Scope = "tools annotated readOnlyHint only (the default; every listed tool is); --all-tools calls every tool"
 	}
 	for _, t := range tools {
 		tr := ToolReport{Name: t.Name, ReadOnly: t.readOnly()}
@@ -419,9 +522,9 @@ func (a *auditor) selectTools(tools []tool) []tool {
 		case !want && len(a.cfg.tools) > 0:
 			tr.Skipped = "not named by --tools"
 		case !want:
-			tr.Skipped = "not annotated read-only"
+			tr.Skipped = "not annotated readOnlyHint (--all-tools, or --tools " + t.Name + ", calls it)"
 		case len(sel) >= a.cfg.maxTools:
-			tr.Skipped = "tool budget (" + strconv.Itoa(a.cfg.maxTools) + ") spent"
+			tr.Skipped = "--max-tools (" + strconv.Itoa(a.cfg.maxTools) + ") tools already in scope"
 		default:
 			sel = append(sel, t)
 		}

@@ -22,9 +22,10 @@ const (
 	checkLeak      = "no_leak"     // no secret-shaped text, internal address or stack trace
 	checkStdout    = "stdout"      // stdio: only JSON-RPC messages on stdout
 	checkSession   = "session"     // a fresh session with mcp-go's client works afterwards
+	checkAnswer    = "answer"      // a resource read or prompt get is a well-formed result or a defined JSON-RPC error
 )
 
-var checkOrder = []string{checkToolError, checkNames, checkSize, checkTime, checkAlive, checkLeak, checkStdout, checkSession}
+var checkOrder = []string{checkToolError, checkNames, checkSize, checkTime, checkAlive, checkLeak, checkStdout, checkSession, checkAnswer}
 
 // Status is a check's result.
 type Status string
@@ -39,6 +40,7 @@ const (
 // Result is one check of one probe.
 type Result struct {
 	Tool   string `json:"tool,omitempty"`
+	Item   string `json:"item,omitempty"` // the resource's URI or the prompt's name
 	Probe  string `json:"probe"`
 	Check  string `json:"check"`
 	Status Status `json:"status"`
@@ -318,4 +320,60 @@ func (a *auditor) judgeRPC(probe string, r response) []Result {
 		out = append(out, res(checkSize, Pass, ""))
 	}
 	return a.timeAndLeak(out, res, r.elapsed, false, r.msg)
+}
+
+// judgeItem checks the answer to reading a listed resource or fetching a
+// listed prompt: a result whose member (contents, messages) is a list, or a
+// JSON-RPC error with a defined code that is not -32603 (a handler's Go
+// error, a recovered panic: the model sees a broken server); bounded when
+// an error, quick, alive, nothing leaked.
+func (a *auditor) judgeItem(probe, item, member string, r response) []Result {
+	res := func(check string, st Status, detail string) Result {
+		return Result{Item: item, Probe: probe, Check: check, Status: st, Detail: detail}
+	}
+	var out []Result
+	var m struct {
+		Result map[string]json.RawMessage `json:"result"`
+		Error  *struct {
+			Code    int64  `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	took := " in " + r.elapsed.Round(time.Millisecond).String()
+	isErr := false
+	switch {
+	case r.err != nil:
+		out = append(out, res(checkAnswer, Fail, "no answer: "+r.err.Error()))
+	case r.verdict.Outcome == outbound.OutcomeHTTPError || r.verdict.Outcome == outbound.OutcomeNetworkError ||
+		r.verdict.Outcome == outbound.OutcomeIncompleteStream || r.verdict.Outcome == outbound.OutcomeBodyTooLarge:
+		out = append(out, res(checkAnswer, Fail, describe(r)))
+	case json.Unmarshal(r.msg, &m) != nil:
+		out = append(out, res(checkAnswer, Fail, "the answer is not JSON-RPC: "+strconv.Quote(clip(string(r.msg), 100))))
+	case m.Error != nil:
+		isErr = true
+		d := "JSON-RPC " + strconv.FormatInt(m.Error.Code, 10) + took + " " + strconv.Quote(clip(m.Error.Message, 100))
+		switch m.Error.Code {
+		case -32603:
+			out = append(out, res(checkAnswer, Fail, d+": -32603 internal error: the model sees a broken server, not a message it can act on"))
+		case 0:
+			out = append(out, res(checkAnswer, Fail, d+": code 0 is no JSON-RPC error code"))
+		default:
+			out = append(out, res(checkAnswer, Pass, d))
+		}
+	case m.Result == nil:
+		out = append(out, res(checkAnswer, Fail, `"result": null or missing`+took+": neither an answer nor an error"))
+	default:
+		var list []json.RawMessage
+		if json.Unmarshal(m.Result[member], &list) != nil {
+			out = append(out, res(checkAnswer, Fail, "the result has no "+member+" list"+took))
+		} else {
+			out = append(out, res(checkAnswer, Pass, strconv.Itoa(len(list))+" "+member+" ("+byteCount(r.size)+took+")"))
+		}
+	}
+	if isErr && r.size > int64(a.cfg.maxErrorBytes) {
+		out = append(out, res(checkSize, Fail, byteCount(r.size)+" error answer (limit "+byteCount(int64(a.cfg.maxErrorBytes))+")"))
+	} else if isErr {
+		out = append(out, res(checkSize, Pass, ""))
+	}
+	return a.timeAndLeak(out, res, r.elapsed, r.err != nil && strings.HasPrefix(r.err.Error(), "no answer within"), r.msg)
 }

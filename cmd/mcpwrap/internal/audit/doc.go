@@ -11,7 +11,8 @@
 // every byte of a stdio server's stdout is seen), lists the tools, and for
 // each tool in scope sends the probes its input schema suggests (probes.go);
 // each answer is classified with wrap/outbound's Classifier and checked
-// (checks.go). Then come the server probes: an unknown tool, resource and
+// (checks.go). Every listed resource is read and every listed prompt
+// fetched once, with the same checks. Then come the server probes: an unknown tool, resource and
 // prompt, a burst of concurrent calls, a call cancelled mid-flight, and a
 // fresh session opened with mcp-go's own client.
 //
@@ -19,5 +20,7 @@
 // --all-tools says otherwise; the HTTP client dials only the URL's host
 // (a loopback name only on loopback addresses), uses no proxy and follows
 // no redirect; every wait has a timeout and every read a limit; the run has
-// a budget of tools, calls and seconds. docs/audit.md is the user's guide.
+// a budget of tools, calls and seconds. A run that left a listed tool,
+// resource or prompt unprobed is INCOMPLETE (ExitIncomplete), never a
+// pass, unless --allow-partial. docs/audit.md is the user's guide.
 package audit

@@ -17,18 +17,22 @@ import (
 
 // Report is the outcome of one audit; --json prints it as is.
 type Report struct {
-	Target       string       `json:"target"`
-	Transport    string       `json:"transport"`
-	Server       serverInfo   `json:"server"`
-	Scope        string       `json:"scope"`
-	Budget       Budget       `json:"budget"`
-	Resources    int          `json:"resources"` // -1: not offered
-	Prompts      int          `json:"prompts"`
-	Tools        []ToolReport `json:"tools"`
-	ServerChecks []Result     `json:"serverChecks"`
-	Stdout       *noise       `json:"stdoutNoise,omitempty"`
-	Restarts     []string     `json:"restarts,omitempty"` // the probes after which the stdio process was restarted
-	Notes        []string     `json:"notes,omitempty"`
+	Target    string       `json:"target"`
+	Transport string       `json:"transport"`
+	Server    serverInfo   `json:"server"`
+	Scope     string       `json:"scope"`
+	Budget    Budget       `json:"budget"`
+	Resources int          `json:"resources"` // -1: not offered
+	Prompts   int          `json:"prompts"`
+	Tools     []ToolReport `json:"tools"`
+	// ResourceReads and PromptGets are the listed resources and prompts,
+	// each read or fetched once (Name is the URI or the prompt's name).
+	ResourceReads []ToolReport `json:"resourceReads,omitempty"`
+	PromptGets    []ToolReport `json:"promptGets,omitempty"`
+	ServerChecks  []Result     `json:"serverChecks"`
+	Stdout        *noise       `json:"stdoutNoise,omitempty"`
+	Restarts      []string     `json:"restarts,omitempty"` // the probes after which the stdio process was restarted
+	Notes         []string     `json:"notes,omitempty"`
 
 	Checks   map[string]*Tally `json:"checks"`
 	Passed   int               `json:"passed"`
@@ -37,7 +41,68 @@ type Report struct {
 	Score    float64           `json:"score"`
 	Ignored  []string          `json:"ignored,omitempty"`
 	MinScore float64           `json:"minScore"`
-	OK       bool              `json:"ok"`
+	Coverage Coverage          `json:"coverage"`
+	// Verdict is PASS (the score reached --min-score and everything listed
+	// was probed, or --allow-partial), INCOMPLETE (no failure, but not
+	// everything was probed) or FAIL.
+	Verdict string `json:"verdict"`
+	OK      bool   `json:"ok"` // Verdict is PASS
+}
+
+// The verdicts.
+const (
+	verdictPass       = "PASS"
+	verdictFail       = "FAIL"
+	verdictIncomplete = "INCOMPLETE"
+)
+
+// Coverage is what was listed and what was probed: a tool counts as probed
+// when every probe derived for it was sent.
+type Coverage struct {
+	ToolsListed     int  `json:"toolsListed"`
+	ToolsProbed     int  `json:"toolsProbed"`
+	ResourcesListed int  `json:"resourcesListed"`
+	ResourcesRead   int  `json:"resourcesRead"`
+	PromptsListed   int  `json:"promptsListed"`
+	PromptsFetched  int  `json:"promptsFetched"`
+	Complete        bool `json:"complete"`
+}
+
+// cover counts what was probed.
+func (r *Report) cover(cfg config) {
+	c := Coverage{ToolsListed: len(r.Tools), ResourcesListed: len(r.ResourceReads), PromptsListed: len(r.PromptGets)}
+	for _, t := range r.Tools {
+		if t.Audited && t.Probes == t.Planned {
+			c.ToolsProbed++
+		}
+	}
+	for _, t := range r.ResourceReads {
+		if t.Audited {
+			c.ResourcesRead++
+		}
+	}
+	for _, t := range r.PromptGets {
+		if t.Audited {
+			c.PromptsFetched++
+		}
+	}
+	c.Complete = c.ToolsProbed == c.ToolsListed && c.ResourcesRead == c.ResourcesListed && c.PromptsFetched == c.PromptsListed
+	r.Coverage = c
+}
+
+// gap says in one sentence what was not probed, or "".
+func (c Coverage) gap() string {
+	var parts []string
+	if c.ToolsProbed < c.ToolsListed {
+		parts = append(parts, "probed "+strconv.Itoa(c.ToolsProbed)+" of "+strconv.Itoa(c.ToolsListed)+" listed tools")
+	}
+	if c.ResourcesRead < c.ResourcesListed {
+		parts = append(parts, "read "+strconv.Itoa(c.ResourcesRead)+" of "+strconv.Itoa(c.ResourcesListed)+" resources")
+	}
+	if c.PromptsFetched < c.PromptsListed {
+		parts = append(parts, "fetched "+strconv.Itoa(c.PromptsFetched)+" of "+strconv.Itoa(c.PromptsListed)+" prompts")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Budget is what the audit was allowed and what it used.
@@ -58,8 +123,9 @@ type ToolReport struct {
 	Name     string   `json:"name"`
 	ReadOnly bool     `json:"readOnly"`
 	Audited  bool     `json:"audited"`
-	Skipped  string   `json:"skipped,omitempty"`
-	Probes   int      `json:"probes"`
+	Skipped  string   `json:"skipped,omitempty"` // why it was not (fully) probed; never empty when Probes < Planned
+	Planned  int      `json:"planned"`           // probes derived for it
+	Probes   int      `json:"probes"`            // probes sent
 	Results  []Result `json:"results,omitempty"`
 }
 
@@ -100,8 +166,10 @@ func (r *Report) stdoutResult() Result {
 
 func (r *Report) all() []Result {
 	var all []Result
-	for _, t := range r.Tools {
-		all = append(all, t.Results...)
+	for _, ts := range [][]ToolReport{r.Tools, r.ResourceReads, r.PromptGets} {
+		for _, t := range ts {
+			all = append(all, t.Results...)
+		}
 	}
 	return append(all, r.ServerChecks...)
 }
@@ -137,7 +205,15 @@ func (r *Report) score(cfg config) {
 	if n := r.Passed + r.Failed; n > 0 {
 		r.Score = float64(int(1000*float64(r.Passed)/float64(n))) / 10
 	}
-	r.OK = r.Score >= cfg.minScore
+	switch {
+	case r.Score < cfg.minScore:
+		r.Verdict = verdictFail
+	case !r.Coverage.Complete && !cfg.allowPartial:
+		r.Verdict = verdictIncomplete
+	default:
+		r.Verdict = verdictPass
+	}
+	r.OK = r.Verdict == verdictPass
 }
 
 func writeJSON(w io.Writer, r *Report) {
@@ -244,18 +320,36 @@ func header(w io.Writer, r *Report, md bool) {
 	li("scope: %s", r.Scope)
 	li("budget: %d tools, %d calls, %.0fs; %.0fs per call, slow after %.0fs — used %d tools, %d calls, %.1fs%s",
 		b.MaxTools, b.MaxCalls, b.Seconds, b.CallTimeout, b.Slow, b.UsedTools, b.UsedCalls, b.UsedSeconds, ifs(b.Exhausted != "", "; stopped: "+b.Exhausted))
-	listed := len(r.Tools)
-	audited := 0
+	c := r.Coverage
+	li("probed: %d of %d tools%s%s", c.ToolsProbed, c.ToolsListed,
+		ifs(r.Resources >= 0, fmt.Sprintf("; %d of %d resources read", c.ResourcesRead, c.ResourcesListed)),
+		ifs(r.Prompts >= 0, fmt.Sprintf("; %d of %d prompts fetched", c.PromptsFetched, c.PromptsListed)))
 	var skipped []string
-	for _, t := range r.Tools {
-		if t.Audited {
-			audited++
-		} else {
-			skipped = append(skipped, printable(t.Name)+" ("+t.Skipped+")")
+	for _, g := range []struct {
+		kind string
+		ts   []ToolReport
+	}{{"tool", r.Tools}, {"resource", r.ResourceReads}, {"prompt", r.PromptGets}} {
+		for _, t := range g.ts {
+			if t.Audited && t.Probes == t.Planned {
+				continue
+			}
+			why := t.Skipped
+			if why == "" {
+				why = "not probed" // unreachable: every skip has its reason
+			}
+			skipped = append(skipped, g.kind+" "+printable(t.Name)+": "+printable(why))
 		}
 	}
-	li("tools: %d listed, %d audited%s; resources: %s; prompts: %s", listed, audited,
-		ifs(len(skipped) > 0, "; skipped: "+clip(strings.Join(skipped, ", "), 400)), countStr(r.Resources), countStr(r.Prompts))
+	if len(skipped) > 0 {
+		li("not probed (%d):", len(skipped))
+		for i, s := range skipped {
+			if i == 40 {
+				li("  … %d more (see --json)", len(skipped)-40)
+				break
+			}
+			li("  %s", clip(s, 300))
+		}
+	}
 	if len(r.Restarts) > 0 {
 		li("the process died and was restarted %d times, after: %s", len(r.Restarts), clip(strings.Join(r.Restarts, ", "), 300))
 	}
@@ -287,52 +381,138 @@ func writeTable(w io.Writer, r *Report, color bool) {
 			width = max(width, min(len(t.Name), 40))
 		}
 	}
-	fmt.Fprintf(w, "%-*s", width+2, "tool")
-	for _, c := range columns {
-		fmt.Fprintf(w, " %-7s", c.head)
-	}
-	fmt.Fprintln(w)
-	for _, t := range r.Tools {
-		if !t.Audited {
-			continue
-		}
-		fmt.Fprintf(w, "%-*s", width+2, clip(printable(t.Name), 40))
+	if r.Budget.UsedTools == 0 {
+		fmt.Fprintln(w, "no tool was probed (see \"not probed\" above)")
+	} else {
+		fmt.Fprintf(w, "%-*s", width+2, "tool")
 		for _, c := range columns {
-			s, st := cell(t.Results, c.probe)
-			fmt.Fprint(w, " "+paint(fmt.Sprintf("%-7s", s), st, color))
+			fmt.Fprintf(w, " %-7s", c.head)
 		}
 		fmt.Fprintln(w)
+		for _, t := range r.Tools {
+			if !t.Audited {
+				continue
+			}
+			fmt.Fprintf(w, "%-*s", width+2, clip(printable(t.Name), 40))
+			for _, c := range columns {
+				s, st := cell(t.Results, c.probe)
+				fmt.Fprint(w, " "+paint(fmt.Sprintf("%-7s", s), st, color))
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, "\n  cells: ok; - not applicable or not run; w warning; else the failed checks: E tool_error, N names_param, S size, T time, A alive, L no_leak")
 	}
-	fmt.Fprintln(w, "\n  cells: ok; - not applicable or not run; w warning; else the failed checks: E tool_error, N names_param, S size, T time, A alive, L no_leak")
+	for _, g := range []struct {
+		head string
+		ts   []ToolReport
+	}{{"resources read", r.ResourceReads}, {"prompts fetched", r.PromptGets}} {
+		if len(g.ts) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s:\n", g.head)
+		for _, t := range g.ts {
+			if !t.Audited {
+				continue
+			}
+			st, d := itemCell(t.Results)
+			fmt.Fprintf(w, "  %-40s %s %s\n", clip(printable(t.Name), 40), paint(fmt.Sprintf("%-4s", st), st, color), printable(d))
+		}
+	}
 	fmt.Fprintln(w, "\nserver checks:")
 	for _, res := range r.ServerChecks {
 		fmt.Fprintf(w, "  %-17s %-12s %s %s\n", res.Probe, res.Check, paint(fmt.Sprintf("%-4s", res.Status), res.Status, color), printable(res.Detail))
 	}
-	fails := failures(r)
-	if len(fails) > 0 {
-		fmt.Fprintf(w, "\nfailures (%d):\n", len(fails))
-		for i, f := range fails {
+	for _, l := range []struct {
+		head string
+		rs   []Result
+	}{{"failures", r.listed(Fail, true)}, {"ignored failures (--ignore)", r.listed(Fail, false)}, {"warnings", r.listed(Warn, true)}} {
+		if len(l.rs) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s (%d):\n", l.head, len(l.rs))
+		for i, f := range l.rs {
 			if i == 40 {
-				fmt.Fprintf(w, "  … %d more (see --json)\n", len(fails)-40)
+				fmt.Fprintf(w, "  … %d more (see --json)\n", len(l.rs)-40)
 				break
 			}
-			fmt.Fprintf(w, "  %s %s %s: %s\n", printable(f.Tool), f.Probe, f.Check, printable(f.Detail))
+			fmt.Fprintf(w, "  %s %s %s: %s\n", printable(subject(f)), f.Probe, f.Check, printable(f.Detail))
 		}
 	}
 	fmt.Fprintln(w)
 	writeTallies(w, r, false)
-	verdict := paint("PASS", Pass, color)
-	if !r.OK {
-		verdict = paint("FAIL", Fail, color)
-	}
 	fmt.Fprintf(w, "\nscore %.1f%% (%d passed, %d failed, %d warnings; gate --min-score %.0f%s): %s\n",
-		r.Score, r.Passed, r.Failed, r.Warned, r.MinScore, ifs(len(r.Ignored) > 0, ", ignoring "+strings.Join(r.Ignored, ",")), verdict)
+		r.Score, r.Passed, r.Failed, r.Warned, r.MinScore, ifs(len(r.Ignored) > 0, ", ignoring "+strings.Join(r.Ignored, ",")), paint(r.Verdict, verdictStatus(r.Verdict), color)+verdictWhy(r))
 }
 
-func failures(r *Report) []Result {
+func verdictStatus(v string) Status {
+	switch v {
+	case verdictPass:
+		return Pass
+	case verdictIncomplete:
+		return Warn
+	}
+	return Fail
+}
+
+// verdictWhy explains an INCOMPLETE verdict, or a pass that accepted gaps.
+func verdictWhy(r *Report) string {
+	gap := r.Coverage.gap()
+	switch {
+	case gap == "":
+		return ""
+	case r.Verdict == verdictIncomplete:
+		return " — " + gap + ", so this is no pass (see \"not probed\"; --allow-partial accepts it)"
+	case r.Verdict == verdictPass:
+		return " (partial, --allow-partial: " + gap + ")"
+	}
+	return " (and " + gap + ")"
+}
+
+// subject names what a result is about: a tool, a resource or prompt, or
+// the server.
+func subject(res Result) string {
+	switch {
+	case res.Tool != "":
+		return res.Tool
+	case res.Item != "":
+		return res.Item
+	}
+	return "server"
+}
+
+// itemCell sums up a resource's or prompt's checks like a table cell, with
+// the answer's description.
+func itemCell(rs []Result) (Status, string) {
+	st, detail := Pass, ""
+	var fails []string
+	for _, res := range rs {
+		if res.Check == checkAnswer {
+			detail = res.Detail
+		}
+		switch res.Status {
+		case Fail:
+			st = Fail
+			fails = append(fails, res.Check)
+		case Warn:
+			if st == Pass {
+				st = Warn
+			}
+		}
+	}
+	if len(fails) > 0 {
+		detail = "failed " + strings.Join(fails, ", ") + ": " + detail
+	}
+	return st, detail
+}
+
+// listed returns the results with status st: failures of gated checks
+// (or, with gated false, of those --ignore leaves out), or every warning,
+// so each list agrees with its count in the score line.
+func (r *Report) listed(st Status, gated bool) []Result {
 	var out []Result
 	for _, res := range r.all() {
-		if res.Status != Pass {
+		isGated := slicesIndex(r.Ignored, res.Check) < 0
+		if res.Status == st && (st == Warn && gated || st != Warn && isGated == gated) {
 			out = append(out, res)
 		}
 	}
@@ -387,20 +567,28 @@ func writeMarkdown(w io.Writer, r *Report) {
 	for _, res := range r.ServerChecks {
 		fmt.Fprintf(w, "| %s | `%s` | %s | %s |\n", res.Probe, res.Check, res.Status, mdEscape(res.Detail))
 	}
-	if fails := failures(r); len(fails) > 0 {
-		fmt.Fprintf(w, "\n<details><summary>%d failures and warnings</summary>\n\n| tool | probe | check | detail |\n|---|---|---|---|\n", len(fails))
-		for _, f := range fails {
-			fmt.Fprintf(w, "| %s | %s | `%s` %s | %s |\n", mdEscape(printable(f.Tool)), f.Probe, f.Check, f.Status, mdEscape(printable(f.Detail)))
+	for _, g := range [][]ToolReport{r.ResourceReads, r.PromptGets} {
+		for i, t := range g {
+			if i == 0 {
+				fmt.Fprintln(w, "\n| resource or prompt | status | answer |\n|---|---|---|")
+			}
+			if t.Audited {
+				st, d := itemCell(t.Results)
+				fmt.Fprintf(w, "| `%s` | %s | %s |\n", mdEscape(strings.ReplaceAll(printable(t.Name), "`", "'")), st, mdEscape(printable(d)))
+			}
+		}
+	}
+	fails, warns := r.listed(Fail, true), r.listed(Warn, true)
+	if len(fails)+len(warns) > 0 {
+		fmt.Fprintf(w, "\n<details><summary>%d failures, %d warnings</summary>\n\n| subject | probe | check | detail |\n|---|---|---|---|\n", len(fails), len(warns))
+		for _, f := range append(fails, warns...) {
+			fmt.Fprintf(w, "| %s | %s | `%s` %s | %s |\n", mdEscape(printable(subject(f))), f.Probe, f.Check, f.Status, mdEscape(printable(f.Detail)))
 		}
 		fmt.Fprintln(w, "\n</details>")
 	}
 	fmt.Fprintln(w)
 	writeTallies(w, r, true)
-	v := "PASS"
-	if !r.OK {
-		v = "FAIL"
-	}
-	fmt.Fprintf(w, "\n**score %.1f%%** (%d passed, %d failed, %d warnings; gate %.0f): **%s**\n", r.Score, r.Passed, r.Failed, r.Warned, r.MinScore, v)
+	fmt.Fprintf(w, "\n**score %.1f%%** (%d passed, %d failed, %d warnings; gate %.0f): **%s**%s\n", r.Score, r.Passed, r.Failed, r.Warned, r.MinScore, r.Verdict, mdEscape(verdictWhy(r)))
 }
 
 // printable keeps what a server named (tools, itself) from driving the

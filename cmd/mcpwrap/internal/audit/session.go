@@ -173,23 +173,55 @@ func (s *session) listTools(ctx context.Context, maxPages int) ([]tool, error) {
 	return all, nil
 }
 
-// count lists resources or prompts and returns how many the first page
-// has, or -1 when the server does not offer them.
-func (s *session) count(ctx context.Context, capability, method, member string) int {
+// resource is one entry of resources/list.
+type resource struct {
+	URI  string `json:"uri"`
+	Name string `json:"name"`
+}
+
+// prompt is one entry of prompts/list.
+type prompt struct {
+	Name      string `json:"name"`
+	Arguments []struct {
+		Name     string `json:"name"`
+		Required bool   `json:"required"`
+	} `json:"arguments"`
+}
+
+// list follows nextCursor of a resources/list or prompts/list for at most
+// maxPages pages and decodes the member's items into out (a pointer to a
+// slice). It reports false when the server does not offer capability.
+func (s *session) list(ctx context.Context, capability, method, member string, maxPages int, out any) (bool, error) {
 	if _, ok := s.caps[capability]; !ok {
-		return -1
+		return false, nil
 	}
-	res, err := rpcResult(s.request(ctx, method, []byte(`{}`)))
-	if err != nil {
-		return -1
+	var all []json.RawMessage
+	cursor := ""
+	for range maxPages {
+		params := []byte(`{}`)
+		if cursor != "" {
+			params = []byte(`{"cursor":` + strconv.Quote(cursor) + `}`)
+		}
+		res, err := rpcResult(s.request(ctx, method, params))
+		if err != nil {
+			return true, fmt.Errorf("%s: %w", method, err)
+		}
+		var page map[string]json.RawMessage
+		if err := json.Unmarshal(res, &page); err != nil {
+			return true, fmt.Errorf("%s: %v", method, err)
+		}
+		var items []json.RawMessage
+		_ = json.Unmarshal(page[member], &items)
+		all = append(all, items...)
+		var next string
+		_ = json.Unmarshal(page["nextCursor"], &next)
+		if next == "" {
+			break
+		}
+		cursor = next
 	}
-	var page map[string]json.RawMessage
-	if json.Unmarshal(res, &page) != nil {
-		return -1
-	}
-	var items []json.RawMessage
-	_ = json.Unmarshal(page[member], &items)
-	return len(items)
+	b, _ := json.Marshal(all)
+	return true, json.Unmarshal(b, out)
 }
 
 func (s *session) ping(ctx context.Context) error {

@@ -117,7 +117,7 @@ func runErrText(pass *analysis.Pass, hs *Handlers, r *reporter) {
 					text, how = field(x, "Text"), "a CallToolResult without IsError"
 				}
 			}
-			if text != nil && hasErrText(pass, text) {
+			if text != nil && hasErrText(pass, text) && !markedErrorLater(pass, b.Body, stack) {
 				fix := "use mcp.NewToolResultError(…) or return the error"
 				if b.Handler.SDK == "go-sdk" {
 					fix = "set IsError: true, or return the error (the SDK sets isError)"
@@ -127,6 +127,72 @@ func runErrText(pass *analysis.Pass, hs *Handlers, r *reporter) {
 			return true
 		})
 	}
+}
+
+// markedErrorLater reports whether the result being built is assigned to a
+// variable that the function then marks as an error: res :=
+// mcp.NewToolResultText(err.Error()) followed by res.IsError = true (or
+// go-sdk's res.SetError(err)).
+func markedErrorLater(pass *analysis.Pass, body *ast.BlockStmt, stack []ast.Node) bool {
+	var objs []types.Object
+	for i := len(stack) - 1; i >= 0 && objs == nil; i-- {
+		switch x := stack[i].(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					if o := pass.TypesInfo.ObjectOf(id); o != nil {
+						objs = append(objs, o)
+					}
+				}
+			}
+			if objs == nil {
+				return false
+			}
+		case *ast.ValueSpec:
+			for _, id := range x.Names {
+				if o := pass.TypesInfo.ObjectOf(id); o != nil {
+					objs = append(objs, o)
+				}
+			}
+		}
+	}
+	isObj := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		o := pass.TypesInfo.Uses[id]
+		for _, want := range objs {
+			if o == want {
+				return true
+			}
+		}
+		return false
+	}
+	marked := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range x.Lhs {
+				sel, ok := l.(*ast.SelectorExpr)
+				if !ok || sel.Sel.Name != "IsError" || !isObj(sel.X) || i >= len(x.Rhs) {
+					continue
+				}
+				tv := pass.TypesInfo.Types[x.Rhs[i]]
+				if tv.Value == nil || tv.Value.Kind() != constant.Bool || constant.BoolVal(tv.Value) {
+					marked = true
+				}
+			}
+		case *ast.CallExpr:
+			if sel, ok := x.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "SetError" && isObj(sel.X) {
+				marked = true
+			}
+		}
+		return !marked
+	})
+	return marked
 }
 
 // inSuccessResult reports whether the innermost CallToolResult literal
@@ -209,10 +275,7 @@ func runNilResult(pass *analysis.Pass, hs *Handlers, r *reporter) {
 		if _, ok := types.Unalias(h.Sig.Results().At(0).Type()).(*types.Pointer); !ok {
 			continue
 		}
-		ownReturns(h.Body, func(ret *ast.ReturnStmt) {
-			if len(ret.Results) != 2 || !isNil(pass, ret.Results[0]) || !isNil(pass, ret.Results[1]) {
-				return
-			}
+		hs.nilReturns(pass, h.Body, func(ret *ast.ReturnStmt, helper string) {
 			var sees string
 			switch {
 			case h.SDK == "mcp-go" && h.Kind == "tool":
@@ -229,9 +292,42 @@ func runNilResult(pass *analysis.Pass, hs *Handlers, r *reporter) {
 			if h.Kind != "tool" {
 				fix = "return a result or an error"
 			}
-			r.report(ret.Pos(), fmt.Sprintf("%s returns nil, nil: %s; %s", h.Subject(), sees, fix))
-		})
+			who := h.Subject()
+			if helper != "" {
+				who = helper + " (whose result " + h.Subject() + " returns)"
+			}
+			r.report(ret.Pos(), fmt.Sprintf("%s returns nil, nil: %s; %s", who, sees, fix))
+		}, "", 0)
 	}
+}
+
+// nilReturns calls f with each return nil, nil of body and of the
+// same-package helpers whose call the body returns as is (return
+// s.render(…)), up to maxDepth calls deep; helper names the function the
+// return is in ("" for the handler).
+func (hs *Handlers) nilReturns(pass *analysis.Pass, body *ast.BlockStmt, f func(ret *ast.ReturnStmt, helper string), helper string, depth int) {
+	ownReturns(body, func(ret *ast.ReturnStmt) {
+		if len(ret.Results) == 2 && isNil(pass, ret.Results[0]) && isNil(pass, ret.Results[1]) {
+			f(ret, helper)
+			return
+		}
+		if len(ret.Results) != 1 || depth >= maxDepth {
+			return
+		}
+		call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
+		if !ok {
+			return
+		}
+		fn := typeutil.StaticCallee(pass.TypesInfo, call)
+		if fn == nil {
+			return
+		}
+		fd := hs.decls[fn.Origin()]
+		if fd == nil || fd.Body == nil {
+			return
+		}
+		hs.nilReturns(pass, fd.Body, f, fd.Name.Name, depth+1)
+	})
 }
 
 func nameOr(s, def string) string {
@@ -438,6 +534,7 @@ var CtxLost = newCheck("ctxlost", "report upstream calls that do not get the han
 var httpNoCtx = map[string]bool{"Get": true, "Post": true, "PostForm": true, "Head": true}
 
 func runCtxLost(pass *analysis.Pass, hs *Handlers, r *reporter) {
+	crossSeen := map[string]bool{}
 	for _, b := range hs.Bodies {
 		inspect(b.Body, func(n ast.Node, stack []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
@@ -455,7 +552,7 @@ func runCtxLost(pass *analysis.Pass, hs *Handlers, r *reporter) {
 			case isFunc(fn, "net/http", "NewRequest"):
 				r.report(call.Pos(), fmt.Sprintf("%s builds a request with http.NewRequest, without the handler's ctx: %s; use http.NewRequestWithContext(ctx, …)", where(b), cannot))
 			case isFunc(fn, "context", "Background", "TODO"):
-				if inGo(stack) {
+				if b.Async || inGo(stack) {
 					return true // a goroutine meant to outlive the call
 				}
 				r.report(call.Pos(), fmt.Sprintf("%s uses context.%s() instead of the handler's ctx: what it calls ignores the call's cancellation and deadline, and %s; pass ctx (or context.WithoutCancel(ctx) for work that must outlive the call)", where(b), fn.Name(), "keeps running when the client gives up"))
@@ -465,9 +562,17 @@ func runCtxLost(pass *analysis.Pass, hs *Handlers, r *reporter) {
 				}
 			case fn.Pkg().Path() == "log/slog":
 				// Logging without ctx loses trace correlation, not cancellation.
+			case fn.Pkg() != pass.Pkg && !b.Async && importedCtxSite(pass, fn) != "":
+				// One finding per site in another package, however many calls reach it.
+				if site := importedCtxSite(pass, fn); !crossSeen[site] {
+					crossSeen[site] = true
+					r.report(call.Pos(), fmt.Sprintf("%s calls %s, which %s: %s; pass the handler's ctx down to it (the first of the calls here that reach it)", where(b), callName(fn), site, cannot))
+				}
 			default:
 				if alt := contextSibling(fn); alt != "" && !hasCtxArg(pass, call) {
 					r.report(call.Pos(), fmt.Sprintf("%s calls %s without the handler's ctx: %s; use %s(ctx, …)", where(b), callName(fn), cannot, alt))
+				} else if stored := storedCtxArg(pass, call); stored != "" && !b.Async {
+					r.report(call.Pos(), fmt.Sprintf("%s calls %s with %s, a context kept outside the call, instead of the handler's ctx: %s; pass the handler's ctx", where(b), callName(fn), stored, cannot))
 				}
 			}
 			return true
@@ -482,6 +587,9 @@ func contextSibling(fn *types.Func) string {
 		return ""
 	}
 	name := fn.Name() + "Context"
+	if fn.Name() == "Begin" {
+		name = "BeginTx" // database/sql's one twin without the suffix
+	}
 	var alt types.Object
 	if n := recvNamed(fn); n != nil {
 		alt, _, _ = types.LookupFieldOrMethod(types.NewPointer(n), true, fn.Pkg(), name)
@@ -500,6 +608,27 @@ func contextSibling(fn *types.Func) string {
 		return "." + name
 	}
 	return fn.Pkg().Name() + "." + name
+}
+
+// storedCtxArg names a context argument that is a struct field or a
+// package-level variable (s.ctx, baseCtx): one that is not the call's.
+func storedCtxArg(pass *analysis.Pass, call *ast.CallExpr) string {
+	for _, a := range call.Args {
+		if !isNamed(pass.TypesInfo.TypeOf(a), "context", "Context") {
+			continue
+		}
+		switch x := ast.Unparen(a).(type) {
+		case *ast.SelectorExpr:
+			if v, ok := pass.TypesInfo.Uses[x.Sel].(*types.Var); ok && v.IsField() {
+				return render(x)
+			}
+		case *ast.Ident:
+			if v, ok := pass.TypesInfo.Uses[x].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+				return x.Name
+			}
+		}
+	}
+	return ""
 }
 
 func hasCtxArg(pass *analysis.Pass, call *ast.CallExpr) bool {
@@ -722,29 +851,10 @@ func runStdout(pass *analysis.Pass, hs *Handlers, r *reporter) {
 var Secret = newCheck("secret", "report secret-named variables or fields formatted into error or result text", runSecret)
 
 func runSecret(pass *analysis.Pass, hs *Handlers, r *reporter) {
+	sinks := sinkParams(pass, hs)
 	for _, b := range hs.Bodies {
 		ast.Inspect(b.Body, func(n ast.Node) bool {
-			var args []ast.Expr
-			var into string
-			switch x := n.(type) {
-			case *ast.CallExpr:
-				fn := callee(pass, x)
-				switch {
-				case isFunc(fn, "fmt", "Errorf") || isFunc(fn, "errors", "New"):
-					args, into = x.Args, "an error"
-				case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "github.com/mcpwrap/mcpwrap/errs" && (fn.Name() == "New" || fn.Name() == "Newf" || fn.Name() == "Wrap"):
-					args, into = x.Args, "an error"
-				case isFunc(fn, mcpgoMCP, "NewToolResultText", "NewToolResultError", "NewToolResultErrorf", "NewToolResultErrorFromErr", "NewTextContent", "NewToolResultStructured"):
-					args, into = x.Args, "the result text"
-				}
-			case *ast.CompositeLit:
-				t := pass.TypesInfo.TypeOf(x)
-				if isNamed(t, gosdkMCP, "TextContent") || isNamed(t, mcpgoMCP, "TextContent") {
-					if v := field(x, "Text"); v != nil {
-						args, into = []ast.Expr{v}, "the result text"
-					}
-				}
-			}
+			args, into := textArgs(pass, n, sinks)
 			for _, a := range args {
 				if id := secretIn(pass, a); id != nil {
 					r.report(id.Pos(), fmt.Sprintf("%s formats %s into %s: the model, and every transcript and log that keeps the result, gets the secret; leave it out (name it instead, e.g. \"the API token was rejected\")", where(b), render(id), into))
@@ -753,6 +863,103 @@ func runSecret(pass *analysis.Pass, hs *Handlers, r *reporter) {
 			return true
 		})
 	}
+}
+
+// textArgs returns the arguments of n that become an error's or a result's
+// text, and what they become: the arguments of fmt.Errorf, errors.New,
+// errs.New/Newf/Wrap and mcp-go's result constructors, a TextContent's
+// Text, and the parameters of same-package helpers that pass them on
+// (sinks).
+func textArgs(pass *analysis.Pass, n ast.Node, sinks map[*types.Func][]bool) ([]ast.Expr, string) {
+	switch x := n.(type) {
+	case *ast.CallExpr:
+		fn := callee(pass, x)
+		switch {
+		case isFunc(fn, "fmt", "Errorf") || isFunc(fn, "errors", "New"):
+			return x.Args, "an error"
+		case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "github.com/mcpwrap/mcpwrap/errs" && (fn.Name() == "New" || fn.Name() == "Newf" || fn.Name() == "Wrap"):
+			return x.Args, "an error"
+		case isFunc(fn, mcpgoMCP, "NewToolResultText", "NewToolResultError", "NewToolResultErrorf", "NewToolResultErrorFromErr", "NewTextContent", "NewToolResultStructured"):
+			return x.Args, "the result text"
+		case fn != nil && sinks[fn.Origin()] != nil:
+			marks := sinks[fn.Origin()]
+			var out []ast.Expr
+			for i, a := range x.Args {
+				j := min(i, len(marks)-1)
+				if marks[j] {
+					out = append(out, a)
+				}
+			}
+			return out, "the error or result text built by " + fn.Name()
+		}
+	case *ast.CompositeLit:
+		t := pass.TypesInfo.TypeOf(x)
+		if isNamed(t, gosdkMCP, "TextContent") || isNamed(t, mcpgoMCP, "TextContent") {
+			if v := field(x, "Text"); v != nil {
+				return []ast.Expr{v}, "the result text"
+			}
+		}
+	}
+	return nil, ""
+}
+
+// sinkParams finds the same-package functions whose string parameters
+// reach an error's or a result's text (func failure(msg string)
+// *mcp.CallToolResult { return mcp.NewToolResultError(msg) }, a toolErr(format,
+// args...) around fmt.Sprintf), through each other too: per function, one
+// flag per parameter (the last one stands for a variadic tail).
+func sinkParams(pass *analysis.Pass, hs *Handlers) map[*types.Func][]bool {
+	sinks := map[*types.Func][]bool{}
+	for changed, round := true, 0; changed && round <= maxDepth; round++ {
+		changed = false
+		for fn, fd := range hs.decls {
+			sig := fn.Type().(*types.Signature)
+			if sig.Params().Len() == 0 {
+				continue
+			}
+			params := map[types.Object]int{}
+			for i := range sig.Params().Len() {
+				params[sig.Params().At(i)] = i
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				args, _ := textArgs(pass, n, sinks)
+				for _, a := range args {
+					for _, i := range paramsIn(pass, a, params) {
+						if sinks[fn] == nil {
+							sinks[fn] = make([]bool, sig.Params().Len())
+						}
+						if !sinks[fn][i] {
+							sinks[fn][i], changed = true, true
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return sinks
+}
+
+// paramsIn lists the parameters e passes on as text: itself, concatenated,
+// or through fmt.Sprint*.
+func paramsIn(pass *analysis.Pass, e ast.Expr, params map[types.Object]int) []int {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if i, ok := params[pass.TypesInfo.Uses[x]]; ok {
+			return []int{i}
+		}
+	case *ast.BinaryExpr:
+		return append(paramsIn(pass, x.X, params), paramsIn(pass, x.Y, params)...)
+	case *ast.CallExpr:
+		if fn := callee(pass, x); isFunc(fn, "fmt", "Sprintf", "Sprint", "Sprintln") {
+			var out []int
+			for _, a := range x.Args {
+				out = append(out, paramsIn(pass, a, params)...)
+			}
+			return out
+		}
+	}
+	return nil
 }
 
 // secretIn finds a secret-named string value in e, looking through string
@@ -863,4 +1070,152 @@ func words(s string) []string {
 	}
 	flush()
 	return out
+}
+
+// Panic: a panic in a go-sdk handler of a server without mcpwrap.
+var Panic = newCheck("panic", "report panic calls in go-sdk handlers of a server without mcpwrap, which end the process", runPanic)
+
+func runPanic(pass *analysis.Pass, hs *Handlers, r *reporter) {
+	if hs.Wrapped {
+		return // mcpwrap's recovery answers the call
+	}
+	for _, b := range hs.Bodies {
+		if b.Handler.SDK != "go-sdk" || b.Async {
+			continue // mcp-go recovers a handler's panic; a goroutine's is gopanic's
+		}
+		ast.Inspect(b.Body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.GoStmt:
+				return false
+			case *ast.CallExpr:
+				id, ok := ast.Unparen(x.Fun).(*ast.Ident)
+				if !ok {
+					return true
+				}
+				if bi, ok := pass.TypesInfo.Uses[id].(*types.Builtin); ok && bi.Name() == "panic" {
+					r.report(x.Pos(), fmt.Sprintf("%s panics, and go-sdk does not recover a handler's panic: the process and every session die, and the client sees the connection drop, not an error; return an error (typed tools: it becomes isError content), or attach mcpwrap (gosdk.Attach), whose recovery answers the call", where(b)))
+				}
+			}
+			return true
+		})
+	}
+}
+
+// ctxSites is the object fact that a function of the server's own module
+// (not a dependency) drops the caller's ctx, for the handlers of another
+// package of the module that call it: terraform-mcp-server's tools call
+// client.SendRegistryCall(ctx, …), which builds its request with
+// http.NewRequest.
+type ctxSites struct{ Site string }
+
+func (*ctxSites) AFact()           {}
+func (f *ctxSites) String() string { return "ctxSites(" + f.Site + ")" }
+
+func init() {
+	CtxLost.FactTypes = []analysis.Fact{new(ctxSites)}
+	CtxLost.Run = func(pass *analysis.Pass) (any, error) {
+		exportCtxSites(pass)
+		hs := pass.ResultOf[HandlersAnalyzer].(*Handlers)
+		if len(hs.List) > 0 {
+			runCtxLost(pass, hs, newReporter(pass, "ctxlost"))
+		}
+		return nil, nil
+	}
+}
+
+func importedCtxSite(pass *analysis.Pass, fn *types.Func) string {
+	var f ctxSites
+	if pass.ImportObjectFact(fn.Origin(), &f) {
+		return f.Site
+	}
+	return ""
+}
+
+// exportCtxSites records, for each function of a package of the main module
+// (or a local replacement: a module without a version), the first call in
+// it or in a same-package function it calls (up to maxDepth, not on a
+// goroutine) that cannot be cancelled: http.Get and friends,
+// http.NewRequest, F where FContext exists, time.Sleep in a loop, or a call
+// of another such function. Dependencies from the module cache get no facts:
+// their internals (go-github's NewRequest, which Do gives the ctx) are not
+// the server's to fix.
+func exportCtxSites(pass *analysis.Pass) {
+	if pass.Module == nil || pass.Module.Version != "" || pass.Module.Path == "" {
+		return
+	}
+	decls := map[*types.Func]*ast.FuncDecl{}
+	for _, f := range pass.Files {
+		if strings.HasSuffix(pass.Fset.Position(f.Pos()).Filename, "_test.go") {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					decls[fn] = fd
+				}
+			}
+		}
+	}
+	var site func(fd *ast.FuncDecl, depth int, seen map[*ast.FuncDecl]bool) string
+	site = func(fd *ast.FuncDecl, depth int, seen map[*ast.FuncDecl]bool) string {
+		seen[fd] = true
+		found := ""
+		inspect(fd.Body, func(n ast.Node, stack []ast.Node) bool {
+			if found != "" {
+				return false
+			}
+			if _, ok := n.(*ast.GoStmt); ok {
+				return false
+			}
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn := callee(pass, call)
+			if fn == nil || fn.Pkg() == nil {
+				return true
+			}
+			p := pass.Fset.Position(call.Pos())
+			at := " (" + filepathBase(p.Filename) + ":" + fmt.Sprint(p.Line) + ")"
+			switch {
+			case isFunc(fn, "net/http", "Get", "Post", "PostForm", "Head") || isMethod(fn, "net/http", "Client", "Get", "Post", "PostForm", "Head"):
+				found = "calls " + callName(fn) + ", which takes no context" + at
+			case isFunc(fn, "net/http", "NewRequest"):
+				found = "builds its request with http.NewRequest, without a ctx" + at
+			case isFunc(fn, "time", "Sleep"):
+				if inLoop(stack) {
+					found = "sleeps with time.Sleep in a loop" + at
+				}
+			case fn.Pkg().Path() == "log/slog":
+			case fn.Pkg() != pass.Pkg:
+				if s := importedCtxSite(pass, fn); s != "" {
+					found = "calls " + callName(fn) + ", which " + s
+				} else if alt := contextSibling(fn); alt != "" && !hasCtxArg(pass, call) {
+					found = "calls " + callName(fn) + " where " + alt + " exists" + at
+				}
+			default:
+				if alt := contextSibling(fn); alt != "" && !hasCtxArg(pass, call) {
+					found = "calls " + callName(fn) + " where " + alt + " exists" + at
+				} else if d := decls[fn.Origin()]; d != nil && depth < maxDepth && !seen[d] {
+					found = site(d, depth+1, seen)
+				}
+			}
+			return found == ""
+		})
+		return found
+	}
+	for fn, fd := range decls {
+		if s := site(fd, 0, map[*ast.FuncDecl]bool{}); s != "" {
+			pass.ExportObjectFact(fn, &ctxSites{Site: s})
+		}
+	}
+}
+
+func filepathBase(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
 }

@@ -14,15 +14,18 @@ import (
 
 // Import paths of the two SDKs whose handlers are found.
 const (
-	mcpgoMCP    = "github.com/mark3labs/mcp-go/mcp"
-	mcpgoServer = "github.com/mark3labs/mcp-go/server"
-	gosdkMCP    = "github.com/modelcontextprotocol/go-sdk/mcp"
-	mcpwrapWrap = "github.com/mcpwrap/mcpwrap/wrap"
+	mcpgoMCP     = "github.com/mark3labs/mcp-go/mcp"
+	mcpgoServer  = "github.com/mark3labs/mcp-go/server"
+	gosdkMCP     = "github.com/modelcontextprotocol/go-sdk/mcp"
+	mcpwrapWrap  = "github.com/mcpwrap/mcpwrap/wrap"
+	mcpwrapGoSDK = "github.com/mcpwrap/mcpwrap/wrap/gosdk"
+	mcpwrapMCPGo = "github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // maxDepth is how many calls deep into same-package helpers a handler's
-// findings are followed.
-const maxDepth = 2
+// findings are followed: four reaches github-mcp-server's log download
+// (handler → handleX → getJobLogData → downloadLogContent → http.Get).
+const maxDepth = 4
 
 // Handler is one tool, resource or prompt handler: a function literal or a
 // declared function or method whose signature is an SDK handler's.
@@ -51,6 +54,9 @@ type Body struct {
 	Body    *ast.BlockStmt
 	Handler *Handler // the first handler found to reach it
 	Depth   int
+	// Async: reached through a go statement, so it runs after the call
+	// may have been answered (a context.Background() there is on purpose).
+	Async bool
 }
 
 // Handlers is what the handlers analyzer finds in a package.
@@ -77,7 +83,7 @@ func findHandlers(pass *analysis.Pass) (any, error) {
 		switch imp.Path() {
 		case mcpgoMCP, mcpgoServer, gosdkMCP:
 			usesSDK = true
-		case mcpwrapWrap:
+		case mcpwrapWrap, mcpwrapGoSDK:
 			hs.Wrapped = true
 		}
 	}
@@ -187,7 +193,7 @@ func findHandlers(pass *analysis.Pass) (any, error) {
 		if b.Depth == maxDepth {
 			continue
 		}
-		ast.Inspect(b.Body, func(n ast.Node) bool {
+		inspect(b.Body, func(n ast.Node, stack []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
@@ -201,7 +207,7 @@ func findHandlers(pass *analysis.Pass) (any, error) {
 				return true
 			}
 			seen[fd] = true
-			queue = append(queue, &Body{Node: fd, Body: fd.Body, Handler: b.Handler, Depth: b.Depth + 1})
+			queue = append(queue, &Body{Node: fd, Body: fd.Body, Handler: b.Handler, Depth: b.Depth + 1, Async: b.Async || inGo(stack)})
 			return true
 		})
 	}

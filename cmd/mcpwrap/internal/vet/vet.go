@@ -11,8 +11,8 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// Analyzers are the eight checks, in the order of the issue that defined them.
-var Analyzers = []*analysis.Analyzer{ErrText, NilResult, Masked, CtxLost, GoPanic, Exit, Stdout, Secret}
+// Analyzers are the checks.
+var Analyzers = []*analysis.Analyzer{ErrText, NilResult, Masked, CtxLost, GoPanic, Exit, Stdout, Secret, Panic, PerRequest}
 
 // IsUnitchecker reports whether args (without the program name) are go vet's
 // -vettool protocol: -V=full, -flags, or a trailing .cfg file.
@@ -54,7 +54,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: *tests}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: *tests}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpwrap vet: %v\n", err)

@@ -36,9 +36,31 @@ type sumOut struct {
 func main() {
 	serveHTTP := flag.Bool("http", false, "serve streamable HTTP on 127.0.0.1:0 and print the URL on stdout")
 	wrapped := flag.Bool("wrap", false, "attach mcpwrap (gosdk.Attach), logging to stderr")
+	bare := flag.Bool("no-annotations", false, "annotate no tool (as many servers do): the default audit scope calls none")
+	panicky := flag.Bool("panicky-prompt", false, "add a prompt whose handler panics (go-sdk does not recover: the process dies)")
+	leaky := flag.Bool("leaky-resource", false, "add a resource whose text holds a database DSN with its password")
 	flag.Parse()
 	s := mcp.NewServer(&mcp.Implementation{Name: "audit-fixture-gosdk", Version: "1.0.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "sum", Description: "Add numbers.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
+	if *bare {
+		ro = nil
+	}
+	if *panicky {
+		s.AddPrompt(&mcp.Prompt{Name: "review", Arguments: []*mcp.PromptArgument{{Name: "file", Required: true}}},
+			func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				var lines map[string][]string
+				return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{
+					{Role: "user", Content: &mcp.TextContent{Text: lines[req.Params.Arguments["file"]][0]}}, // panics: no such file
+				}}, nil
+			})
+	}
+	if *leaky {
+		s.AddResource(&mcp.Resource{URI: "fixture://config", Name: "config"},
+			func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "fixture://config", Text: "database: postgres://app:hunter2@10.0.3.7:5432/records"}}}, nil
+			})
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "sum", Description: "Add numbers.", Annotations: ro},
 		func(ctx context.Context, req *mcp.CallToolRequest, in sumIn) (*mcp.CallToolResult, sumOut, error) {
 			total := in.Numbers[0] // panics on an empty list
 			for _, n := range in.Numbers[1:] {
@@ -49,7 +71,7 @@ func main() {
 	s.AddTool(&mcp.Tool{
 		Name:        "fetch_doc",
 		Description: "Fetch a document.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+		Annotations: ro,
 		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"url": map[string]any{"type": "string"}}, "required": []string{"url"}},
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args := string(req.Params.Arguments)

@@ -29,6 +29,8 @@ func main() {
 	noisy := flag.Bool("print", false, "print a banner and a line per call on stdout (breaks stdio)")
 	extra := flag.Int("tools", 0, "extra read-only tools echo_1…echo_N")
 	hostile := flag.Bool("hostile-name", false, "add a read-only tool whose name holds terminal escapes")
+	leaky := flag.Bool("leaky-resource", false, "add a resource whose text holds a database DSN with its password")
+	panicky := flag.Bool("panicky-prompt", false, "add a prompt whose handler panics on its argument")
 	flag.Parse()
 
 	var opts []server.ServerOption
@@ -42,6 +44,22 @@ func main() {
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: "fixture://readme", Text: "audit fixture"}}, nil
 		})
+
+	if *leaky {
+		s.AddResource(mcp.NewResource("fixture://config", "config"),
+			func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+				return []mcp.ResourceContents{mcp.TextResourceContents{URI: "fixture://config", Text: "database: postgres://app:hunter2@10.0.3.7:5432/records"}}, nil
+			})
+	}
+	if *panicky {
+		s.AddPrompt(mcp.NewPrompt("review", mcp.WithArgument("file", mcp.RequiredArgument())),
+			func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				var lines map[string][]string
+				return mcp.NewGetPromptResult("review", []mcp.PromptMessage{
+					mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(lines[req.Params.Arguments["file"]][0])), // panics: no such file
+				}), nil
+			})
+	}
 
 	s.AddTool(mcp.NewTool("weather",
 		mcp.WithDescription("Forecast for a city."),
