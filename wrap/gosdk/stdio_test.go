@@ -14,10 +14,11 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
-// TestStdioSurvivesDeepNesting: go-sdk v1.8.0 ends a stdio session on a
-// message nested deeper than 1 000 levels (the server exits; v1.7.0
-// answered it). Through StdioTransport the deep call is answered with
-// -32600 for its id and the next call on the same session is answered.
+// TestStdioSurvivesDeepNesting: go-sdk ends a stdio session on a message
+// nested deeper than it decodes (v1.8.0: 1 000 levels, v1.7.0: 10 000) or
+// on a line longer than MaxLineLength (v1.8.0); the server exits. Through
+// Transport the deep call and the long one are answered with -32600 for
+// their ids and the next call on the same session is answered.
 func TestStdioSurvivesDeepNesting(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "deep", Version: "1.0.0"}, nil)
 	s.AddTool(&mcp.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}},
@@ -30,13 +31,16 @@ func TestStdioSurvivesDeepNesting(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx, guarded(inR, outW)) }()
+	g := newGuarded(&mcp.IOTransport{}, inR, outW)
+	g.limit = 64 << 10
+	go func() { done <- s.Run(ctx, g) }()
 
-	deep := strings.Repeat("[", 5000) + strings.Repeat("]", 5000)
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
 	lines := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":"deep-7","method":"tools/call","params":{"name":"echo","arguments":{"v":` + deep + `}}}`,
+		`{"jsonrpc":"2.0","id":"long","method":"tools/call","params":{"name":"echo","arguments":{"v":"` + strings.Repeat("x", 1<<20) + `"}}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{}}}`,
 	}
 	go func() {
@@ -60,7 +64,7 @@ func TestStdioSurvivesDeepNesting(t *testing.T) {
 		}
 		close(got)
 	}()
-	for len(answers) < 3 {
+	for len(answers) < 4 {
 		select {
 		case m, ok := <-got:
 			if !ok {
@@ -75,8 +79,11 @@ func TestStdioSurvivesDeepNesting(t *testing.T) {
 			t.Fatalf("answers so far: %v", answers)
 		}
 	}
-	if a := string(answers[`"deep-7"`]); !strings.Contains(a, `"code":-32600`) || !strings.Contains(a, "nested deeper than 1000") {
+	if a := string(answers[`"deep-7"`]); !strings.Contains(a, `"code":-32600`) || !strings.Contains(a, "nested deeper than") {
 		t.Fatalf("the deep call: %s", a)
+	}
+	if a := string(answers[`"long"`]); !strings.Contains(a, `"code":-32600`) || !strings.Contains(a, "longer than 65536 bytes") {
+		t.Fatalf("the long call: %s", a)
 	}
 	if a := string(answers["3"]); !strings.Contains(a, `"text":"ok"`) {
 		t.Fatalf("the call after it: %s", a)
