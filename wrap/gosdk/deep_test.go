@@ -40,11 +40,11 @@ func runChild(mode string, w *wrap.Wrapper) int {
 	return 0
 }
 
-// limitedDecoder says whether go-sdk's stream transports have v1.8.0's
-// decoder limits (MaxLineLength came with them), so that the test knows
-// which bare behaviour to expect; read by name, so that it builds on
-// v1.7.0.
-func limitedDecoder() bool {
+// goSDK18 says whether the go-sdk in the build is v1.8.0 or later (the
+// stream transports' MaxLineLength came with v1.8.0's decoder limits), so
+// that a test knows which bare behaviour to expect; read by name, so that
+// it builds on v1.7.0.
+func goSDK18() bool {
 	_, ok := reflect.TypeFor[mcp.StdioTransport]().FieldByName("MaxLineLength")
 	return ok
 }
@@ -169,7 +169,7 @@ func alive(t *testing.T, c *stdioChild, line string) bool {
 // server answers every hostile request and the next call, on every go-sdk
 // version.
 func TestStdioServerSurvivesDeepRequests(t *testing.T) {
-	limited := limitedDecoder()
+	limited := goSDK18()
 	// bare: whether a bare server survives, per go-sdk version (measured).
 	bare := map[string]bool{"5000 levels": !limited, "10 MB string": true}
 	for _, h := range deepRequests {
