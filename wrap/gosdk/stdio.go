@@ -161,7 +161,7 @@ func guard(in io.Reader, pw *io.PipeWriter, w io.Writer, maxNest, limit int) {
 	for {
 		var err error
 		var long bool
-		if cap(line) > 1<<20 {
+		if cap(line) > 4<<20 {
 			line = nil // a long line's buffer is not kept
 		}
 		line, long, err = readLine(r, line[:0], limit)
@@ -204,29 +204,43 @@ func readLine(r *bufio.Reader, buf []byte, limit int) (line []byte, long bool, e
 }
 
 // depth is the deepest nesting of arrays and objects in a JSON text,
-// strings skipped.
+// strings skipped (to their closing quote with bytes.IndexByte, the bulk
+// of a large message being string content).
 func depth(b []byte) int {
-	d, most, inString := 0, 0, false
+	d, most := 0, 0
 	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inString:
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '[' || c == '{':
+		switch b[i] {
+		case '"':
+			i = stringEnd(b, i+1)
+		case '[', '{':
 			d++
 			most = max(most, d)
-		case c == ']' || c == '}':
+		case ']', '}':
 			d--
 		}
 	}
 	return most
+}
+
+// stringEnd returns the index of the quote closing the string whose
+// content starts at i, or len(b) when it is not closed.
+func stringEnd(b []byte, i int) int {
+	for {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			return len(b)
+		}
+		q += i
+		// The quote is escaped when an odd number of backslashes precede it.
+		n := 0
+		for k := q - 1; k >= i && b[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		i = q + 1
+	}
 }
 
 // refusal is the error answering a message go-sdk cannot take, with the

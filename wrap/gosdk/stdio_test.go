@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -107,6 +108,61 @@ func TestDepthAndID(t *testing.T) {
 		}
 		if id := string(topLevelID([]byte(c.in))); id != c.id {
 			t.Errorf("id(%s) = %q, want %q", c.in, id, c.id)
+		}
+	}
+}
+
+// BenchmarkGuard is what the guard costs a line on its way to go-sdk: one
+// scan for its depth and one copy through the pipe.
+func BenchmarkGuard(b *testing.B) {
+	for _, size := range []int{1 << 10, 1 << 20} {
+		line := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"v":"` +
+			strings.Repeat("x", size) + `"}}}` + "\n")
+		b.Run(strconv.Itoa(size), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(line)))
+			inR, inW := io.Pipe()
+			pr, pw := io.Pipe()
+			go guard(inR, pw, io.Discard, maxDepth, defaultMaxLine)
+			done := make(chan struct{})
+			go func() {
+				_, _ = io.Copy(io.Discard, pr)
+				close(done)
+			}()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := inW.Write(line); err != nil {
+					b.Fatal(err)
+				}
+			}
+			_ = inW.Close()
+			<-done
+		})
+	}
+}
+
+func BenchmarkDepth(b *testing.B) {
+	line := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"v":"` +
+		strings.Repeat("x", 1<<20) + `","w":[1,2,{"a":"b\"c"}]}}}` + "\n")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(line)))
+	for range b.N {
+		if depth(line) != 5 {
+			b.Fatal(depth(line))
+		}
+	}
+}
+
+func TestDepthSkipsStrings(t *testing.T) {
+	for in, want := range map[string]int{
+		`{"a":"[[[\\"}`:            1,
+		`{"a":"x\\\"[[[[","b":[]}`: 2,
+		`["\\\\",[["]"]]]`:         3,
+		`{"a":"unclosed [[[[`:      1,
+		`"\"`:                      0,
+	} {
+		if got := depth([]byte(in)); got != want {
+			t.Errorf("depth(%s) = %d, want %d", in, got, want)
 		}
 	}
 }
