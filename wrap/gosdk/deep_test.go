@@ -106,7 +106,7 @@ func (c *stdioChild) send(line string) bool {
 // output ended first.
 func (c *stdioChild) answer(t *testing.T, id string) string {
 	t.Helper()
-	deadline := time.After(60 * time.Second)
+	deadline := time.After(2 * time.Minute)
 	for {
 		if a, ok := c.seen[id]; ok {
 			return a
@@ -181,6 +181,9 @@ func TestStdioServerSurvivesDeepRequests(t *testing.T) {
 			}
 		})
 		for _, mode := range []string{"run", "run-io", "run-logging"} {
+			if h.name == "10 MB string" && mode != "run" {
+				continue // what passes the guard is go-sdk's: one transport shows it
+			}
 			t.Run(mode+" "+h.name, func(t *testing.T) {
 				c := startChild(t, mode)
 				if !alive(t, c, h.line) {
