@@ -34,7 +34,7 @@ on_newest() {
     go mod edit -modfile="$modfile" -require="$mod@$version"
     if ! GOFLAGS=-mod=mod go mod tidy -modfile="$modfile" 2>"$tmp/tidy.log"; then
       echo "(the checksum database did not answer: the temporary go.sum is filled from the proxy alone)"
-      cat "$tmp/tidy.log"
+      tail -n 1 "$tmp/tidy.log"
       GOSUMDB=off GOFLAGS=-mod=mod go mod tidy -modfile="$modfile"
     fi
     echo "$mod $(go list -modfile="$modfile" -m -f '{{.Version}}' "$mod")"
