@@ -2,7 +2,8 @@
 # Each SDK adapter on the oldest SDK version its go.mod requires (the floor
 # a server adopting it keeps) and on the newest the module proxy has:
 #   wrap/gosdk (its own module) on go-sdk: the floor, then the newest;
-#   wrap/mcpgo (the root module) on mcp-go: the floor, then the newest if it
+#   wrap/mcpgo (the root module; with package wrap, whose tests drive mcp-go
+#   servers through it) on mcp-go: the floor, then the newest if it
 #   builds (a newer mcp-go that breaks the adapter is reported, not failed).
 # The newest runs use a temporary copy of go.mod and go.sum (go -modfile):
 # the repository's files are not changed. Only the module proxy must be
@@ -54,14 +55,14 @@ on_newest wrap/gosdk github.com/modelcontextprotocol/go-sdk "$latest" ./...
 echo "== wrap/mcpgo on its mcp-go floor"
 floor=$(required github.com/mark3labs/mcp-go)
 echo "github.com/mark3labs/mcp-go $floor"
-go test "${flags[@]}" ./wrap/mcpgo/...
+go test "${flags[@]}" ./wrap/ ./wrap/mcpgo/...
 
 latest=$(newest github.com/mark3labs/mcp-go)
 if [ "$latest" = "$floor" ]; then
   echo "== the newest mcp-go is the floor ($latest): tested above"
 else
   echo "== wrap/mcpgo on the newest mcp-go ($latest)"
-  if ! on_newest . github.com/mark3labs/mcp-go "$latest" ./wrap/mcpgo/...; then
+  if ! on_newest . github.com/mark3labs/mcp-go "$latest" ./wrap/ ./wrap/mcpgo/...; then
     echo "WARNING: wrap/mcpgo does not pass on mcp-go $latest (its floor $floor passes)"
   fi
 fi
