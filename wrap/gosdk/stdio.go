@@ -63,11 +63,17 @@ func Run(ctx context.Context, s *mcp.Server, w *wrap.Wrapper, t mcp.Transport) e
 func Transport(t mcp.Transport) mcp.Transport {
 	switch tt := t.(type) {
 	case *mcp.StdioTransport:
-		return newGuarded(tt, os.Stdin, nopCloser{os.Stdout})
+		if tt != nil {
+			return newGuarded(tt, os.Stdin, nopCloser{os.Stdout})
+		}
 	case *mcp.IOTransport:
-		return newGuarded(tt, tt.Reader, tt.Writer)
+		if tt != nil {
+			return newGuarded(tt, tt.Reader, tt.Writer)
+		}
 	case *mcp.LoggingTransport:
-		return &mcp.LoggingTransport{Transport: Transport(tt.Transport), Writer: tt.Writer}
+		if tt != nil {
+			return &mcp.LoggingTransport{Transport: Transport(tt.Transport), Writer: tt.Writer}
+		}
 	}
 	return t
 }

@@ -166,3 +166,17 @@ func TestDepthSkipsStrings(t *testing.T) {
 		}
 	}
 }
+
+func TestTransportLeavesOthers(t *testing.T) {
+	st, _ := mcp.NewInMemoryTransports()
+	var nilStdio *mcp.StdioTransport
+	var nilIO *mcp.IOTransport
+	for _, tr := range []mcp.Transport{st, nilStdio, nilIO, nil} {
+		if got := Transport(tr); got != tr {
+			t.Errorf("Transport(%T) = %T, want it unchanged", tr, got)
+		}
+	}
+	if _, ok := Transport(&mcp.LoggingTransport{Transport: &mcp.StdioTransport{}}).(*mcp.LoggingTransport); !ok {
+		t.Error("a LoggingTransport is no longer one")
+	}
+}
