@@ -3,6 +3,9 @@ package gosdk_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -96,5 +99,57 @@ func TestPlainAddToolRetriedWhenReadOnly(t *testing.T) {
 	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "order", Arguments: json.RawMessage(`{}`)})
 	if info, _ := gosdk.InfoOf(res); err != nil || info.Code != "unavailable" || plain.Load() != 1 || !strings.Contains(toolText(res), caution) {
 		t.Fatalf("unannotated tool: %v %s after %d attempts", err, toolText(res), plain.Load())
+	}
+}
+
+// TestAnnotationLookupAsTheCaller: the lookup is a tools/list through the
+// server's own middleware, with the call's headers, so middleware that
+// refuses requests without credentials lets it through; a successful call
+// sends none.
+func TestAnnotationLookupAsTheCaller(t *testing.T) {
+	w, _ := newWrapper(t)
+	s := mcp.NewServer(&mcp.Implementation{Name: "auth", Version: "1"}, nil)
+	var lists atomic.Int32
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				lists.Add(1)
+			}
+			if x := req.GetExtra(); method != "initialize" && method != "notifications/initialized" &&
+				(x == nil || x.Header.Get("Authorization") != "Bearer ok-token") {
+				return nil, errors.New("unauthenticated")
+			}
+			return next(ctx, method, req)
+		}
+	})
+	obj := map[string]any{"type": "object"}
+	s.AddTool(&mcp.Tool{Name: "read_issue", InputSchema: obj, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if string(req.Params.Arguments) == `{"hang":true}` {
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+		})
+	gosdk.Attach(s, w)
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	defer srv.Close()
+	hc := &http.Client{Transport: headerTransport{"Authorization": "Bearer ok-token"}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read_issue", Arguments: json.RawMessage(`{}`)})
+	if err != nil || res.IsError || lists.Load() != 0 {
+		t.Fatalf("a successful call: %v %s, %d tools/list", err, toolText(res), lists.Load())
+	}
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read_issue", Arguments: json.RawMessage(`{"hang":true}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := gosdk.InfoOf(res); info.Code != "timeout" || info.SideEffects != "" || strings.Contains(toolText(res), caution) || lists.Load() == 0 {
+		t.Fatalf("a timeout of a read-only tool: %s, %d tools/list", toolText(res), lists.Load())
 	}
 }

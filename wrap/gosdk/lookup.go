@@ -41,7 +41,9 @@ func (tc *toolCall) Tool(ctx context.Context, name string) (info call.Info) {
 	defer cancel()
 	cursor := ""
 	for range lookupPages {
-		res, err := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: ss, Params: &mcp.ListToolsParams{Cursor: cursor}})
+		// The call's Extra (token info, headers): middleware that checks
+		// them sees the caller's.
+		res, err := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: ss, Extra: tc.m.Extra, Params: &mcp.ListToolsParams{Cursor: cursor}})
 		list, ok := res.(*mcp.ListToolsResult)
 		if err != nil || !ok || list == nil {
 			return call.Info{}
