@@ -114,7 +114,7 @@ func run(ctx context.Context, args []string, logOut io.Writer, ready func(addr s
 		return err
 	}
 	if *addr == "" {
-		return s.Run(ctx, gosdk.StdioTransport()) // go-sdk's, surviving over-deep messages
+		return s.Run(ctx, gosdk.Transport(&mcp.StdioTransport{})) // answers what go-sdk would end the session on
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -10,6 +10,21 @@
 //	s := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "1.0.0"}, nil)
 //	gosdk.Attach(s, wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(25*time.Second)))
 //
+// A stdio server writes its one line where it runs the server instead, on
+// its own transport (&mcp.StdioTransport{}, or an *mcp.IOTransport over
+// its own reader and writer):
+//
+//	err := gosdk.Run(ctx, s, w, &mcp.StdioTransport{}) // was s.Run(ctx, &mcp.StdioTransport{})
+//
+// Run is Attach plus Transport: go-sdk's stream transports end the session
+// (the process, for a stdio server) on a message nested deeper than they
+// decode (1 000 levels from v1.8.0 on, 10 000 before) or, from v1.8.0 on,
+// a line longer than MaxLineLength, before any middleware sees it;
+// through Transport such a message is answered with a JSON-RPC -32600 for
+// its id and the session goes on. Over streamable HTTP go-sdk answers it
+// with HTTP 400 itself. The adapter builds and is tested on go-sdk v1.7.0
+// (its go.mod's floor) and v1.8.0.
+//
 // Attach adds one receiving middleware (go-sdk's AddReceivingMiddleware).
 // It sees each request before go-sdk looks the tool, prompt or resource up
 // and before a typed tool (mcp.AddTool) decodes and validates its
@@ -17,13 +32,27 @@
 //
 //   - tools/call: a Go error, a panic, a nil result or a timeout is an
 //     isError result with one text content and structuredContent (errs'
-//     rules); a result the handler built itself passes with its text
-//     scrubbed of secrets. The error a typed tool returned (which go-sdk
+//     rules: a public message scrubbed of the call's secrets, or masked
+//     with a call id). The error a typed tool returned (which go-sdk
 //     records with SetError and would send verbatim) is taken back and
 //     answered like any error. A *jsonrpc.Error passes through unchanged.
+//   - What is scrubbed: the text contents of an isError result the
+//     handler built itself have the call's secret argument and header
+//     values and secret-shaped text (PEM blocks, bearer tokens, JWTs, API
+//     keys, URL passwords, "password=…") replaced; its structuredContent
+//     and other contents pass unchanged. A successful or input_required
+//     result, and a resource's or prompt's contents, pass unchanged: what a
+//     handler returns as success is never scrubbed.
+//   - Retries (wrap.WithRetry) and the advice of a timeout or an
+//     unretried failure follow the tool's annotations (readOnlyHint,
+//     idempotentHint), however the tool was registered: for a tool added
+//     with plain Server.AddTool or mcp.AddTool, whose annotations go-sdk
+//     keeps to itself, the middleware asks the server's tools/list (on the
+//     call's session, through the middleware added before it) when a
+//     failed call needs them; a successful call never does.
 //   - resources/read, prompts/get: a failure is a *jsonrpc.Error with the
-//     code and data of errs.ToJSONRPC (go-sdk would send a handler's error
-//     with code 0 and its text).
+//     code and data of errs.ToJSONRPC, its message scrubbed (go-sdk would
+//     send a handler's error with code 0 and its text).
 //   - What go-sdk answers itself (unknown tool, prompt or resource) is sent
 //     as go-sdk sends it, and logged once with its JSON-RPC code.
 //

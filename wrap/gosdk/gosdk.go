@@ -101,6 +101,9 @@ func serveTool(ctx context.Context, serve func(context.Context, *call.Request, w
 	tc := toolCalls.Get().(*toolCall)
 	tc.m, tc.next = req, next
 	tc.req = call.Request{Kind: call.Tool, Name: req.Params.Name, Raw: req.Params.Arguments, SDK: tc}
+	if next.next != nil {
+		tc.req.Lookup = tc // the server's tool list (lookup.go)
+	}
 	fill(&tc.req, req.Session, req.Extra, req.Params.Meta, req)
 	a := serve(ctx, &tc.req, handleTool)
 	if !a.Detached {

@@ -29,3 +29,9 @@ func gosdkTyped(s *mcp.Server, w *wrap.Wrapper) error {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sunny in " + args.City}}}, nil, nil
 		})
 }
+
+// docs/retrofit.md: the one line of a stdio server.
+func gosdkStdio(ctx context.Context, s *mcp.Server, w *wrap.Wrapper) error {
+	err := gosdk.Run(ctx, s, w, &mcp.StdioTransport{}) // instead of s.Run(ctx, &mcp.StdioTransport{}); no Attach besides
+	return err
+}

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -228,8 +229,11 @@ var childStderr logbuf.Buffer
 func TestMain(m *testing.M) {
 	if mode := os.Getenv("GOSDK_CHILD"); mode != "" {
 		var w *wrap.Wrapper
-		if mode == "wrapped" {
+		if mode != "bare" {
 			w = wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(os.Stderr, nil))), wrap.WithTimeout(50*time.Millisecond))
+		}
+		if strings.HasPrefix(mode, "run") {
+			os.Exit(runChild(mode, w))
 		}
 		_ = newServer(w).Run(context.Background(), &mcp.StdioTransport{})
 		os.Exit(0)

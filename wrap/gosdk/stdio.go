@@ -3,36 +3,146 @@ package gosdk
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"errors"
 	"io"
 	"os"
+	"reflect"
+	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
-// maxDepth is the nesting go-sdk v1.8.0's message decoder accepts: a
-// message nested deeper ends the whole stdio session, before any
-// middleware sees it.
-const maxDepth = 1000
+// The nesting go-sdk's stream transports decode: from v1.8.0 on (the
+// versions with MaxLineLength) 1 000 levels, before that Go's decoder's
+// 10 000. A message nested deeper ends the session, before any middleware.
+const (
+	maxDepth       = 1000
+	maxDepthBefore = 10000
+)
 
-// StdioTransport is go-sdk's stdio transport for s.Run, except that a
-// message nested deeper than go-sdk's decoder accepts (1 000 levels) is
-// answered with a JSON-RPC -32600 error for its id instead of ending the
-// session and the server with it:
+// defaultMaxLine is go-sdk's DefaultMaxLineLength (v1.8.0), the longest
+// line its stream transports take when MaxLineLength is 0: a longer one
+// ends the session. Before v1.8.0 lines had no limit.
+const defaultMaxLine = 16 << 20
+
+// idHead is how much of a line longer than the limit is kept to find its
+// id: the rest is read and dropped.
+const idHead = 64 << 10
+
+// Run attaches w to s (Attach) and runs s on t (s.Run) through Transport:
+// the one line of a stdio server, in place of s.Run(ctx, t):
 //
-//	err := s.Run(ctx, gosdk.StdioTransport())
+//	err := gosdk.Run(ctx, s, w, &mcp.StdioTransport{})
+//
+// Do not call Attach on s as well: the chain would run twice.
+func Run(ctx context.Context, s *mcp.Server, w *wrap.Wrapper, t mcp.Transport) error {
+	Attach(s, w)
+	return s.Run(ctx, Transport(t))
+}
+
+// Transport returns t such that a message go-sdk's stream decoder would end
+// the session on is answered instead, with a JSON-RPC -32600 error for its
+// id, and the session goes on: a message nested deeper than go-sdk decodes
+// (1 000 levels from v1.8.0 on, 10 000 before), or a line longer than the
+// transport's MaxLineLength (v1.8.0 on; 16 MiB when 0, none when
+// negative). Everything go-sdk would take passes, unchanged.
+// It understands go-sdk's stream transports, keeping what the server
+// chose: *mcp.StdioTransport, *mcp.IOTransport (the server's own reader
+// and writer, say wrapped for command logging) and an *mcp.LoggingTransport
+// over either (the log shows what go-sdk reads). Every other transport
+// (in-memory, streamable HTTP, which answers such a message with HTTP 400
+// and goes on) is returned as it is. t is not modified.
 //
 // Each line costs one scan of its bytes; lines go through a pipe, in
-// order, to go-sdk's own decoder, and the answers share stdout under one
-// lock. It starts one goroutine, which ends with stdin.
-func StdioTransport() mcp.Transport { return guarded(os.Stdin, os.Stdout) }
-
-func guarded(in io.Reader, out io.WriteCloser) mcp.Transport {
-	w := &lockedWriter{w: out}
-	pr, pw := io.Pipe()
-	go guard(in, pw, w)
-	return &mcp.IOTransport{Reader: pr, Writer: w}
+// order, to go-sdk's own decoder, and the answers share the writer under
+// one lock. Each Connect starts one goroutine, which ends with the reader.
+func Transport(t mcp.Transport) mcp.Transport {
+	switch tt := t.(type) {
+	case *mcp.StdioTransport:
+		if tt != nil {
+			return newGuarded(tt, os.Stdin, nopCloser{os.Stdout})
+		}
+	case *mcp.IOTransport:
+		if tt != nil {
+			return newGuarded(tt, tt.Reader, tt.Writer)
+		}
+	case *mcp.LoggingTransport:
+		if tt != nil {
+			return &mcp.LoggingTransport{Transport: Transport(tt.Transport), Writer: tt.Writer}
+		}
+	}
+	return t
 }
+
+// StdioTransport is Transport(&mcp.StdioTransport{}): go-sdk's stdio
+// transport, answering a message it would end the session on.
+func StdioTransport() mcp.Transport { return Transport(&mcp.StdioTransport{}) }
+
+// newGuarded guards a go-sdk stream transport t over in and out with the
+// limits of the go-sdk version in the build. MaxLineLength (a field from
+// v1.8.0 on, with the 1 000-level depth limit) is read by name, so that
+// the adapter builds on versions without it.
+func newGuarded(t any, in io.Reader, out io.WriteCloser) *guardedTransport {
+	f := reflect.ValueOf(t).Elem().FieldByName("MaxLineLength")
+	if !f.IsValid() || f.Kind() != reflect.Int {
+		return &guardedTransport{in: in, out: out, depth: maxDepthBefore, limit: -1}
+	}
+	limit := int(f.Int())
+	if limit == 0 {
+		limit = defaultMaxLine
+	}
+	return &guardedTransport{in: in, out: out, depth: maxDepth, limit: limit}
+}
+
+// guardedTransport is a stream transport whose lines pass the guard before
+// go-sdk's decoder reads them.
+type guardedTransport struct {
+	in    io.Reader
+	out   io.WriteCloser
+	depth int // the deepest nesting passed on
+	limit int // the longest line passed on; < 0: none
+}
+
+func (g *guardedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	if g.in == nil || g.out == nil {
+		return nil, errors.New("gosdk: Transport: the transport has no reader or writer")
+	}
+	w := &lockedWriter{w: g.out}
+	pr, pw := io.Pipe()
+	go guard(g.in, pw, w, g.depth, g.limit)
+	inner := &mcp.IOTransport{Reader: readCloser{pr, g.in}, Writer: w}
+	// The guard bounds lines; go-sdk's own bound (v1.8.0) would end the
+	// session on what the guard lets through under a larger limit.
+	if f := reflect.ValueOf(inner).Elem().FieldByName("MaxLineLength"); f.IsValid() && f.CanSet() && f.Kind() == reflect.Int {
+		f.SetInt(-1)
+	}
+	return inner.Connect(ctx)
+}
+
+// readCloser is the pipe go-sdk reads, whose Close also closes the
+// server's reader, as go-sdk's own transports do.
+type readCloser struct {
+	*io.PipeReader
+	in io.Reader
+}
+
+func (r readCloser) Close() error {
+	err := r.PipeReader.Close()
+	if c, ok := r.in.(io.Closer); ok {
+		err = errors.Join(err, c.Close())
+	}
+	return err
+}
+
+// nopCloser is stdout as go-sdk's StdioTransport uses it: closing the
+// session does not close it.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
 
 // lockedWriter serialises go-sdk's writes (one Write a message) with the
 // guard's.
@@ -49,14 +159,26 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 
 func (l *lockedWriter) Close() error { return l.w.Close() }
 
-func guard(in io.Reader, pw *io.PipeWriter, w io.Writer) {
+// guard copies in to pw line by line, answering on w the lines go-sdk
+// would end the session on instead of passing them.
+func guard(in io.Reader, pw *io.PipeWriter, w io.Writer, maxNest, limit int) {
 	r := bufio.NewReaderSize(in, 64<<10)
+	var line []byte
 	for {
-		line, err := r.ReadBytes('\n')
-		if len(line) > 0 {
-			if depth(line) > maxDepth {
-				_, _ = w.Write(tooDeep(line))
-			} else if _, werr := pw.Write(line); werr != nil {
+		var err error
+		var long bool
+		if cap(line) > 4<<20 {
+			line = nil // a long line's buffer is not kept
+		}
+		line, long, err = readLine(r, line[:0], limit)
+		switch {
+		case long:
+			_, _ = w.Write(refusal(line, "the request is longer than "+strconv.Itoa(limit)+" bytes; send a smaller one"))
+		case len(line) == 0:
+		case depth(line) > maxNest:
+			_, _ = w.Write(refusal(line, "the request is nested deeper than "+strconv.Itoa(maxNest)+" levels; send flatter arguments"))
+		default:
+			if _, werr := pw.Write(line); werr != nil {
 				return
 			}
 		}
@@ -67,35 +189,69 @@ func guard(in io.Reader, pw *io.PipeWriter, w io.Writer) {
 	}
 }
 
-// depth is the deepest nesting of arrays and objects in a JSON text,
-// strings skipped.
-func depth(b []byte) int {
-	d, most, inString := 0, 0, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inString:
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
+// readLine appends the next line of r, its newline included, to buf. A
+// line longer than limit (when limit > 0) is read to its end but only its
+// first idHead bytes are kept, and long is set.
+func readLine(r *bufio.Reader, buf []byte, limit int) (line []byte, long bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !long {
+			if limit > 0 && len(buf)+len(chunk) > limit {
+				long = true
+				buf = append(buf, chunk[:min(len(chunk), max(idHead-len(buf), 0))]...)
+			} else {
+				buf = append(buf, chunk...)
 			}
-		case c == '"':
-			inString = true
-		case c == '[' || c == '{':
+		}
+		if err != bufio.ErrBufferFull {
+			return buf, long, err
+		}
+	}
+}
+
+// depth is the deepest nesting of arrays and objects in a JSON text,
+// strings skipped (to their closing quote with bytes.IndexByte, the bulk
+// of a large message being string content).
+func depth(b []byte) int {
+	d, most := 0, 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i = stringEnd(b, i+1)
+		case '[', '{':
 			d++
 			most = max(most, d)
-		case c == ']' || c == '}':
+		case ']', '}':
 			d--
 		}
 	}
 	return most
 }
 
-// tooDeep is the error answering a message too deep to decode, with the
+// stringEnd returns the index of the quote closing the string whose
+// content starts at i, or len(b) when it is not closed.
+func stringEnd(b []byte, i int) int {
+	for {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			return len(b)
+		}
+		q += i
+		// The quote is escaped when an odd number of backslashes precede it.
+		n := 0
+		for k := q - 1; k >= i && b[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		i = q + 1
+	}
+}
+
+// refusal is the error answering a message go-sdk cannot take, with the
 // message's id when its top level has one (a number or a string).
-func tooDeep(line []byte) []byte {
+func refusal(line []byte, msg string) []byte {
 	id := topLevelID(line)
 	if id == nil {
 		id = []byte("null")
@@ -103,7 +259,9 @@ func tooDeep(line []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"jsonrpc":"2.0","id":`)
 	b.Write(id)
-	b.WriteString(`,"error":{"code":-32600,"message":"the request is nested deeper than 1000 levels; send flatter arguments"}}` + "\n")
+	b.WriteString(`,"error":{"code":-32600,"message":`)
+	b.WriteString(strconv.Quote(msg))
+	b.WriteString("}}\n")
 	return b.Bytes()
 }
 

@@ -93,7 +93,8 @@ func AddTool[In, Out any](s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.Too
 
 // Tool is (*mcp.Server).AddTool with a chain of the tool's own: w's
 // options with opts on top, and the tool's annotations (readOnlyHint,
-// idempotentHint), which the middleware cannot read from go-sdk. On a
+// idempotentHint), known to the chain without asking the server's
+// tools/list (as the middleware does for a plain AddTool's tool). On a
 // server w is attached to, the middleware serves the tool with this chain
 // and the handler does not run it twice; on a server without it, the
 // handler runs the chain itself. The handler is safe for concurrent use

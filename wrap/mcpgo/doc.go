@@ -28,6 +28,18 @@
 // span; InfoOf reads the machine-readable error of a result, on either side
 // of the wire.
 //
+// What is scrubbed: an error the chain answers (a Go error, a panic, a
+// timeout) is shown by errs' rules, its message scrubbed of the call's
+// secret argument and header values and secret-shaped text (PEM blocks,
+// bearer tokens, JWTs, API keys, URL passwords, "password=…"), or masked
+// with a call id; the text contents of an isError result the handler
+// built itself are scrubbed the same way, its structuredContent and other
+// contents pass unchanged. A successful or input_required result, and a
+// resource's or prompt's contents, pass unchanged: what a handler returns
+// as success is never scrubbed. Retries and the advice of a timeout follow
+// the tool's annotations, read where mcp-go finds the tool: the session's
+// tools (AddSessionTool) first, then the server's.
+//
 // This package converts between mcp-go's types and package call's at the
 // edge, once per request and back; the chain itself is package wrap's.
 // Everything here is safe for concurrent use.

@@ -308,11 +308,16 @@ func (t toolResult) MapText(f func(string) string) call.Result {
 	return toolResult{&cp}
 }
 
-// lookup finds a tool's annotations on the server of the call (global
-// tools only).
+// lookup finds a tool's annotations where mcp-go finds its handler: the
+// session's own tools (AddSessionTool) first, then the server's.
 type lookup struct{}
 
 func (lookup) Tool(ctx context.Context, name string) call.Info {
+	if ss, ok := server.ClientSessionFromContext(ctx).(server.SessionWithTools); ok {
+		if st, ok := ss.GetSessionTools()[name]; ok {
+			return infoOf(st.Tool)
+		}
+	}
 	s := server.ServerFromContext(ctx)
 	if s == nil {
 		return call.Info{}
