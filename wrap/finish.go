@@ -133,24 +133,35 @@ func (t textResult) Check() error                              { return nil }
 func (t textResult) Text() string                              { return string(t) }
 func (t textResult) MapText(f func(string) string) call.Result { return textResult(f(string(t))) }
 
-// publicText is the text of a plain error the model may read: its own,
-// capped and scrubbed of the call's secrets.
+// publicText is the text of a plain error the model may read: the one the
+// default rule scrubbed (classify), or, for an error WithPublicErrors
+// accepts, its own, capped and scrubbed of secrets.
 func publicText(e *errs.Error, req *call.Request, cfg *config) string {
+	if m := e.Message(); m != "" {
+		return m
+	}
 	return cfg.red.Scrub(capText(e.Cause().Error()), cfg.red.Secrets(req.Args, req.Header))
 }
 
 // maxPublicText caps the text of an error shown through WithPublicErrors.
 const maxPublicText = 4 << 10
 
+// capText keeps the head and the tail of a long text, where an error's
+// cause usually is.
 func capText(s string) string {
 	if len(s) <= maxPublicText {
 		return s
 	}
-	cut := maxPublicText
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	const tail = 1 << 10
+	head := maxPublicText - tail
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
 	}
-	return s[:cut] + "…(truncated, " + strconv.Itoa(len(s)) + " bytes)"
+	from := len(s) - tail
+	for from < len(s) && !utf8.RuneStart(s[from]) {
+		from++
+	}
+	return s[:head] + " […" + strconv.Itoa(from-head) + " bytes left out…] " + s[from:]
 }
 
 // scrubbed returns e with the call's secrets removed from what the model
