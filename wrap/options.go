@@ -129,8 +129,9 @@ func WithLogHandler(h slog.Handler) Option {
 }
 
 // WithArgumentNamesOnly logs the arguments of the named tools (of every
-// tool when none is named) as names and sizes only, never their values,
-// for a server that keeps argument values out of its telemetry.
+// tool when none is named) as names, JSON types and sizes only, never
+// their values. That is the default; it matters for the tools that an
+// observer's observe.WithArgumentValues would log in full.
 func WithArgumentNamesOnly(tools ...string) Option {
 	return func(c *config) { c.argModes = append(slices.Clip(c.argModes), observe.WithArgumentNamesOnly(tools...)) }
 }
