@@ -97,7 +97,7 @@ func classify(err error, req *call.Request, cfg *config, o *outcome) *errs.Error
 		o.public = cfg.public(err)
 		return e
 	}
-	text, ok := cfg.red.Public(err.Error(), cfg.red.Secrets(req.Args, req.Header))
+	text, ok := publicError(err.Error(), req, cfg)
 	if !ok {
 		return e
 	}
@@ -106,6 +106,23 @@ func classify(err error, req *call.Request, cfg *config, o *outcome) *errs.Error
 	}
 	o.public = true
 	return errs.Wrap(errs.Internal, err, text)
+}
+
+// publicError is text scrubbed for the model (observe.Redactor.Public),
+// where the URI a resources/read named is the client's own, not an
+// internal address: "reading resource res://nil: …" keeps it, redacted as
+// the log line's is.
+func publicError(text string, req *call.Request, cfg *config) (string, bool) {
+	const self = "\x00uri\x00"
+	own := req.Kind == call.Resource && len(req.Name) >= 4 && strings.Contains(text, req.Name)
+	if own {
+		text = strings.ReplaceAll(text, req.Name, self)
+	}
+	text, ok := cfg.red.Public(text, cfg.red.Secrets(req.Args, req.Header))
+	if own {
+		text = strings.ReplaceAll(text, self, cfg.red.URI(req.Name))
+	}
+	return text, ok
 }
 
 // clientStatus finds, in an error's text, an HTTP status that says the
