@@ -50,8 +50,15 @@ type RPCData struct {
 // Error returns the message the client reads.
 func (e *RPCError) Error() string { return e.Message }
 
-// Unwrap returns the classified error behind the JSON-RPC error.
-func (e *RPCError) Unwrap() error { return e.err }
+// Unwrap returns the classified error behind the JSON-RPC error, nil when
+// it was built without one (never a typed nil: errors.As would dereference
+// it).
+func (e *RPCError) Unwrap() error {
+	if e.err == nil {
+		return nil
+	}
+	return e.err
+}
 
 // ToJSONRPC is the one place an error becomes a JSON-RPC error, for methods
 // without isError. The code follows the MCP specification: NotFound is

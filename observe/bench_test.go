@@ -120,3 +120,23 @@ func BenchmarkBoundedCost(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPublic: what scrubbing a failed call's error text costs (only
+// failed calls with a plain error pay it), for go-github's 404, a short
+// text with nothing to replace, and a 2 MiB text (bounded by the 3 KiB
+// kept).
+func BenchmarkPublic(b *testing.B) {
+	r := observe.NewRedactor()
+	for name, s := range map[string]string{
+		"github_404": "failed to get issue: GET http://10.0.0.7:8080/api/v3/repos/o/r/issues/1: 404 Not Found []",
+		"plain":      "quota exhausted for this session",
+		"2MiB":       "GET /search?q=" + strings.Repeat("q", 2<<20) + ": connection refused",
+	} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				r.Public(s, nil)
+			}
+		})
+	}
+}

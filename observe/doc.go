@@ -21,10 +21,12 @@
 // span and one duration point, also those the SDK answers before any
 // handler, and never a call twice.
 //
-// Arguments are logged redacted and capped at DefaultMaxArgumentBytes:
-// values under secret names (WithSecretNames adds to the defaults), fields
-// tagged mcpwrap:"secret", secret-shaped values and PEM blocks never appear.
-// WithArgumentNamesOnly logs names and sizes only, WithoutArguments nothing.
+// Arguments are logged by name, JSON type and size, never their values
+// ({"path":"<string, 12 bytes>"}), capped at DefaultMaxArgumentBytes;
+// WithoutArguments logs none. WithArgumentValues (every tool or the named
+// ones) logs values, redacted: values under secret names (WithSecretNames
+// adds to the defaults), fields tagged mcpwrap:"secret", secret-shaped
+// values and PEM blocks never appear.
 // Report.Masked marks a call whose model-facing message was replaced by a
 // generic one (masked=true on the line, mcpwrap.masked on the span).
 //

@@ -19,8 +19,9 @@ import (
 )
 
 // One failed call leaves a span named per the semantic conventions and one
-// JSON log line with the outcome, the JSON-RPC request id and the arguments,
-// the secret one redacted.
+// JSON log line with the outcome, the JSON-RPC request id and the arguments
+// by name, type and size (their values only with WithArgumentValues), the
+// secret one redacted.
 func ExampleObserver() {
 	rec := tracetest.NewSpanRecorder()
 	var logs bytes.Buffer
@@ -49,5 +50,5 @@ func ExampleObserver() {
 	fmt.Println(line.Outcome, line.RequestID, string(line.Arguments))
 	// Output:
 	// tools/call get_forecast Error
-	// not_found 7 {"api_key":"[REDACTED]","city":"Atlantis"}
+	// not_found 7 {"api_key":"[REDACTED]","city":"<string, 8 bytes>"}
 }

@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -95,7 +96,7 @@ func (c *Recording) arguments() (asJSON []byte, text string) {
 			case argsFull:
 				c.argState, c.argText = c.fullArguments()
 			case argsNames:
-				c.argState, c.argText = c.capJSON(json.Marshal(argumentSizes(c.args)))
+				c.argState, c.argText = c.capJSON(marshalPlain(argumentSizes(c.o.red, c.args)))
 			}
 		}
 	}
@@ -142,9 +143,11 @@ func (c *Recording) capJSON(b []byte, err error) (argState, string) {
 	return argsRaw, ""
 }
 
-// argumentSizes describes arguments by name and size only: "<string, 4
-// bytes>", "<array, 3 items>", "<object, 2 keys>", "<number>".
-func argumentSizes(args any) any {
+// argumentSizes describes arguments by name, JSON type and size only:
+// "<string, 4 bytes>", "<array, 3 items>", "<object, 2 keys>",
+// "<number>"; a value under a secret name is Redacted, not even its size
+// shown.
+func argumentSizes(r *Redactor, args any) any {
 	if raw, ok := args.(json.RawMessage); ok {
 		var decoded any
 		if len(raw) > maxTextBytes*64 || json.Unmarshal(raw, &decoded) != nil {
@@ -158,9 +161,26 @@ func argumentSizes(args any) any {
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {
-		out[safeText(capString(k, maxNameBytes))] = sizeOf(v)
+		k := safeText(capString(k, maxNameBytes))
+		if r.IsSecretName(k) {
+			out[k] = Redacted
+			continue
+		}
+		out[k] = sizeOf(v)
 	}
 	return out
+}
+
+// marshalPlain is json.Marshal without HTML escaping, so that "<string, 4
+// bytes>" reads as it is in the log line.
+func marshalPlain(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 func sizeOf(v any) string {

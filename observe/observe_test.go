@@ -214,7 +214,7 @@ func TestEveryOutcomeOverHTTP(t *testing.T) {
 					t.Errorf("log %s = %v, want %v (line %v)", k, l[k], v, l)
 				}
 			}
-			if args, _ := l["arguments"].(map[string]any); args["city"] != "Rome" {
+			if args, _ := l["arguments"].(map[string]any); args["city"] != "<string, 4 bytes>" {
 				t.Errorf("log arguments = %v", l["arguments"])
 			}
 			if _, ok := l["duration_ms"].(float64); !ok {
@@ -443,7 +443,7 @@ func TestParentFromHTTPHeader(t *testing.T) {
 
 func TestArgumentsAndResultAttributesAreOptIn(t *testing.T) {
 	for _, on := range []bool{false, true} {
-		x := newTel(t, observe.WithArgumentsAttribute(on), observe.WithResultAttribute(on))
+		x := newTel(t, observe.WithArgumentValues(), observe.WithArgumentsAttribute(on), observe.WithResultAttribute(on))
 		h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), tools()[0].Handler, wrap.WithObserver(x.obs)).Handler
 		if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "ok", Arguments: map[string]any{"city": "Oslo"}}}); err != nil {
 			t.Fatal(err)
@@ -485,7 +485,7 @@ func TestEveryLogLineIsJSON(t *testing.T) {
 }
 
 func TestArgumentsAreCapped(t *testing.T) {
-	x := newTel(t, observe.WithMaxArgumentBytes(64))
+	x := newTel(t, observe.WithArgumentValues(), observe.WithMaxArgumentBytes(64))
 	h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), tools()[0].Handler, wrap.WithObserver(x.obs)).Handler
 	long := strings.Repeat("x", 1000)
 	if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "ok", Arguments: map[string]any{"city": long}}}); err != nil {

@@ -80,8 +80,8 @@ func New(opts ...Option) *Observer {
 }
 
 // WithArguments returns an Observer that logs arguments as the given
-// options say (WithArgumentNamesOnly, WithoutArguments, applied on top of
-// o's) and shares everything else with o. Other options are ignored. It is
+// options say (WithArgumentValues, WithArgumentNamesOnly, WithoutArguments,
+// applied on top of o's) and shares everything else with o. Other options are ignored. It is
 // called at construction, not per call.
 func (o *Observer) WithArguments(opts ...Option) *Observer {
 	if len(opts) == 0 {
@@ -95,8 +95,10 @@ func (o *Observer) WithArguments(opts ...Option) *Observer {
 			opt(&probe)
 		}
 	}
+	c.valuesAll = c.valuesAll || probe.valuesAll
 	c.namesAll = c.namesAll || probe.namesAll
 	c.noneAll = c.noneAll || probe.noneAll
+	c.valuesTools = mergeTools(c.valuesTools, probe.valuesTools)
 	c.namesTools = mergeTools(c.namesTools, probe.namesTools)
 	c.noneTools = mergeTools(c.noneTools, probe.noneTools)
 	d.cfg = c

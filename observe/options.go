@@ -24,29 +24,36 @@ type config struct {
 	transport    string
 	noTracing    bool
 	noMetrics    bool
-	// argument logging: names-only or none, for every tool (all) or the
-	// named ones
-	namesAll, noneAll     bool
-	namesTools, noneTools map[string]bool
+	// argument logging: values, names-only or none, for every tool (all)
+	// or the named ones; names-only by default
+	valuesAll, namesAll, noneAll       bool
+	valuesTools, namesTools, noneTools map[string]bool
 }
 
 type argMode uint8
 
 const (
-	argsFull argMode = iota
-	argsNames
+	argsNames argMode = iota
+	argsFull
 	argsNone
 )
 
-// argMode is how tool's arguments are logged; none wins over names.
+// argMode is how tool's arguments are logged: none wins, then what names
+// the tool, then what applies to every tool; names and sizes by default.
 func (c *config) argMode(tool string) argMode {
 	switch {
 	case c.noneAll || c.noneTools[tool]:
 		return argsNone
-	case c.namesAll || c.namesTools[tool]:
+	case c.namesTools[tool]:
 		return argsNames
+	case c.valuesTools[tool]:
+		return argsFull
+	case c.namesAll:
+		return argsNames
+	case c.valuesAll:
+		return argsFull
 	}
-	return argsFull
+	return argsNames
 }
 
 func addTools(m map[string]bool, tools []string) map[string]bool {
@@ -61,10 +68,9 @@ func addTools(m map[string]bool, tools []string) map[string]bool {
 }
 
 // DefaultMaxArgumentBytes caps the JSON of the arguments in a log line or
-// span attribute; longer values are cut and marked. Arguments are logged by
-// default, redacted: secret names, secret-shaped values and PEM blocks or
-// other key material never appear. See WithArgumentNamesOnly and
-// WithoutArguments to log less.
+// span attribute; longer values are cut and marked. By default arguments
+// are logged by name, JSON type and size, never their values
+// ({"path":"<string, 12 bytes>"}); WithArgumentValues logs values, redacted.
 const DefaultMaxArgumentBytes = 2048
 
 // WithTracerProvider sets where spans go. Without it (and without
@@ -103,9 +109,11 @@ func WithSecretNames(names ...string) Option {
 	return func(c *config) { c.secretNames = slices.Concat(c.secretNames, names) }
 }
 
-// WithArgumentsAttribute records the (redacted, size-capped) arguments as
-// the span attribute gen_ai.tool.call.arguments. Off by default: the
-// semantic conventions make it opt-in because arguments are sensitive.
+// WithArgumentsAttribute records the arguments as the log line has them
+// (names, JSON types and sizes unless WithArgumentValues names the tool;
+// size-capped) as the span attribute gen_ai.tool.call.arguments. Off by
+// default: the semantic conventions make it opt-in because arguments are
+// sensitive.
 func WithArgumentsAttribute(on bool) Option {
 	return func(c *config) { c.recordArgs = on }
 }
@@ -123,10 +131,31 @@ func WithMaxArgumentBytes(n int) Option {
 	return func(c *config) { c.maxArgBytes = max(n, 0) }
 }
 
+// WithArgumentValues logs the values of the arguments of the named tools
+// (of every tool when none is named), redacted: values under secret names
+// (WithSecretNames adds to the defaults), fields tagged mcpwrap:"secret",
+// secret-shaped values and PEM blocks never appear, and the JSON is capped
+// at WithMaxArgumentBytes. Off by default, as the semantic conventions make
+// gen_ai.tool.call.arguments opt-in: no list of names or shapes recognises
+// every secret (a variable's value in an argument named "value"). The span
+// attribute, when on (WithArgumentsAttribute), follows.
+func WithArgumentValues(tools ...string) Option {
+	return func(c *config) {
+		if len(tools) == 0 {
+			c.valuesAll = true
+			return
+		}
+		c.valuesTools = addTools(c.valuesTools, tools)
+	}
+}
+
 // WithArgumentNamesOnly logs the arguments of the named tools (of every
-// tool when none is named) as names and sizes only, never their values:
-// {"path":"<string, 12 bytes>","content":"<string, 4096 bytes>"}. The
-// span attribute gen_ai.tool.call.arguments, when on, follows.
+// tool when none is named) as names, JSON types and sizes only, never
+// their values: {"path":"<string, 12 bytes>","content":"<string, 4096
+// bytes>"}. It is the default; it overrides WithArgumentValues for the
+// tools it names (given without names, for the tools WithArgumentValues
+// does not name). The span attribute gen_ai.tool.call.arguments, when on,
+// follows.
 func WithArgumentNamesOnly(tools ...string) Option {
 	return func(c *config) {
 		if len(tools) == 0 {

@@ -35,7 +35,7 @@ type loginArgs struct {
 // looks for them in every log line, span attribute, event and status, and in
 // the results.
 func TestSecretsAppearNowhere(t *testing.T) {
-	x := newTel(t, observe.WithArgumentsAttribute(true), observe.WithResultAttribute(true),
+	x := newTel(t, observe.WithArgumentValues(), observe.WithArgumentsAttribute(true), observe.WithResultAttribute(true),
 		observe.WithSecretNames(observe.SecretNames(loginArgs{})...))
 	s := server.NewMCPServer("bank", "1.0.0", server.WithTracer(mcpgo.Tracer(x.obs)),
 		mcpgo.Wrap(wrap.WithObserver(x.obs)))

@@ -86,8 +86,9 @@ func (out *Report) level() slog.Level {
 // causeText is e's "message: cause" for the operator (the line has the code
 // in a field of its own), each part cut to n (plus the scrub margin) before
 // it is joined, so that a multi-megabyte message or cause is never copied
-// whole. A cause whose text the message already starts with (errs.FromStatus
-// words its message from its cause) is not repeated.
+// whole. Each thing is said once (mergeCause): a message worded from its
+// cause (errs.FromStatus, a handler's words in front of errs' sentence, an
+// error the model read scrubbed) does not repeat it.
 func causeText(e *errs.Error, n int) string {
 	if e == nil {
 		return ""
@@ -112,5 +113,69 @@ func causeText(e *errs.Error, n int) string {
 	case m == "":
 		return c
 	}
-	return m + ": " + c
+	return mergeCause(m, c)
+}
+
+// mergeCause joins a message and its cause, each a chain of ": "-separated
+// parts, saying each part once: a part of the cause that is a part of the
+// message, or that the message shows scrubbed (the same words around
+// "[host]", "[stack]" or "[REDACTED]"), takes the message part's place in
+// its own words (the operator may read the address), and the other parts of
+// the cause follow the message's. "failed to get issue: the upstream service
+// refused the connection" with its cause "failed to get issue: Get …:
+// connection refused" reads "failed to get issue: the upstream service
+// refused the connection: Get …: connection refused".
+func mergeCause(m, c string) string {
+	mp, cp := strings.Split(m, ": "), strings.Split(c, ": ")
+	used := make([]bool, len(cp))
+	next := 0 // cause parts match in order
+	for i, p := range mp {
+		for j := next; j < len(cp); j++ {
+			if sameWords(p, cp[j]) {
+				mp[i], used[j], next = cp[j], true, j+1
+				break
+			}
+		}
+	}
+	if next == 0 {
+		return m + ": " + c
+	}
+	out := mp
+	for j, p := range cp {
+		if !used[j] {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ": ")
+}
+
+// sameWords reports whether shown is text, or text with spans replaced by
+// the scrubber's marks.
+func sameWords(shown, text string) bool {
+	if shown == text {
+		return true
+	}
+	if !strings.Contains(shown, "[") {
+		return false
+	}
+	pieces := []string{shown}
+	for _, mark := range [...]string{hostMark, stackMark, Redacted} {
+		var split []string
+		for _, p := range pieces {
+			split = append(split, strings.Split(p, mark)...)
+		}
+		pieces = split
+	}
+	if len(pieces) < 2 || !strings.HasPrefix(text, pieces[0]) || !strings.HasSuffix(text, pieces[len(pieces)-1]) {
+		return false
+	}
+	rest := text[len(pieces[0]):]
+	for _, p := range pieces[1 : len(pieces)-1] {
+		i := strings.Index(rest, p)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(p):]
+	}
+	return len(rest) >= len(pieces[len(pieces)-1])
 }

@@ -96,7 +96,7 @@ aFDrBz9vFqU4yVkzSHgFUa1hvLQdV3xmGfY5mQ3aXlpZkBqLcR4bJtXy8KpQwErT
 // TestKeyMaterialNeverLogged: a PEM block in the arguments, in the cause
 // and in span attributes is replaced whole, also when a cap cuts it.
 func TestKeyMaterialNeverLogged(t *testing.T) {
-	x := newTel(t, observe.WithArgumentsAttribute(true), observe.WithMaxArgumentBytes(120))
+	x := newTel(t, observe.WithArgumentValues(), observe.WithArgumentsAttribute(true), observe.WithMaxArgumentBytes(120))
 	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
 	s.AddTool(mcp.NewTool("write_file"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("cannot write " + req.GetString("content", ""))
@@ -128,8 +128,9 @@ func TestKeyMaterialNeverLogged(t *testing.T) {
 	}
 }
 
-// TestArgumentLoggingOptions: names and sizes only, per tool or for all,
-// and a per-tool opt-out.
+// TestArgumentLoggingOptions: names, types and sizes by default (a value
+// under a name no rule knows as secret used to be logged as it was), values
+// only as an opt-in, for every tool or per tool, and a per-tool opt-out.
 func TestArgumentLoggingOptions(t *testing.T) {
 	args := map[string]any{"path": "notes.txt", "content": "dear diary", "tags": []any{"a", "b"}}
 	cases := []struct {
@@ -138,16 +139,16 @@ func TestArgumentLoggingOptions(t *testing.T) {
 		tool string
 		want string // the arguments as logged, "" for none
 	}{
-		{"default", nil, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
-		{"names only", []observe.Option{observe.WithArgumentNamesOnly()}, "write",
-			`{"content":"<string, 10 bytes>","path":"<string, 9 bytes>","tags":"<array, 2 items>"}`},
-		{"names only for another tool", []observe.Option{observe.WithArgumentNamesOnly("read")}, "write",
-			`{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
-		{"names only for this tool", []observe.Option{observe.WithArgumentNamesOnly("read", "write")}, "write",
-			`{"content":"<string, 10 bytes>","path":"<string, 9 bytes>","tags":"<array, 2 items>"}`},
-		{"opt-out", []observe.Option{observe.WithoutArguments("write")}, "write", ""},
-		{"opt-out of another tool", []observe.Option{observe.WithoutArguments("read")}, "write",
-			`{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
+		{"default", nil, "write", `{"content":"<string, 10 bytes>","path":"<string, 9 bytes>","tags":"<array, 2 items>"}`},
+		{"values", []observe.Option{observe.WithArgumentValues()}, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
+		{"values for another tool", []observe.Option{observe.WithArgumentValues("read")}, "write", `{"content":"<string, 10 bytes>","path":"<string, 9 bytes>","tags":"<array, 2 items>"}`},
+		{"values for this tool", []observe.Option{observe.WithArgumentValues("read", "write")}, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
+		{"names only", []observe.Option{observe.WithArgumentValues(), observe.WithArgumentNamesOnly()}, "write", `{"content":"<string, 10 bytes>","path":"<string, 9 bytes>","tags":"<array, 2 items>"}`},
+		{"names only for another tool", []observe.Option{observe.WithArgumentValues(), observe.WithArgumentNamesOnly("read")}, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
+		{"names only for this tool", []observe.Option{observe.WithArgumentValues(), observe.WithArgumentNamesOnly("read", "write")}, "write", `{"content":"<string, 10 bytes>","path":"<string, 9 bytes>","tags":"<array, 2 items>"}`},
+		{"values for this tool, names for all", []observe.Option{observe.WithArgumentNamesOnly(), observe.WithArgumentValues("write")}, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
+		{"opt-out", []observe.Option{observe.WithArgumentValues(), observe.WithoutArguments("write")}, "write", ""},
+		{"opt-out of another tool", []observe.Option{observe.WithArgumentValues(), observe.WithoutArguments("read")}, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -32,10 +32,10 @@ func TestResultCap(t *testing.T) {
 		isError bool
 		note    string
 	}{
-		{"text", mcp.NewToolResultText(big), false, "cut from 384 KB to 64 KB"},
-		{"a handler-built error echoing a huge path", mcp.NewToolResultError("no such file: " + big), true, "cut from 384 KB to 64 KB"},
+		{"text", mcp.NewToolResultText(big), false, "the result was cut from 384 KiB to 64 KiB"},
+		{"a handler-built error echoing a huge path", mcp.NewToolResultError("no such file: " + big), true, "this error was cut from 384 KiB to 64 KiB"},
 		{"an image is left out whole", &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("chart:"), mcp.NewImageContent(image, "image/png")}}, false, "1 binary content(s) left out"},
-		{"structured content becomes an error", mcp.NewToolResultStructured(map[string]any{"rows": []any{big}}, "rows"), true, "ask for a narrower range"},
+		{"structured content becomes an error", mcp.NewToolResultStructured(map[string]any{"rows": []any{big}}, "rows"), true, "the result was cut from 384 KiB to 64 KiB"},
 	}
 	var logs logbuf.Buffer
 	s := server.NewMCPServer("big", "1.0.0")
@@ -167,7 +167,7 @@ func TestGuardsOverStdio(t *testing.T) {
 	for _, c := range res.Content {
 		size += len(c.(mcp.TextContent).Text)
 	}
-	if size > limit || !strings.Contains(res.Content[len(res.Content)-1].(mcp.TextContent).Text, "the result was cut from 24 KB to 8 KB") {
+	if size > limit || !strings.Contains(res.Content[len(res.Content)-1].(mcp.TextContent).Text, "the result was cut from 24 KiB to 8 KiB") {
 		t.Fatalf("%d bytes through an %d-byte cap: %+v", size, limit, res.Content[len(res.Content)-1])
 	}
 	for range 4 {
@@ -175,5 +175,80 @@ func TestGuardsOverStdio(t *testing.T) {
 	}
 	if runs != 3 {
 		t.Fatalf("the handler ran %d times for 4 identical failing calls, want 3", runs)
+	}
+}
+
+// TestCapKeepsTheCause: with the default cap, a handler-built error of
+// 2 MiB whose cause is at its end used to be cut to its first 1 MiB (the
+// cause gone); a result of 1 048 601 bytes got "cut from 1 MB to 1 MB";
+// every tool was told to ask for a smaller page, having a paging parameter
+// or not. Now an error keeps its head and its tail, the sizes differ, and
+// paging advice names the tool's own parameter, only when it has one.
+func TestCapKeepsTheCause(t *testing.T) {
+	long := strings.Repeat("q", 2<<20)
+	cases := []struct {
+		name string
+		tool mcp.Tool
+		res  *mcp.CallToolResult
+		head string // the text cut starts with
+		tail string // the text cut ends with
+		note []string
+		not  []string
+	}{
+		{"error_cause_at_end", mcp.NewTool("error_cause_at_end"),
+			mcp.NewToolResultError("GET /search?q=" + long + ": 414 URI Too Long: dial tcp: connection refused"),
+			"GET /search?q=", ": 414 URI Too Long: dial tcp: connection refused",
+			[]string{"this error was cut from 2 MiB to 1 MiB", "its middle was left out"}, []string{"ask for"}},
+		{"just_over", mcp.NewTool("just_over"), mcp.NewToolResultText(strings.Repeat("a", 1048601)), "aaa", "",
+			[]string{"cut from 1048601 bytes to 1048576 bytes"}, []string{"1 MiB to 1 MiB"}},
+		{"paged", mcp.NewTool("paged", mcp.WithString("path"), mcp.WithNumber("limit")), mcp.NewToolResultText(long), "qqq", "",
+			[]string{"the result was cut from 2 MiB to 1 MiB", `ask for less with the "limit" parameter`}, nil},
+		{"unpaged", mcp.NewTool("unpaged", mcp.WithString("path")), mcp.NewToolResultText(long), "qqq", "",
+			[]string{"the result was cut from 2 MiB to 1 MiB"}, []string{"ask for", "page", "narrower"}},
+	}
+	s := server.NewMCPServer("big", "1.0.0")
+	mcpgo.Attach(s, wrap.New())
+	for _, c := range cases {
+		s.AddTool(c.tool, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return c.res, nil })
+	}
+	conn := testserver.StartHTTP(t, s)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := conn.CallRaw(t, c.name, `{}`)
+			var texts []string
+			size := 0
+			for _, ct := range res.Content {
+				tc, _ := ct.(mcp.TextContent)
+				texts = append(texts, tc.Text)
+				size += len(tc.Text)
+			}
+			checkCut(t, texts, size, c.head, c.tail, c.note, c.not)
+		})
+	}
+}
+
+// checkCut checks a cut result's texts: within the default cap, the cut
+// text's head and tail, the note's words.
+func checkCut(t *testing.T, texts []string, size int, head, tail string, note, not []string) {
+	t.Helper()
+	if len(texts) != 2 || size > wrap.DefaultResultLimit {
+		t.Fatalf("%d contents, %d bytes (cap %d)", len(texts), size, wrap.DefaultResultLimit)
+	}
+	cut, last := texts[0], texts[1]
+	if !strings.HasPrefix(cut, head) || !strings.HasSuffix(cut, tail) || !utf8.ValidString(cut) {
+		t.Fatalf("the cut text is %.60q…%q, want %q…%q", cut, cut[max(len(cut)-60, 0):], head, tail)
+	}
+	if tail != "" && !strings.Contains(cut, " bytes left out]") {
+		t.Fatal("no mark where the middle was left out")
+	}
+	for _, w := range note {
+		if !strings.Contains(last, w) {
+			t.Fatalf("note %q lacks %q", last, w)
+		}
+	}
+	for _, w := range not {
+		if strings.Contains(last, w) {
+			t.Fatalf("note %q says %q", last, w)
+		}
 	}
 }

@@ -28,7 +28,7 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 		case o.res == nil:
 			o.err = errs.Wrap(errs.Internal, errNoResult, "")
 		default:
-			if err := bound(o, rec, cfg); err != nil {
+			if err := bound(ctx, o, rec, cfg, req); err != nil {
 				o.err = errs.Wrap(errs.Internal, fmt.Errorf("the handler's result cannot be encoded as JSON, so it was not sent: %w", err), "")
 				o.discarded = true
 			}
@@ -76,7 +76,7 @@ var errNoResult = errors.New("handler returned neither a result nor an error")
 
 // bound checks that the SDK can send the handler's result and, when the
 // result knows its size (call.Sizer), cuts it to the tool's result limit.
-func bound(o *outcome, rec *record, cfg *config) error {
+func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.Request) error {
 	sz, ok := o.res.(call.Sizer)
 	if !ok {
 		return o.res.Check()
@@ -90,25 +90,70 @@ func bound(o *outcome, rec *record, cfg *config) error {
 		return nil
 	}
 	rec.cutFrom = size
-	o.res = sz.Cut(limit, cutNote(size, limit))
+	o.res = sz.Cut(limit, cutNote(size, limit, o.res.Status() == call.ToolError, toolInfo(ctx, cfg, req).Paging))
 	return nil
 }
 
-// cutNote tells the model what was cut and what to do instead.
-func cutNote(size, limit int) string {
-	return "[mcpwrap: the result was cut from " + byteSize(size) + " to " + byteSize(limit) +
-		" to fit the model's context; ask for a narrower range, fewer items or a smaller page]"
+// toolInfo is what the chain knows of the called tool: its own chain's
+// definition, the request's, or the adapter's lookup.
+func toolInfo(ctx context.Context, cfg *config, req *call.Request) call.Info {
+	switch {
+	case cfg.info.Known && cfg.infoName == req.Name:
+		return cfg.info
+	case !req.Tool.Known && req.Lookup != nil:
+		return req.Lookup.Tool(ctx, req.Name)
+	}
+	return req.Tool
 }
 
-// byteSize writes n bytes for a person: 4.2 MB, 1 MB, 640 KB, 900 bytes.
-func byteSize(n int) string {
-	switch {
-	case n >= 1<<20:
-		return strings.TrimSuffix(strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64), ".0") + " MB"
-	case n >= 1<<10:
-		return strconv.Itoa(n>>10) + " KB"
+// cutNote tells the model what was cut and, when the tool has a parameter
+// to ask for less with (call.Info.Paging), which. An error result keeps its
+// head and its tail (call.Sizer), and the note says so.
+func cutNote(size, limit int, isError bool, paging string) string {
+	from, to := byteSizes(size, limit)
+	what := "the result"
+	if isError {
+		what = "this error"
 	}
-	return strconv.Itoa(n) + " bytes"
+	note := "[mcpwrap: " + what + " was cut from " + from + " to " + to + " to fit the model's context"
+	switch {
+	case isError:
+		note += "; its middle was left out"
+	case paging != "":
+		note += "; ask for less with the " + strconv.Quote(paging) + " parameter"
+	}
+	return note + "]"
+}
+
+// byteSizes writes two sizes for a person, as precisely as it takes for
+// them to differ: "4.2 MiB" and "1 MiB", "1.5 KiB" and "1 KiB", "1048601
+// bytes" and "1048576 bytes".
+func byteSizes(a, b int) (string, string) {
+	for prec := range 3 {
+		if x, y := byteSize(a, prec), byteSize(b, prec); x != y {
+			return x, y
+		}
+	}
+	return strconv.Itoa(a) + " bytes", strconv.Itoa(b) + " bytes"
+}
+
+// byteSize writes n in its unit (MiB, KiB, bytes) with prec more decimals
+// than the plainest form; at prec 2, always in bytes.
+func byteSize(n, prec int) string {
+	unit := func(div float64, name string, decimals int) string {
+		s := strconv.FormatFloat(float64(n)/div, 'f', decimals, 64)
+		if strings.Contains(s, ".") {
+			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		}
+		return s + " " + name
+	}
+	switch {
+	case prec >= 2 || n < 1<<10:
+		return strconv.Itoa(n) + " bytes"
+	case n >= 1<<20:
+		return unit(1<<20, "MiB", 1+2*prec)
+	}
+	return unit(1<<10, "KiB", 3*prec)
 }
 
 // scrubResult removes the call's secrets and secret-shaped text from an
@@ -133,24 +178,35 @@ func (t textResult) Check() error                              { return nil }
 func (t textResult) Text() string                              { return string(t) }
 func (t textResult) MapText(f func(string) string) call.Result { return textResult(f(string(t))) }
 
-// publicText is the text of a plain error the model may read: its own,
-// capped and scrubbed of the call's secrets.
+// publicText is the text of a plain error the model may read: the one the
+// default rule scrubbed (classify), or, for an error WithPublicErrors
+// accepts, its own, capped and scrubbed of secrets.
 func publicText(e *errs.Error, req *call.Request, cfg *config) string {
+	if m := e.Message(); m != "" {
+		return m
+	}
 	return cfg.red.Scrub(capText(e.Cause().Error()), cfg.red.Secrets(req.Args, req.Header))
 }
 
 // maxPublicText caps the text of an error shown through WithPublicErrors.
 const maxPublicText = 4 << 10
 
+// capText keeps the head and the tail of a long text, where an error's
+// cause usually is.
 func capText(s string) string {
 	if len(s) <= maxPublicText {
 		return s
 	}
-	cut := maxPublicText
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	const tail = 1 << 10
+	head := maxPublicText - tail
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
 	}
-	return s[:cut] + "…(truncated, " + strconv.Itoa(len(s)) + " bytes)"
+	from := len(s) - tail
+	for from < len(s) && !utf8.RuneStart(s[from]) {
+		from++
+	}
+	return s[:head] + " […" + strconv.Itoa(from-head) + " bytes left out…] " + s[from:]
 }
 
 // scrubbed returns e with the call's secrets removed from what the model

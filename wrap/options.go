@@ -29,7 +29,8 @@ type config struct {
 	// red scrubs secrets from the messages of error results.
 	red *observe.Redactor
 	// public says which unclassified errors the model may read; nil: the
-	// default rule (text that is not private), unless maskAll.
+	// default rule (the text scrubbed, observe.Redactor.Public), unless
+	// maskAll.
 	public       func(error) bool
 	maskAll      bool // WithMaskedErrors
 	timeout      time.Duration
@@ -68,9 +69,10 @@ const DefaultResultLimit = 1 << 20
 
 // WithResultLimit caps the size of every handler's own result (text,
 // binary data, structured content; error results it built too) at n bytes:
-// a larger one is cut (see the package doc) with a note the model can act
-// on, and the log line and span carry the original size. 0 restores the
-// default, DefaultResultLimit; a negative n turns the cap off.
+// a larger one is cut (an error result keeps its head and its tail) with a
+// note the model can act on, and the log line and span carry the original
+// size. The cap is on by default: 0 restores DefaultResultLimit; a
+// negative n turns the cap off. WithToolResultLimit sets one tool's.
 func WithResultLimit(n int) Option {
 	return func(c *config) { c.resultLimit = n }
 }
@@ -127,8 +129,9 @@ func WithLogHandler(h slog.Handler) Option {
 }
 
 // WithArgumentNamesOnly logs the arguments of the named tools (of every
-// tool when none is named) as names and sizes only, never their values,
-// for a server that keeps argument values out of its telemetry.
+// tool when none is named) as names, JSON types and sizes only, never
+// their values. That is the default; it matters for the tools that an
+// observer's observe.WithArgumentValues would log in full.
 func WithArgumentNamesOnly(tools ...string) Option {
 	return func(c *config) { c.argModes = append(slices.Clip(c.argModes), observe.WithArgumentNamesOnly(tools...)) }
 }
@@ -203,9 +206,10 @@ func WithFatalExit(f FatalExit) Option {
 }
 
 // WithPublicErrors replaces the rule that decides which errors without an
-// errs code the model may read (by default, any whose text is not private:
-// no secret-shaped value or secret argument, no address or URL, no stack,
-// at most 4 KiB): an error for which public returns true is answered with its own
+// errs code the model may read (by default, every one, scrubbed: secrets,
+// addresses and stacks replaced, a well-known client status such as "404
+// Not Found" kept with its code, masked when nothing worth reading is left;
+// see observe.Redactor.Public): an error for which public returns true is answered with its own
 // text, scrubbed of secrets, as if the handler had returned a tool error
 // result with it; the log line says outcome "tool_error" and masked false;
 // any other such error is masked. Errors with an errs code, and standard

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/mcpwrap/mcpwrap/errs"
@@ -77,7 +79,7 @@ func settle(err error, req *call.Request, cfg *config, o *outcome) {
 // classify is the code of a handler's error: its *errs.Error if it has
 // one; else what errs makes of a standard error, in the handler's own words
 // where it wrapped one ("read note x.md: not found"); else, for an error
-// errs would mask, whether the model may read it (see the package doc). (An
+// errs would mask, what the model may read of it (see the package doc). (An
 // adapter has already made the SDK's own argument errors InvalidArgument.)
 func classify(err error, req *call.Request, cfg *config, o *outcome) *errs.Error {
 	var e *errs.Error
@@ -90,20 +92,69 @@ func classify(err error, req *call.Request, cfg *config, o *outcome) *errs.Error
 	}
 	switch {
 	case cfg.maskAll:
+		return e
 	case cfg.public != nil:
 		o.public = cfg.public(err)
-	default:
-		o.public = !cfg.red.Private(err.Error(), cfg.red.Secrets(req.Args, req.Header))
+		return e
 	}
-	return e
+	text, ok := publicError(err.Error(), req, cfg)
+	if !ok {
+		return e
+	}
+	if code := statusIn(text); code != errs.Internal {
+		return errs.Wrap(code, err, text)
+	}
+	o.public = true
+	return errs.Wrap(errs.Internal, err, text)
+}
+
+// publicError is text scrubbed for the model (observe.Redactor.Public),
+// where the URI a resources/read named is the client's own, not an
+// internal address: "reading resource res://nil: …" keeps it, redacted as
+// the log line's is.
+func publicError(text string, req *call.Request, cfg *config) (string, bool) {
+	const self = "\x00uri\x00"
+	own := req.Kind == call.Resource && len(req.Name) >= 4 && strings.Contains(text, req.Name)
+	if own {
+		text = strings.ReplaceAll(text, req.Name, self)
+	}
+	text, ok := cfg.red.Public(text, cfg.red.Secrets(req.Args, req.Header))
+	if own {
+		text = strings.ReplaceAll(text, self, cfg.red.URI(req.Name))
+	}
+	return text, ok
+}
+
+// clientStatus finds, in an error's text, an HTTP status that says the
+// request was refused for a reason the model can act on: "404 Not Found",
+// "HTTP 429", "status code: 403", "returned 409". The status text, or a
+// word naming it a status, must be next to the number, so that "found 404
+// files" is no status.
+var clientStatus = regexp.MustCompile(`(?i)\b(?:(40[1349]|410|429)\s+(?:unauthorized|forbidden|not found|conflict|gone|too many requests)` +
+	`|(?:http(?:/[0-9.]+)?|status(?:\s*code)?|response code|returned|answered)[\s:=]+(40[1349]|410|429))\b`)
+
+// statusIn is the errs code of the well-known client error status in
+// text (401 and 403: permission denied, 404 and 410: not found, 409:
+// conflict, 429: rate limited), Internal when it names none.
+func statusIn(text string) errs.Code {
+	if !strings.Contains(text, "40") && !strings.Contains(text, "41") && !strings.Contains(text, "42") {
+		return errs.Internal
+	}
+	m := clientStatus.FindStringSubmatch(text)
+	if m == nil {
+		return errs.Internal
+	}
+	n, _ := strconv.Atoi(m[1] + m[2])
+	return errs.CodeForStatus(n)
 }
 
 // ownWords returns e, the classification of a standard error, with the
 // words the handler wrapped around it in front of errs' sentence: for
 // fmt.Errorf("read note %s: %w", name, err) around an fs.ErrNotExist, "read
 // note x.md: not found" instead of "not found" — never the standard error's
-// own text, which holds paths and addresses. The handler's words are left
-// out when they are private themselves.
+// own text, which holds paths and addresses. The handler's words are
+// scrubbed as a plain error's are (observe.Redactor.Public), and left out
+// when scrubbing left nothing worth reading of them.
 func ownWords(err error, e *errs.Error, req *call.Request, cfg *config) *errs.Error {
 	full := err.Error()
 	prefix := ""
@@ -114,10 +165,14 @@ func ownWords(err error, e *errs.Error, req *call.Request, cfg *config) *errs.Er
 			break
 		}
 	}
-	if prefix == "" || e.Message() == "" || cfg.red.Private(prefix, cfg.red.Secrets(req.Args, req.Header)) {
+	if prefix == "" || e.Message() == "" {
 		return e
 	}
-	return errs.Wrap(e.Code(), err, prefix+": "+e.Message(), errs.RetryAfter(e.RetryAfter()))
+	shown, ok := cfg.red.Public(prefix, cfg.red.Secrets(req.Args, req.Header))
+	if !ok && shown != prefix {
+		return e
+	}
+	return errs.Wrap(e.Code(), err, shown+": "+e.Message(), errs.RetryAfter(e.RetryAfter()))
 }
 
 // brokenError stands in for a handler's error that cannot be used as one.

@@ -70,7 +70,8 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 		rec.public = true
 		text := publicText(o.err, req, cfg)
 		rpc = &errs.RPCError{Code: codeInternal, Message: text,
-			Data: errs.RPCData{Info: errs.Info{Code: errs.Internal.String(), Message: text, CallID: answer.CallID}, URI: answer.URI, Prompt: answer.Prompt}}
+			Data: errs.RPCData{Info: errs.Info{Code: errs.Internal.String(), Message: text, CallID: answer.CallID, Attempts: answer.Attempts},
+				URI: answer.URI, Prompt: answer.Prompt}}
 	} else {
 		rpc = errs.ToJSONRPC(scrubbed(o.err, req, cfg.red), answer)
 	}

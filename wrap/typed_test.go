@@ -13,6 +13,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -233,11 +234,12 @@ type unlockArgs struct {
 
 // TestTypedSecretTagReachesTheLog: a parameter tagged mcpwrap:"secret" whose
 // name is not a known secret name used to be logged in clear by the
-// observer, because only validate read the tag.
+// observer (logging argument values), because only validate read the tag.
 func TestTypedSecretTagReachesTheLog(t *testing.T) {
 	const passphrase = "correct-horse-battery"
 	var logs logbuf.Buffer
-	w := wrap.New(wrap.WithLogger(logs.Logger()))
+	w := wrap.New(wrap.WithObserver(observe.New(observe.WithLogger(logs.Logger()), observe.WithArgumentValues(),
+		observe.WithoutTracing(), observe.WithoutMetrics())))
 	s := server.NewMCPServer("t", "1")
 	s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("unlock"), func(_ context.Context, _ mcp.CallToolRequest, a unlockArgs) (*mcp.CallToolResult, error) {
 		return nil, errs.Newf(errs.PermissionDenied, "door %s stays locked", a.Door)

@@ -10,8 +10,10 @@
 // gosdk.AddTool (validate's schema: every bad argument at once, with
 // did-you-mean), "order" fails with an error holding a DSN and "crash"
 // panics. Bare, "crash" would kill the process and "order" would send the
-// password to the model; wrapped, both are an isError result with a call
-// id, and the details are in the JSON log line on stderr.
+// password to the model; wrapped, "crash" is an isError result with a call
+// id, "order" the error's words with the password and host replaced
+// ("dial postgres://[host]/orders: connection refused"), and the details
+// are in the JSON log line on stderr.
 package main
 
 import (
@@ -75,7 +77,7 @@ func newServer(w *wrap.Wrapper) (*mcp.Server, error) {
 	}
 	s.AddTool(&mcp.Tool{Name: "order", Description: "Place an order", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return nil, errors.New("insert order: dial postgres://shop:s3cret@db:5432/orders: connection refused") //mcpwrap:ignore masked the example shows a DSN masked
+			return nil, errors.New("insert order: dial postgres://shop:s3cret@db:5432/orders: connection refused") //mcpwrap:ignore masked the example shows a DSN scrubbed
 		})
 	s.AddTool(&mcp.Tool{Name: "crash", Description: "Panics", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -39,7 +39,7 @@ func TestExample(t *testing.T) {
 	defer cs.Close()
 	for _, c := range []struct{ tool, args, want string }{
 		{"crash", `{}`, `internal error in tool "crash" (call id `},
-		{"order", `{}`, `internal error in tool "order" (call id `},
+		{"order", `{}`, `insert order: dial postgres://[host]/orders: connection refused`},
 		{"forecast", `{"city":"Rome","days":3}`, `3 days of sun in Rome`},
 		{"forecast", `{"city":"Rome","days":"three"}`, `parameter "days" must be an integer, got a string`},
 		{"forecast_v2", `{"cty":"Rome","days":99}`, `unknown parameter "cty"; did you mean "city"?`},

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -22,6 +23,31 @@ func Base64(n int) int { return (n + 2) / 3 * 4 }
 
 // CutText cuts s to at most n bytes at a rune boundary.
 func CutText(s string, n int) string { return cutText(s, n) }
+
+// CutMiddle cuts s to at most n bytes by leaving out its middle, at rune
+// boundaries, with a mark saying how many bytes are missing: the head and
+// the tail of an error are kept (its cause is usually at its end). Below
+// the room for the mark, it is CutText.
+func CutMiddle(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	room := n - len(middleMark(len(s))) // the mark names at most len(s) bytes
+	if room < 64 {
+		return cutText(s, n)
+	}
+	head := room / 2
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	tail := len(s) - (room - head)
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return strings.ToValidUTF8(s[:head], "") + middleMark(tail-head) + strings.ToValidUTF8(s[tail:], "")
+}
+
+func middleMark(n int) string { return "\n…[" + strconv.Itoa(n) + " bytes left out]…\n" }
 
 var errNotFinite = errors.New("json: unsupported value: NaN or ±Inf")
 

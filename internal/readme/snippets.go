@@ -245,9 +245,24 @@ func rateLimit() *server.MCPServer {
 // docs/telemetry.md: what arguments are logged.
 func argumentModes(l *slog.Logger) *observe.Observer {
 	obs := observe.New(observe.WithLogger(l),
-		observe.WithArgumentNamesOnly(),        // every tool: {"path":"<string, 9 bytes>","content":"<string, 4096 bytes>"}
+		observe.WithArgumentValues("search"),   // this tool: {"query":"weather in Rome","limit":5}
 		observe.WithoutArguments("write_file")) // this tool: no arguments at all (secrets in them are still scrubbed from causes)
 	return obs
+}
+
+// docs/retrofit.md: argument values for some tools.
+func argumentValues(logger *slog.Logger, s *server.MCPServer) {
+	obs := observe.New(observe.WithLogger(logger), observe.WithArgumentValues("search", "get_forecast"))
+	mcpgo.Attach(s, wrap.New(wrap.WithObserver(obs)))
+}
+
+// docs/retrofit.md: the answer cap per tool.
+func answerCap(logger *slog.Logger) (*wrap.Wrapper, *wrap.Wrapper) {
+	w := wrap.New(wrap.WithLogger(logger),
+		wrap.WithToolResultLimit("read_file", 8<<20), // this tool: up to 8 MiB
+		wrap.WithToolResultLimit("export_table", -1)) // this tool: no cap
+	all := wrap.New(wrap.WithResultLimit(4 << 20)) // every tool: 4 MiB (0 restores the default, -1 turns it off)
+	return w, all
 }
 
 // docs/client.md: the calling side.

@@ -33,9 +33,12 @@ const (
 	// argument: mcp-go's own argument error, a -32603 when bare; wrapped it
 	// is an invalid_argument result carrying the same text.
 	argument
-	// masked: an internal failure (a DSN, a panic); bare leaks it or drops
-	// the connection, wrapped answers internal with a call id.
+	// masked: an internal failure (a panic); bare leaks it or drops the
+	// connection, wrapped answers internal with a call id.
 	masked
+	// scrubbed: a plain error holding a DSN; bare leaks it, wrapped reads
+	// the same words with the password and the host replaced.
+	scrubbed
 	// classified: a standard error errs knows (a missing file); wrapped
 	// names the kind with its code.
 	classified
@@ -71,7 +74,7 @@ var calls = []call{
 	{"create_user wrong type", "create_user", map[string]any{"name": "ann", "age": "old"}, argument, "age", "invalid_argument"},
 	{"create_user ok", "create_user", map[string]any{"name": "ann", "age": 30}, same, "", ""},
 	{"typed_user wrong type", "typed_user", map[string]any{"name": "ann", "age": "old"}, argument, "age", "invalid_argument"},
-	{"query_db leaks a DSN", "query_db", map[string]any{"sql": "select 1"}, masked, "internal error in tool \"query_db\" (call id", "internal"},
+	{"query_db leaks a DSN", "query_db", map[string]any{"sql": "select 1"}, scrubbed, `pq: password authentication failed for user "app" (postgres://[host]/app)`, ""},
 	{"head panics in a helper", "head", map[string]any{"path": "notes.txt", "lines": 99}, masked, "internal error in tool \"head\" (call id", "internal"},
 	{"summarize nil map", "summarize", map[string]any{"path": "notes.txt"}, masked, "internal error in tool \"summarize\" (call id", "internal"},
 	{"list_dir", "list_dir", nil, same, "", ""},
@@ -247,13 +250,13 @@ func compare(t *testing.T, c call, bare, wrapped answer) {
 		t.Errorf("wrapped answer %q lacks %q (bare said %q)", wrapped.text(), c.text, bare.text())
 	}
 	info, ok := mcpgo.InfoOf(wrapped.result)
-	if !ok || info.Code != c.code {
+	if ok != (c.code != "") || info.Code != c.code {
 		t.Errorf("wrapped code = %q, want %q", info.Code, c.code)
 	}
 	if c.expect == argument && len(info.Violations) == 0 {
 		t.Errorf("argument error without a violation naming the parameter: %+v", info)
 	}
-	for _, secret := range []string{"hunter2", "postgres://", os.TempDir()} {
+	for _, secret := range []string{"hunter2", "10.0.0.5", os.TempDir()} {
 		if strings.Contains(wrapped.text(), secret) || strings.Contains(wrapped.raw, secret) {
 			t.Errorf("wrapped answer leaks %q: %s", secret, wrapped.raw)
 		}

@@ -66,6 +66,10 @@ type Info struct {
 	// ReadOnly and Idempotent are the tool's annotations (readOnlyHint,
 	// idempotentHint): a tool with either is safe to call again.
 	ReadOnly, Idempotent bool
+	// Paging names a parameter of the tool's input schema that bounds an
+	// answer (limit, page, cursor, offset, max…), "" when it has none:
+	// what a model can ask for less with.
+	Paging string
 }
 
 // Lookup finds a tool's definition when the request did not carry it; the
@@ -118,7 +122,8 @@ type Sizer interface {
 	// a result once.
 	Measure() (int, error)
 	// Cut returns a copy of the result within budget bytes, with note
-	// appended as a last text content: text is cut at a rune boundary;
+	// appended as a last text content: text is cut at a rune boundary (an
+	// error result's keeps its head and its tail, with a mark between);
 	// binary content (an image, audio, a blob) that does not fit is left
 	// out whole, never cut; a result with structured content becomes an
 	// error result made of note alone (a client checks structured content

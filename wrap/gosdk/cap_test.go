@@ -25,9 +25,9 @@ func TestResultCapOnGoSDK(t *testing.T) {
 		isError bool
 		note    string
 	}{
-		{"text", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}}}, false, "cut from 32 KB to 16 KB"},
+		{"text", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}}}, false, "the result was cut from 32 KiB to 16 KiB"},
 		{"image", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "chart:"}, &mcp.ImageContent{Data: make([]byte, 2*limit), MIMEType: "image/png"}}}, false, "1 binary content(s) left out"},
-		{"structured", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "rows"}}, StructuredContent: map[string]any{"rows": []any{big}}}, true, "ask for a narrower range"},
+		{"structured", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "rows"}}, StructuredContent: map[string]any{"rows": []any{big}}}, true, "the result was cut from 32 KiB to 16 KiB"},
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "big", Version: "1.0.0"}, nil)
 	for _, c := range cases {
@@ -58,6 +58,86 @@ func TestResultCapOnGoSDK(t *testing.T) {
 			}
 			if size > limit || res.IsError != c.isError || !strings.Contains(text.String(), c.note) {
 				t.Fatalf("%d bytes (limit %d), isError %v: %.200q…", size, limit, res.IsError, text.String())
+			}
+		})
+	}
+}
+
+// TestCapKeepsTheCauseOnGoSDK: TestCapKeepsTheCause in wrap, over go-sdk's
+// streamable HTTP: an error result keeps its head and its tail, sizes that
+// differ, paging advice only for a tool whose input schema has a paging
+// parameter (known to the chain through gosdk.Tool; a raw s.AddTool tool
+// gets the neutral note).
+func TestCapKeepsTheCauseOnGoSDK(t *testing.T) {
+	long := strings.Repeat("q", 2<<20)
+	text := func(s string, isError bool) *mcp.CallToolResult {
+		return &mcp.CallToolResult{IsError: isError, Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+	}
+	paged := map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}, "maxResults": map[string]any{"type": "integer"}}}
+	cases := []struct {
+		name       string
+		schema     any
+		own        bool // registered with gosdk.Tool
+		res        *mcp.CallToolResult
+		head, tail string
+		note, not  []string
+	}{
+		{"error_cause_at_end", map[string]any{"type": "object"}, false,
+			text("GET /search?q="+long+": 414 URI Too Long: dial tcp: connection refused", true),
+			"GET /search?q=", ": 414 URI Too Long: dial tcp: connection refused",
+			[]string{"this error was cut from 2 MiB to 1 MiB", "its middle was left out"}, []string{"ask for"}},
+		{"just_over", map[string]any{"type": "object"}, false, text(strings.Repeat("a", 1048601), false), "aaa", "",
+			[]string{"cut from 1048601 bytes to 1048576 bytes"}, []string{"1 MiB to 1 MiB"}},
+		{"paged", paged, true, text(long, false), "qqq", "",
+			[]string{"the result was cut from 2 MiB to 1 MiB", `ask for less with the "maxResults" parameter`}, nil},
+		{"unpaged", map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}}, true,
+			text(long, false), "qqq", "", []string{"the result was cut from 2 MiB to 1 MiB"}, []string{"ask for", "page", "narrower"}},
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "big", Version: "1.0.0"}, nil)
+	w := wrap.New()
+	for _, c := range cases {
+		h := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return c.res, nil }
+		tool := &mcp.Tool{Name: c.name, InputSchema: c.schema}
+		if c.own {
+			gosdk.Tool(s, w, tool, h)
+		} else {
+			s.AddTool(tool, h)
+		}
+	}
+	gosdk.Attach(s, w)
+	cs := connect(t, "http", s, true)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: c.name, Arguments: json.RawMessage(`{}`)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var texts []string
+			size := 0
+			for _, ct := range res.Content {
+				tc, _ := ct.(*mcp.TextContent)
+				if tc == nil {
+					t.Fatalf("content %T", ct)
+				}
+				texts = append(texts, tc.Text)
+				size += len(tc.Text)
+			}
+			if len(texts) != 2 || size > wrap.DefaultResultLimit {
+				t.Fatalf("%d contents, %d bytes (cap %d)", len(texts), size, wrap.DefaultResultLimit)
+			}
+			cut, last := texts[0], texts[1]
+			if !strings.HasPrefix(cut, c.head) || !strings.HasSuffix(cut, c.tail) || !utf8.ValidString(cut) {
+				t.Fatalf("the cut text is %.60q…%q, want %q…%q", cut, cut[max(len(cut)-60, 0):], c.head, c.tail)
+			}
+			for _, w := range c.note {
+				if !strings.Contains(last, w) {
+					t.Fatalf("note %q lacks %q", last, w)
+				}
+			}
+			for _, w := range c.not {
+				if strings.Contains(last, w) {
+					t.Fatalf("note %q says %q", last, w)
+				}
 			}
 		})
 	}

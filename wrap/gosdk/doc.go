@@ -2,8 +2,9 @@
 // with the official Go SDK, github.com/modelcontextprotocol/go-sdk: every
 // tools/call, resources/read and prompts/get runs through the chain, so a
 // panic in any handler is recovered (go-sdk has no recover: a panic kills
-// the process), a Go error becomes a classified, masked answer with a call
-// id, and every request gets one log line and one span. It links no mcp-go.
+// the process), a Go error becomes a classified answer, its text scrubbed
+// of secrets, addresses and stacks (or masked, with a call id), and every
+// request gets one log line and one span. It links no mcp-go.
 //
 // One line, after the server's other receiving middleware:
 //

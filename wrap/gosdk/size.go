@@ -67,6 +67,10 @@ func (t toolResult) Cut(budget int, note string) call.Result {
 		return toolResult{&mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: note}}}}
 	}
 	left := budget - len(note)
+	cut := jsonsize.CutText
+	if r.IsError {
+		cut = jsonsize.CutMiddle // an error's cause is usually at its end
+	}
 	cp := *r
 	cp.Content = make([]mcp.Content, 0, len(r.Content)+1)
 	dropped := 0
@@ -74,7 +78,7 @@ func (t toolResult) Cut(budget int, note string) call.Result {
 		n, _ := contentSize(c)
 		if v, ok := c.(*mcp.TextContent); ok && v != nil && n > left {
 			nv := *v
-			nv.Text = jsonsize.CutText(v.Text, left)
+			nv.Text = cut(v.Text, left)
 			c, n = &nv, len(nv.Text)
 		} else if n > left { // binary data is never cut: it is left out whole
 			dropped++

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/paging"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -113,9 +114,9 @@ func Tool(s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.ToolHandler, opts .
 }
 
 func infoOf(t *mcp.Tool) call.Info {
-	a := t.Annotations
-	if a == nil {
-		return call.Info{Known: true}
+	info := call.Info{Known: true, Paging: paging.Param(t.InputSchema)}
+	if a := t.Annotations; a != nil {
+		info.ReadOnly, info.Idempotent = a.ReadOnlyHint, a.IdempotentHint
 	}
-	return call.Info{Known: true, ReadOnly: a.ReadOnlyHint, Idempotent: a.IdempotentHint}
+	return info
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
+	"github.com/mcpwrap/mcpwrap/internal/paging"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
@@ -331,7 +332,13 @@ func (lookup) Tool(ctx context.Context, name string) call.Info {
 
 func infoOf(t mcp.Tool) call.Info {
 	a := t.Annotations
-	return call.Info{Known: true, ReadOnly: isTrue(a.ReadOnlyHint), Idempotent: isTrue(a.IdempotentHint)}
+	info := call.Info{Known: true, ReadOnly: isTrue(a.ReadOnlyHint), Idempotent: isTrue(a.IdempotentHint)}
+	if t.RawInputSchema != nil {
+		info.Paging = paging.Param(t.RawInputSchema)
+	} else if len(t.InputSchema.Properties) > 0 {
+		info.Paging = paging.Param(t.InputSchema)
+	}
+	return info
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }

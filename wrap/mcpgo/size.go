@@ -96,6 +96,10 @@ func (t toolResult) Cut(budget int, note string) call.Result {
 		// a cut copy would be invalid, so the result becomes the note.
 		return toolResult{&mcp.CallToolResult{IsError: true, Content: []mcp.Content{mcp.NewTextContent(note)}}}
 	}
+	cut := jsonsize.CutText
+	if r.IsError {
+		cut = jsonsize.CutMiddle // an error's cause is usually at its end
+	}
 	cp := *r
 	cp.Content = make([]mcp.Content, 0, len(r.Content)+1)
 	dropped := 0
@@ -104,14 +108,14 @@ func (t toolResult) Cut(budget int, note string) call.Result {
 		switch v := c.(type) {
 		case mcp.TextContent:
 			if n > left {
-				v.Text = jsonsize.CutText(v.Text, left)
+				v.Text = cut(v.Text, left)
 				n = len(v.Text)
 			}
 			c = v
 		case *mcp.TextContent:
 			if n > left {
 				nv := *v
-				nv.Text = jsonsize.CutText(v.Text, left)
+				nv.Text = cut(v.Text, left)
 				c, n = nv, len(nv.Text)
 			}
 		default:

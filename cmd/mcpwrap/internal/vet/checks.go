@@ -504,7 +504,7 @@ func (m *masker) report(pos token.Pos, what, helper string) {
 	if m.h.SDK == "go-sdk" {
 		fix = "a CallToolResult with IsError: true"
 	}
-	m.r.report(pos, fmt.Sprintf("%s in %s reaches the handler's return unclassified: mcpwrap shows the model its text only when it holds no secret, address or stack, and otherwise (and always under wrap.WithMaskedErrors) the model gets `%s` and cannot correct its call%s; if the model can act on it, return errs.New(errs.InvalidArgument, …) (or another public code: NotFound, PermissionDenied, …), %s, or declare it public with wrap.WithPublicErrors; if it is internal, errs.Wrap(errs.Internal, err, …) says so", what, in, sentence, today, fix))
+	m.r.report(pos, fmt.Sprintf("%s in %s reaches the handler's return unclassified: mcpwrap shows the model its text scrubbed (secrets, addresses and stacks replaced) with no errs code unless it names a well-known HTTP status, and when nothing worth reading is left (and always under wrap.WithMaskedErrors) the model gets `%s` and cannot correct its call%s; if the model can act on it, return errs.New(errs.InvalidArgument, …) (or another public code: NotFound, PermissionDenied, …), %s, or declare it public with wrap.WithPublicErrors; if it is internal, errs.Wrap(errs.Internal, err, …) says so", what, in, sentence, today, fix))
 }
 
 // plainError describes e when it is an unclassified error construction:

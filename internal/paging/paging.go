@@ -1,0 +1,76 @@
+// Package paging finds the parameter of a tool's input schema that bounds
+// its answer (limit, page, cursor…), for the answer-size cap's advice: both
+// SDK adapters fill call.Info.Paging with it.
+package paging
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// Param returns the first (in name order) property of the JSON Schema
+// schema — any value that encodes to one: a map, json.RawMessage, an SDK's
+// schema type — whose name says it bounds an answer, "" when none does or
+// schema is not an object schema.
+func Param(schema any) string {
+	var raw []byte
+	switch s := schema.(type) {
+	case nil:
+		return ""
+	case json.RawMessage:
+		raw = s
+	case []byte:
+		raw = s
+	default:
+		var err error
+		if raw, err = json.Marshal(schema); err != nil {
+			return ""
+		}
+	}
+	var obj struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(raw, &obj) != nil {
+		return ""
+	}
+	names := make([]string, 0, len(obj.Properties))
+	for n := range obj.Properties {
+		if parameter(n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return slices.Min(names)
+}
+
+// parameter reports whether a parameter of this name bounds an
+// answer: a word of its name (split at '_', '-', '.' and camelCase) is
+// limit, page, cursor, offset, max, per, skip or take ("limit",
+// "pageSize", "max_results", "perPage", "nextCursor"), or the whole name
+// is count, first, last, top, lines, range, after, before or size.
+func parameter(name string) bool {
+	switch strings.ToLower(name) {
+	case "count", "first", "last", "top", "lines", "range", "after", "before", "size":
+		return true
+	}
+	start := 0
+	for i := 0; i <= len(name); i++ {
+		split := i == len(name) || name[i] == '_' || name[i] == '-' || name[i] == '.' || name[i] == ' ' ||
+			(i > 0 && 'A' <= name[i] && name[i] <= 'Z' && 'a' <= name[i-1] && name[i-1] <= 'z')
+		if !split {
+			continue
+		}
+		switch strings.ToLower(name[start:i]) {
+		case "limit", "page", "cursor", "offset", "max", "per", "skip", "take":
+			return true
+		}
+		start = i
+		if i < len(name) && !('A' <= name[i] && name[i] <= 'Z') {
+			start = i + 1
+		}
+	}
+	return false
+}
