@@ -68,9 +68,8 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 	var rpc *errs.RPCError
 	if o.public {
 		rec.public = true
-		text := publicText(o.err, req, cfg)
-		rpc = &errs.RPCError{Code: codeInternal, Message: text,
-			Data: errs.RPCData{Info: errs.Info{Code: errs.Internal.String(), Message: text, CallID: answer.CallID}, URI: answer.URI, Prompt: answer.Prompt}}
+		answer.Shown = publicText(o.err, req, cfg)
+		rpc = errs.ToJSONRPC(o.err, answer)
 	} else {
 		rpc = errs.ToJSONRPC(scrubbed(o.err, req, cfg.red), answer)
 	}

@@ -3,6 +3,7 @@ package mcpgo
 import (
 	"context"
 	"errors"
+	"reflect"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -46,7 +47,7 @@ func handleResource(ctx context.Context, r *call.Request) (call.Result, error) {
 	rc := r.SDK.(*resourceCall)
 	c, err := rc.next(ctx, rc.m)
 	if err != nil {
-		return nil, mcpgoerr.Mark(err)
+		return nil, markError(err)
 	}
 	if c == nil {
 		return nil, nil
@@ -94,12 +95,27 @@ func handlePrompt(ctx context.Context, r *call.Request) (call.Result, error) {
 	pc := r.SDK.(*promptCall)
 	res, err := pc.next(ctx, pc.m)
 	if err != nil {
-		return nil, mcpgoerr.Mark(err)
+		return nil, markError(err)
 	}
 	if res == nil {
 		return nil, nil
 	}
 	return promptResult{res}, nil
+}
+
+// markError is mcpgoerr.Mark for a resource's or prompt's error. A broken
+// error (a typed nil, a method that panics) is left to the chain, which
+// describes it; reading it here would panic.
+func markError(err error) (out error) {
+	defer func() {
+		if recover() != nil {
+			out = err
+		}
+	}()
+	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
+		return err
+	}
+	return mcpgoerr.Mark(err)
 }
 
 type promptResult struct{ r *mcp.GetPromptResult }
