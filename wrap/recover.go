@@ -75,7 +75,8 @@ func settle(err error, req *call.Request, cfg *config, o *outcome) {
 		_ = pe.Error()
 		// The SDK and its hooks inspect what they are given; a broken
 		// method deep in the handler's chain must not panic there.
-		o.proto, o.protoCode = errs.Guard(pe), protocolCode(err)
+		o.proto = errs.Guard(pe)
+		o.protoCode, o.protoClass = protocolCode(err)
 		return
 	}
 	o.err = classify(err, req, cfg, o)

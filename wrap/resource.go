@@ -37,7 +37,7 @@ func layerName(req *call.Request) string {
 // finishRequest is finish for a resources/read or a prompts/get.
 func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Request, o *outcome) Answer {
 	if o.proto != nil {
-		rec.passthrough(o.proto, o.protoCode)
+		rec.passthrough(o.proto, o.protoCode, o.protoClass)
 		rec.log(ctx)
 		return Answer{Protocol: o.proto}
 	}

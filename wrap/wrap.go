@@ -43,7 +43,10 @@ type Answer struct {
 	// RPC is the JSON-RPC error a resources/read or prompts/get is
 	// answered with.
 	RPC *errs.RPCError
-	// Protocol is an error the SDK must get unchanged (ProtocolError).
+	// Protocol is an error the SDK must get as the handler gave it
+	// (ProtocolError): behind errs.Guard, so that its text and what
+	// errors.Is and errors.As find in it are the handler's, and a broken
+	// method in its chain cannot panic in the SDK.
 	Protocol error
 	// Detached is set when the handler still runs after the answer (a
 	// timeout abandoned it): the adapter must not reuse what it handed the
@@ -196,7 +199,10 @@ type outcome struct {
 	// protoCode is the JSON-RPC code proto is sent with
 	// (ProtocolErrorCode), for the log line and the span.
 	protoCode int
-	panic     *PanicError
+	// protoClass is the errs code an adapter gave proto
+	// (ProtocolErrorFor); Internal when it gave none.
+	protoClass errs.Code
+	panic      *PanicError
 	// discarded is set when the handler returned a result with its error.
 	discarded bool
 	// public is set when WithPublicErrors let the model read err's cause.

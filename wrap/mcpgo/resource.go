@@ -139,7 +139,8 @@ func fill(ctx context.Context, r *call.Request, meta *mcp.Meta) {
 
 // onRPCError runs when mcp-go answers a resources/read or prompts/get with
 // an error: it gives an errs.RPCError its code and data on the wire, and
-// logs a read of a URI no handler matches, which no middleware saw.
+// logs a read of a URI no handler matches or a prompt mcp-go does not
+// know, which no middleware saw: the client's mistake, not_found.
 func (a *attached) onRPCError(ctx context.Context, msg any, err error) {
 	var rpc *errs.RPCError
 	if errors.As(err, &rpc) {
@@ -147,12 +148,29 @@ func (a *attached) onRPCError(ctx context.Context, msg any, err error) {
 		return
 	}
 	o := a.w.Observer()
-	req, ok := msg.(*mcp.ReadResourceRequest)
-	if o == nil || !ok || req == nil || !errors.Is(err, server.ErrResourceNotFound) {
+	if o == nil {
 		return
 	}
-	r := call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header}
-	fill(ctx, &r, req.Params.Meta)
+	var r call.Request
+	switch req := msg.(type) {
+	case *mcp.ReadResourceRequest:
+		if req == nil || !errors.Is(err, server.ErrResourceNotFound) {
+			return
+		}
+		r = call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header}
+		fill(ctx, &r, req.Params.Meta)
+	case *mcp.GetPromptRequest:
+		if req == nil || !errors.Is(err, server.ErrPromptNotFound) {
+			return
+		}
+		r = call.Request{Kind: call.Prompt, Name: req.Params.Name, Header: req.Header}
+		if len(req.Params.Arguments) > 0 {
+			r.Args = req.Params.Arguments
+		}
+		fill(ctx, &r, req.Params.Meta)
+	default:
+		return
+	}
 	code := mcp.INTERNAL_ERROR
 	if c, ok := requestErrorCode(err); ok {
 		code = c
