@@ -109,9 +109,9 @@ func (w *Wrapper) Lookup(name string) (*Chain, bool) {
 }
 
 // serve is the whole chain for one request, outermost first (the order the
-// package doc writes out): observe's start, the rate limit, admission,
-// timeout, retry, recover and the handler, then finish and observe's end,
-// and the request leaves what admission gave it. Each layer lives in its
+// package doc writes out): observe's start, the arguments' shape (object),
+// the rate limit, admission, timeout, retry, recover and the handler, then
+// finish and observe's end, and the request leaves what admission gave it. Each layer lives in its
 // own file and calls only the next one inward.
 func serve(ctx context.Context, req *call.Request, h Handler, cfg *config) Answer {
 	var rec record
@@ -157,6 +157,12 @@ func refuseRepeated(ctx context.Context, cfg *config, rec *record, req *call.Req
 // produced in o. The caller gives back what admission holds (leave) once
 // the call is answered.
 func layers(ctx context.Context, req *call.Request, next Handler, cfg *config, rec *record, o *outcome) admitted {
+	if req.Kind == call.Tool {
+		if e := object(req); e != nil {
+			o.err = e
+			return admitted{}
+		}
+	}
 	// A rate-limited call costs nothing more: it takes no bulkhead slot.
 	if cfg.limit != nil {
 		lreq := req
