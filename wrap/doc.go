@@ -15,7 +15,8 @@
 // left into the SDK's answer, an error through errs.ToResult; object
 // answers a tool call whose arguments are not a JSON object (a string, a
 // number, a boolean, an array) with invalid_argument, as MCP requires
-// (null or absent arguments are an empty object); limit is
+// (null or absent arguments are an empty object; a typed tool's binder
+// answers it itself, WithBoundArguments); limit is
 // WithLimit; admit refuses a call while the process stops (WithFatalExit)
 // or while the tool's bulkhead is full (WithBulkhead); timeout is
 // WithTimeout; retry is WithRetry, for read-only or idempotent tools only;

@@ -157,7 +157,7 @@ func refuseRepeated(ctx context.Context, cfg *config, rec *record, req *call.Req
 // produced in o. The caller gives back what admission holds (leave) once
 // the call is answered.
 func layers(ctx context.Context, req *call.Request, next Handler, cfg *config, rec *record, o *outcome) admitted {
-	if req.Kind == call.Tool {
+	if req.Kind == call.Tool && !cfg.bound {
 		if e := object(req); e != nil {
 			o.err = e
 			return admitted{}

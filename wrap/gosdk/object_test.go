@@ -35,6 +35,13 @@ func TestRawToolRefusesNonObjectArguments(t *testing.T) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
 			})
 			gosdk.Attach(s, w)
+			if err := gosdk.AddTool(s, w, &mcp.Tool{Name: "bound"}, func(context.Context, *mcp.CallToolRequest, struct {
+				City string `json:"city" validate:"required"`
+			}) (*mcp.CallToolResult, any, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+			}); err != nil {
+				t.Fatal(err)
+			}
 			var cs *mcp.ClientSession
 			if tr == "stdio" {
 				cs = pipeSession(t, s)
@@ -81,6 +88,12 @@ func TestRawToolRefusesNonObjectArguments(t *testing.T) {
 			lines, err := tel.logs.Find("outcome", "invalid_argument")
 			if err != nil || len(lines) != 8 || lines[0]["level"] != "WARN" {
 				t.Errorf("%d invalid_argument lines (%v), want 8 at WARN", len(lines), err)
+			}
+			// A tool typed by gosdk.AddTool keeps its binder's answer, which
+			// lists what it expects.
+			info, _ := gosdk.InfoOf(call("bound", `"Paris"`))
+			if want := `the arguments must be a JSON object, got a string; expected an object with "city" (required)`; !strings.Contains(info.Message, want) {
+				t.Errorf("bound tool: %q, want %q", info.Message, want)
 			}
 		})
 	}

@@ -33,19 +33,25 @@ func TestRawToolRefusesNonObjectArguments(t *testing.T) {
 				ran.Add(1)
 				return mcp.NewToolResultText("ok"), nil
 			})
-			mcpgo.Attach(s, wrap.New(wrap.WithLogger(logs.Logger())))
+			w := wrap.New(wrap.WithLogger(logs.Logger()))
+			mcpgo.Attach(s, w)
+			s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("typed"), func(context.Context, mcp.CallToolRequest, struct {
+				City string `json:"city" validate:"required"`
+			}) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText("ok"), nil
+			}))
 			var cl *client.Client
 			if tr == "stdio" {
 				cl = testserver.StartStdio(t, s)
 			} else {
 				cl = testserver.StartHTTP(t, s).Client
 			}
-			call := func(args string) *mcp.CallToolResult {
+			call := func(tool, args string) *mcp.CallToolResult {
 				t.Helper()
 				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 				defer cancel()
 				var req mcp.CallToolRequest
-				req.Params.Name = "echo"
+				req.Params.Name = tool
 				if args != "" {
 					req.Params.RawArguments = json.RawMessage(args)
 				}
@@ -58,7 +64,7 @@ func TestRawToolRefusesNonObjectArguments(t *testing.T) {
 			for _, c := range []struct{ args, got string }{
 				{`"text"`, "a string"}, {`[1]`, "an array"}, {`42`, "a number"}, {`true`, "a boolean"}, {` false`, "a boolean"},
 			} {
-				res := call(c.args)
+				res := call("echo", c.args)
 				info, ok := mcpgo.InfoOf(res)
 				want := "the arguments must be a JSON object, got " + c.got
 				if !res.IsError || !ok || info.Code != "invalid_argument" || !strings.Contains(info.Message, want) {
@@ -69,7 +75,7 @@ func TestRawToolRefusesNonObjectArguments(t *testing.T) {
 				t.Errorf("the handler ran %d times on non-object arguments", n)
 			}
 			for _, args := range []string{"", "null", `{}`, `{"text":"hi"}`} {
-				if res := call(args); res.IsError {
+				if res := call("echo", args); res.IsError {
 					t.Errorf("%q: refused: %+v", args, res.Content)
 				}
 			}
@@ -79,6 +85,11 @@ func TestRawToolRefusesNonObjectArguments(t *testing.T) {
 			lines, err := logs.Find("outcome", "invalid_argument")
 			if err != nil || len(lines) != 5 || lines[0]["level"] != "WARN" {
 				t.Errorf("%d invalid_argument lines (%v), want 5 at WARN: %v", len(lines), err, lines)
+			}
+			// A typed tool keeps its binder's answer, which lists what it expects.
+			info, _ := mcpgo.InfoOf(call("typed", `"Paris"`))
+			if want := `the arguments must be a JSON object, got a string; expected an object with "city" (required)`; !strings.Contains(info.Message, want) {
+				t.Errorf("typed tool: %q, want %q", info.Message, want)
 			}
 		})
 	}
