@@ -39,7 +39,7 @@ func Mark(err, kind error) error {
 	if err == nil {
 		return nil
 	}
-	return &marked{err: err, kind: kind}
+	return &marked{err: usable(err), kind: kind}
 }
 
 type marked struct{ err, kind error }

@@ -3,6 +3,7 @@ package errs
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 )
@@ -85,7 +86,7 @@ func Newf(code Code, format string, args ...any) *Error {
 // keeps cause for the operator (logs, spans) and for errors.Is / errors.As.
 func Wrap(code Code, cause error, msg string, details ...Detail) *Error {
 	e := New(code, msg, details...)
-	e.cause = cause
+	e.cause = usable(cause)
 	return e
 }
 
@@ -106,8 +107,15 @@ func (e *Error) Error() string {
 	return s
 }
 
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.cause }
+// Unwrap returns the cause. A cause given as a nil pointer is replaced,
+// at construction, by one describing it, so Unwrap never returns a typed
+// nil as a non-nil error.
+func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.cause
+}
 
 // Code returns the error's code.
 func (e *Error) Code() Code { return e.code }
@@ -131,7 +139,7 @@ func (e *Error) Omitted() int { return e.omitted }
 // any *Error with the same code, so sentinels and typed errors agree.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
-	if !ok || t == nil {
+	if !ok || t == nil || e == nil {
 		return false
 	}
 	if t.msg == "" && t.cause == nil {
@@ -160,7 +168,7 @@ var (
 // is Internal; callers check for nil first.
 func CodeOf(err error) Code {
 	var e *Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e != nil {
 		return e.code
 	}
 	code, _ := classify(err)
@@ -175,14 +183,17 @@ func From(err error) *Error {
 	if err == nil {
 		return nil
 	}
+	if isNilError(err) {
+		return &Error{code: Internal, msg: phrasings[reasonNone].generic, cause: usable(err)}
+	}
 	var e *Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e != nil {
 		return e
 	}
 	code, reason := classify(err)
-	out := &Error{code: code, msg: reason, cause: err}
+	out := &Error{code: code, msg: reason, cause: usable(err)}
 	var ra interface{ RetryAfter() time.Duration }
-	if errors.As(err, &ra) {
+	if errors.As(err, &ra) && !nilValue(reflect.ValueOf(ra)) {
 		out.retryAfter = ra.RetryAfter()
 	}
 	return out

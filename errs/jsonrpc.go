@@ -25,12 +25,20 @@ type Request struct {
 	// missing resource as -32602 instead of -32002 (as mcp-go does for a
 	// URI no handler matches).
 	Modern bool
+	// Shown, when set, is the message the client reads in place of the
+	// one ToResult would write: the text of a plain error the server lets
+	// the model read. The code is then -32603.
+	Shown string
 }
 
 // RPCError is the JSON-RPC error the client receives for a failed
 // resources/read or prompts/get: Code, the model-safe Message, and Data, the
 // machine-readable detail. Error returns Message, so an mcp-go handler that
-// returns it sends that text. It unwraps to the classified *Error.
+// returns it sends that text. It is handed to SDKs and their hooks, so it is
+// safe to inspect whatever the handler returned (see Guard): errors.Is and
+// errors.As see the classified *Error and its cause, a panic in the cause's
+// chain or a nil-pointer match counting as no match; it has no Unwrap, so
+// nothing walks that chain unguarded.
 type RPCError struct {
 	Code    int
 	Message string
@@ -50,14 +58,22 @@ type RPCData struct {
 // Error returns the message the client reads.
 func (e *RPCError) Error() string { return e.Message }
 
-// Unwrap returns the classified error behind the JSON-RPC error, nil when
-// it was built without one (never a typed nil: errors.As would dereference
-// it).
-func (e *RPCError) Unwrap() error {
-	if e.err == nil {
-		return nil
+// Is reports whether the classified error behind the JSON-RPC error, or
+// its cause, matches target.
+func (e *RPCError) Is(target error) bool {
+	if e == nil || e.err == nil {
+		return false
 	}
-	return e.err
+	return safeIs(e.err, target)
+}
+
+// As finds the first error in the classified error's chain that matches
+// target (errors.As), the classified *Error itself first.
+func (e *RPCError) As(target any) bool {
+	if e == nil || e.err == nil {
+		return false
+	}
+	return safeAs(e.err, target)
 }
 
 // ToJSONRPC is the one place an error becomes a JSON-RPC error, for methods
@@ -79,6 +95,11 @@ func ToJSONRPC(err error, req Request) *RPCError {
 	subject := "prompt " + strconv.Quote(req.Prompt)
 	if req.URI != "" {
 		subject = "resource " + strconv.Quote(req.URI)
+	}
+	if req.Shown != "" {
+		info := Info{Code: Internal.String(), Message: req.Shown, CallID: req.CallID}
+		return &RPCError{Code: codeInternal, Message: req.Shown,
+			Data: RPCData{Info: info, URI: req.URI, Prompt: req.Prompt}, err: e}
 	}
 	res := ToResult(e, Call{Subject: subject, ID: req.CallID, Attempts: req.Attempts})
 	info := res.Info

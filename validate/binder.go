@@ -334,7 +334,7 @@ func (c *core) bind(dst reflect.Value, args any, raw []byte) error {
 		m, ok = src.(map[string]any)
 	}
 	if !ok {
-		return c.rootError("type", "the arguments must be a JSON object, got "+describeJSON(src, true)+"; expected "+c.objectDesc())
+		return c.rootError("type", call.ArgumentsNotObject(describeJSON(src, true))+"; expected "+c.objectDesc())
 	}
 	d.object(m, dst, c.root, false)
 	if d.foreign || (d.imprecise && !d.exact && len(raw) > 0) {

@@ -9,10 +9,14 @@
 //
 // For one call, the layers run outermost first:
 //
-//	observe(answer(limit(admit(timeout(retry(recover(bind(handler))))))))
+//	observe(answer(object(limit(admit(timeout(retry(recover(bind(handler)))))))))
 //
 // observe gives the call its id, span and log line; answer turns what is
-// left into the SDK's answer, an error through errs.ToResult; limit is
+// left into the SDK's answer, an error through errs.ToResult; object
+// answers a tool call whose arguments are not a JSON object (a string, a
+// number, a boolean, an array) with invalid_argument, as MCP requires
+// (null or absent arguments are an empty object; a typed tool's binder
+// answers it itself, WithBoundArguments); limit is
 // WithLimit; admit refuses a call while the process stops (WithFatalExit)
 // or while the tool's bulkhead is full (WithBulkhead); timeout is
 // WithTimeout; retry is WithRetry, for read-only or idempotent tools only;

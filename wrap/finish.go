@@ -19,7 +19,7 @@ import (
 // metric).
 func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o *outcome) Answer {
 	if o.proto != nil {
-		rec.passthrough(o.proto, o.protoCode)
+		rec.passthrough(o.proto, o.protoCode, o.protoClass)
 		rec.log(ctx)
 		return Answer{Protocol: o.proto}
 	}

@@ -56,6 +56,9 @@ type config struct {
 	resultLimit int
 	toolLimits  map[string]int
 	loops       *loops // nil: no repeated-failure guard
+	// bound is set when the tool's handler checks its arguments' shape
+	// itself (WithBoundArguments).
+	bound bool
 	// argModes are WithArgumentNamesOnly and WithoutArguments, applied to
 	// the observer.
 	argModes []observe.Option

@@ -91,10 +91,12 @@ func (r *record) fail(outcome observe.Outcome, err *errs.Error) {
 	r.err = err
 }
 
-// passthrough records a protocol error sent with the JSON-RPC code code.
-func (r *record) passthrough(err error, code int) {
+// passthrough records a protocol error sent with the JSON-RPC code code,
+// classified as protocolClass says (a client's mistake is not a server
+// fault).
+func (r *record) passthrough(err error, code int, c errs.Code) {
 	r.outcome = observe.OutcomeProtocolError
-	r.err = errs.From(err)
+	r.err = protocolClass(err, code, c)
 	r.rpcCode = code
 }
 

@@ -70,7 +70,15 @@ func settle(err error, req *call.Request, cfg *config, o *outcome) {
 	}
 	_ = err.Error() // a panicking Error method is caught here, not in the log line
 	if pe, ok := protocolCause(err); ok {
-		o.proto, o.protoCode = pe, protocolCode(err)
+		if isNil(pe) {
+			o.err = errs.Wrap(errs.Internal, &brokenError{msg: fmt.Sprintf("<nil %T> the handler returned a nil pointer as its protocol error", pe)}, "")
+			return
+		}
+		_ = pe.Error()
+		// The SDK and its hooks inspect what they are given; a broken
+		// method deep in the handler's chain must not panic there.
+		o.proto = errs.Guard(pe)
+		o.protoCode, o.protoClass = protocolCode(err)
 		return
 	}
 	o.err = classify(err, req, cfg, o)

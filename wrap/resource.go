@@ -37,7 +37,7 @@ func layerName(req *call.Request) string {
 // finishRequest is finish for a resources/read or a prompts/get.
 func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Request, o *outcome) Answer {
 	if o.proto != nil {
-		rec.passthrough(o.proto, o.protoCode)
+		rec.passthrough(o.proto, o.protoCode, o.protoClass)
 		rec.log(ctx)
 		return Answer{Protocol: o.proto}
 	}
@@ -68,10 +68,8 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 	var rpc *errs.RPCError
 	if o.public {
 		rec.public = true
-		text := publicText(o.err, req, cfg)
-		rpc = &errs.RPCError{Code: codeInternal, Message: text,
-			Data: errs.RPCData{Info: errs.Info{Code: errs.Internal.String(), Message: text, CallID: answer.CallID, Attempts: answer.Attempts},
-				URI: answer.URI, Prompt: answer.Prompt}}
+		answer.Shown = publicText(o.err, req, cfg)
+		rpc = errs.ToJSONRPC(o.err, answer)
 	} else {
 		rpc = errs.ToJSONRPC(scrubbed(o.err, req, cfg.red), answer)
 	}

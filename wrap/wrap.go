@@ -43,7 +43,10 @@ type Answer struct {
 	// RPC is the JSON-RPC error a resources/read or prompts/get is
 	// answered with.
 	RPC *errs.RPCError
-	// Protocol is an error the SDK must get unchanged (ProtocolError).
+	// Protocol is an error the SDK must get as the handler gave it
+	// (ProtocolError): behind errs.Guard, so that its text and what
+	// errors.Is and errors.As find in it are the handler's, and a broken
+	// method in its chain cannot panic in the SDK.
 	Protocol error
 	// Detached is set when the handler still runs after the answer (a
 	// timeout abandoned it): the adapter must not reuse what it handed the
@@ -106,9 +109,9 @@ func (w *Wrapper) Lookup(name string) (*Chain, bool) {
 }
 
 // serve is the whole chain for one request, outermost first (the order the
-// package doc writes out): observe's start, the rate limit, admission,
-// timeout, retry, recover and the handler, then finish and observe's end,
-// and the request leaves what admission gave it. Each layer lives in its
+// package doc writes out): observe's start, the arguments' shape (object),
+// the rate limit, admission, timeout, retry, recover and the handler, then
+// finish and observe's end, and the request leaves what admission gave it. Each layer lives in its
 // own file and calls only the next one inward.
 func serve(ctx context.Context, req *call.Request, h Handler, cfg *config) Answer {
 	var rec record
@@ -154,6 +157,12 @@ func refuseRepeated(ctx context.Context, cfg *config, rec *record, req *call.Req
 // produced in o. The caller gives back what admission holds (leave) once
 // the call is answered.
 func layers(ctx context.Context, req *call.Request, next Handler, cfg *config, rec *record, o *outcome) admitted {
+	if req.Kind == call.Tool && !cfg.bound {
+		if e := object(req); e != nil {
+			o.err = e
+			return admitted{}
+		}
+	}
 	// A rate-limited call costs nothing more: it takes no bulkhead slot.
 	if cfg.limit != nil {
 		lreq := req
@@ -196,7 +205,10 @@ type outcome struct {
 	// protoCode is the JSON-RPC code proto is sent with
 	// (ProtocolErrorCode), for the log line and the span.
 	protoCode int
-	panic     *PanicError
+	// protoClass is the errs code an adapter gave proto
+	// (ProtocolErrorFor); Internal when it gave none.
+	protoClass errs.Code
+	panic      *PanicError
 	// discarded is set when the handler returned a result with its error.
 	discarded bool
 	// public is set when WithPublicErrors let the model read err's cause.

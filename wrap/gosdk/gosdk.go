@@ -193,7 +193,7 @@ func toolError(err error) (out error) {
 		return err
 	}
 	if w, ok := err.(*jsonrpc.Error); ok {
-		return wrap.ProtocolErrorCode(w, int(w.Code))
+		return wrap.ProtocolErrorFor(w, int(w.Code), sdkAnswerCode(w))
 	}
 	var e *errs.Error
 	if errors.As(err, &e) {

@@ -88,7 +88,7 @@ func AddTool[In, Out any](s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.Too
 		return res, nil
 	}
 	var zero In
-	Tool(s, w, &tt, handler, wrap.WithSecrets(observe.SecretNames(zero)...))
+	Tool(s, w, &tt, handler, wrap.WithSecrets(observe.SecretNames(zero)...), wrap.WithBoundArguments())
 	return nil
 }
 

@@ -3,6 +3,7 @@ package mcpgo
 import (
 	"context"
 	"errors"
+	"reflect"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -46,7 +47,7 @@ func handleResource(ctx context.Context, r *call.Request) (call.Result, error) {
 	rc := r.SDK.(*resourceCall)
 	c, err := rc.next(ctx, rc.m)
 	if err != nil {
-		return nil, mcpgoerr.Mark(err)
+		return nil, markError(err)
 	}
 	if c == nil {
 		return nil, nil
@@ -94,12 +95,27 @@ func handlePrompt(ctx context.Context, r *call.Request) (call.Result, error) {
 	pc := r.SDK.(*promptCall)
 	res, err := pc.next(ctx, pc.m)
 	if err != nil {
-		return nil, mcpgoerr.Mark(err)
+		return nil, markError(err)
 	}
 	if res == nil {
 		return nil, nil
 	}
 	return promptResult{res}, nil
+}
+
+// markError is mcpgoerr.Mark for a resource's or prompt's error. A broken
+// error (a typed nil, a method that panics) is left to the chain, which
+// describes it; reading it here would panic.
+func markError(err error) (out error) {
+	defer func() {
+		if recover() != nil {
+			out = err
+		}
+	}()
+	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
+		return err
+	}
+	return mcpgoerr.Mark(err)
 }
 
 type promptResult struct{ r *mcp.GetPromptResult }
@@ -123,7 +139,8 @@ func fill(ctx context.Context, r *call.Request, meta *mcp.Meta) {
 
 // onRPCError runs when mcp-go answers a resources/read or prompts/get with
 // an error: it gives an errs.RPCError its code and data on the wire, and
-// logs a read of a URI no handler matches, which no middleware saw.
+// logs a read of a URI no handler matches or a prompt mcp-go does not
+// know, which no middleware saw: the client's mistake, not_found.
 func (a *attached) onRPCError(ctx context.Context, msg any, err error) {
 	var rpc *errs.RPCError
 	if errors.As(err, &rpc) {
@@ -131,12 +148,29 @@ func (a *attached) onRPCError(ctx context.Context, msg any, err error) {
 		return
 	}
 	o := a.w.Observer()
-	req, ok := msg.(*mcp.ReadResourceRequest)
-	if o == nil || !ok || req == nil || !errors.Is(err, server.ErrResourceNotFound) {
+	if o == nil {
 		return
 	}
-	r := call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header}
-	fill(ctx, &r, req.Params.Meta)
+	var r call.Request
+	switch req := msg.(type) {
+	case *mcp.ReadResourceRequest:
+		if req == nil || !errors.Is(err, server.ErrResourceNotFound) {
+			return
+		}
+		r = call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header}
+		fill(ctx, &r, req.Params.Meta)
+	case *mcp.GetPromptRequest:
+		if req == nil || !errors.Is(err, server.ErrPromptNotFound) {
+			return
+		}
+		r = call.Request{Kind: call.Prompt, Name: req.Params.Name, Header: req.Header}
+		if len(req.Params.Arguments) > 0 {
+			r.Args = req.Params.Arguments
+		}
+		fill(ctx, &r, req.Params.Meta)
+	default:
+		return
+	}
 	code := mcp.INTERNAL_ERROR
 	if c, ok := requestErrorCode(err); ok {
 		code = c

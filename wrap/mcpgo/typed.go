@@ -49,7 +49,7 @@ func Typed[T any](w *wrap.Wrapper, tool mcp.Tool, h TypedHandler[T], opts ...val
 			return nil, err
 		}
 		return h(ctx, req, args)
-	}, wrap.WithSecrets(secretNamesOf[T]()...)), nil
+	}, wrap.WithSecrets(secretNamesOf[T]()...), wrap.WithBoundArguments()), nil
 }
 
 // secretNamesOf returns the parameters of T tagged mcpwrap:"secret": their

@@ -1,0 +1,42 @@
+package errs_test
+
+import (
+	"testing"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errcases"
+)
+
+// TestHandedErrorsSurviveInspection: what errs hands an SDK (Guard, and the
+// RPCError of a classified error) survives errors.As for every target type,
+// errors.Is and Unwrap, whatever the handler's error was. RPCError used to
+// unwrap to a typed nil (issue 30 point 1).
+func TestHandedErrorsSurviveInspection(t *testing.T) {
+	var nilRPC *errs.Error
+	for _, c := range errcases.Cases(30, 200) {
+		t.Run(c.Name, func(t *testing.T) {
+			err := func() (err error) {
+				defer func() {
+					if recover() != nil {
+						err = nil // the handler itself panicked building it (fmt.Errorf reads its operands)
+					}
+				}()
+				return c.Err()
+			}()
+			handed := map[string]error{
+				"Guard":  errs.Guard(err),
+				"RPC":    errs.ToJSONRPC(errs.Wrap(errs.Internal, err, ""), errs.Request{Prompt: "p"}),
+				"Shown":  errs.ToJSONRPC(errs.Wrap(errs.Internal, err, ""), errs.Request{Prompt: "p", Shown: "shown"}),
+				"NilRPC": errs.ToJSONRPC(nilRPC, errs.Request{URI: "x://y"}),
+			}
+			for name, h := range handed {
+				if h == nil {
+					continue
+				}
+				for _, bad := range errcases.Probe(h) {
+					t.Errorf("%s: %s", name, bad)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,90 @@
+package gosdk_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
+)
+
+// TestClientMistakesAreWarnings (issue 30 point 7): an unknown tool, prompt
+// or resource, and a handler's own -32602, are the client's mistakes. go-sdk
+// answers them itself (-32602); the log line must say WARN with a
+// client-side code, not ERROR internal. It also fails when a go-sdk upgrade
+// rewords its "unknown tool/prompt" or "Resource not found" answers.
+func TestClientMistakesAreWarnings(t *testing.T) {
+	for _, tr := range []string{"stdio", "http"} {
+		t.Run(tr, func(t *testing.T) {
+			w, tel := newWrapper(t)
+			s := mcp.NewServer(&mcp.Implementation{Name: "mistakes", Version: "1.0.0"}, nil)
+			s.AddTool(&mcp.Tool{Name: "picky", InputSchema: map[string]any{"type": "object"}},
+				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the page token is stale"}
+				})
+			gosdk.Attach(s, w)
+			var cs *mcp.ClientSession
+			if tr == "stdio" {
+				cs = pipeSession(t, s)
+			} else {
+				cs = connect(t, "http", s, true)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			cases := []struct {
+				key, name, code string
+				call            func() error
+			}{
+				{"tool", "nope", "not_found", func() error { _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "nope"}); return err }},
+				{"prompt", "nope", "not_found", func() error { _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "nope"}); return err }},
+				{"resource", "res://nope", "not_found", func() error {
+					_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "res://nope"})
+					return err
+				}},
+				{"tool", "picky", "invalid_argument", func() error { _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "picky"}); return err }},
+			}
+			for _, c := range cases {
+				if err := c.call(); wellFormed(err) != "" || err == nil {
+					t.Errorf("%s %s: answered %v, want a JSON-RPC error", c.key, c.name, err)
+				}
+				lines, err := tel.logs.Find(c.key, c.name)
+				if err != nil || len(lines) != 1 {
+					t.Fatalf("%s %s: %d log lines (%v), want 1:\n%s", c.key, c.name, len(lines), err, tel.logs.String())
+				}
+				l := lines[0]
+				if l["level"] != "WARN" || l["code"] != c.code || l["jsonrpc_code"] != float64(-32602) {
+					t.Errorf("%s %s: logged level=%v code=%v jsonrpc_code=%v, want WARN %s -32602", c.key, c.name, l["level"], l["code"], l["jsonrpc_code"], c.code)
+				}
+			}
+		})
+	}
+}
+
+// TestServerFaultsStayErrors: a protocol answer that is not the client's
+// mistake (a handler's own -32603 or custom code) is still logged ERROR.
+func TestServerFaultsStayErrors(t *testing.T) {
+	w, tel := newWrapper(t)
+	s := mcp.NewServer(&mcp.Implementation{Name: "faults", Version: "1.0.0"}, nil)
+	for _, code := range []int64{jsonrpc.CodeInternalError, -32042} {
+		s.AddTool(&mcp.Tool{Name: fmt.Sprint("rpc", -code), InputSchema: map[string]any{"type": "object"}},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return nil, &jsonrpc.Error{Code: code, Message: "the backend is being migrated"}
+			})
+	}
+	gosdk.Attach(s, w)
+	cs := connect(t, "memory", s, true)
+	for _, name := range []string{"rpc32603", "rpc32042"} {
+		_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name})
+		lines, err := tel.logs.Find("tool", name)
+		if err != nil || len(lines) != 1 {
+			t.Fatalf("%s: %d log lines (%v)", name, len(lines), err)
+		}
+		if lines[0]["level"] != "ERROR" || lines[0]["code"] != "internal" {
+			t.Errorf("%s: logged %v %v, want ERROR internal", name, lines[0]["level"], lines[0]["code"])
+		}
+	}
+}
