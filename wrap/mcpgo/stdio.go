@@ -34,10 +34,12 @@ type drain struct {
 	out io.Writer
 	ctx context.Context // ends on SIGTERM or SIGINT
 
+	// Read's own: mcp-go reads from one goroutine at a time.
+	atEnd, held bool
+
 	mu      sync.Mutex
 	partial []byte              // a line of stdin read in part
 	pending map[string]struct{} // ids of the requests read and not answered
-	ended   error               // the end of stdin, once read
 	drained chan struct{}       // closed when pending empties after the end
 }
 
@@ -46,35 +48,38 @@ func newDrain(ctx context.Context, in io.Reader, out io.Writer) *drain {
 }
 
 // Read passes stdin on, noting each request; at its end it waits for the
-// answers first.
+// answers first, once.
 func (d *drain) Read(p []byte) (int, error) {
-	d.mu.Lock()
-	ended := d.ended
-	d.mu.Unlock()
-	if ended != nil {
-		return 0, ended
+	if d.atEnd {
+		d.hold()
+		return 0, io.EOF
 	}
 	n, err := d.in.Read(p)
 	if n > 0 {
 		d.see(p[:n])
 	}
-	switch {
-	case err == nil:
-		return n, nil
-	case n > 0:
-		// The data first; the end on the next read.
-		d.mu.Lock()
-		d.ended = err
-		d.mu.Unlock()
-		return n, nil
-	case err != io.EOF:
-		return 0, err
+	if err != io.EOF {
+		return n, err
 	}
+	d.atEnd = true
+	if n > 0 {
+		return n, nil // the data first; the end on the next read
+	}
+	d.hold()
+	return 0, io.EOF
+}
+
+// hold waits, the first time it is called, until every request read has
+// been answered, StdioDrainTimeout has passed, or ctx ends.
+func (d *drain) hold() {
+	if d.held {
+		return
+	}
+	d.held = true
 	d.mu.Lock()
-	d.ended = err
 	if len(d.pending) == 0 {
 		d.mu.Unlock()
-		return 0, err
+		return
 	}
 	d.drained = make(chan struct{})
 	drained := d.drained
@@ -86,7 +91,6 @@ func (d *drain) Read(p []byte) (int, error) {
 	case <-t.C:
 	case <-d.ctx.Done():
 	}
-	return 0, err
 }
 
 // Write passes a message on to stdout, and crosses off the request it

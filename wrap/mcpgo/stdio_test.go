@@ -1,6 +1,18 @@
 package mcpgo
 
-import "testing"
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"testing/iotest"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
 
 // The drain matches what mcp-go writes to its requests' ids; a change in
 // how mcp-go writes an answer shows here and in
@@ -25,5 +37,46 @@ func TestAnswerKey(t *testing.T) {
 				t.Fatalf("answerKey(%s) = %q, %v; want %q, %v", c.msg, k, ok, c.key, c.ok)
 			}
 		})
+	}
+}
+
+// lockedBuffer is stdout for Listen, which writes from many goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// The drain holds the end back also when stdin returns it with the last
+// data (iotest.DataErrReader), and waits for calls still running.
+func TestDrainAnswersCallsInFlightAtTheEnd(t *testing.T) {
+	s := server.NewMCPServer("drain", "1.0.0")
+	s.AddTool(mcp.NewTool("slow"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		time.Sleep(20 * time.Millisecond) // still running when stdin ends
+		return mcp.NewToolResultText("done"), nil
+	})
+	var in strings.Builder
+	in.WriteString(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+	for id := 2; id <= 8; id++ {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"slow"}}`+"\n", id)
+	}
+	var out lockedBuffer
+	d := newDrain(t.Context(), iotest.DataErrReader(strings.NewReader(in.String())), &out)
+	if err := server.NewStdioServer(s).Listen(t.Context(), d, d); err != nil {
+		t.Fatal(err)
+	}
+	answered := 0
+	for l := range bytes.SplitSeq(bytes.TrimSpace(out.b.Bytes()), []byte("\n")) {
+		if k, ok := answerKey(l); ok && k != "" {
+			answered++
+		}
+	}
+	if answered != 8 {
+		t.Fatalf("%d of 8 requests answered:\n%s", answered, out.b.Bytes())
 	}
 }
