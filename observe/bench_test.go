@@ -122,8 +122,8 @@ func BenchmarkBoundedCost(b *testing.B) {
 }
 
 // BenchmarkBufferedLogger is a log line through NewLogger WithLogBuffer:
-// at INFO it is held for the next flush (the caller's path copies it, and
-// allocates nothing), at ERROR it is written through.
+// at INFO it is handed to the flushing goroutine (the caller's path copies
+// it, and allocates nothing), at ERROR it is written through.
 func BenchmarkBufferedLogger(b *testing.B) {
 	l := observe.NewLogger(observe.WithLogOutput(io.Discard), observe.WithLogFormat("json"), observe.WithLogBuffer())
 	ctx := context.Background()

@@ -48,13 +48,15 @@ func WithLogFormat(f string) LoggerOption { return func(c *loggerConfig) { c.for
 func WithLogLevel(l slog.Leveler) LoggerOption { return func(c *loggerConfig) { c.level = l } }
 
 // WithLogBuffer makes writes below ERROR non-blocking: lines are collected
-// in memory and written out every 50 ms, or at once when 32 KiB are held;
-// past 4 MiB unwritten, lines are dropped and the next write says how many.
-// A line at ERROR or above is written through, after the lines held before
-// it, before the call that logs it returns, so an error the process exits
-// on is never lost. Other lines held when the process ends are lost unless
-// FlushLogger writes them out first: the adapters' ServeStdio does when
-// the client closes stdin and on SIGTERM or SIGINT, wrap's fatal exit does
+// in memory and written out by another goroutine at once, or, while it is
+// writing, together right after; past 4 MiB unwritten (an output that slow),
+// lines are dropped and the next write says how many. A line at ERROR or
+// above is written through, after the lines held before it, before the
+// call that logs it returns, so an error the process exits on is never
+// lost. Another line logged just before the process ends may still be held
+// then (if that goroutine has not run, or the output is slow) unless
+// FlushLogger writes it out first: the adapters' ServeStdio does when the
+// client closes stdin and on SIGTERM or SIGINT, wrap's fatal exit does
 // before it exits; a main that serves otherwise defers FlushLogger (and
 // returns rather than calling os.Exit). Meant for stdio servers, where a
 // slow stderr reader would otherwise slow every call.
@@ -221,9 +223,8 @@ func (h *handler) Flush() error {
 
 // Buffer sizes of WithLogBuffer.
 const (
-	logFlushInterval = 50 * time.Millisecond
-	logBufferBytes   = 32 << 10
-	logBufferMax     = 4 << 20
+	logBufferMax   = 4 << 20   // held past this, lines are dropped
+	logBufferSpare = 128 << 10 // a written buffer up to this size is reused
 )
 
 // asyncWriter collects writes and hands them to w later, off the caller's
@@ -251,14 +252,14 @@ func (a *asyncWriter) Write(p []byte) (int, error) {
 	a.noteDropped()
 	a.pending = append(a.pending, p...)
 	if !a.scheduled {
+		// Written at once, off the caller's path (a timer of 0 runs the
+		// flush on a goroutine of its own, and is reused); lines that come
+		// while it writes wait for it and go out together.
 		a.scheduled = true
-		switch {
-		case len(a.pending) >= logBufferBytes:
-			go a.flush()
-		case a.timer == nil:
-			a.timer = time.AfterFunc(logFlushInterval, a.flush)
-		default:
-			a.timer.Reset(logFlushInterval)
+		if a.timer == nil {
+			a.timer = time.AfterFunc(0, a.flush)
+		} else {
+			a.timer.Reset(0)
 		}
 	}
 	a.mu.Unlock()
@@ -298,7 +299,7 @@ func (a *asyncWriter) writeHeld() error {
 		return nil
 	}
 	_, err := a.w.Write(out)
-	if cap(out) <= 4*logBufferBytes {
+	if cap(out) <= logBufferSpare {
 		// Kept for reuse, unless a burst grew it large.
 		a.mu.Lock()
 		a.spare = out[:0]
