@@ -365,12 +365,12 @@ func TestSoak(t *testing.T) {
 	obs := observe.New(observe.WithTracerProvider(tp), observe.WithMeterProvider(mp),
 		observe.WithLogger(slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 
-	// Calls that must not time out never come near it: on a loaded 2-core
-	// machine under -race valid calls took up to 1.1s, the oversized
-	// invalid ones 9.2s (from the client's side). The hung upstream has a
-	// tool of its own with a short timeout, so that its calls do not hold
-	// a worker for long.
-	const toolTimeout, hangTimeout = 30 * time.Second, time.Second
+	// Calls that must not time out never come near it: on a 2-core machine
+	// under -race, loaded by other builds, valid calls took up to 2.1s and
+	// the oversized invalid ones 15.2s (from the client's side). No call
+	// waits for it (the hung upstream has a tool of its own with a short
+	// timeout, the stuck handler its own), so it costs nothing.
+	const toolTimeout, hangTimeout = 2 * time.Minute, time.Second
 	stuck := make(chan struct{})
 	var unstick sync.Once
 	release := func() { unstick.Do(func() { close(stuck) }) }
@@ -486,7 +486,7 @@ func TestSoak(t *testing.T) {
 	start := time.Now()
 
 	// Far past every tool timeout: a call past it got no answer at all.
-	const callDeadline = 2 * time.Minute
+	const callDeadline = 5 * time.Minute
 	type result struct {
 		kind     int
 		res      *mcp.CallToolResult
