@@ -140,3 +140,22 @@ func BenchmarkPublic(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBufferedLogger is a log line through NewLogger WithLogBuffer:
+// at INFO it is handed to the flushing goroutine (the caller's path copies
+// it, and allocates nothing), at ERROR it is written through.
+func BenchmarkBufferedLogger(b *testing.B) {
+	l := observe.NewLogger(observe.WithLogOutput(io.Discard), observe.WithLogFormat("json"), observe.WithLogBuffer())
+	ctx := context.Background()
+	for _, lvl := range []slog.Level{slog.LevelInfo, slog.LevelError} {
+		b.Run(lvl.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				l.LogAttrs(ctx, lvl, "tool call", slog.String("tool", "get_forecast"), slog.Int64("duration_ms", 12))
+			}
+		})
+	}
+	if err := observe.FlushLogger(l); err != nil {
+		b.Fatal(err)
+	}
+}

@@ -10,7 +10,9 @@
 //
 // NewLogger writes to stderr: JSON lines, or tint's coloured text on a
 // terminal (EnvLogLevel, EnvLogFormat). WithLogBuffer takes the write off
-// the call's path, flushing every 50 ms, for stdio servers.
+// the call's path (another goroutine writes it at once), for stdio
+// servers; a line at ERROR or above is written through before the call
+// returns.
 //
 // The span is "tools/call {tool}" ("resources/read", "prompts/get {name}"),
 // kind SERVER, with mcp.method.name, gen_ai.tool.name, jsonrpc.request.id,

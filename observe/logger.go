@@ -47,15 +47,19 @@ func WithLogFormat(f string) LoggerOption { return func(c *loggerConfig) { c.for
 // WithLogLevel sets the level, overriding EnvLogLevel.
 func WithLogLevel(l slog.Leveler) LoggerOption { return func(c *loggerConfig) { c.level = l } }
 
-// WithLogBuffer makes writes non-blocking: lines are collected in memory
-// and written out every 50 ms, or at once when 32 KiB are held; past 4 MiB
-// unwritten, lines are dropped and the next write says how many. What is
-// held when the process ends is lost unless FlushLogger writes it out
-// first: the adapters' ServeStdio does when the client closes stdin and on
-// SIGTERM or SIGINT, wrap's fatal exit does before it exits; a main that
-// serves otherwise defers FlushLogger (and returns rather than calling
-// os.Exit or log.Fatal). Meant for stdio servers, where a slow stderr
-// reader would otherwise slow every call.
+// WithLogBuffer makes writes below ERROR non-blocking: lines are collected
+// in memory and written out by another goroutine at once, or, while it is
+// writing, together right after; past 4 MiB unwritten (an output that slow),
+// lines are dropped and the next write says how many. A line at ERROR or
+// above is written through, after the lines held before it, before the
+// call that logs it returns, so an error the process exits on is never
+// lost. Another line logged just before the process ends may still be held
+// then (if that goroutine has not run, or the output is slow) unless
+// FlushLogger writes it out first: the adapters' ServeStdio does when the
+// client closes stdin and on SIGTERM or SIGINT, wrap's fatal exit does
+// before it exits; a main that serves otherwise defers FlushLogger (and
+// returns rather than calling os.Exit). Meant for stdio servers, where a
+// slow stderr reader would otherwise slow every call.
 func WithLogBuffer() LoggerOption { return func(c *loggerConfig) { c.buffer = true } }
 
 // NewLogger returns the logger to give to WithLogger, writing to stderr
@@ -92,18 +96,19 @@ func NewLogger(opts ...LoggerOption) *slog.Logger {
 			format = "text"
 		}
 	}
-	h := &handler{shared: &handlerShared{w: c.w}}
+	inner := func(w io.Writer) slog.Handler {
+		if format == "text" {
+			return tint.NewTextHandler(w, &tint.Options{Level: c.level, TimeFormat: time.TimeOnly, NoColor: !terminal})
+		}
+		return slog.NewJSONHandler(w, &slog.HandlerOptions{Level: c.level})
+	}
+	h := &handler{text: format == "text", shared: &handlerShared{w: c.w}}
 	if c.buffer {
-		h.shared.buf = &asyncWriter{w: c.w}
-		c.w = h.shared.buf
-		h.shared.w = c.w
+		buf := &asyncWriter{w: c.w}
+		h.shared.buf, h.shared.w = buf, buf
+		h.through = inner((*writeThrough)(buf))
 	}
-	if format == "text" {
-		h.inner = tint.NewTextHandler(c.w, &tint.Options{Level: c.level, TimeFormat: time.TimeOnly, NoColor: !terminal})
-		h.text = true
-	} else {
-		h.inner = slog.NewJSONHandler(c.w, &slog.HandlerOptions{Level: c.level})
-	}
+	h.inner = inner(h.shared.w)
 	return slog.New(h)
 }
 
@@ -112,13 +117,15 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// handler is NewLogger's handler: it can flush a buffered writer, and in
-// text format prints a stack attribute after the line, one frame per line,
-// instead of a quoted string full of \n\t.
+// handler is NewLogger's handler: it can flush a buffered writer, writes a
+// line at ERROR or above through it (through), and in text format prints a
+// stack attribute after the line, one frame per line, instead of a quoted
+// string full of \n\t.
 type handler struct {
-	inner  slog.Handler
-	text   bool
-	shared *handlerShared
+	inner   slog.Handler
+	through slog.Handler // inner writing through the buffer; nil without one
+	text    bool
+	shared  *handlerShared
 }
 
 type handlerShared struct {
@@ -130,16 +137,31 @@ type handlerShared struct {
 func (h *handler) Enabled(ctx context.Context, l slog.Level) bool { return h.inner.Enabled(ctx, l) }
 
 func (h *handler) WithAttrs(as []slog.Attr) slog.Handler {
-	return &handler{inner: h.inner.WithAttrs(as), text: h.text, shared: h.shared}
+	c := &handler{inner: h.inner.WithAttrs(as), text: h.text, shared: h.shared}
+	if h.through != nil {
+		c.through = h.through.WithAttrs(as)
+	}
+	return c
 }
 
 func (h *handler) WithGroup(name string) slog.Handler {
-	return &handler{inner: h.inner.WithGroup(name), text: h.text, shared: h.shared}
+	c := &handler{inner: h.inner.WithGroup(name), text: h.text, shared: h.shared}
+	if h.through != nil {
+		c.through = h.through.WithGroup(name)
+	}
+	return c
 }
 
 func (h *handler) Handle(ctx context.Context, r slog.Record) error {
+	inner, w := h.inner, h.shared.w
+	if h.through != nil && r.Level >= slog.LevelError {
+		// An error may be the last thing the process does before it exits
+		// (os.Exit, log.Fatal, a signal it handles itself): the line and
+		// what was held before it are written before Handle returns.
+		inner, w = h.through, (*writeThrough)(h.shared.buf)
+	}
 	if !h.text {
-		return h.inner.Handle(ctx, r)
+		return inner.Handle(ctx, r)
 	}
 	var stack string
 	r.Attrs(func(a slog.Attr) bool {
@@ -150,7 +172,7 @@ func (h *handler) Handle(ctx context.Context, r slog.Record) error {
 		return true
 	})
 	if stack == "" {
-		return h.inner.Handle(ctx, r)
+		return inner.Handle(ctx, r)
 	}
 	line := slog.NewRecord(r.Time, r.Level, r.Message, r.PC)
 	r.Attrs(func(a slog.Attr) bool {
@@ -161,7 +183,7 @@ func (h *handler) Handle(ctx context.Context, r slog.Record) error {
 	})
 	h.shared.mu.Lock()
 	defer h.shared.mu.Unlock()
-	if err := h.inner.Handle(ctx, line); err != nil {
+	if err := inner.Handle(ctx, line); err != nil {
 		return err
 	}
 	var b strings.Builder
@@ -170,7 +192,7 @@ func (h *handler) Handle(ctx context.Context, r slog.Record) error {
 		b.WriteString(safeText(l))
 		b.WriteByte('\n')
 	}
-	_, err := io.WriteString(h.shared.w, b.String())
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
@@ -201,9 +223,8 @@ func (h *handler) Flush() error {
 
 // Buffer sizes of WithLogBuffer.
 const (
-	logFlushInterval = 50 * time.Millisecond
-	logBufferBytes   = 32 << 10
-	logBufferMax     = 4 << 20
+	logBufferMax   = 4 << 20   // held past this, lines are dropped
+	logBufferSpare = 128 << 10 // a written buffer up to this size is reused
 )
 
 // asyncWriter collects writes and hands them to w later, off the caller's
@@ -213,8 +234,10 @@ type asyncWriter struct {
 
 	mu        sync.Mutex
 	pending   []byte
+	spare     []byte // the last written pending, for the next one
 	scheduled bool
 	dropped   int
+	timer     *time.Timer
 
 	writeMu sync.Mutex // one write to w at a time, in order
 }
@@ -226,37 +249,76 @@ func (a *asyncWriter) Write(p []byte) (int, error) {
 		a.mu.Unlock()
 		return len(p), nil
 	}
-	if a.dropped > 0 {
-		a.pending = append(a.pending, `{"level":"WARN","msg":"log lines dropped: the output is too slow","dropped":`...)
-		a.pending = append(a.pending, strconv.Itoa(a.dropped)...)
-		a.pending = append(a.pending, "}\n"...)
-		a.dropped = 0
-	}
+	a.noteDropped()
 	a.pending = append(a.pending, p...)
 	if !a.scheduled {
+		// Written at once, off the caller's path (a timer of 0 runs the
+		// flush on a goroutine of its own, and is reused); lines that come
+		// while it writes wait for it and go out together.
 		a.scheduled = true
-		if len(a.pending) >= logBufferBytes {
-			go func() { _ = a.Flush() }()
+		if a.timer == nil {
+			a.timer = time.AfterFunc(0, a.flush)
 		} else {
-			time.AfterFunc(logFlushInterval, func() { _ = a.Flush() })
+			a.timer.Reset(0)
 		}
 	}
 	a.mu.Unlock()
 	return len(p), nil
 }
 
+// noteDropped says in pending how many lines were dropped since it last
+// said so; a.mu is held.
+func (a *asyncWriter) noteDropped() {
+	if a.dropped == 0 {
+		return
+	}
+	a.pending = append(a.pending, `{"level":"WARN","msg":"log lines dropped: the output is too slow","dropped":`...)
+	a.pending = strconv.AppendInt(a.pending, int64(a.dropped), 10)
+	a.pending = append(a.pending, "}\n"...)
+	a.dropped = 0
+}
+
+func (a *asyncWriter) flush() { _ = a.Flush() }
+
 // Flush writes out everything written so far.
 func (a *asyncWriter) Flush() error {
 	a.writeMu.Lock()
 	defer a.writeMu.Unlock()
+	return a.writeHeld()
+}
+
+// writeHeld writes out what is held; a.writeMu is held.
+func (a *asyncWriter) writeHeld() error {
 	a.mu.Lock()
+	a.noteDropped()
 	out := a.pending
-	a.pending = nil
+	a.pending, a.spare = a.spare[:0], nil
 	a.scheduled = false
 	a.mu.Unlock()
 	if len(out) == 0 {
 		return nil
 	}
 	_, err := a.w.Write(out)
+	if cap(out) <= logBufferSpare {
+		// Kept for reuse, unless a burst grew it large.
+		a.mu.Lock()
+		a.spare = out[:0]
+		a.mu.Unlock()
+	}
 	return err
+}
+
+// writeThrough is an asyncWriter whose writes are written out before they
+// return, after what it holds: the way of a line at ERROR and above. It
+// drops nothing.
+type writeThrough asyncWriter
+
+func (t *writeThrough) Write(p []byte) (int, error) {
+	a := (*asyncWriter)(t)
+	a.writeMu.Lock()
+	defer a.writeMu.Unlock()
+	if err := a.writeHeld(); err != nil {
+		return 0, err
+	}
+	return a.w.Write(p)
 }

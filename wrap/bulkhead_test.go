@@ -117,15 +117,17 @@ func TestAbandonedHandlersAreBoundedByDefault(t *testing.T) {
 		late, _ := logs.Find("msg", "tool finished after its call was answered; result dropped")
 		return len(late) == wrap.DefaultBulkheadPerTool
 	})
+	// The call is admitted: the handler runs again. (Whether it returns
+	// within the 20ms timeout is the machine's business, not the slot's.)
 	res, err := conn.Call(t.Context(), "hang", nil)
-	if err != nil || res.IsError {
+	if info, _ := mcpgo.InfoOf(res); err != nil || info.Code == "unavailable" || st.entered.Load() != wrap.DefaultBulkheadPerTool+1 {
 		t.Fatalf("a call after the handlers returned: %v %+v", err, res)
 	}
 }
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

@@ -13,23 +13,30 @@ func WriteMargin(writeTimeout time.Duration) time.Duration {
 	return min(writeTimeout/10, time.Second)
 }
 
-// answerDueKey is the context key of the time by which the answer to a
-// POST must be written; the timeout layer never waits past it.
+// answerDueKey is the context key of the answerDue of a POST; the timeout
+// layer never waits past it.
 type answerDueKey struct{}
+
+// due is when the answer to a call must be written, and the write timeout
+// that sets it.
+type due struct {
+	at           time.Time
+	writeTimeout time.Duration
+}
 
 // answerDue returns the time by which the call's answer must be written,
 // if its transport has one: the one WithinWriteTimeout set, or else, for a
 // call that net/http serves through another handler (an SDK's HTTP handler
 // mounted directly), its http.Server's WriteTimeout counted from now, the
 // call's start, which is a little after the server's own start of it.
-func answerDue(ctx context.Context) (time.Time, bool) {
-	if t, ok := ctx.Value(answerDueKey{}).(time.Time); ok {
-		return t, true
+func answerDue(ctx context.Context) (due, bool) {
+	if d, ok := ctx.Value(answerDueKey{}).(due); ok {
+		return d, true
 	}
 	if hs, ok := ctx.Value(http.ServerContextKey).(*http.Server); ok && hs.WriteTimeout > 0 {
-		return time.Now().Add(hs.WriteTimeout - WriteMargin(hs.WriteTimeout)), true
+		return due{time.Now().Add(hs.WriteTimeout - WriteMargin(hs.WriteTimeout)), hs.WriteTimeout}, true
 	}
-	return time.Time{}, false
+	return due{}, false
 }
 
 // WithinWriteTimeout tells the calls of a POST that their answer is due
@@ -62,7 +69,7 @@ func WithinWriteTimeout(next http.Handler, own time.Duration) http.Handler {
 			_ = rc.SetWriteDeadline(start.Add(own))
 			defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
 		}
-		ctx := context.WithValue(r.Context(), answerDueKey{}, start.Add(wt-WriteMargin(wt)))
+		ctx := context.WithValue(r.Context(), answerDueKey{}, due{start.Add(wt - WriteMargin(wt)), wt})
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -494,8 +494,8 @@ func TestSignalDrainsInFlightCallsThenExitsZero(t *testing.T) {
 func TestFatalHooksHaveTheirOwnBudget(t *testing.T) {
 	logs := stopOnFatal(t, wrap.FatalExit{
 		Hooks:   []func(context.Context) error{func(context.Context) error { time.Sleep(20 * time.Millisecond); return nil }},
-		Grace:   200 * time.Millisecond,
-		Timeout: 200 * time.Millisecond,
+		Grace:   2 * time.Second,
+		Timeout: 2 * time.Second,
 	})
 	if got, _ := logs.Find("msg", "exiting"); len(got) != 1 || got[0]["hooks_timed_out"] != nil || got[0]["calls_dropped"] != nil {
 		t.Fatalf("exiting line %v", got)

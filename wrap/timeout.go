@@ -27,9 +27,13 @@ var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineEx
 //
 // An abandoned handler keeps its bulkhead slot until it returns.
 func withTimeout(ctx context.Context, req *call.Request, next Handler, d time.Duration, cfg *config, rec *record, o *outcome) {
+	t := timeout{set: d, waited: d}
 	if due, ok := answerDue(ctx); ok {
 		// The transport closes the connection then: answer before it.
-		d = max(min(d, time.Until(due)), 0).Truncate(time.Millisecond)
+		if left := time.Until(due.at); left < d {
+			d = max(left, 0).Truncate(time.Millisecond)
+			t.waited, t.writeTimeout = d, due.writeTimeout
+		}
 	}
 	tctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
 	defer cancel()
@@ -54,7 +58,7 @@ func withTimeout(ctx context.Context, req *call.Request, next Handler, d time.Du
 				o.err = errs.From(cause)
 				return
 			}
-			o.err = timeoutError(rec.tool, d, cause)
+			o.err = timeoutError(rec.tool, t, cause)
 			o.sideEffects = timeoutSideEffects(ctx, cfg, req)
 			return
 		}
@@ -65,7 +69,7 @@ func withTimeout(ctx context.Context, req *call.Request, next Handler, d time.Du
 	*o = j.o
 	cfg.workers.reuse(j)
 	if o.err != nil && o.panic == nil && context.Cause(tctx) == errTimedOut {
-		o.err = timeoutError(rec.tool, d, o.err)
+		o.err = timeoutError(rec.tool, t, o.err)
 		o.sideEffects = timeoutSideEffects(ctx, cfg, req)
 	}
 }
@@ -197,9 +201,33 @@ func (j *job) run() {
 	}
 }
 
-func timeoutError(tool string, d time.Duration, cause error) *errs.Error {
+// timeout is how long a call waited before its timeout answer: the tool's
+// timeout (set), or less when a write timeout leaves less (then
+// writeTimeout is that write timeout).
+type timeout struct {
+	set, waited, writeTimeout time.Duration
+}
+
+// timeoutError says the timeout the operator set, and when a write timeout
+// cut the wait short, that too, with the wait rounded to two figures (the
+// time left before a write deadline is 28.999s for a 30s write timeout).
+func timeoutError(tool string, t timeout, cause error) *errs.Error {
+	after := t.set.String()
+	if t.writeTimeout > 0 {
+		after = twoFigures(t.waited).String() + ", the most the server's " + t.writeTimeout.String() +
+			" write timeout leaves (the tool's timeout is " + t.set.String() + ")"
+	}
 	return errs.Wrap(errs.Timeout, cause,
-		"tool "+strconv.Quote(tool)+" timed out after "+d.String()+"; the operation may still complete upstream")
+		"tool "+strconv.Quote(tool)+" timed out after "+after+"; the operation may still complete upstream")
+}
+
+// twoFigures rounds d to two significant figures.
+func twoFigures(d time.Duration) time.Duration {
+	u := time.Duration(1)
+	for u*100 <= d {
+		u *= 10
+	}
+	return d.Round(u)
 }
 
 // timeoutSideEffects is what a timeout says about side effects: possible,

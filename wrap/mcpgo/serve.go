@@ -6,7 +6,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"os/signal"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -135,11 +138,13 @@ func (h *HTTPServer) Shutdown(ctx context.Context) error {
 }
 
 // ServeStdio serves s over stdin and stdout as server.ServeStdio does (opts
-// are passed on), and writes out the lines logger holds before it returns
-// (observe.FlushLogger): when the client closes stdin, and on SIGTERM or
-// SIGINT, which server.ServeStdio turns into a return after the calls in
-// flight are answered. Give it the logger given to WithLogger; main
-// returns after it:
+// are passed on), with two differences. When the client closes stdin, it
+// answers every request read before, waiting for them at most
+// StdioDrainTimeout, where mcp-go cancels them and may leave queued tool
+// calls unanswered. And it writes out the lines logger holds before it
+// returns (observe.FlushLogger): when the client closes stdin, and on
+// SIGTERM or SIGINT, which it turns into a return, as server.ServeStdio
+// does. Give it the logger given to WithLogger; main returns after it:
 //
 //	logger := observe.NewLogger(observe.WithLogBuffer())
 //	s := server.NewMCPServer("weather", "1.0.0")
@@ -148,7 +153,14 @@ func (h *HTTPServer) Shutdown(ctx context.Context) error {
 //		logger.Error("stdio", "error", err)
 //	}
 func ServeStdio(s *server.MCPServer, logger *slog.Logger, opts ...server.StdioOption) error {
-	err := server.ServeStdio(s, opts...)
+	ss := server.NewStdioServer(s)
+	for _, o := range opts {
+		o(ss)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	d := newDrain(ctx, os.Stdin, os.Stdout)
+	err := ss.Listen(ctx, d, d)
 	if errors.Is(err, context.Canceled) {
 		err = nil // a signal: the stop asked for
 	}

@@ -1,0 +1,228 @@
+package mcpgo
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// StdioDrainTimeout bounds how long ServeStdio, once the client has closed
+// stdin, waits for the answers to the requests it read before.
+const StdioDrainTimeout = 10 * time.Second
+
+// drain sits between mcp-go's stdio server and stdin and stdout, and holds
+// the end of stdin back from it until every request read before the end has
+// been answered (at most StdioDrainTimeout, or until ctx ends). mcp-go
+// v1.2.1's StdioServer.Listen, on the end of its input, cancels the context
+// of every request and stops its tool-call workers, which may leave queued
+// calls unanswered: a client that writes its requests and closes stdin at
+// once got answers to some of them.
+//
+// It matches answers to requests by id: a request is a line of stdin with
+// a method and a string or number id; an answer is a write to stdout (one
+// message per write, as mcp-go writes them) with that id and a result or an
+// error. subscriptions/listen is never waited for (it is answered when its
+// context ends), nor a request the client cancelled.
+type drain struct {
+	in  io.Reader
+	out io.Writer
+	ctx context.Context // ends on SIGTERM or SIGINT
+
+	// Read's own: mcp-go reads from one goroutine at a time.
+	atEnd, held bool
+
+	mu      sync.Mutex
+	partial []byte              // a line of stdin read in part
+	pending map[string]struct{} // ids of the requests read and not answered
+	drained chan struct{}       // closed when pending empties after the end
+}
+
+func newDrain(ctx context.Context, in io.Reader, out io.Writer) *drain {
+	return &drain{in: in, out: out, ctx: ctx, pending: map[string]struct{}{}}
+}
+
+// Read passes stdin on, noting each request; at its end it waits for the
+// answers first, once.
+func (d *drain) Read(p []byte) (int, error) {
+	if d.atEnd {
+		d.hold()
+		return 0, io.EOF
+	}
+	n, err := d.in.Read(p)
+	if n > 0 {
+		d.see(p[:n])
+	}
+	if err != io.EOF {
+		return n, err
+	}
+	d.atEnd = true
+	if n > 0 {
+		return n, nil // the data first; the end on the next read
+	}
+	d.hold()
+	return 0, io.EOF
+}
+
+// hold waits, the first time it is called, until every request read has
+// been answered, StdioDrainTimeout has passed, or ctx ends.
+func (d *drain) hold() {
+	if d.held {
+		return
+	}
+	d.held = true
+	d.mu.Lock()
+	if len(d.pending) == 0 {
+		d.mu.Unlock()
+		return
+	}
+	d.drained = make(chan struct{})
+	drained := d.drained
+	d.mu.Unlock()
+	t := time.NewTimer(StdioDrainTimeout)
+	defer t.Stop()
+	select {
+	case <-drained:
+	case <-t.C:
+	case <-d.ctx.Done():
+	}
+}
+
+// Write passes a message on to stdout, and crosses off the request it
+// answers.
+func (d *drain) Write(p []byte) (int, error) {
+	n, err := d.out.Write(p)
+	if k, ok := answerKey(p); ok {
+		d.done(k) // also when the write failed: it is not written again
+	}
+	return n, err
+}
+
+// see notes the requests in the complete lines of b.
+func (d *drain) see(b []byte) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.partial) > 0 {
+		d.partial = append(d.partial, b...)
+		b = d.partial
+	}
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			break
+		}
+		d.request(b[:i])
+		b = b[i+1:]
+	}
+	d.partial = append(d.partial[:0], b...)
+}
+
+// request notes a line of stdin; d.mu is held.
+func (d *drain) request(line []byte) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method *string         `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(line, &m) != nil || m.Method == nil {
+		return
+	}
+	switch *m.Method {
+	case string(mcp.MethodSubscriptionsListen):
+		return
+	case string(mcp.MethodNotificationCancelled):
+		var c struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(m.Params, &c) == nil {
+			if k, ok := idKey(c.RequestID); ok {
+				d.answered(k)
+			}
+		}
+		return
+	}
+	if k, ok := idKey(m.ID); ok {
+		d.pending[k] = struct{}{}
+	}
+}
+
+func (d *drain) done(k string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.answered(k)
+}
+
+// answered crosses k off; d.mu is held.
+func (d *drain) answered(k string) {
+	delete(d.pending, k)
+	if len(d.pending) == 0 && d.drained != nil {
+		close(d.drained)
+		d.drained = nil
+	}
+}
+
+// answerKey returns the key of the id that msg, a JSON-RPC answer, carries.
+// It reads the message only up to its id and its result or error member
+// (the id comes first in what mcp-go writes), so that a large result is
+// not scanned.
+func answerKey(msg []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(msg))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	var id json.RawMessage
+	answer := false
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		switch t {
+		case "method":
+			return "", false // a request or a notification of the server's
+		case "id":
+			if dec.Decode(&id) != nil {
+				return "", false
+			}
+		case "result", "error":
+			answer = true
+			if id == nil {
+				var skip json.RawMessage
+				if dec.Decode(&skip) != nil {
+					return "", false
+				}
+			}
+		default:
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return "", false
+			}
+		}
+		if answer && id != nil {
+			return idKey(id)
+		}
+	}
+	return "", false
+}
+
+// idKey returns the key of a JSON-RPC id: a string, or a number as mcp-go
+// reads it (1 and 1.0 are one id), so that the id of an answer, which
+// mcp-go writes anew, matches its request's.
+func idKey(raw json.RawMessage) (string, bool) {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	switch v := v.(type) {
+	case string:
+		return "s" + v, true
+	case float64:
+		return "n" + strconv.FormatFloat(v, 'g', -1, 64), true
+	}
+	return "", false
+}
