@@ -2,19 +2,25 @@ package wrap
 
 import (
 	"container/list"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"hash/fnv"
+	"log/slog"
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
-// LoopGuard stops a model's loop of the same failing call: once a session
+// LoopGuard stops a model's loop of the same failing call: once a caller
 // has called a tool with the same arguments (compared as JSON, whatever
 // their key order or white space) and had it fail with the same code
 // Failures times within Window, the next identical call is answered at
@@ -23,6 +29,12 @@ import (
 // other arguments or the window passing start the count again; a failure
 // that said when to retry (a rate limit) refuses repeats only until then.
 // The zero value gives the defaults.
+//
+// A caller is who the history belongs to (see Caller): by default the MCP
+// session together with the credential, so that stateless HTTP, which has
+// no session, keys on the credential. A call with neither is not guarded,
+// and the first such call says so in one log line: one caller's failures
+// never refuse another caller's call.
 type LoopGuard struct {
 	// Failures is how many identical failures refuse the next identical
 	// call; default 3.
@@ -32,12 +44,49 @@ type LoopGuard struct {
 	// Transient counts Timeout and Unavailable failures too. They describe
 	// the upstream's state, not the call, so by default they do not count.
 	Transient bool
-	// MaxCalls bounds the calls tracked across all sessions (the least
+	// MaxCalls bounds the calls tracked across all callers (the least
 	// recently failed are forgotten first); default 10 000. PerSession
-	// bounds one session's share; default 64.
+	// bounds one caller's share; default 64.
 	MaxCalls, PerSession int
 	// Except names tools the guard leaves alone.
 	Except []string
+	// Caller names whose history a call belongs to; "" leaves the call
+	// unguarded. Nil means DefaultCaller. It must be safe for concurrent
+	// use and cheap, and must not return a secret as is: the name is kept
+	// in memory and, with Store, sent to the store.
+	Caller func(ctx context.Context, req *call.Request) string
+}
+
+// DefaultCaller is the loop guard's default Caller: the MCP session id and
+// a SHA-256 hash of the Authorization header, whichever the call carries
+// (both when it carries both, so that a session id presented with another
+// credential is another caller). The hash is wrap/limit's credential key,
+// so the guard and the rate limits agree on who a caller is. A call that
+// did not come over HTTP (no headers) and has no session id (go-sdk's
+// stdio) is "connection": stdio serves one client. An HTTP call with
+// neither gets "": stateless HTTP, and mcp-go's HTTP at protocol versions
+// without sessions, cannot tell its callers apart, so the guard leaves the
+// call alone.
+func DefaultCaller(_ context.Context, req *call.Request) string {
+	auth := req.Header.Get("Authorization")
+	switch {
+	case auth != "" && req.Session != "":
+		return "session:" + req.Session + " credential:" + credentialHash(auth)
+	case auth != "":
+		return "credential:" + credentialHash(auth)
+	case req.Session != "":
+		return "session:" + req.Session
+	case req.Header == nil:
+		return "connection"
+	}
+	return ""
+}
+
+// credentialHash is the first 16 bytes of the credential's SHA-256, in
+// hex: wrap/limit's credential key.
+func credentialHash(cred string) string {
+	sum := sha256.Sum256([]byte(cred))
+	return hex.EncodeToString(sum[:16])
 }
 
 // WithLoopGuard turns on the repeated-failure guard. It is off by default:
@@ -52,18 +101,22 @@ func WithLoopGuard(g LoopGuard) Option {
 // loops is the guard's state, shared by the chains of one evaluation of
 // the options.
 type loops struct {
-	g   LoopGuard
-	now func() time.Time
+	g      LoopGuard
+	caller func(context.Context, *call.Request) string
+	now    func() time.Time
+	// saidUnguarded is set once the first call without a caller was
+	// logged.
+	saidUnguarded atomic.Bool
 
-	mu        sync.Mutex
-	entries   map[loopKey]*list.Element
-	lru       list.List // of *loopEntry, most recently failed first
-	bySession map[string]int
+	mu       sync.Mutex
+	entries  map[loopKey]*list.Element
+	lru      list.List // of *loopEntry, most recently failed first
+	byCaller map[string]int
 }
 
 type loopKey struct {
-	session, tool string
-	args          uint64
+	caller, tool string
+	args         uint64
 }
 
 type loopEntry struct {
@@ -89,15 +142,30 @@ func newLoops(g LoopGuard) *loops {
 		g.PerSession = 64
 	}
 	g.Except = slices.Clone(g.Except)
-	return &loops{g: g, now: time.Now, entries: map[loopKey]*list.Element{}, bySession: map[string]int{}}
+	l := &loops{g: g, caller: g.Caller, now: time.Now, entries: map[loopKey]*list.Element{}, byCaller: map[string]int{}}
+	if l.caller == nil {
+		l.caller = DefaultCaller
+	}
+	return l
 }
 
 var errRepeated = errors.New("refused without running: the same call kept failing")
 
 // key returns the call's key; ok is false for a tool the guard leaves
-// alone, or arguments it cannot compare.
-func (l *loops) key(req *call.Request) (loopKey, bool) {
+// alone, a call without a caller, or arguments it cannot compare. The
+// first call without a caller is logged to o.
+func (l *loops) key(ctx context.Context, req *call.Request, o *observe.Observer) (loopKey, bool) {
 	if req.Kind != call.Tool || slices.Contains(l.g.Except, req.Name) {
+		return loopKey{}, false
+	}
+	who := l.caller(ctx, req)
+	if who == "" {
+		if !l.saidUnguarded.Load() && l.saidUnguarded.CompareAndSwap(false, true) {
+			o.Log(ctx, slog.LevelInfo, "loop guard: calls without a session or credential are not guarded "+
+				"(their callers cannot be told apart, and one caller's failures must not refuse another's calls); "+
+				"send an Authorization header, or set LoopGuard.Caller",
+				slog.String("gen_ai.tool.name", req.Name))
+		}
 		return loopKey{}, false
 	}
 	var v any = req.Args
@@ -112,7 +180,7 @@ func (l *loops) key(req *call.Request) (loopKey, bool) {
 	}
 	h := fnv.New64a()
 	_, _ = h.Write(b)
-	return loopKey{session: req.Session, tool: req.Name, args: h.Sum64()}, true
+	return loopKey{caller: who, tool: req.Name, args: h.Sum64()}, true
 }
 
 // refuse returns the error a repeated call is answered with, or nil.
@@ -195,20 +263,20 @@ func (l *loops) record(k loopKey, failed *errs.Error) {
 		l.lru.MoveToFront(el)
 		return
 	}
-	if l.bySession[k.session] >= l.g.PerSession {
-		l.evictSession(k.session)
+	if l.byCaller[k.caller] >= l.g.PerSession {
+		l.evictCaller(k.caller)
 	}
 	if l.lru.Len() >= l.g.MaxCalls {
 		l.remove(l.lru.Back())
 	}
 	l.entries[k] = l.lru.PushFront(&loopEntry{key: k, code: failed.Code(), count: 1, first: now, retryAt: retryAt, message: msg})
-	l.bySession[k.session]++
+	l.byCaller[k.caller]++
 }
 
-// evictSession forgets the session's least recently failed call.
-func (l *loops) evictSession(session string) {
+// evictCaller forgets the caller's least recently failed call.
+func (l *loops) evictCaller(caller string) {
 	for el := l.lru.Back(); el != nil; el = el.Prev() {
-		if el.Value.(*loopEntry).key.session == session {
+		if el.Value.(*loopEntry).key.caller == caller {
 			l.remove(el)
 			return
 		}
@@ -219,9 +287,9 @@ func (l *loops) remove(el *list.Element) {
 	e := el.Value.(*loopEntry)
 	l.lru.Remove(el)
 	delete(l.entries, e.key)
-	if n := l.bySession[e.key.session] - 1; n > 0 {
-		l.bySession[e.key.session] = n
+	if n := l.byCaller[e.key.caller] - 1; n > 0 {
+		l.byCaller[e.key.caller] = n
 	} else {
-		delete(l.bySession, e.key.session)
+		delete(l.byCaller, e.key.caller)
 	}
 }

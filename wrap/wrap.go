@@ -117,7 +117,7 @@ func serve(ctx context.Context, req *call.Request, h Handler, cfg *config) Answe
 	var lk loopKey
 	guarded := false
 	if cfg.loops != nil {
-		if lk, guarded = cfg.loops.key(req); guarded {
+		if lk, guarded = cfg.loops.key(ctx, req, cfg.observer); guarded {
 			if e := cfg.loops.refuse(lk); e != nil {
 				return refuseRepeated(ctx, cfg, &rec, req, e)
 			}

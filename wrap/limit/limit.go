@@ -56,6 +56,9 @@ type Limiter struct {
 	// store call begun during the outage, failing after another call
 	// found the store back) is an echo of that outage, not a new one.
 	recoveries atomic.Uint64
+	// saidShared is set once the first call into the shared bucket was
+	// logged.
+	saidShared atomic.Bool
 	// epoch makes the default clock read only the monotonic clock per call
 	// (time.Since), not the wall clock as well (time.Now).
 	epoch time.Time
@@ -125,6 +128,11 @@ func (l *Limiter) Admit(ctx context.Context, req *call.Request) error {
 	if r := l.rateFor(tool); !r.IsZero() {
 		now = l.now()
 		b := Bucket{Tool: tool, Key: l.cfg.key(ctx, req), Rate: r}
+		if b.Key.Scope == ScopeShared && !l.saidShared.Load() && l.saidShared.CompareAndSwap(false, true) {
+			l.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "rate limit: calls without a session, credential or known address share one bucket "+
+				"(stateless HTTP without an Authorization header); send a credential, record the client address "+
+				"(limit.HTTPContextFunc) or set limit.WithKey", slog.String(attrToolName, tool))
+		}
 		if err := l.take(ctx, now, b); err != nil {
 			return err
 		}
