@@ -50,12 +50,49 @@ type LoopGuard struct {
 	MaxCalls, PerSession int
 	// Except names tools the guard leaves alone.
 	Except []string
+	// Store shares the guard's memory between replicas (the redislimit
+	// package has one in Redis), so that a model retrying through a load
+	// balancer meets the same guard. Nil keeps it in the process. While
+	// the store fails, the guard uses the process's memory (it records
+	// every failure there too), logged once.
+	Store LoopStore
 	// Caller names whose history a call belongs to; "" leaves the call
 	// unguarded. Nil means DefaultCaller. It must be safe for concurrent
 	// use and cheap, and must not return a secret as is: the name is kept
 	// in memory and, with Store, sent to the store.
 	Caller func(ctx context.Context, req *call.Request) string
 }
+
+// LoopStore keeps the loop guard's records where replicas share them.
+// Keys are fixed-length hashes of the caller, tool and arguments; a record
+// holds a code, a count, when to allow a retry and the last message the
+// model was shown. Its methods must be safe for concurrent use and return
+// within a bounded time (the guard gives each call LoopStoreWait).
+type LoopStore interface {
+	// Load returns key's record; the zero record when there is none.
+	Load(ctx context.Context, key string) (LoopRecord, error)
+	// Fail adds one failure to key's record: Count+1 when r.Code is the
+	// record's code, else a new record of count 1 that expires window
+	// after this first failure. RetryAt and Message replace the record's.
+	Fail(ctx context.Context, key string, r LoopRecord, window time.Duration) error
+	// Forget deletes key's record.
+	Forget(ctx context.Context, key string) error
+}
+
+// LoopRecord is one call's failures as a LoopStore keeps them.
+type LoopRecord struct {
+	Code    errs.Code
+	Count   int
+	RetryAt time.Time // zero: the failure did not say when to retry
+	Message string
+}
+
+// LoopStoreWait bounds each call of the loop guard's store; after a
+// failure the guard asks the store again only LoopStoreRetry later.
+const (
+	LoopStoreWait  = 500 * time.Millisecond
+	LoopStoreRetry = time.Second
+)
 
 // DefaultCaller is the loop guard's default Caller: the MCP session id and
 // a SHA-256 hash of the Authorization header, whichever the call carries
@@ -107,6 +144,9 @@ type loops struct {
 	// saidUnguarded is set once the first call without a caller was
 	// logged.
 	saidUnguarded atomic.Bool
+	// storeDown is when (UnixNano) the store may be asked again after a
+	// failure; 0 while it answers.
+	storeDown atomic.Int64
 
 	mu       sync.Mutex
 	entries  map[loopKey]*list.Element
@@ -183,20 +223,34 @@ func (l *loops) key(ctx context.Context, req *call.Request, o *observe.Observer)
 	return loopKey{caller: who, tool: req.Name, args: h.Sum64()}, true
 }
 
-// refuse returns the error a repeated call is answered with, or nil.
-func (l *loops) refuse(k loopKey) *errs.Error {
+// refuse returns the error a repeated call is answered with, or nil;
+// shared says the store holds a record of the call.
+func (l *loops) refuse(ctx context.Context, k loopKey, o *observe.Observer) (refusal *errs.Error, shared bool) {
 	now := l.now()
+	if rec, ok := l.load(ctx, k, o); ok {
+		if rec.Count == 0 {
+			return nil, false
+		}
+		e := loopEntry{key: k, code: rec.Code, count: rec.Count, retryAt: rec.RetryAt, message: rec.Message}
+		return l.refusal(k, &e, now), true
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	el, ok := l.entries[k]
 	if !ok {
-		return nil
+		return nil, false
 	}
 	e := el.Value.(*loopEntry)
-	switch {
-	case now.Sub(e.first) > l.g.Window:
+	if now.Sub(e.first) > l.g.Window {
 		l.remove(el)
-		return nil
+		return nil, false
+	}
+	return l.refusal(k, e, now), false
+}
+
+// refusal is the answer to a call with e's failures, or nil.
+func (l *loops) refusal(k loopKey, e *loopEntry, now time.Time) *errs.Error {
+	switch {
 	case e.count < l.g.Failures:
 		return nil
 	case !e.retryAt.IsZero() && !now.Before(e.retryAt):
@@ -217,6 +271,53 @@ func (l *loops) refuse(k loopKey) *errs.Error {
 	return errs.Wrap(e.code, errRepeated, msg+".", opts...)
 }
 
+// storeKey is k's name in the store: a hash, so that no caller's name or
+// argument reaches the store.
+func storeKey(k loopKey) string {
+	h := sha256.New()
+	_, _ = h.Write([]byte(k.caller))
+	_, _ = h.Write([]byte{0})
+	_, _ = h.Write([]byte(k.tool))
+	_, _ = h.Write([]byte{0, byte(k.args >> 56), byte(k.args >> 48), byte(k.args >> 40), byte(k.args >> 32),
+		byte(k.args >> 24), byte(k.args >> 16), byte(k.args >> 8), byte(k.args)})
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// load reads k's record from the store; ok is false without a store or
+// while it fails, and the guard uses its own memory then.
+func (l *loops) load(ctx context.Context, k loopKey, o *observe.Observer) (LoopRecord, bool) {
+	if l.g.Store == nil || !l.storeUp() {
+		return LoopRecord{}, false
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), LoopStoreWait)
+	defer cancel()
+	rec, err := l.g.Store.Load(ctx, storeKey(k))
+	if !l.storeAnswered(ctx, err, o) {
+		return LoopRecord{}, false
+	}
+	return rec, true
+}
+
+func (l *loops) storeUp() bool {
+	until := l.storeDown.Load()
+	return until == 0 || time.Now().UnixNano() >= until
+}
+
+// storeAnswered notes how a store call went, logging each change once.
+func (l *loops) storeAnswered(ctx context.Context, err error, o *observe.Observer) bool {
+	if err != nil {
+		if l.storeDown.Swap(time.Now().Add(LoopStoreRetry).UnixNano()) == 0 {
+			o.Log(ctx, slog.LevelWarn, "loop guard store failed; the guard uses this replica's memory until it answers",
+				slog.String("error", err.Error()))
+		}
+		return false
+	}
+	if l.storeDown.Load() != 0 && l.storeDown.Swap(0) != 0 {
+		o.Log(ctx, slog.LevelInfo, "loop guard store answers again; replicas share the guard")
+	}
+	return true
+}
+
 // counts reports whether a failure of code counts toward the guard.
 func (l *loops) counts(code errs.Code) bool {
 	switch code {
@@ -229,28 +330,43 @@ func (l *loops) counts(code errs.Code) bool {
 }
 
 // record notes how the call ended: a failure that counts adds to its
-// entry, anything else forgets it.
-func (l *loops) record(k loopKey, failed *errs.Error) {
+// entry, anything else forgets it; in the store too, when there is one
+// (shared: the store held a record of the call when it started).
+func (l *loops) record(ctx context.Context, k loopKey, failed *errs.Error, shared bool, o *observe.Observer) {
 	now := l.now()
+	counts := failed != nil && l.counts(failed.Code())
+	msg := ""
+	var retryAt time.Time
+	if counts {
+		if failed.Code().Public() {
+			msg = failed.Message()
+			if len(msg) > 512 {
+				msg = msg[:512] + "…"
+			}
+		}
+		if ra := failed.RetryAfter(); ra > 0 {
+			retryAt = now.Add(ra)
+		}
+	}
+	if l.g.Store != nil && (counts || shared) && l.storeUp() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), LoopStoreWait)
+		var err error
+		if counts {
+			err = l.g.Store.Fail(sctx, storeKey(k), LoopRecord{Code: failed.Code(), Count: 1, RetryAt: retryAt, Message: msg}, l.g.Window)
+		} else {
+			err = l.g.Store.Forget(sctx, storeKey(k))
+		}
+		cancel()
+		l.storeAnswered(ctx, err, o)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	el, ok := l.entries[k]
-	if failed == nil || !l.counts(failed.Code()) {
+	if !counts {
 		if ok {
 			l.remove(el)
 		}
 		return
-	}
-	msg := ""
-	if failed.Code().Public() {
-		msg = failed.Message()
-		if len(msg) > 512 {
-			msg = msg[:512] + "…"
-		}
-	}
-	var retryAt time.Time
-	if ra := failed.RetryAfter(); ra > 0 {
-		retryAt = now.Add(ra)
 	}
 	if ok {
 		e := el.Value.(*loopEntry)

@@ -23,6 +23,10 @@
 // asked Redis during an outage and fails after another call found Redis
 // back neither switches the store off again nor is logged as a new outage.
 //
+// NewLoopStore keeps wrap's loop guard in the same Redis
+// (wrap.LoopGuard.Store), so that a model retrying through a load balancer
+// meets one guard across the replicas.
+//
 // go-redis logs on its own, in plain text on stderr, about once per failed
 // dial; NewLogger routes those lines into a *slog.Logger. Install it with
 // redis.SetLogger, which is process-global (see Logger).
