@@ -12,20 +12,26 @@ import (
 )
 
 // BenchmarkAttachPerRequest: a go-sdk server built per HTTP request with
-// one shared Wrapper; only Attach is timed.
+// one shared Wrapper. "bare" builds the server alone, "attached" builds it
+// and attaches the Wrapper: the difference is what attaching costs.
 //
 //	go test -run '^$' -bench BenchmarkAttachPerRequest ./wrap/gosdk/
 func BenchmarkAttachPerRequest(b *testing.B) {
 	var logs logbuf.Buffer
 	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithLoopGuard(wrap.LoopGuard{}))
 	impl := &mcp.Implementation{Name: "per-request", Version: "1.0.0"}
-	b.ReportAllocs()
-	for b.Loop() {
-		b.StopTimer()
-		s := mcp.NewServer(impl, nil)
-		b.StartTimer()
-		gosdk.Attach(s, w)
-	}
+	b.Run("bare", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = mcp.NewServer(impl, nil)
+		}
+	})
+	b.Run("attached", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			gosdk.Attach(mcp.NewServer(impl, nil), w)
+		}
+	})
 }
 
 // TestAttachPerRequestLeavesNothing: 10 000 go-sdk servers attached to one
