@@ -158,3 +158,25 @@ func TestRateLimitStatelessPerCredential(t *testing.T) {
 		t.Fatalf("want the shared bucket said once, got %d:\n%s", n, logs.String())
 	}
 }
+
+// TestLoopGuardGuardsOneConnection: a connection without HTTP (stdio, or
+// go-sdk's in-memory transport) has no session id and no credential; it
+// serves one client, so the guard keys on the connection and still stops
+// the loop.
+func TestLoopGuardGuardsOneConnection(t *testing.T) {
+	var runs atomic.Int64
+	s := mcp.NewServer(&mcp.Implementation{Name: "files", Version: "1.0.0"}, nil)
+	gosdk.Attach(s, wrap.New(wrap.WithLoopGuard(wrap.LoopGuard{})))
+	s.AddTool(&mcp.Tool{Name: "read", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		runs.Add(1)
+		return nil, errs.New(errs.NotFound, "no note named gone.md")
+	})
+	cs := connect(t, "memory", s, true)
+	for range 3 {
+		callRead(t, cs)
+	}
+	before := runs.Load()
+	if res := callRead(t, cs); runs.Load() != before || !strings.Contains(resultText(res), "failed 3 times") {
+		t.Fatalf("the fourth identical call over one connection was not refused: %q", resultText(res))
+	}
+}
