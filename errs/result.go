@@ -171,7 +171,12 @@ func modelMessage(e *Error, call Call, shown, omitted int) string {
 	if msg == "" {
 		msg = defaultMessage(e.code)
 	}
-	b.WriteString(clipJSON(msg, maxMessageBytes))
+	msg = clipJSON(msg, maxMessageBytes)
+	if e.retryAfter > 0 || e.code == Unavailable || call.Attempts > 1 ||
+		call.SideEffects == SideEffectsNone || call.SideEffects == SideEffectsPossible {
+		msg = openEnd(msg) // clauses follow: one sentence, not "done.; retry"
+	}
+	b.WriteString(msg)
 	switch {
 	case e.retryAfter > 0:
 		b.WriteString("; retry after " + e.retryAfter.Round(time.Millisecond).String())
@@ -189,6 +194,16 @@ func modelMessage(e *Error, call Call, shown, omitted int) string {
 			" is not marked read-only or idempotent: the operation may have happened, check before calling it again")
 	}
 	return b.String()
+}
+
+// openEnd drops the full stop that ends s, so that clauses can follow it
+// ("…use another tool; the request did not reach…"); an ellipsis stays.
+func openEnd(s string) string {
+	t := strings.TrimRight(s, " ")
+	if strings.HasSuffix(t, ".") && !strings.HasSuffix(t, "..") {
+		return t[:len(t)-1]
+	}
+	return s
 }
 
 // listed returns the violations a result shows, each with its fields

@@ -2,6 +2,7 @@ package wrap_test
 
 import (
 	"context"
+	"net/http/httptest"
 	"runtime"
 	"strconv"
 	"strings"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -38,10 +38,14 @@ func TestLoopGuard(t *testing.T) {
 			return nil, errs.Newf(errs.NotFound, "no note named %s", p)
 		}
 	})
-	conn := testserver.StartHTTP(t, s)
+	// A credential names the caller: mcp-go's HTTP at the newest protocol
+	// versions has no sessions.
+	srv := httptest.NewServer(server.NewStreamableHTTPServer(s))
+	t.Cleanup(srv.Close)
+	conn := statelessClient(t, srv.URL, "token")
 	call := func(args string) (*mcp.CallToolResult, int) {
 		before := runs
-		res := conn.CallRaw(t, "read", args)
+		res := callRaw(t, conn, "read", args)
 		return res, runs - before
 	}
 	for i := 1; i <= 3; i++ {

@@ -118,10 +118,11 @@ func serve(ctx context.Context, req *call.Request, h Handler, cfg *config) Answe
 	ctx = rec.start(ctx, cfg, req)
 	var o outcome
 	var lk loopKey
-	guarded := false
+	guarded, shared := false, false
 	if cfg.loops != nil {
-		if lk, guarded = cfg.loops.key(req); guarded {
-			if e := cfg.loops.refuse(lk); e != nil {
+		if lk, guarded = cfg.loops.key(ctx, req, cfg.observer); guarded {
+			var e *errs.Error
+			if e, shared = cfg.loops.refuse(ctx, lk, cfg.observer); e != nil {
 				return refuseRepeated(ctx, cfg, &rec, req, e)
 			}
 		}
@@ -136,7 +137,7 @@ func serve(ctx context.Context, req *call.Request, h Handler, cfg *config) Answe
 	adm.leave()
 	a.Detached = o.detached
 	if guarded && o.proto == nil {
-		cfg.loops.record(lk, o.err)
+		cfg.loops.record(ctx, lk, o.err, shared, cfg.observer)
 	}
 	return a
 }

@@ -61,7 +61,7 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 	calls := fs.Int("limit", 10, "calls allowed per window per key")
 	per := fs.Duration("per", time.Minute, "the window")
 	redisWait := fs.Duration("redis-wait", redislimit.DefaultWait, "longest wait for Redis per call")
-	failClosed := fs.Bool("fail-closed", false, "refuse calls while Redis is down (default: run them unchecked)")
+	failClosed := fs.Bool("fail-closed", false, "refuse calls while Redis is down (default: each replica applies the limit on its own)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

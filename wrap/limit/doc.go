@@ -26,8 +26,10 @@
 // Buckets live in the process by default (NewLocal: x/time/rate, no
 // goroutine, idle buckets reaped, bounded at DefaultMaxKeys). For a server
 // run as several replicas, package redislimit keeps them in Redis so that
-// the limit holds across replicas. If the store fails, calls run unchecked
-// (the default) or are refused (WithFailClosed).
+// the limit holds across replicas. A call the store fails to decide is
+// refused with a retry; only OutageAfter failures in a row are an outage,
+// during which each replica applies the same rates on its own (the
+// default) or every call is refused (WithFailClosed).
 //
 // A Limiter is safe for concurrent use.
 package limit

@@ -43,19 +43,30 @@ const (
 // store failed (WithFailClosed).
 const StoreRetryAfter = time.Second
 
+// OutageAfter is how many store calls in a row must fail, with none
+// succeeding meanwhile, before the Limiter counts the store as down.
+const OutageAfter = 3
+
 // Limiter admits or refuses tool calls; give it to wrap.WithLimit. A
 // Limiter is safe for concurrent use.
 type Limiter struct {
 	cfg     config
 	denials metric.Int64Counter // nil without metrics
-	// down is set while the store fails, so that each transition is
-	// logged once.
+	// fallback decides the calls the store could not: a local store at the
+	// same rates, so that what a failed store lets through is bounded by
+	// the limit on each replica. Nil when the store is local already.
+	fallback *Local
+	// failures counts the store calls that failed in a row; successes
+	// counts the ones that answered. A failure of a call during which
+	// another call succeeded is a slow or failed call, not an outage.
+	failures  atomic.Int64
+	successes atomic.Uint64
+	// down is set while the store is counted as down, so that each
+	// transition is logged once.
 	down atomic.Bool
-	// recoveries counts the times the store answered again after failing.
-	// A failure of a call that started before the latest recovery (a
-	// store call begun during the outage, failing after another call
-	// found the store back) is an echo of that outage, not a new one.
-	recoveries atomic.Uint64
+	// saidShared is set once the first call into the shared bucket was
+	// logged.
+	saidShared atomic.Bool
 	// epoch makes the default clock read only the monotonic clock per call
 	// (time.Since), not the wall clock as well (time.Now).
 	epoch time.Time
@@ -83,6 +94,9 @@ func New(r Rate, opts ...Option) *Limiter {
 		c.mp = otel.GetMeterProvider()
 	}
 	l := &Limiter{cfg: c, epoch: time.Now()}
+	if _, local := c.store.(*Local); !local {
+		l.fallback = NewLocal(0)
+	}
 	if _, noop := c.mp.(metricnoop.MeterProvider); !noop {
 		m := c.mp.Meter(scopeName, metric.WithInstrumentationVersion(scopeVersion))
 		d, err := m.Int64Counter(MetricDenials, metric.WithUnit("{call}"),
@@ -125,6 +139,11 @@ func (l *Limiter) Admit(ctx context.Context, req *call.Request) error {
 	if r := l.rateFor(tool); !r.IsZero() {
 		now = l.now()
 		b := Bucket{Tool: tool, Key: l.cfg.key(ctx, req), Rate: r}
+		if b.Key.Scope == ScopeShared && !l.saidShared.Load() && l.saidShared.CompareAndSwap(false, true) {
+			l.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "rate limit: calls without a session, credential or known address share one bucket "+
+				"(stateless HTTP without an Authorization header); send a credential, record the client address "+
+				"(limit.HTTPContextFunc) or set limit.WithKey", slog.String(attrToolName, tool))
+		}
 		if err := l.take(ctx, now, b); err != nil {
 			return err
 		}
@@ -139,18 +158,17 @@ func (l *Limiter) Admit(ctx context.Context, req *call.Request) error {
 }
 
 func (l *Limiter) take(ctx context.Context, now time.Time, b Bucket) error {
-	recoveries := l.recoveries.Load()
+	successes := l.successes.Load()
 	d, err := l.cfg.store.Take(ctx, now, b)
 	if err != nil {
-		return l.storeFailed(ctx, b, err, recoveries)
+		return l.storeFailed(ctx, now, b, err, successes)
 	}
-	if l.down.Load() {
-		// Counted before down clears: a failure that sees down cleared
-		// also sees the recovery it started before.
-		l.recoveries.Add(1)
-		if l.down.CompareAndSwap(true, false) {
-			l.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "rate-limit store answers again; limits apply")
-		}
+	l.successes.Add(1)
+	if l.failures.Load() != 0 {
+		l.failures.Store(0)
+	}
+	if l.down.Load() && l.down.CompareAndSwap(true, false) {
+		l.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "rate-limit store answers again; limits apply")
 	}
 	if d.Allowed {
 		return nil
@@ -195,20 +213,38 @@ func Describe(b Bucket) string {
 // errStoreFailed is the model's side of a refusal by a failed store.
 var errStoreFailed = errors.New("the rate-limit store did not answer")
 
-// storeFailed applies the fail mode. recoveries is the count when the
-// failed call started: an outage is logged only by a failure that started
-// after the latest recovery.
-func (l *Limiter) storeFailed(ctx context.Context, b Bucket, err error, recoveries uint64) error {
-	if !l.down.Load() && l.recoveries.Load() == recoveries && l.down.CompareAndSwap(false, true) {
-		mode := "fail open: calls run unchecked until it recovers"
+// storeFailed decides a call the store could not (after the store's own
+// retry, if it has one). One failure is not an outage: when other calls
+// were answered meanwhile (successes moved since the call started), or
+// fewer than OutageAfter calls failed in a row, the call is refused as
+// unavailable with a retry after StoreRetryAfter, which never lets more
+// calls through than the limit. An outage, logged once, is decided by the
+// fallback: each replica applies the same rates on its own (fail open), or
+// every call is refused (fail closed).
+func (l *Limiter) storeFailed(ctx context.Context, now time.Time, b Bucket, err error, successes uint64) error {
+	if l.successes.Load() == successes && l.failures.Add(1) >= OutageAfter &&
+		!l.down.Load() && l.down.CompareAndSwap(false, true) {
+		mode := "fail open: each replica applies the limits on its own until it recovers"
 		if l.cfg.failClosed {
 			mode = "fail closed: calls are refused until it recovers"
 		}
 		l.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "rate-limit store failed; "+mode,
+			slog.String("error", err.Error()), slog.Int("failures", OutageAfter))
+	}
+	down := l.down.Load()
+	if !down && l.cfg.logger.Enabled(ctx, slog.LevelDebug) {
+		l.cfg.logger.LogAttrs(ctx, slog.LevelDebug, "rate-limit store call failed; the call is refused with a retry",
 			slog.String("error", err.Error()))
 	}
-	if !l.cfg.failClosed {
-		return nil
+	if down && !l.cfg.failClosed {
+		if l.fallback == nil {
+			return nil
+		}
+		d, _ := l.fallback.Take(ctx, now, b)
+		if d.Allowed {
+			return nil
+		}
+		return l.deny(ctx, b, d.RetryAfter)
 	}
 	msg := "the server cannot check its rate limits right now"
 	if b.Tool != "" {

@@ -359,6 +359,10 @@ func (f *failingStore) Take(ctx context.Context, now time.Time, b limit.Bucket) 
 	return f.s.Take(ctx, now, b)
 }
 
+// TestStoreFailure: a failed store call is refused with a retry; only
+// OutageAfter failures in a row are an outage, logged once, during which
+// fail open applies the rate locally (bounded, not unchecked) and fail
+// closed refuses; recovery is logged once and the store's limits resume.
 func TestStoreFailure(t *testing.T) {
 	ctx := context.Background()
 	for _, closed := range []bool{false, true} {
@@ -373,18 +377,28 @@ func TestStoreFailure(t *testing.T) {
 			st := &failingStore{s: limit.NewLocal(0)}
 			l := limit.New(limit.PerMinute(1), append(opts, limit.WithStore(st), limit.WithLogger(logs.Logger()))...)
 			st.set(true)
-			for range 5 {
+			allowed := 0
+			for i := range 5 {
 				err := l.Admit(ctx, callOf("t"))
+				info := errs.ToResult(err, errs.Call{Tool: "t"}).Info
 				switch {
-				case !closed && err != nil:
-					t.Fatalf("fail open refused: %v", err)
-				case closed:
-					info := errs.ToResult(err, errs.Call{Tool: "t"}).Info
-					if info.Code != "unavailable" || info.RetryAfterSeconds != 1 ||
-						!strings.Contains(info.Message, `tool "t" is not taking calls`) || strings.Contains(info.Message, "6379") {
-						t.Fatalf("fail closed result %+v", info)
+				case !closed && i >= limit.OutageAfter-1:
+					// An outage, fail open: the local fallback applies the
+					// rate of 1 per minute.
+					if err == nil {
+						allowed++
+					} else if info.Code != "rate_limited" {
+						t.Fatalf("fail open, outage: %+v", info)
 					}
+				case info.Code != "unavailable" || info.RetryAfterSeconds != 1 ||
+					!strings.Contains(info.Message, `tool "t" is not taking calls`) || strings.Contains(info.Message, "6379"):
+					// Fail closed, or a failure before the outage: refused
+					// with a retry, never run unchecked.
+					t.Fatalf("call %d: %+v", i, info)
 				}
+			}
+			if !closed && allowed != 1 {
+				t.Fatalf("fail open, outage: %d calls allowed, want the rate's 1", allowed)
 			}
 			st.set(false)
 			if err := l.Admit(ctx, callOf("t")); err != nil {
@@ -394,7 +408,9 @@ func TestStoreFailure(t *testing.T) {
 				t.Fatalf("limits did not resume: %v", err)
 			}
 			st.set(true)
-			_ = l.Admit(ctx, callOf("t"))
+			for range limit.OutageAfter {
+				_ = l.Admit(ctx, callOf("t"))
+			}
 			out := logs.String()
 			if n := strings.Count(out, "rate-limit store failed"); n != 2 {
 				t.Errorf("%d failure lines, want one per transition (2):\n%s", n, out)

@@ -52,10 +52,13 @@ func WithStore(s Store) Option {
 	return func(c *config) { c.store = s }
 }
 
-// WithFailClosed refuses calls while the store cannot answer (the model
+// WithFailClosed refuses every call while the store is down (the model
 // gets an unavailable result with retryAfterSeconds). The default is to
-// fail open: while the store is down, calls run unchecked, so an outage of
-// Redis never becomes an outage of the server. Either way each change
+// fail open, bounded: while the store is down (OutageAfter failures in a
+// row), each replica applies the same rates with a local store of its
+// own, so an outage of Redis never becomes an outage of the server and N
+// replicas admit at most N times the limit. Either way a single failed
+// call is refused with a retry, never run unchecked, and each change
 // between "store answers" and "store fails" is logged once.
 func WithFailClosed() Option {
 	return func(c *config) { c.failClosed = true }

@@ -23,8 +23,9 @@ type Decision struct {
 // Store keeps the token buckets. The local store (NewLocal) keeps them in
 // the process; wrap/limit/redislimit keeps them in Redis, shared by every
 // replica. Take must be safe for concurrent use and return within a bounded
-// time; an error means the store could not decide, and the Limiter's fail
-// mode answers instead (see WithFailClosed).
+// time; an error means the store could not decide that call, which the
+// Limiter then refuses with a retry, or, during an outage, decides by its
+// fail mode (see WithFailClosed).
 type Store interface {
 	Take(ctx context.Context, now time.Time, b Bucket) (Decision, error)
 }

@@ -3,10 +3,9 @@ module github.com/mcpwrap/mcpwrap/wrap/limit/redislimit
 go 1.25.5
 
 require (
-	github.com/go-redis/redis_rate/v10 v10.0.1
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mcpwrap/mcpwrap v0.0.0-00010101000000-000000000000
-	github.com/redis/go-redis/v9 v9.17.0
+	github.com/redis/go-redis/v9 v9.18.0
 )
 
 require (
@@ -28,6 +27,7 @@ require (
 	go.opentelemetry.io/otel v1.21.0 // indirect
 	go.opentelemetry.io/otel/metric v1.21.0 // indirect
 	go.opentelemetry.io/otel/trace v1.21.0 // indirect
+	go.uber.org/atomic v1.11.0 // indirect
 	golang.org/x/crypto v0.33.0 // indirect
 	golang.org/x/net v0.34.0 // indirect
 	golang.org/x/sys v0.30.0 // indirect

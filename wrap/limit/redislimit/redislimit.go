@@ -5,11 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"runtime"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
-	"github.com/go-redis/redis_rate/v10"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
@@ -17,29 +18,34 @@ import (
 
 // Defaults of the options.
 const (
-	DefaultWait          = 100 * time.Millisecond
+	// DefaultWait is long enough for a loopback or same-zone Redis on a
+	// loaded machine to answer a burst: a shorter wait turns a slow answer
+	// into a failed call.
+	DefaultWait          = time.Second
 	DefaultRetryInterval = time.Second
 	DefaultPrefix        = "mcpwrap:limit:"
 )
 
 // ErrDown is the error of a call answered without asking Redis, because
-// Redis failed less than the retry interval ago.
+// limit.OutageAfter calls in a row failed less than the retry interval
+// ago.
 var ErrDown = errors.New("redislimit: redis failed recently; not asked again until the retry interval has passed")
 
 // Store is a limit.Store in Redis.
 type Store struct {
-	lim    *redis_rate.Limiter
+	rdb    redis.UniversalClient
 	wait   time.Duration
 	retry  time.Duration
 	prefix string
 	epoch  time.Time
 	// downUntil is when, in nanoseconds since epoch, Redis may be asked
-	// again after a failure; 0 while it answers.
+	// again after an outage; 0 while it answers.
 	downUntil atomic.Int64
-	// answered is when, in nanoseconds since epoch, Redis last answered. A
-	// call that started before then and failed (a dial begun while Redis
-	// was down, timing out after it came back) is an echo of the outage
-	// just over: it does not switch the store off again.
+	// failures counts the calls that failed in a row; answered is when, in
+	// nanoseconds since epoch, Redis last answered. A call that started
+	// before then and failed (slow, or a dial begun while Redis was down
+	// timing out after it came back) is not counted: Redis answers.
+	failures atomic.Int64
 	answered atomic.Int64
 }
 
@@ -75,7 +81,7 @@ func WithPrefix(p string) Option {
 // *redis.Ring). rdb should fail fast and honour context deadlines, as
 // ClientOptions' settings do: the wait bound is a context deadline.
 func New(rdb redis.UniversalClient, opts ...Option) *Store {
-	s := &Store{lim: redis_rate.NewLimiter(rdb), wait: DefaultWait, retry: DefaultRetryInterval, prefix: DefaultPrefix, epoch: time.Now()}
+	s := &Store{rdb: rdb, wait: DefaultWait, retry: DefaultRetryInterval, prefix: DefaultPrefix, epoch: time.Now()}
 	for _, o := range opts {
 		if o != nil {
 			o(s)
@@ -84,21 +90,25 @@ func New(rdb redis.UniversalClient, opts ...Option) *Store {
 	return s
 }
 
-// ClientOptions returns go-redis options for a limiter's client at addr:
-// short dial, read, write and pool timeouts, no retries (of a command or of
-// a dial: go-redis otherwise dials a dead Redis 5 times, 100ms apart, so
-// every call would wait out the store's wait instead of being refused at
-// once), and context deadlines honoured, so that a dead or stalled Redis
-// costs a call at most the store's wait. go-redis logs to stderr in plain
-// text unless told otherwise: see Logger.
+// ClientOptions returns go-redis options for a limiter's client at addr,
+// sized for bursts: a pool of max(64, 10×GOMAXPROCS) connections and
+// dial, read, write and pool timeouts of DefaultWait,
+// so that a burst of concurrent calls queues for a connection instead of
+// failing; no retries (of a command or of a dial: go-redis otherwise dials
+// a dead Redis 5 times, 100ms apart, so every call would wait out the
+// store's wait instead of being refused at once); and context deadlines
+// honoured, so that a dead or stalled Redis costs a call at most the
+// store's wait. go-redis logs to stderr in plain text unless told
+// otherwise: see Logger.
 func ClientOptions(addr string) *redis.Options {
 	return &redis.Options{
 		Addr:                  addr,
-		DialTimeout:           200 * time.Millisecond,
+		DialTimeout:           DefaultWait,
 		DialerRetries:         1, // one attempt; 0 would mean go-redis's default of 5
-		ReadTimeout:           200 * time.Millisecond,
-		WriteTimeout:          200 * time.Millisecond,
-		PoolTimeout:           200 * time.Millisecond,
+		ReadTimeout:           DefaultWait,
+		WriteTimeout:          DefaultWait,
+		PoolTimeout:           DefaultWait,
+		PoolSize:              max(64, 10*runtime.GOMAXPROCS(0)),
 		MaxRetries:            -1,
 		ContextTimeoutEnabled: true,
 	}
@@ -113,13 +123,12 @@ func (s *Store) Take(ctx context.Context, _ time.Time, b limit.Bucket) (limit.De
 		return limit.Decision{}, ErrDown
 	}
 	// A caller that gives up must not look like a Redis failure: the
-	// wait is bounded by s.wait alone.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.wait)
-	defer cancel()
-	res, err := s.lim.Allow(ctx, s.key(b), redis_rate.Limit{Rate: b.Rate.Limit, Burst: b.Rate.Capacity(), Period: b.Rate.Per})
+	// wait is bounded by s.wait alone (per attempt).
+	bucket, op := s.keys(b)
+	allowed, retryAfter, err := s.take(context.WithoutCancel(ctx), bucket, op, b.Rate.Capacity(), b.Rate.Limit, b.Rate.Per)
 	now := int64(time.Since(s.epoch))
 	if err != nil {
-		if started >= s.answered.Load() {
+		if started >= s.answered.Load() && s.failures.Add(1) >= limit.OutageAfter {
 			until := now + int64(s.retry)
 			s.downUntil.Store(until)
 			if s.answered.Load() > started { // Redis answered another call meanwhile
@@ -130,26 +139,38 @@ func (s *Store) Take(ctx context.Context, _ time.Time, b limit.Bucket) (limit.De
 	}
 	for last := s.answered.Load(); last < now && !s.answered.CompareAndSwap(last, now); last = s.answered.Load() {
 	}
+	if s.failures.Load() != 0 {
+		s.failures.Store(0)
+	}
 	if s.downUntil.Load() != 0 {
 		s.downUntil.Store(0)
 	}
-	if res.Allowed > 0 {
+	if allowed {
 		return limit.Decision{Allowed: true}, nil
 	}
-	return limit.Decision{RetryAfter: res.RetryAfter}, nil
+	return limit.Decision{RetryAfter: retryAfter}, nil
 }
 
 // maxID is the longest key id kept as is; longer ones are hashed, so a
 // custom KeyFunc cannot make Redis keys of unbounded size.
 const maxID = 128
 
-// key names b's bucket: prefix, then the tool's length and name (a tool
-// name may hold any character), the scope and the id.
-func (s *Store) key(b limit.Bucket) string {
+// keys names b's bucket and a key for this call's answer. The bucket is
+// "rate:" + prefix + "{" + the tool's length and name (a tool name may hold
+// any character), the scope and the id + "}"; the call's key is prefix +
+// "op:" + the same braces + ":" + a random id. The braces put both keys in
+// one Redis Cluster hash slot, so the script may touch both; a name that
+// holds a brace itself is hashed.
+func (s *Store) keys(b limit.Bucket) (bucket, op string) {
 	id := b.Key.ID
 	if len(id) > maxID {
 		sum := sha256.Sum256([]byte(id))
 		id = "sha256:" + hex.EncodeToString(sum[:])
 	}
-	return s.prefix + strconv.Itoa(len(b.Tool)) + ":" + b.Tool + ":" + b.Key.Scope + ":" + id
+	name := strconv.Itoa(len(b.Tool)) + ":" + b.Tool + ":" + b.Key.Scope + ":" + id
+	if strings.ContainsAny(name, "{}") {
+		sum := sha256.Sum256([]byte(name))
+		name = "sha256:" + hex.EncodeToString(sum[:])
+	}
+	return "rate:" + s.prefix + "{" + name + "}", s.prefix + "op:{" + name + "}:" + opID()
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit/internal/redistest"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -110,8 +111,8 @@ func newCaller(t *testing.T, reps []*replica, token string) *caller {
 
 // tally is what a round of calls came to.
 type tally struct {
-	allowed, denied, other int
-	slowest                time.Duration
+	allowed, denied, unavailable, other int
+	slowest                             time.Duration
 }
 
 // call makes one call through the next replica, round robin.
@@ -149,6 +150,8 @@ func round(t *testing.T, callers []*caller, n int) []tally {
 					out[i].allowed++
 				case isErr && info.Code == "rate_limited":
 					out[i].denied++
+				case isErr && info.Code == "unavailable" && info.RetryAfterSeconds > 0:
+					out[i].unavailable++
 				default:
 					out[i].other++
 					t.Errorf("unexpected result %+v", info)
@@ -212,12 +215,20 @@ func TestReplicas(t *testing.T) {
 	during := callersFor(t, reps, "during")
 	got = round(t, during, callsPerKey)
 	var slowest time.Duration
+	refused := 0
 	for i, g := range got {
 		slowest = max(slowest, g.slowest)
-		t.Logf("redis down: credential %d: %d allowed, %d rate_limited, %d without an answer", i, g.allowed, g.denied, g.other)
-		if g.allowed != callsPerKey {
-			t.Errorf("redis down: credential %d: %d of %d calls allowed, want all (fail open)", i, g.allowed, callsPerKey)
+		refused += g.unavailable
+		t.Logf("redis down: credential %d: %d allowed, %d rate_limited, %d unavailable, %d without an answer", i, g.allowed, g.denied, g.unavailable, g.other)
+		if g.allowed+g.unavailable != callsPerKey {
+			t.Errorf("redis down: credential %d: %d of %d calls allowed, want all but the few before the outage was declared (fail open, %d per replica, the rate of each replica)",
+				i, g.allowed, callsPerKey, callsPerKey/replicas)
 		}
+	}
+	// Until OutageAfter calls in a row failed, a failure is one call's:
+	// it is refused with a retry rather than let through unchecked.
+	if refused > replicas*(limit.OutageAfter-1) {
+		t.Errorf("redis down: %d calls refused as unavailable, want at most %d (the failures before the outage was declared)", refused, replicas*(limit.OutageAfter-1))
 	}
 	t.Logf("redis down: slowest answer %v", slowest)
 	for i, r := range reps {
@@ -276,7 +287,10 @@ func TestOutageLogIsJSONLines(t *testing.T) {
 	// Calls for three retry intervals of the store: each interval, one
 	// call dials the stopped Redis.
 	for end := time.Now().Add(3 * redislimit.DefaultRetryInterval); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-		if res, _ := c.call(t); res == nil || res.IsError {
+		// Fail open is bounded (rate_limited past the local limit), and
+		// refuses the calls before the outage is declared (unavailable).
+		res, _ := c.call(t)
+		if info, _ := mcpgo.InfoOf(res); res == nil || res.IsError && info.Code != "rate_limited" && info.Code != "unavailable" {
 			t.Fatalf("during the outage (fail open): %+v", res)
 		}
 	}

@@ -1,0 +1,160 @@
+package redislimit_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/limit"
+	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
+	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit/internal/redistest"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+)
+
+// Figures of the burst test.
+const (
+	burstCalls = 200
+	burstLimit = 20
+	burstRuns  = 10
+)
+
+// burstReplica is one in-process replica: a real mcp-go server over
+// streamable HTTP on loopback, with its own Redis client and Limiter at
+// their defaults (ClientOptions, redislimit.New), as a user sets them up.
+type burstReplica struct {
+	url  string
+	logs *logbuf.Buffer
+}
+
+func startBurstReplica(t *testing.T, addr, prefix string) *burstReplica {
+	t.Helper()
+	r := &burstReplica{logs: &logbuf.Buffer{}}
+	rdb := redis.NewClient(redislimit.ClientOptions(addr))
+	t.Cleanup(func() { _ = rdb.Close() })
+	lim := limit.New(limit.Rate{Limit: burstLimit, Per: time.Hour}, limit.WithLogger(r.logs.Logger()),
+		limit.WithStore(redislimit.New(rdb, redislimit.WithPrefix(prefix))))
+	s := server.NewMCPServer("search", "1.0.0")
+	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
+	s.AddTool(mcp.NewTool("search"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("found"), nil
+	})
+	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStateLess(true)))
+	t.Cleanup(srv.Close)
+	r.url = srv.URL
+	return r
+}
+
+// burn keeps every CPU of the process busy until stop is closed, so that
+// the calls, the servers and Redis compete for the CPU as on a loaded
+// machine.
+func burn(stop <-chan struct{}) {
+	for range runtime.GOMAXPROCS(0) {
+		go func() {
+			for x := 0; ; x++ {
+				if x%1024 == 0 {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+				}
+			}
+		}()
+	}
+}
+
+// TestBurstOverReplicasIsExact: 200 concurrent calls of one credential
+// over 3 replicas sharing a real Redis, with the CPUs kept busy, allow
+// exactly the limit (20 an hour, so nothing refills during a run) in each
+// of 10 runs, and no replica reports a store failure. With the old
+// defaults one slow Redis read (100ms wait, 20 pooled connections) turned
+// the limiter to "fail open" and 24–26 calls got through.
+//
+//	go test -count=1 -run TestBurstOverReplicasIsExact -v ./wrap/limit/redislimit/
+func TestBurstOverReplicasIsExact(t *testing.T) {
+	addr := redistest.Addr(t)
+	p := prefix(t)
+	var reps []*burstReplica
+	for range replicas {
+		reps = append(reps, startBurstReplica(t, addr, p))
+	}
+	for run := range burstRuns {
+		token := fmt.Sprintf("burst-%d", run)
+		var clients []*client.Client
+		for _, r := range reps {
+			tr, err := transport.NewStreamableHTTP(r.url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := client.NewClient(tr)
+			t.Cleanup(func() { _ = c.Close() })
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			if err := c.Start(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+				t.Fatal(err)
+			}
+			cancel()
+			clients = append(clients, c)
+		}
+		stop := make(chan struct{})
+		burn(stop)
+		var mu sync.Mutex
+		var allowed, denied, slow, other int
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		began := time.Now()
+		for i := range burstCalls {
+			wg.Go(func() {
+				<-start
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				var req mcp.CallToolRequest
+				req.Params.Name = "search"
+				res, err := clients[i%len(clients)].CallTool(ctx, req)
+				mu.Lock()
+				defer mu.Unlock()
+				switch info, _ := mcpgo.InfoOf(res); {
+				case err != nil:
+					other++
+					t.Errorf("call without an answer: %v", err)
+				case !res.IsError:
+					allowed++
+				case info.Code == "rate_limited":
+					denied++
+				case info.Code == "unavailable" && info.RetryAfterSeconds > 0:
+					slow++ // a store call that failed twice: refused with a retry, never let through
+				default:
+					other++
+					t.Errorf("unexpected result %+v", info)
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		close(stop)
+		t.Logf("run %d: %d allowed, %d rate_limited, %d unavailable (the store was too slow twice), %d other of %d concurrent calls over %d replicas in %v",
+			run, allowed, denied, slow, other, burstCalls, replicas, time.Since(began).Round(time.Millisecond))
+		if allowed != burstLimit {
+			t.Errorf("run %d: %d calls allowed, want exactly %d", run, allowed, burstLimit)
+		}
+		for i, r := range reps {
+			if l := grepLines(r.logs.String(), "rate-limit store failed"); l != "" {
+				t.Errorf("run %d: replica %d: a burst was taken for an outage:\n%s", run, i, l)
+			}
+		}
+	}
+}
