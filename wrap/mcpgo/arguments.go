@@ -23,7 +23,12 @@ import (
 //     `item 0 in argument "paths" is not a string`, …;
 //   - CallToolRequest.BindArguments (what mcp.NewTypedToolHandler calls): a
 //     *json.UnmarshalTypeError, answered as `parameter "days" must be an
-//     integer, got string`.
+//     integer, got string`;
+//   - the same error's sentence when a server decoded the arguments itself
+//     and kept only the text (mcp-grafana: `fmt.Errorf("unmarshal args:
+//     %s", err)`): `json: cannot unmarshal number into Go struct field
+//     P.incidentId of type string`, believed when the arguments hold a
+//     number at "incidentId".
 //
 // mcp-go's errors carry no type, so the rule is to believe an error only
 // when req bears it out: a Require* error is recognised when the same
@@ -52,7 +57,11 @@ func ArgumentError(err error, req mcp.CallToolRequest) (*errs.Error, bool) {
 	if errors.As(err, &ute) {
 		return bindError(ute, req)
 	}
-	return requireError(innermost(err), req)
+	inner := innermost(err)
+	if e, ok := textBindError(inner, req); ok {
+		return e, true
+	}
+	return requireError(inner, req)
 }
 
 // innermost returns the end of err's Unwrap chain (the first branch of a
@@ -197,6 +206,23 @@ func bindError(ute *json.UnmarshalTypeError, req mcp.CallToolRequest) (*errs.Err
 		return nil, false
 	}
 	return typeViolation(ute, paramPath(ute.Field), expectedJSON(ute.Type), kind), true
+}
+
+// textBindError recognises the sentence of a *json.UnmarshalTypeError about
+// a struct field whose type was lost (formatted with %s or %v), wherever it
+// stands in err's text, as ArgumentResult does in a result's: the path and
+// the JSON kind it names must be in req's arguments (at any offset: the
+// text has none).
+func textBindError(err error, req mcp.CallToolRequest) (*errs.Error, bool) {
+	msg := err.Error()
+	i := strings.Index(msg, jsonSentence)
+	// A sentence about the whole value ("into Go value of type []T") is
+	// left alone: the arguments are always an object, and so is many an
+	// upstream's answer that fails to decode.
+	if i < 0 || len(msg) > maxArgumentSentence || strings.Contains(msg[i:], " into Go value of type ") {
+		return nil, false
+	}
+	return unmarshalSentence(msg[i+len(jsonSentence):], req, err)
 }
 
 // boundJSON returns the JSON BindArguments decodes for req.
@@ -386,10 +412,20 @@ func ArgumentResult(res *mcp.CallToolResult, req mcp.CallToolRequest) (*errs.Err
 	case *mcp.TextContent:
 		text = c.Text
 	}
-	rest, ok := strings.CutPrefix(text, typedPrefix+"json: cannot unmarshal ")
+	rest, ok := strings.CutPrefix(text, typedPrefix+jsonSentence)
 	if !ok || len(rest) > maxArgumentSentence {
 		return nil, false
 	}
+	return unmarshalSentence(rest, req, errors.New(text))
+}
+
+// jsonSentence starts the text of encoding/json's *UnmarshalTypeError.
+const jsonSentence = "json: cannot unmarshal "
+
+// unmarshalSentence reads the rest of a *json.UnmarshalTypeError's text,
+// after jsonSentence, and returns cause as the InvalidArgument error it
+// describes when req holds a value of the named JSON kind at the named path.
+func unmarshalSentence(rest string, req mcp.CallToolRequest, cause error) (*errs.Error, bool) {
 	value, rest, ok := strings.Cut(rest, " into ")
 	if !ok {
 		return nil, false
@@ -429,7 +465,7 @@ func ArgumentResult(res *mcp.CallToolResult, req mcp.CallToolRequest) (*errs.Err
 	if !valueAt(raw, path, kind, -1) {
 		return nil, false
 	}
-	return typeViolation(errors.New(text), paramPath(field), expectedGo(typ), kind), true
+	return typeViolation(cause, paramPath(field), expectedGo(typ), kind), true
 }
 
 // paramPath writes encoding/json's field path as a parameter path: jsonv2's

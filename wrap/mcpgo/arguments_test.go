@@ -227,3 +227,54 @@ func TestArgumentResultRecognisesMCPGoTypedHandlers(t *testing.T) {
 func sameParam(got, want string) bool {
 	return got == want || (want != "" && strings.HasPrefix(got, want+"[") && strings.HasSuffix(got, "]"))
 }
+
+// TestArgumentErrorRecognisesAServersOwnDecodeSentence: mcp-grafana decodes
+// the arguments itself and returns fmt.Errorf("unmarshal args: %s", err),
+// keeping only the text; a wrong type from the model was logged as an
+// internal fault (ERROR) instead of the caller's mistake.
+func TestArgumentErrorRecognisesAServersOwnDecodeSentence(t *testing.T) {
+	type filter struct {
+		Limit int `json:"limit"`
+	}
+	type params struct {
+		IncidentID string `json:"incidentId"`
+		Filter     filter `json:"filter"`
+	}
+	decode := func(args string) error {
+		var p params
+		err := json.Unmarshal([]byte(args), &p)
+		if err == nil {
+			t.Fatalf("%s decoded", args)
+		}
+		return fmt.Errorf("unmarshal args: %s", err)
+	}
+	for _, c := range []struct{ args, param, expected, got string }{
+		{`{"incidentId":1}`, "incidentId", "a string", "number"},
+		{`{"filter":{"limit":"ten"}}`, "filter.limit", "an integer", "string"},
+	} {
+		t.Run(c.args, func(t *testing.T) {
+			e, ok := mcpgo.ArgumentError(decode(c.args), request(t, c.args))
+			if !ok {
+				t.Fatalf("%q not recognised", decode(c.args))
+			}
+			v := e.Violations()
+			if e.Code() != errs.InvalidArgument || len(v) != 1 || v[0].Parameter != c.param || v[0].Expected != c.expected || v[0].Got != c.got {
+				t.Fatalf("got %v %q %+v", e.Code(), e.Message(), v)
+			}
+		})
+	}
+	// The same sentence when the arguments do not bear it out (an upstream's
+	// answer that failed to decode), and one about a whole value, are not
+	// the caller's mistake.
+	for _, c := range []struct {
+		err  error
+		args string
+	}{
+		{decode(`{"incidentId":1}`), `{"incidentId":"abc"}`},
+		{fmt.Errorf("decode answer: %s", json.Unmarshal([]byte(`{"a":1}`), new([]string))), `{"a":1}`},
+	} {
+		if e, ok := mcpgo.ArgumentError(c.err, request(t, c.args)); ok {
+			t.Errorf("%q with %s recognised as %q", c.err, c.args, e.Message())
+		}
+	}
+}
