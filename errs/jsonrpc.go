@@ -97,7 +97,7 @@ func ToJSONRPC(err error, req Request) *RPCError {
 		subject = "resource " + strconv.Quote(req.URI)
 	}
 	if req.Shown != "" {
-		info := Info{Code: Internal.String(), Message: req.Shown, CallID: req.CallID}
+		info := Info{Code: Internal.String(), Message: req.Shown, CallID: req.CallID, Attempts: req.Attempts}
 		return &RPCError{Code: codeInternal, Message: req.Shown,
 			Data: RPCData{Info: info, URI: req.URI, Prompt: req.Prompt}, err: e}
 	}
