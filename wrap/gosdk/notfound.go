@@ -28,3 +28,13 @@ func sdkAnswerCode(w *jsonrpc.Error) errs.Code {
 // codeResourceNotFound is what ResourceNotFoundError sends with
 // MCPGODEBUG=customresnotfounderrcode=1.
 const codeResourceNotFound = -32002
+
+// nilResourceError reports whether err is go-sdk v1.8's own answer to a
+// resource handler's missing result ("reading resource %s: read handler
+// returned nil information", mcp/server.go), which v1.7 does not have (it
+// dereferences the nil). The chain answers both versions alike, as the
+// missing result it is; TestMatrix fails when an upgrade rewords it.
+func nilResourceError(err error) bool {
+	msg := err.Error()
+	return strings.HasPrefix(msg, "reading resource ") && strings.HasSuffix(msg, ": read handler returned nil information")
+}

@@ -46,7 +46,7 @@ func servePrompt(ctx context.Context, w *wrap.Wrapper, method string, r *mcp.Get
 func handleMethod(ctx context.Context, r *call.Request) (call.Result, error) {
 	mc := r.SDK.(*methodCall)
 	res, err := mc.next(ctx, mc.method, mc.m)
-	if err != nil {
+	if err != nil && !nilResourceError(err) {
 		return nil, toolError(err)
 	}
 	if isNil(res) {
