@@ -123,23 +123,29 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
+// teeBody records a response body as it is read. A client may close the
+// body on one goroutine while another still reads it (a stream it gave up
+// on), so what Read writes and record reads is under mu.
 type teeBody struct {
 	rc     io.ReadCloser
-	buf    bytes.Buffer
 	wire   *Wire
 	status int
 	ct     string
 	once   sync.Once
+	mu     sync.Mutex
+	buf    bytes.Buffer
 	err    error
 }
 
 func (b *teeBody) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
+	b.mu.Lock()
 	b.buf.Write(p[:n])
+	if err != nil && !errors.Is(err, io.EOF) {
+		b.err = err
+	}
+	b.mu.Unlock()
 	if err != nil {
-		if !errors.Is(err, io.EOF) {
-			b.err = err
-		}
 		b.record()
 	}
 	return n, err
@@ -152,8 +158,11 @@ func (b *teeBody) Close() error {
 
 func (b *teeBody) record() {
 	b.once.Do(func() {
+		b.mu.Lock()
+		r := Response{Status: b.status, ContentType: b.ct, Body: bytes.Clone(b.buf.Bytes()), ReadErr: b.err}
+		b.mu.Unlock()
 		b.wire.mu.Lock()
-		b.wire.responses = append(b.wire.responses, Response{Status: b.status, ContentType: b.ct, Body: bytes.Clone(b.buf.Bytes()), ReadErr: b.err})
+		b.wire.responses = append(b.wire.responses, r)
 		b.wire.mu.Unlock()
 	})
 }
