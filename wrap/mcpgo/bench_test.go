@@ -2,19 +2,23 @@ package mcpgo_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrap/mcpwrap/internal/benchmix"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/benchobs"
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -41,39 +45,68 @@ func benchForecast(_ context.Context, _ mcp.CallToolRequest, a benchArgs) (*mcp.
 	return forecastResult, nil
 }
 
-// discardSpans is a span processor that drops every span: spans are
-// recorded in full (attributes, status) and exported nowhere.
-type discardSpans struct{}
-
-func (discardSpans) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
-func (discardSpans) OnEnd(sdktrace.ReadOnlySpan)                     {}
-func (discardSpans) Shutdown(context.Context) error                  { return nil }
-func (discardSpans) ForceFlush(context.Context) error                { return nil }
-
-// benchObserver observes with everything on: a JSON log line per call to
-// io.Discard, a recorded span, the duration metric read by a ManualReader.
-func benchObserver(b *testing.B) *observe.Observer {
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(discardSpans{}))
-	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
-	b.Cleanup(func() { _ = tp.Shutdown(context.Background()); _ = mp.Shutdown(context.Background()) })
-	return observe.New(observe.WithTracerProvider(tp), observe.WithMeterProvider(mp),
-		observe.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
-}
-
 // typedForms are the servers of BenchmarkTypedCall: bare mcp-go with its
-// own typed handler, the wrapped server without telemetry, and the wrapped
-// server observed.
+// own typed handler, the wrapped server without telemetry, the wrapped
+// server observed, and bare mcp-go with the same telemetry written by hand
+// (telemetry_floor: what the SDK span, the metric and the slog line cost
+// by themselves, with nothing of mcpwrap).
 func typedForms(b *testing.B) ([]string, []*server.MCPServer) {
-	names := []string{"bare", "wrapped", "observed"}
+	names := []string{"bare", "wrapped", "observed", "telemetry_floor"}
 	bare := server.NewMCPServer("bench", "1.0.0")
 	bare.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
 	servers := []*server.MCPServer{bare}
-	for _, w := range []*wrap.Wrapper{wrap.New(), wrap.New(wrap.WithObserver(benchObserver(b)))} {
+	for _, w := range []*wrap.Wrapper{wrap.New(), wrap.New(wrap.WithObserver(benchobs.Observer(b)))} {
 		s := server.NewMCPServer("bench", "1.0.0", mcpgo.Option(w))
 		s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("forecast"), benchForecast))
 		servers = append(servers, s)
 	}
-	return names, servers
+	floor := server.NewMCPServer("bench", "1.0.0", server.WithToolHandlerMiddleware(handWrittenTelemetry(b)))
+	floor.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
+	return names, append(servers, floor)
+}
+
+// handWrittenTelemetry is the least a middleware can do for the same
+// telemetry as the observed form: the same span (name, kind, the nine
+// attributes), the duration histogram with a set built once, and the same
+// JSON log line with constant values, on the same providers and handler.
+func handWrittenTelemetry(b *testing.B) server.ToolHandlerMiddleware {
+	tp, mp := benchobs.Providers(b)
+	tracer := tp.Tracer("floor")
+	hist, err := mp.Meter("floor").Float64Histogram(semconv.MetricOperationDuration)
+	if err != nil {
+		b.Fatal(err)
+	}
+	set := metric.WithAttributeSet(attribute.NewSet(attribute.String(semconv.AttrMethodName, semconv.MethodToolsCall),
+		attribute.String(semconv.AttrToolName, "forecast")))
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	kind := trace.WithSpanKind(trace.SpanKindServer)
+	args := json.RawMessage(`{"city":"<string, 5 bytes>","days":"<number>","hourly":"<bool>","lat":"<number>","lon":"<number>","units":"<string, 6 bytes>"}`)
+	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			begin := time.Now()
+			ctx, span := tracer.Start(ctx, "tools/call "+req.Params.Name, kind, trace.WithTimestamp(begin), trace.WithAttributes(
+				attribute.String(semconv.AttrMethodName, semconv.MethodToolsCall),
+				attribute.String(semconv.AttrToolName, req.Params.Name),
+				attribute.String(semconv.AttrOperationName, semconv.OperationExecuteTool),
+				attribute.String(semconv.AttrNetworkTransport, semconv.TransportPipe),
+				attribute.String(semconv.AttrCallID, "79806d44bddfa26f"),
+				attribute.String(semconv.AttrRequestID, "1"),
+				attribute.String(semconv.AttrSessionID, "bench-session")))
+			res, err := next(ctx, req)
+			span.SetAttributes(attribute.String(semconv.AttrOutcome, "success"), attribute.Int(semconv.AttrAttempts, 1))
+			span.End()
+			d := time.Since(begin)
+			hist.Record(ctx, d.Seconds(), set)
+			sc := span.SpanContext()
+			logger.LogAttrs(ctx, slog.LevelInfo, semconv.MsgToolCall, slog.String(semconv.KeyTool, req.Params.Name),
+				slog.String(semconv.KeyCallID, "79806d44bddfa26f"), slog.String(semconv.KeyOutcome, "success"),
+				slog.Float64(semconv.KeyDurationMS, float64(d.Microseconds())/1000), slog.Int(semconv.KeyAttempts, 1),
+				slog.String(semconv.KeyRequestID, "1"), slog.String(semconv.KeySessionID, "bench-session"),
+				slog.Any(semconv.KeyArguments, args), slog.String(semconv.KeyTraceID, sc.TraceID().String()),
+				slog.String(semconv.KeySpanID, sc.SpanID().String()))
+			return res, err
+		}
+	}
 }
 
 // sessionContext is a context carrying a registered in-process session,
@@ -119,8 +152,8 @@ func BenchmarkTypedCall(b *testing.B) {
 func BenchmarkTypedCallEach(b *testing.B) {
 	names, servers := typedForms(b)
 	for i, name := range names {
+		ctx := sessionContext(b, servers[i], "bench-session")
 		b.Run(name, func(b *testing.B) {
-			ctx := sessionContext(b, servers[i], "bench-session")
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := handle(ctx, servers[i]); err != nil {
