@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -170,30 +171,34 @@ func argumentNames(r *Redactor, args any) ([]byte, error) {
 // (keys sorted, values unescaped), when every key is printable ASCII that
 // needs no escaping, capping or rewriting; ok is false otherwise.
 func appendArgumentSizes(r *Redactor, m map[string]any) (b []byte, ok bool) {
-	var arr [16]string
-	keys := arr[:0]
+	type pair struct {
+		k string
+		v any
+	}
+	var arr [16]pair
+	pairs := arr[:0]
 	n := 2
-	for k := range m {
+	for k, v := range m {
 		if !plainKey(k) {
 			return nil, false
 		}
-		keys = append(keys, k)
+		pairs = append(pairs, pair{k, v})
 		n += len(k) + 32
 	}
-	slices.Sort(keys)
+	slices.SortFunc(pairs, func(a, b pair) int { return strings.Compare(a.k, b.k) })
 	b = make([]byte, 0, n)
 	b = append(b, '{')
-	for i, k := range keys {
+	for i, p := range pairs {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		b = append(b, k...)
+		b = append(b, p.k...)
 		b = append(b, `":"`...)
-		if r.IsSecretName(k) {
+		if r.IsSecretName(p.k) {
 			b = append(b, Redacted...)
 		} else {
-			b = appendSizeOf(b, m[k])
+			b = appendSizeOf(b, p.v)
 		}
 		b = append(b, '"')
 	}
