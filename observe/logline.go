@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"log/slog"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -96,7 +98,7 @@ func (c *Recording) arguments() (asJSON []byte, text string) {
 			case argsFull:
 				c.argState, c.argText = c.fullArguments()
 			case argsNames:
-				c.argState, c.argText = c.capJSON(marshalPlain(argumentSizes(c.o.red, c.args)))
+				c.argState, c.argText = c.capJSON(argumentNames(c.o.red, c.args))
 			}
 		}
 	}
@@ -143,18 +145,83 @@ func (c *Recording) capJSON(b []byte, err error) (argState, string) {
 	return argsRaw, ""
 }
 
-// argumentSizes describes arguments by name, JSON type and size only:
+// argumentNames renders arguments by name, JSON type and size only:
 // "<string, 4 bytes>", "<array, 3 items>", "<object, 2 keys>",
 // "<number>"; a value under a secret name is Redacted, not even its size
-// shown.
-func argumentSizes(r *Redactor, args any) any {
+// shown. An object of plain names is written straight into one buffer;
+// anything else goes through argumentSizes and the encoder, which give
+// the same bytes.
+func argumentNames(r *Redactor, args any) ([]byte, error) {
 	if raw, ok := args.(json.RawMessage); ok {
 		var decoded any
 		if len(raw) > maxTextBytes*64 || json.Unmarshal(raw, &decoded) != nil {
-			return sizeOf(args)
+			return marshalPlain(sizeOf(args))
 		}
 		args = decoded
 	}
+	if m, ok := args.(map[string]any); ok && len(m) <= 256 {
+		if b, ok := appendArgumentSizes(r, m); ok {
+			return b, nil
+		}
+	}
+	return marshalPlain(argumentSizes(r, args))
+}
+
+// appendArgumentSizes writes what marshalPlain(argumentSizes(r, m)) would
+// (keys sorted, values unescaped), when every key is printable ASCII that
+// needs no escaping, capping or rewriting; ok is false otherwise.
+func appendArgumentSizes(r *Redactor, m map[string]any) (b []byte, ok bool) {
+	type pair struct {
+		k string
+		v any
+	}
+	var arr [16]pair
+	pairs := arr[:0]
+	n := 2
+	for k, v := range m {
+		if !plainKey(k) {
+			return nil, false
+		}
+		pairs = append(pairs, pair{k, v})
+		n += len(k) + 32
+	}
+	slices.SortFunc(pairs, func(a, b pair) int { return strings.Compare(a.k, b.k) })
+	b = make([]byte, 0, n)
+	b = append(b, '{')
+	for i, p := range pairs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, p.k...)
+		b = append(b, `":"`...)
+		if r.IsSecretName(p.k) {
+			b = append(b, Redacted...)
+		} else {
+			b = appendSizeOf(b, p.v)
+		}
+		b = append(b, '"')
+	}
+	return append(b, '}'), true
+}
+
+// plainKey reports whether k is written in JSON as it is and left alone
+// by safeText and capString.
+func plainKey(k string) bool {
+	if len(k) > maxNameBytes {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// argumentSizes is argumentNames' value for the encoder, for arguments
+// appendArgumentSizes does not write.
+func argumentSizes(r *Redactor, args any) any {
 	m, ok := args.(map[string]any)
 	if !ok || len(m) > 256 {
 		return sizeOf(args)
@@ -181,6 +248,22 @@ func marshalPlain(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// appendSizeOf appends sizeOf(v).
+func appendSizeOf(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case string:
+		b = append(b, "<string, "...)
+		return append(strconv.AppendInt(b, int64(len(x)), 10), " bytes>"...)
+	case []any:
+		b = append(b, "<array, "...)
+		return append(strconv.AppendInt(b, int64(len(x)), 10), " items>"...)
+	case map[string]any:
+		b = append(b, "<object, "...)
+		return append(strconv.AppendInt(b, int64(len(x)), 10), " keys>"...)
+	}
+	return append(b, sizeOf(v)...)
 }
 
 func sizeOf(v any) string {

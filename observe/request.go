@@ -64,11 +64,14 @@ func (c *Recording) openSpan(ctx context.Context, name string, meta map[string]a
 			ctx = o.prop.Extract(ctx, propagation.HeaderCarrier(header))
 		}
 	}
-	ctx, c.span = o.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer),
-		trace.WithTimestamp(c.begin), trace.WithAttributes(attrs...))
+	ctx, c.span = o.tracer.Start(ctx, name, serverKind, trace.WithTimestamp(c.begin), trace.WithAttributes(attrs...))
 	c.owned = true
 	return ctx
 }
+
+// serverKind is built once: as an interface value it would cost an
+// allocation per call.
+var serverKind = trace.WithSpanKind(trace.SpanKindServer)
 
 // requestAttrs appends the attributes every observed request has.
 func (c *Recording) requestAttrs(attrs []attribute.KeyValue, header http.Header) []attribute.KeyValue {

@@ -7,12 +7,14 @@ import (
 	"io"
 	"log/slog"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/mcpwrap/mcpwrap/internal/benchmix"
+	"github.com/mcpwrap/mcpwrap/internal/benchobs"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
@@ -148,4 +150,99 @@ func TestNoTelemetryPathAllocatesNothing(t *testing.T) {
 	if allocs != 0 {
 		t.Fatalf("success path allocates %.1f times per call, want 0", allocs)
 	}
+}
+
+// benchArgs is the 6-field typed tool of BenchmarkTypedRoundTrip.
+type benchArgs struct {
+	City   string  `json:"city" validate:"required,max=64"`
+	Days   int     `json:"days" validate:"required,min=1,max=14"`
+	Units  string  `json:"units" validate:"required,oneof=metric imperial"`
+	Lat    float64 `json:"lat" validate:"gte=-90,lte=90"`
+	Lon    float64 `json:"lon" validate:"gte=-180,lte=180"`
+	Hourly bool    `json:"hourly"`
+}
+
+func benchForecast(_ context.Context, _ *mcp.CallToolRequest, a benchArgs) (*mcp.CallToolResult, any, error) {
+	if a.City == "" {
+		return nil, nil, fmt.Errorf("no city")
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sunny"}}}, nil, nil
+}
+
+var benchArgsJSON = json.RawMessage(`{"city":"Paris","days":3,"units":"metric","lat":48.85,"lon":2.35,"hourly":true}`)
+
+// typedServers are the servers of BenchmarkTypedRoundTrip: bare go-sdk
+// with its own typed handler (mcp.AddTool), the Wrapper attached with
+// gosdk.AddTool and no telemetry, and the same observed (a JSON line, an SDK
+// span dropped by its processor, the metrics on a ManualReader).
+func typedServers(b *testing.B) ([]string, []*mcp.Server) {
+	names := []string{"bare", "wrapped", "observed"}
+	var servers []*mcp.Server
+	for _, w := range []*wrap.Wrapper{nil, wrap.New(), wrap.New(wrap.WithObserver(benchobs.Observer(b)))} {
+		s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+		if w == nil {
+			mcp.AddTool(s, &mcp.Tool{Name: "forecast"}, benchForecast)
+		} else {
+			gosdk.Attach(s, w)
+			if err := gosdk.AddTool(s, w, &mcp.Tool{Name: "forecast"}, benchForecast); err != nil {
+				b.Fatal(err)
+			}
+		}
+		servers = append(servers, s)
+	}
+	return names, servers
+}
+
+func callForecast(ctx context.Context, cs *mcp.ClientSession) error {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "forecast", Arguments: benchArgsJSON})
+	if err == nil && res.IsError {
+		err = fmt.Errorf("error result %+v", res.Content)
+	}
+	return err
+}
+
+// BenchmarkTypedRoundTrip measures a whole tools/call of a 6-field typed
+// tool from go-sdk's client to its server over in-memory transports, the
+// three forms taking turns call by call; it reports each form's median
+// (µs), overhead (%) and ratio to bare (×bare).
+func BenchmarkTypedRoundTrip(b *testing.B) {
+	names, servers := typedServers(b)
+	sessions := make([]*mcp.ClientSession, len(servers))
+	for i, s := range servers {
+		sessions[i] = connect(b, "memory", s, i > 0)
+	}
+	ctx := context.Background()
+	benchmix.Run(b, names, func(i int) error { return callForecast(ctx, sessions[i]) })
+}
+
+// BenchmarkTypedRoundTrip64 is the throughput of 64 concurrent sessions
+// on each form: one round is every session making 4 calls at once, the
+// forms taking turns round by round.
+func BenchmarkTypedRoundTrip64(b *testing.B) {
+	const n = 64
+	names, servers := typedServers(b)
+	sessions := make([][]*mcp.ClientSession, len(servers))
+	for i, s := range servers {
+		for range n {
+			sessions[i] = append(sessions[i], connect(b, "memory", s, i > 0))
+		}
+	}
+	ctx := context.Background()
+	benchmix.Run(b, names, func(i int) error {
+		var wg sync.WaitGroup
+		errc := make(chan error, n)
+		for _, cs := range sessions[i] {
+			wg.Go(func() {
+				for range 4 {
+					if err := callForecast(ctx, cs); err != nil {
+						errc <- err
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errc)
+		return <-errc
+	})
 }

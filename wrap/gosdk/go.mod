@@ -8,6 +8,8 @@ require (
 	go.opentelemetry.io/otel/trace v1.21.0
 )
 
+require go.opentelemetry.io/otel/sdk/metric v1.21.0 // indirect
+
 require (
 	github.com/gabriel-vasile/mimetype v1.4.8 // indirect
 	github.com/go-logr/logr v1.3.0 // indirect

@@ -1,0 +1,199 @@
+package mcpgo_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpwrap/mcpwrap/internal/benchmix"
+	"github.com/mcpwrap/mcpwrap/internal/benchobs"
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+)
+
+// benchArgs is the 6-field typed tool of the side-by-side benchmarks.
+type benchArgs struct {
+	City   string  `json:"city" validate:"required,max=64"`
+	Days   int     `json:"days" validate:"required,min=1,max=14"`
+	Units  string  `json:"units" validate:"required,oneof=metric imperial"`
+	Lat    float64 `json:"lat" validate:"gte=-90,lte=90"`
+	Lon    float64 `json:"lon" validate:"gte=-180,lte=180"`
+	Hourly bool    `json:"hourly"`
+}
+
+var forecastCall = []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"forecast","arguments":` +
+	`{"city":"Paris","days":3,"units":"metric","lat":48.85,"lon":2.35,"hourly":true}}}`)
+
+var forecastResult = mcp.NewToolResultText("sunny")
+
+func benchForecast(_ context.Context, _ mcp.CallToolRequest, a benchArgs) (*mcp.CallToolResult, error) {
+	if a.City == "" {
+		return nil, fmt.Errorf("no city")
+	}
+	return forecastResult, nil
+}
+
+// typedForms are the servers of BenchmarkTypedCall: bare mcp-go with its
+// own typed handler, the wrapped server without telemetry, the wrapped
+// server observed, and bare mcp-go with the same telemetry written by hand
+// (telemetry_floor: what the SDK span, the metric and the slog line cost
+// by themselves, with nothing of mcpwrap).
+func typedForms(b *testing.B) ([]string, []*server.MCPServer) {
+	names := []string{"bare", "wrapped", "observed", "telemetry_floor"}
+	bare := server.NewMCPServer("bench", "1.0.0")
+	bare.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
+	servers := []*server.MCPServer{bare}
+	for _, w := range []*wrap.Wrapper{wrap.New(), wrap.New(wrap.WithObserver(benchobs.Observer(b)))} {
+		s := server.NewMCPServer("bench", "1.0.0", mcpgo.Option(w))
+		s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("forecast"), benchForecast))
+		servers = append(servers, s)
+	}
+	floor := server.NewMCPServer("bench", "1.0.0", server.WithToolHandlerMiddleware(handWrittenTelemetry(b)))
+	floor.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
+	return names, append(servers, floor)
+}
+
+// handWrittenTelemetry is the least a middleware can do for the same
+// telemetry as the observed form: the same span (name, kind, the nine
+// attributes), the duration histogram with a set built once, and the same
+// JSON log line with constant values, on the same providers and handler.
+func handWrittenTelemetry(b *testing.B) server.ToolHandlerMiddleware {
+	tp, mp := benchobs.Providers(b)
+	tracer := tp.Tracer("floor")
+	hist, err := mp.Meter("floor").Float64Histogram(semconv.MetricOperationDuration)
+	if err != nil {
+		b.Fatal(err)
+	}
+	set := metric.WithAttributeSet(attribute.NewSet(attribute.String(semconv.AttrMethodName, semconv.MethodToolsCall),
+		attribute.String(semconv.AttrToolName, "forecast")))
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	kind := trace.WithSpanKind(trace.SpanKindServer)
+	args := json.RawMessage(`{"city":"<string, 5 bytes>","days":"<number>","hourly":"<bool>","lat":"<number>","lon":"<number>","units":"<string, 6 bytes>"}`)
+	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			begin := time.Now()
+			ctx, span := tracer.Start(ctx, "tools/call "+req.Params.Name, kind, trace.WithTimestamp(begin), trace.WithAttributes(
+				attribute.String(semconv.AttrMethodName, semconv.MethodToolsCall),
+				attribute.String(semconv.AttrToolName, req.Params.Name),
+				attribute.String(semconv.AttrOperationName, semconv.OperationExecuteTool),
+				attribute.String(semconv.AttrNetworkTransport, semconv.TransportPipe),
+				attribute.String(semconv.AttrCallID, "79806d44bddfa26f"),
+				attribute.String(semconv.AttrRequestID, "1"),
+				attribute.String(semconv.AttrSessionID, "bench-session")))
+			res, err := next(ctx, req)
+			span.SetAttributes(attribute.String(semconv.AttrOutcome, "success"), attribute.Int(semconv.AttrAttempts, 1))
+			span.End()
+			d := time.Since(begin)
+			hist.Record(ctx, d.Seconds(), set)
+			sc := span.SpanContext()
+			logger.LogAttrs(ctx, slog.LevelInfo, semconv.MsgToolCall, slog.String(semconv.KeyTool, req.Params.Name),
+				slog.String(semconv.KeyCallID, "79806d44bddfa26f"), slog.String(semconv.KeyOutcome, "success"),
+				slog.Float64(semconv.KeyDurationMS, float64(d.Microseconds())/1000), slog.Int(semconv.KeyAttempts, 1),
+				slog.String(semconv.KeyRequestID, "1"), slog.String(semconv.KeySessionID, "bench-session"),
+				slog.Any(semconv.KeyArguments, args), slog.String(semconv.KeyTraceID, sc.TraceID().String()),
+				slog.String(semconv.KeySpanID, sc.SpanID().String()))
+			return res, err
+		}
+	}
+}
+
+// sessionContext is a context carrying a registered in-process session,
+// as a transport hands it to HandleMessage.
+func sessionContext(b *testing.B, s *server.MCPServer, id string) context.Context {
+	sess := server.NewInProcessSession(id, nil)
+	if err := s.RegisterSession(context.Background(), sess); err != nil {
+		b.Fatal(err)
+	}
+	sess.Initialize()
+	return s.WithContext(context.Background(), sess)
+}
+
+func handle(ctx context.Context, s *server.MCPServer) error {
+	resp := s.HandleMessage(ctx, forecastCall)
+	r, ok := resp.(mcp.JSONRPCResponse)
+	if !ok {
+		return fmt.Errorf("response %#v", resp)
+	}
+	if res, ok := r.Result.(*mcp.CallToolResult); !ok || res.IsError {
+		return fmt.Errorf("not a successful tool result: %#v", r.Result)
+	}
+	return nil
+}
+
+// BenchmarkTypedCall measures a whole tools/call of a 6-field typed tool
+// through mcp-go's HandleMessage (parsing, lookup, binding, the handler,
+// the result) on one session, the three forms taking turns call by call:
+// it reports each form's median (µs), its overhead over bare (%) and its
+// ratio to bare (×bare).
+func BenchmarkTypedCall(b *testing.B) {
+	names, servers := typedForms(b)
+	ctxs := make([]context.Context, len(servers))
+	for i, s := range servers {
+		ctxs[i] = sessionContext(b, s, "bench-session")
+	}
+	benchmix.Run(b, names, func(i int) error { return handle(ctxs[i], servers[i]) })
+}
+
+// BenchmarkTypedCallEach is BenchmarkTypedCall one form at a time, for
+// the allocations of each and for profiling one form
+// (-bench 'TypedCallEach/observed' -cpuprofile).
+func BenchmarkTypedCallEach(b *testing.B) {
+	names, servers := typedForms(b)
+	for i, name := range names {
+		ctx := sessionContext(b, servers[i], "bench-session")
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := handle(ctx, servers[i]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// sessions is the number of concurrent sessions of BenchmarkTypedCall64.
+const sessions = 64
+
+// BenchmarkTypedCall64 is the throughput of 64 concurrent sessions: one
+// round is every session making 4 calls at once on one form, the forms
+// taking turns round by round; it reports each form's median round (µs,
+// 256 calls), its overhead and ratio to bare.
+func BenchmarkTypedCall64(b *testing.B) {
+	names, servers := typedForms(b)
+	ctxs := make([][]context.Context, len(servers))
+	for i, s := range servers {
+		for k := range sessions {
+			ctxs[i] = append(ctxs[i], sessionContext(b, s, fmt.Sprintf("session-%d", k)))
+		}
+	}
+	benchmix.Run(b, names, func(i int) error {
+		var wg sync.WaitGroup
+		errc := make(chan error, sessions)
+		for _, ctx := range ctxs[i] {
+			wg.Go(func() {
+				for range 4 {
+					if err := handle(ctx, servers[i]); err != nil {
+						errc <- err
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errc)
+		return <-errc
+	})
+}
