@@ -171,17 +171,10 @@ func retryLoop(ctx context.Context, req *call.Request, next Handler, cfg *config
 // is named by WithRetryTools or its annotations say read-only or
 // idempotent. A tool the chain cannot find is not safe.
 func safeToRetry(ctx context.Context, cfg *config, req *call.Request) bool {
-	name := req.Name
-	if cfg.retryTools[name] {
+	if cfg.retryTools[req.Name] {
 		return true
 	}
-	info := req.Tool
-	switch {
-	case cfg.info.Known && cfg.infoName == name:
-		info = cfg.info
-	case !info.Known && req.Lookup != nil:
-		info = req.Lookup.Tool(ctx, name)
-	}
+	info := toolInfo(ctx, cfg, req)
 	return info.Known && (info.ReadOnly || info.Idempotent)
 }
 
