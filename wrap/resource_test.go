@@ -326,7 +326,7 @@ func TestServerOptionsCoverResources(t *testing.T) {
 // resources/read as it did before the chain became SDK-neutral (it had
 // been skipped for everything but tools/call).
 func TestResourceReadsAreRateLimited(t *testing.T) {
-	lim := limit.New(limit.PerMinute(1000), limit.WithTool(wrap.ResourcesRead, limit.PerMinute(1)))
+	lim := limit.New(limit.Rate{Limit: 1000, Per: time.Minute}, limit.WithTool(wrap.ResourcesRead, limit.Rate{Limit: 1, Per: time.Minute}))
 	s := notesServer(t, mcpgo.Option(wrap.New(wrap.WithLimit(lim))))
 	conn := testserver.StartHTTP(t, s)
 	read := func() error {

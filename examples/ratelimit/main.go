@@ -6,7 +6,7 @@
 //
 // Without -redis the limit is the one-line form:
 //
-//	lim := limit.New(limit.PerMinute(10))
+//	lim := limit.New(limit.Rate{Limit: 10, Per: time.Minute})
 //	s := server.NewMCPServer("search", "1.0.0",
 //		server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithLimit(lim)))))
 //
@@ -14,7 +14,7 @@
 // load balancer share one limit per key:
 //
 //	rdb := redis.NewClient(redislimit.ClientOptions(addr))
-//	lim := limit.New(limit.PerMinute(10), limit.WithStore(redislimit.New(rdb)))
+//	lim := limit.New(limit.Rate{Limit: 10, Per: time.Minute}, redislimit.Store(rdb))
 //
 // The server prints "listening on <url>" once it serves, logs one JSON line
 // per call on stderr and stops on SIGINT or SIGTERM. The multi-replica test
@@ -60,7 +60,7 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 	redisAddr := fs.String("redis", "", "Redis address shared by the replicas (empty: limit in this process only)")
 	calls := fs.Int("limit", 10, "calls allowed per window per key")
 	per := fs.Duration("per", time.Minute, "the window")
-	redisWait := fs.Duration("redis-wait", redislimit.DefaultWait, "longest wait for Redis per call")
+	redisWait := fs.Duration("redis-wait", time.Second, "longest wait for Redis per call")
 	failClosed := fs.Bool("fail-closed", false, "refuse calls while Redis is down (default: each replica applies the limit on its own)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -72,10 +72,10 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 		// go-redis's own lines (a failed dial, about once a second while
 		// Redis is down) join the JSON log instead of printing text on
 		// stderr. SetLogger is process-global: set it once, here in main.
-		redis.SetLogger(redislimit.NewLogger(logger))
+		redislimit.SetLogger(logger)
 		rdb := redis.NewClient(redislimit.ClientOptions(*redisAddr))
 		defer rdb.Close()
-		opts = append(opts, limit.WithStore(redislimit.New(rdb, redislimit.WithWait(*redisWait))))
+		opts = append(opts, redislimit.Store(rdb, redislimit.WithWait(*redisWait)))
 	}
 	if *failClosed {
 		opts = append(opts, limit.WithFailClosed())

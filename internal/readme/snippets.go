@@ -236,7 +236,7 @@ func serverLimits(s *server.MCPServer) {
 
 // docs/rate-limits.md: a local limit.
 func rateLimit() *server.MCPServer {
-	lim := limit.New(limit.PerMinute(10), limit.WithTool("search", limit.PerSecond(2)))
+	lim := limit.New(limit.Rate{Limit: 10, Per: time.Minute}, limit.WithTool("search", limit.Rate{Limit: 2, Per: time.Second}))
 	s := server.NewMCPServer("search", "1.0.0")
 	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
 	return s

@@ -133,7 +133,7 @@ func TestLoopGuardStatelessDoesNotMixClients(t *testing.T) {
 func TestRateLimitStatelessPerCredential(t *testing.T) {
 	var runs atomic.Int64
 	var logs logbuf.Buffer
-	lim := limit.New(limit.PerMinute(2), limit.WithLogger(logs.Logger()))
+	lim := limit.New(limit.Rate{Limit: 2, Per: time.Minute}, limit.WithLogger(logs.Logger()))
 	url := statelessServer(t, wrap.New(wrap.WithLimit(lim)), &runs)
 
 	alice, bob := statelessClient(t, url, "alice"), statelessClient(t, url, "bob")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -39,7 +40,7 @@ func BenchmarkAdmit(b *testing.B) {
 	ctx := srv.WithContext(context.Background(), session{"mcp-session-bench"})
 	var req mcp.CallToolRequest
 	req.Params.Name = "bench"
-	high := limit.PerSecond(1_000_000_000) // finite: the bucket math runs
+	high := limit.Rate{Limit: 1_000_000_000, Per: time.Second} // finite: the bucket math runs
 	run := func(b *testing.B, ctx context.Context, req mcp.CallToolRequest, h server.ToolHandlerFunc) {
 		b.ReportAllocs()
 		cpu := cpuTime()

@@ -4,7 +4,7 @@
 //
 // 10 calls per minute per session for every tool:
 //
-//	lim := limit.New(limit.PerMinute(10))
+//	lim := limit.New(limit.Rate{Limit: 10, Per: time.Minute})
 //	s := server.NewMCPServer("search", "1.0.0")
 //	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
 //
@@ -19,15 +19,16 @@
 //
 // Whose calls share a bucket is DefaultKey's choice: the MCP session, else
 // a hash of the Authorization credential, else the client address (record
-// it with HTTPContextFunc), else one shared bucket. Many sessions or
-// credentials each get their own bucket; WithServerLimit bounds them all
-// together.
+// it with HTTPContextFunc), else one shared bucket; WithKey sets a function
+// of your own. Many sessions or credentials each get their own bucket;
+// WithServerLimit bounds them all together. WithTool gives one tool its own
+// rate.
 //
-// Buckets live in the process by default (NewLocal: x/time/rate, no
-// goroutine, idle buckets reaped, bounded at DefaultMaxKeys). For a server
-// run as several replicas, package redislimit keeps them in Redis so that
-// the limit holds across replicas. A call the store fails to decide is
-// refused with a retry; only OutageAfter failures in a row are an outage,
+// Buckets live in the process by default (x/time/rate, no goroutine, idle
+// buckets reaped, at most 100 000 of them). For a server run as several
+// replicas, redislimit.Store keeps them in Redis so that the limit holds
+// across replicas. A call the store fails to decide is refused with a
+// retry (retryAfterSeconds 1); only 3 failures in a row are an outage,
 // during which each replica applies the same rates on its own (the
 // default) or every call is refused (WithFailClosed).
 //

@@ -3,6 +3,7 @@ package limit_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -14,7 +15,7 @@ import (
 // Two calls per minute per key for every tool: the third call of the same
 // caller is refused with a result the model can act on.
 func Example() {
-	lim := limit.New(limit.PerMinute(2))
+	lim := limit.New(limit.Rate{Limit: 2, Per: time.Minute})
 	tool := mcpgo.Tool(wrap.New(), mcp.NewTool("search"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("3 results"), nil
 	}, wrap.WithLimit(lim))

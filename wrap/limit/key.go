@@ -6,14 +6,14 @@ import (
 	"encoding/hex"
 	"net"
 	"net/http"
-
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Key says whose calls share a bucket. Scope names the kind of key and
 // appears in the model's message ("per session"), in log lines, span events
 // and metrics; ID tells keys of one scope apart and appears only in the
-// store (never in telemetry).
+// store (never in telemetry). DefaultKey's scopes are "session",
+// "credential", "client address" and "shared"; the server-wide ceiling's is
+// "server".
 type Key struct {
 	Scope string
 	ID    string
@@ -21,20 +21,27 @@ type Key struct {
 
 // The scopes of DefaultKey.
 const (
-	ScopeSession    = "session"
-	ScopeCredential = "credential"
-	ScopeAddress    = "client address"
-	// ScopeShared is the one bucket of callers that carry no session, no
+	scopeSession    = "session"
+	scopeCredential = "credential"
+	scopeAddress    = "client address"
+	// scopeShared is the one bucket of callers that carry no session, no
 	// credential and no known address: they cannot escape the limit by
 	// sending nothing.
-	ScopeShared = "shared"
-	// ScopeServer is the server-wide ceiling (WithServerLimit).
-	ScopeServer = "server"
+	scopeShared = "shared"
+	// scopeServer is the server-wide ceiling (WithServerLimit).
+	scopeServer = "server"
 )
 
-// KeyFunc picks the key of a call. It must be safe for concurrent use and
-// cheap: it runs on every call.
-type KeyFunc func(ctx context.Context, req *call.Request) Key
+// Call is what a key function (WithKey) knows of a call.
+type Call struct {
+	// Tool is the tool's name; a resource read is "resources/read", a
+	// prompt "prompts/get " and its name.
+	Tool string
+	// Session is the MCP session id ("" when the protocol has none).
+	Session string
+	// Header holds the request's HTTP headers (nil over stdio).
+	Header http.Header
+}
 
 // DefaultKey is the key used unless WithKey says otherwise:
 //
@@ -44,17 +51,17 @@ type KeyFunc func(ctx context.Context, req *call.Request) Key
 //  3. otherwise the client's IP address, when the context carries it (see
 //     HTTPContextFunc);
 //  4. otherwise one shared bucket.
-func DefaultKey(ctx context.Context, req *call.Request) Key {
-	if req.Session != "" {
-		return Key{Scope: ScopeSession, ID: req.Session}
+func DefaultKey(ctx context.Context, c Call) Key {
+	if c.Session != "" {
+		return Key{Scope: scopeSession, ID: c.Session}
 	}
-	if auth := req.Header.Get("Authorization"); auth != "" {
-		return Key{Scope: ScopeCredential, ID: credentialHash(auth)}
+	if auth := c.Header.Get("Authorization"); auth != "" {
+		return Key{Scope: scopeCredential, ID: credentialHash(auth)}
 	}
 	if addr, ok := ctx.Value(addrKey{}).(string); ok && addr != "" {
-		return Key{Scope: ScopeAddress, ID: addr}
+		return Key{Scope: scopeAddress, ID: addr}
 	}
-	return Key{Scope: ScopeShared}
+	return Key{Scope: scopeShared}
 }
 
 // credentialHash is a stable, one-way name for a credential: the first 16
@@ -67,22 +74,24 @@ func credentialHash(cred string) string {
 
 type addrKey struct{}
 
-// WithClientAddr returns ctx carrying the client's address for DefaultKey.
-// A host:port keeps only the host, so a client's connections share a key.
-func WithClientAddr(ctx context.Context, addr string) context.Context {
+// HTTPContextFunc records the HTTP client's address (the connection's peer,
+// not a forwarded-for header, which the client controls) for DefaultKey. A
+// host:port keeps only the host, so a client's connections share a key.
+// For mcp-go it is the streamable HTTP server's context function:
+//
+//	server.NewStreamableHTTPServer(s, server.WithHTTPContextFunc(limit.HTTPContextFunc))
+//
+// For go-sdk, call it in a handler in front of mcp.StreamableHTTPHandler:
+//
+//	next.ServeHTTP(w, r.WithContext(limit.HTTPContextFunc(r.Context(), r)))
+//
+// Behind a proxy every caller has the proxy's address; use a session or a
+// credential there, or a key function (WithKey) that trusts the proxy's
+// header.
+func HTTPContextFunc(ctx context.Context, r *http.Request) context.Context {
+	addr := r.RemoteAddr
 	if host, _, err := net.SplitHostPort(addr); err == nil {
 		addr = host
 	}
 	return context.WithValue(ctx, addrKey{}, addr)
-}
-
-// HTTPContextFunc records the HTTP client's address (the connection's peer,
-// not a forwarded-for header, which the client controls) for DefaultKey:
-//
-//	server.NewStreamableHTTPServer(s, server.WithHTTPContextFunc(limit.HTTPContextFunc)) // mcp-go
-//
-// Behind a proxy every caller has the proxy's address; use a session or a
-// credential there, or a KeyFunc that trusts the proxy's header.
-func HTTPContextFunc(ctx context.Context, r *http.Request) context.Context {
-	return WithClientAddr(ctx, r.RemoteAddr)
 }

@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/ratelimit"
 )
 
 // scopeName is the instrumentation scope of the denial counter.
@@ -25,11 +26,11 @@ const scopeName = "github.com/mcpwrap/mcpwrap/wrap/limit"
 // scopeVersion is the version of the instrumentation scope.
 const scopeVersion = "0.1.0"
 
-// MetricDenials counts refused calls, by tool and scope.
-const MetricDenials = "mcpwrap.tool.rate_limited"
+// metricDenials counts refused calls, by tool and scope.
+const metricDenials = "mcpwrap.tool.rate_limited"
 
-// EventDenied is the span event of a refused call.
-const EventDenied = "rate_limited"
+// eventDenied is the span event of a refused call.
+const eventDenied = "rate_limited"
 
 // Attribute keys of the span event and the counter.
 const (
@@ -39,13 +40,9 @@ const (
 	attrRetryAfter = "mcpwrap.limit.retry_after_s"
 )
 
-// StoreRetryAfter is the retryAfterSeconds of a call refused because the
+// storeRetryAfter is the retryAfterSeconds of a call refused because the
 // store failed (WithFailClosed).
-const StoreRetryAfter = time.Second
-
-// OutageAfter is how many store calls in a row must fail, with none
-// succeeding meanwhile, before the Limiter counts the store as down.
-const OutageAfter = 3
+const storeRetryAfter = time.Second
 
 // Limiter admits or refuses tool calls; give it to wrap.WithLimit. A
 // Limiter is safe for concurrent use.
@@ -55,7 +52,7 @@ type Limiter struct {
 	// fallback decides the calls the store could not: a local store at the
 	// same rates, so that what a failed store lets through is bounded by
 	// the limit on each replica. Nil when the store is local already.
-	fallback *Local
+	fallback *ratelimit.Local
 	// failures counts the store calls that failed in a row; successes
 	// counts the ones that answered. A failure of a call during which
 	// another call succeeded is a slow or failed call, not an outage.
@@ -73,7 +70,8 @@ type Limiter struct {
 }
 
 // New returns a Limiter giving every tool a bucket of rate r per key
-// (DefaultKey unless WithKey), kept in a local store unless WithStore.
+// (DefaultKey unless WithKey), kept in the process unless an option of
+// package redislimit keeps it in Redis.
 func New(r Rate, opts ...Option) *Limiter {
 	c := config{rate: r}
 	for _, o := range opts {
@@ -85,7 +83,7 @@ func New(r Rate, opts ...Option) *Limiter {
 		c.key = DefaultKey
 	}
 	if c.store == nil {
-		c.store = NewLocal(0)
+		c.store = ratelimit.NewLocal(0)
 	}
 	if c.logger == nil {
 		c.logger = slog.Default()
@@ -94,12 +92,12 @@ func New(r Rate, opts ...Option) *Limiter {
 		c.mp = otel.GetMeterProvider()
 	}
 	l := &Limiter{cfg: c, epoch: time.Now()}
-	if _, local := c.store.(*Local); !local {
-		l.fallback = NewLocal(0)
+	if _, local := c.store.(*ratelimit.Local); !local {
+		l.fallback = ratelimit.NewLocal(0)
 	}
 	if _, noop := c.mp.(metricnoop.MeterProvider); !noop {
 		m := c.mp.Meter(scopeName, metric.WithInstrumentationVersion(scopeVersion))
-		d, err := m.Int64Counter(MetricDenials, metric.WithUnit("{call}"),
+		d, err := m.Int64Counter(metricDenials, metric.WithUnit("{call}"),
 			metric.WithDescription("Tool calls refused by a rate limit."))
 		if err != nil {
 			otel.Handle(err)
@@ -126,20 +124,21 @@ func (l *Limiter) rateFor(tool string) Rate {
 }
 
 // Admit takes a token for the call from its key's bucket and then from the
-// server-wide ceiling. A refusal is an errs.RateLimited error naming the
-// limit, with the wait until a call fits; it is also a span event on the
-// call's span and a count in MetricDenials. A nil Limiter admits
-// everything.
+// server-wide ceiling; wrap's chain calls it (wrap.WithLimit). A refusal is
+// an errs.RateLimited error naming the limit, with the wait until a call
+// fits; it is also a "rate_limited" event on the call's span and a count in
+// mcpwrap.tool.rate_limited. A nil Limiter admits everything.
 func (l *Limiter) Admit(ctx context.Context, req *call.Request) error {
 	if l == nil {
 		return nil
 	}
 	tool := req.Name
 	var now time.Time
-	if r := l.rateFor(tool); !r.IsZero() {
+	if r := l.rateFor(tool); !r.isZero() {
 		now = l.now()
-		b := Bucket{Tool: tool, Key: l.cfg.key(ctx, req), Rate: r}
-		if b.Key.Scope == ScopeShared && !l.saidShared.Load() && l.saidShared.CompareAndSwap(false, true) {
+		key := l.cfg.key(ctx, Call{Tool: tool, Session: req.Session, Header: req.Header})
+		b := bucket(tool, key, r)
+		if b.Scope == scopeShared && !l.saidShared.Load() && l.saidShared.CompareAndSwap(false, true) {
 			l.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "rate limit: calls without a session, credential or known address share one bucket "+
 				"(stateless HTTP without an Authorization header); send a credential, record the client address "+
 				"(limit.HTTPContextFunc) or set limit.WithKey", slog.String(attrToolName, tool))
@@ -148,16 +147,24 @@ func (l *Limiter) Admit(ctx context.Context, req *call.Request) error {
 			return err
 		}
 	}
-	if !l.cfg.server.IsZero() {
+	if !l.cfg.server.isZero() {
 		if now.IsZero() {
 			now = l.now()
 		}
-		return l.take(ctx, now, Bucket{Key: Key{Scope: ScopeServer}, Rate: l.cfg.server})
+		return l.take(ctx, now, bucket("", Key{Scope: scopeServer}, l.cfg.server))
 	}
 	return nil
 }
 
-func (l *Limiter) take(ctx context.Context, now time.Time, b Bucket) error {
+// bucket names the bucket of tool's calls by key at rate r.
+func bucket(tool string, key Key, r Rate) ratelimit.Bucket {
+	return ratelimit.Bucket{Tool: tool, Scope: key.Scope, ID: key.ID, Limit: r.Limit, Per: r.Per, Burst: r.capacity()}
+}
+
+// rateOf is the Rate of b, for the messages.
+func rateOf(b ratelimit.Bucket) Rate { return Rate{Limit: b.Limit, Per: b.Per, Burst: b.Burst} }
+
+func (l *Limiter) take(ctx context.Context, now time.Time, b ratelimit.Bucket) error {
 	successes := l.successes.Load()
 	d, err := l.cfg.store.Take(ctx, now, b)
 	if err != nil {
@@ -177,37 +184,37 @@ func (l *Limiter) take(ctx context.Context, now time.Time, b Bucket) error {
 }
 
 // deny builds the refusal and records it.
-func (l *Limiter) deny(ctx context.Context, b Bucket, after time.Duration) error {
+func (l *Limiter) deny(ctx context.Context, b ratelimit.Bucket, after time.Duration) error {
 	// Whole seconds, rounded up: the message and retryAfterSeconds agree,
 	// and a model's next turn is seconds away anyway.
 	after = max((after+time.Second-1)/time.Second*time.Second, time.Second)
 	if l.denials != nil {
-		l.denials.Add(ctx, 1, metric.WithAttributes(attribute.String(attrToolName, b.Tool), attribute.String(attrScope, b.Key.Scope)))
+		l.denials.Add(ctx, 1, metric.WithAttributes(attribute.String(attrToolName, b.Tool), attribute.String(attrScope, b.Scope)))
 	}
 	if span := trace.SpanFromContext(ctx); span.IsRecording() {
-		span.AddEvent(EventDenied, trace.WithAttributes(
-			attribute.String(attrScope, b.Key.Scope),
-			attribute.String(attrRate, b.Rate.String()),
+		span.AddEvent(eventDenied, trace.WithAttributes(
+			attribute.String(attrScope, b.Scope),
+			attribute.String(attrRate, rateOf(b).String()),
 			attribute.Int64(attrRetryAfter, int64(after/time.Second))))
 	}
-	return errs.New(errs.RateLimited, Describe(b), errs.RetryAfter(after))
+	return errs.New(errs.RateLimited, describe(b), errs.RetryAfter(after))
 }
 
-// Describe says which limit a bucket is, as the model reads it: `tool
+// describe says which limit a bucket is, as the model reads it: `tool
 // "search" allows 10 calls per minute per session`, `the server allows
 // 1000 calls per minute in total`.
-func Describe(b Bucket) string {
-	if b.Key.Scope == ScopeServer {
-		return "the server allows " + b.Rate.String() + " in total"
+func describe(b ratelimit.Bucket) string {
+	if b.Scope == scopeServer {
+		return "the server allows " + rateOf(b).String() + " in total"
 	}
-	s := "tool " + strconv.Quote(b.Tool) + " allows " + b.Rate.String()
-	switch b.Key.Scope {
-	case ScopeShared:
+	s := "tool " + strconv.Quote(b.Tool) + " allows " + rateOf(b).String()
+	switch b.Scope {
+	case scopeShared:
 		return s + " shared by all callers without a session, credential or known address"
 	case "":
 		return s
 	}
-	return s + " per " + b.Key.Scope
+	return s + " per " + b.Scope
 }
 
 // errStoreFailed is the model's side of a refusal by a failed store.
@@ -216,20 +223,20 @@ var errStoreFailed = errors.New("the rate-limit store did not answer")
 // storeFailed decides a call the store could not (after the store's own
 // retry, if it has one). One failure is not an outage: when other calls
 // were answered meanwhile (successes moved since the call started), or
-// fewer than OutageAfter calls failed in a row, the call is refused as
-// unavailable with a retry after StoreRetryAfter, which never lets more
+// fewer than ratelimit.OutageAfter calls failed in a row, the call is
+// refused as unavailable with a retry after storeRetryAfter, which never lets more
 // calls through than the limit. An outage, logged once, is decided by the
 // fallback: each replica applies the same rates on its own (fail open), or
 // every call is refused (fail closed).
-func (l *Limiter) storeFailed(ctx context.Context, now time.Time, b Bucket, err error, successes uint64) error {
-	if l.successes.Load() == successes && l.failures.Add(1) >= OutageAfter &&
+func (l *Limiter) storeFailed(ctx context.Context, now time.Time, b ratelimit.Bucket, err error, successes uint64) error {
+	if l.successes.Load() == successes && l.failures.Add(1) >= ratelimit.OutageAfter &&
 		!l.down.Load() && l.down.CompareAndSwap(false, true) {
 		mode := "fail open: each replica applies the limits on its own until it recovers"
 		if l.cfg.failClosed {
 			mode = "fail closed: calls are refused until it recovers"
 		}
 		l.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "rate-limit store failed; "+mode,
-			slog.String("error", err.Error()), slog.Int("failures", OutageAfter))
+			slog.String("error", err.Error()), slog.Int("failures", ratelimit.OutageAfter))
 	}
 	down := l.down.Load()
 	if !down && l.cfg.logger.Enabled(ctx, slog.LevelDebug) {
@@ -250,5 +257,5 @@ func (l *Limiter) storeFailed(ctx context.Context, now time.Time, b Bucket, err 
 	if b.Tool != "" {
 		msg = "tool " + strconv.Quote(b.Tool) + " is not taking calls: its rate limit cannot be checked right now"
 	}
-	return errs.Wrap(errs.Unavailable, errors.Join(errStoreFailed, err), msg, errs.RetryAfter(StoreRetryAfter))
+	return errs.Wrap(errs.Unavailable, errors.Join(errStoreFailed, err), msg, errs.RetryAfter(storeRetryAfter))
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/ratelimit"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -54,7 +56,7 @@ func TestDenialOverHTTP(t *testing.T) {
 		ran.Add(1)
 		return okHandler(ctx, req)
 	}
-	lim := limit.New(limit.PerMinute(3), limit.WithMeterProvider(mp))
+	lim := limit.New(limit.Rate{Limit: 3, Per: time.Minute}, limit.WithMeterProvider(mp))
 	s := server.NewMCPServer("t", "1", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithObserver(obs), wrap.WithLimit(lim)))))
 	s.AddTool(mcp.NewTool("search"), search)
 	s.AddTool(mcp.NewTool("other"), okHandler)
@@ -109,7 +111,7 @@ func TestDenialOverHTTP(t *testing.T) {
 	var events int
 	for _, sp := range spans.Ended() {
 		for _, ev := range sp.Events() {
-			if ev.Name == limit.EventDenied {
+			if ev.Name == "rate_limited" {
 				events++
 			}
 			for _, a := range ev.Attributes {
@@ -131,7 +133,7 @@ func TestDenialOverHTTP(t *testing.T) {
 	if err := reader.Collect(ctx, &rm); err != nil {
 		t.Fatal(err)
 	}
-	if n := counterSum(rm, limit.MetricDenials); n != int64(len(cases)) {
+	if n := counterSum(rm, "mcpwrap.tool.rate_limited"); n != int64(len(cases)) {
 		t.Errorf("denial counter = %d, want %d", n, len(cases))
 	}
 	lines, err := logs.Lines()
@@ -223,7 +225,7 @@ func TestLimits(t *testing.T) {
 	ctx := context.Background()
 	t.Run("window refills", func(t *testing.T) {
 		c := newClock()
-		l := limit.New(limit.PerMinute(2), limit.WithClock(c.Now))
+		l := limit.New(limit.Rate{Limit: 2, Per: time.Minute}, ratelimit.WithClock(c.Now).(limit.Option))
 		for range 2 {
 			if err := l.Admit(ctx, callOf("a")); err != nil {
 				t.Fatal(err)
@@ -243,7 +245,7 @@ func TestLimits(t *testing.T) {
 		}
 	})
 	t.Run("per-tool override and exemption", func(t *testing.T) {
-		l := limit.New(limit.PerHour(1), limit.WithTool("fast", limit.PerSecond(100)), limit.WithTool("free", limit.Rate{}))
+		l := limit.New(limit.Rate{Limit: 1, Per: time.Hour}, limit.WithTool("fast", limit.Rate{Limit: 100, Per: time.Second}), limit.WithTool("free", limit.Rate{}))
 		for i := range 50 {
 			if err := l.Admit(ctx, callOf("fast")); err != nil {
 				t.Fatalf("fast %d: %v", i, err)
@@ -258,15 +260,14 @@ func TestLimits(t *testing.T) {
 		}
 	})
 	t.Run("server ceiling across keys", func(t *testing.T) {
-		byArg := limit.WithKey(func(_ context.Context, req *call.Request) limit.Key {
-			tenant, _ := req.Args.(map[string]any)["tenant"].(string)
-			return limit.Key{Scope: "tenant", ID: tenant}
+		byTenant := limit.WithKey(func(_ context.Context, c limit.Call) limit.Key {
+			return limit.Key{Scope: "tenant", ID: c.Header.Get("X-Tenant")}
 		})
-		l := limit.New(limit.PerMinute(100), byArg, limit.WithServerLimit(limit.PerMinute(5)))
+		l := limit.New(limit.Rate{Limit: 100, Per: time.Minute}, byTenant, limit.WithServerLimit(limit.Rate{Limit: 5, Per: time.Minute}))
 		var denied error
 		for i := range 6 {
 			req := callOf("t")
-			req.Args = map[string]any{"tenant": string(rune('a' + i))}
+			req.Header = http.Header{"X-Tenant": {string(rune('a' + i))}}
 			denied = l.Admit(ctx, req)
 		}
 		var e *errs.Error
@@ -275,7 +276,7 @@ func TestLimits(t *testing.T) {
 		}
 	})
 	t.Run("custom scope in the message", func(t *testing.T) {
-		l := limit.New(limit.PerSecond(1).WithBurst(1), limit.WithKey(func(context.Context, *call.Request) limit.Key {
+		l := limit.New(limit.Rate{Limit: 1, Per: time.Second, Burst: 1}, limit.WithKey(func(context.Context, limit.Call) limit.Key {
 			return limit.Key{Scope: "tenant", ID: "x"}
 		}))
 		_ = l.Admit(ctx, callOf("q"))
@@ -296,30 +297,30 @@ func (s session) SessionID() string                                   { return s
 
 func TestDefaultKey(t *testing.T) {
 	const secret = "Bearer s3cr3t-token-value"
-	withSession := func(req *call.Request, id string) *call.Request {
-		req.Session = id // the adapter reads it from the SDK's session
-		return req
+	withSession := func(c limit.Call, id string) limit.Call {
+		c.Session = id // the adapter reads it from the SDK's session
+		return c
 	}
-	withAuth := func(v string) *call.Request {
-		req := callOf("x")
-		req.Header = map[string][]string{"Authorization": {v}}
-		return req
+	withAuth := func(v string) limit.Call {
+		return limit.Call{Tool: "x", Header: map[string][]string{"Authorization": {v}}}
 	}
+	peer := httptest.NewRequest("POST", "/mcp", nil)
+	peer.RemoteAddr = "127.0.0.9:5555"
 	cases := []struct {
 		name  string
 		ctx   context.Context
-		req   *call.Request
+		call  limit.Call
 		scope string
 		id    string
 	}{
-		{"session wins", context.Background(), withSession(withAuth(secret), "mcp-session-1"), limit.ScopeSession, "mcp-session-1"},
-		{"credential without session", context.Background(), withSession(withAuth(secret), ""), limit.ScopeCredential, ""},
-		{"address", limit.WithClientAddr(context.Background(), "127.0.0.9:5555"), callOf("x"), limit.ScopeAddress, "127.0.0.9"},
-		{"nothing shares one bucket", context.Background(), callOf("x"), limit.ScopeShared, ""},
+		{"session wins", context.Background(), withSession(withAuth(secret), "mcp-session-1"), "session", "mcp-session-1"},
+		{"credential without session", context.Background(), withSession(withAuth(secret), ""), "credential", ""},
+		{"address", limit.HTTPContextFunc(context.Background(), peer), limit.Call{Tool: "x"}, "client address", "127.0.0.9"},
+		{"nothing shares one bucket", context.Background(), limit.Call{Tool: "x"}, "shared", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			k := limit.DefaultKey(c.ctx, c.req)
+			k := limit.DefaultKey(c.ctx, c.call)
 			if k.Scope != c.scope || (c.id != "" && k.ID != c.id) {
 				t.Errorf("key %+v, want scope %q id %q", k, c.scope, c.id)
 			}
@@ -340,7 +341,7 @@ func TestDefaultKey(t *testing.T) {
 type failingStore struct {
 	mu   sync.Mutex
 	fail bool
-	s    *limit.Local
+	s    *ratelimit.Local
 }
 
 func (f *failingStore) set(fail bool) {
@@ -349,18 +350,18 @@ func (f *failingStore) set(fail bool) {
 	f.mu.Unlock()
 }
 
-func (f *failingStore) Take(ctx context.Context, now time.Time, b limit.Bucket) (limit.Decision, error) {
+func (f *failingStore) Take(ctx context.Context, now time.Time, b ratelimit.Bucket) (ratelimit.Decision, error) {
 	f.mu.Lock()
 	fail := f.fail
 	f.mu.Unlock()
 	if fail {
-		return limit.Decision{}, errors.New("dial tcp 127.0.0.1:6379: connect: connection refused")
+		return ratelimit.Decision{}, errors.New("dial tcp 127.0.0.1:6379: connect: connection refused")
 	}
 	return f.s.Take(ctx, now, b)
 }
 
 // TestStoreFailure: a failed store call is refused with a retry; only
-// OutageAfter failures in a row are an outage, logged once, during which
+// rateratelimit.OutageAfter (3) failures in a row are an outage, logged once, during which
 // fail open applies the rate locally (bounded, not unchecked) and fail
 // closed refuses; recovery is logged once and the store's limits resume.
 func TestStoreFailure(t *testing.T) {
@@ -374,15 +375,15 @@ func TestStoreFailure(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			var logs logbuf.Buffer
-			st := &failingStore{s: limit.NewLocal(0)}
-			l := limit.New(limit.PerMinute(1), append(opts, limit.WithStore(st), limit.WithLogger(logs.Logger()))...)
+			st := &failingStore{s: ratelimit.NewLocal(0)}
+			l := limit.New(limit.Rate{Limit: 1, Per: time.Minute}, append(opts, ratelimit.WithStore(st).(limit.Option), limit.WithLogger(logs.Logger()))...)
 			st.set(true)
 			allowed := 0
 			for i := range 5 {
 				err := l.Admit(ctx, callOf("t"))
 				info := errs.ToResult(err, errs.Call{Tool: "t"}).Info
 				switch {
-				case !closed && i >= limit.OutageAfter-1:
+				case !closed && i >= ratelimit.OutageAfter-1:
 					// An outage, fail open: the local fallback applies the
 					// rate of 1 per minute.
 					if err == nil {
@@ -408,7 +409,7 @@ func TestStoreFailure(t *testing.T) {
 				t.Fatalf("limits did not resume: %v", err)
 			}
 			st.set(true)
-			for range limit.OutageAfter {
+			for range ratelimit.OutageAfter {
 				_ = l.Admit(ctx, callOf("t"))
 			}
 			out := logs.String()
@@ -422,46 +423,9 @@ func TestStoreFailure(t *testing.T) {
 	}
 }
 
-// TestLocalMemoryBounded sends 100 000 distinct keys through a store
-// bounded at 10 000 buckets: the bucket count never passes the bound and
-// the heap stays within what the bound needs; once the window has passed,
-// idle buckets are reaped by the next new key, with no goroutine.
-func TestLocalMemoryBounded(t *testing.T) {
-	const distinct, bound = 100_000, 10_000
-	ctx := context.Background()
-	c := newClock()
-	st := limit.NewLocal(bound)
-	r := limit.PerMinute(10)
-	before := heapInUse()
-	for i := range distinct {
-		b := limit.Bucket{Tool: "t", Key: limit.Key{Scope: "session", ID: "s" + itoa(i)}, Rate: r}
-		if _, err := st.Take(ctx, c.Now(), b); err != nil {
-			t.Fatal(err)
-		}
-		if i%1000 == 0 && st.Len() > bound {
-			t.Fatalf("%d buckets after %d keys", st.Len(), i+1)
-		}
-	}
-	grown := int64(heapInUse()) - int64(before)
-	t.Logf("%d keys: %d buckets, heap grew %.1f MB", distinct, st.Len(), float64(grown)/(1<<20))
-	if st.Len() > bound || grown > 16<<20 {
-		t.Errorf("%d buckets, heap grew %d bytes", st.Len(), grown)
-	}
-	// The window passes: every bucket is full again, and the next new key
-	// triggers a sweep that drops them.
-	c.Add(time.Minute)
-	for i := range 10 {
-		b := limit.Bucket{Tool: "t", Key: limit.Key{Scope: "session", ID: "late" + itoa(i)}, Rate: r}
-		_, _ = st.Take(ctx, c.Now(), b)
-	}
-	if n := st.Len(); n > 10 {
-		t.Errorf("%d buckets left after the window, want the idle ones reaped", n)
-	}
-}
-
 func TestDenialJSON(t *testing.T) {
 	// What the model reads, in full.
-	l := limit.New(limit.PerMinute(10))
+	l := limit.New(limit.Rate{Limit: 10, Per: time.Minute})
 	for range 10 {
 		_ = l.Admit(context.Background(), callOf("search"))
 	}
@@ -481,7 +445,7 @@ func TestBeforeBinding(t *testing.T) {
 	type args struct {
 		Q string `json:"q" validate:"required"`
 	}
-	w := wrap.New(wrap.WithLimit(limit.New(limit.PerMinute(1))))
+	w := wrap.New(wrap.WithLimit(limit.New(limit.Rate{Limit: 1, Per: time.Minute})))
 	var bound int
 	st := mcpgo.MustTyped(w, mcp.NewTool("search"), func(_ context.Context, _ mcp.CallToolRequest, a args) (*mcp.CallToolResult, error) {
 		bound++

@@ -1,11 +1,14 @@
 package limit
 
 import (
+	"context"
 	"log/slog"
 	"maps"
 	"time"
 
 	"go.opentelemetry.io/otel/metric"
+
+	"github.com/mcpwrap/mcpwrap/internal/ratelimit"
 )
 
 // Option configures a Limiter. Options are applied once, in New.
@@ -15,8 +18,8 @@ type config struct {
 	rate       Rate
 	tools      map[string]Rate
 	server     Rate
-	key        KeyFunc
-	store      Store
+	key        func(context.Context, Call) Key
+	store      ratelimit.Store
 	failClosed bool
 	logger     *slog.Logger
 	mp         metric.MeterProvider
@@ -41,21 +44,16 @@ func WithServerLimit(r Rate) Option {
 	return func(c *config) { c.server = r }
 }
 
-// WithKey replaces DefaultKey. Nil restores it.
-func WithKey(f KeyFunc) Option {
+// WithKey replaces DefaultKey with f, which picks the key of a call. f must
+// be safe for concurrent use and cheap: it runs on every call. Nil restores
+// DefaultKey.
+func WithKey(f func(ctx context.Context, c Call) Key) Option {
 	return func(c *config) { c.key = f }
-}
-
-// WithStore sets where the buckets live: NewLocal (the default, one
-// process) or redislimit.New (shared by replicas).
-func WithStore(s Store) Option {
-	return func(c *config) { c.store = s }
 }
 
 // WithFailClosed refuses every call while the store is down (the model
 // gets an unavailable result with retryAfterSeconds). The default is to
-// fail open, bounded: while the store is down (OutageAfter failures in a
-// row), each replica applies the same rates with a local store of its
+// fail open, bounded: while the store is down (3 failures in a row), each replica applies the same rates with a local store of its
 // own, so an outage of Redis never becomes an outage of the server and N
 // replicas admit at most N times the limit. Either way a single failed
 // call is refused with a retry, never run unchecked, and each change
@@ -71,13 +69,7 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithMeterProvider sets the provider of the denial counter
-// (MetricDenials). Nil, the default, means otel.GetMeterProvider().
+// (mcpwrap.tool.rate_limited). Nil, the default, means otel.GetMeterProvider().
 func WithMeterProvider(mp metric.MeterProvider) Option {
 	return func(c *config) { c.mp = mp }
-}
-
-// WithClock sets the clock the local store reads (time.Now by default), for
-// tests that step through a window without sleeping.
-func WithClock(now func() time.Time) Option {
-	return func(c *config) { c.now = now }
 }

@@ -63,7 +63,7 @@ type mcpgoInfo struct{ Code, Message string }
 // the refusal says and the log says once.
 func TestRateLimitStatelessPerCredential(t *testing.T) {
 	var logs logbuf.Buffer
-	lim := limit.New(limit.PerMinute(2), limit.WithLogger(logs.Logger()))
+	lim := limit.New(limit.Rate{Limit: 2, Per: time.Minute}, limit.WithLogger(logs.Logger()))
 	s := server.NewMCPServer("search", "1.0.0")
 	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
 	s.AddTool(mcp.NewTool("search"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

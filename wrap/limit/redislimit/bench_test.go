@@ -3,6 +3,7 @@ package redislimit_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -41,8 +42,8 @@ func BenchmarkRedis(b *testing.B) {
 	b.Run("bare", func(b *testing.B) { run(b, bare) })
 	b.Run("chain", func(b *testing.B) { run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare).Handler) })
 	b.Run("chain_redis", func(b *testing.B) {
-		st := redislimit.New(redisClient(b, addr), redislimit.WithPrefix(prefix(b)))
-		lim := limit.New(limit.PerSecond(1_000_000_000), limit.WithStore(st))
+		lim := limit.New(limit.Rate{Limit: 1_000_000_000, Per: time.Second},
+			redislimit.Store(redisClient(b, addr), redislimit.WithPrefix(prefix(b))))
 		run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithLimit(lim)).Handler)
 	})
 }

@@ -44,7 +44,7 @@ func startBurstReplica(t *testing.T, addr, prefix string) *burstReplica {
 	rdb := redis.NewClient(redislimit.ClientOptions(addr))
 	t.Cleanup(func() { _ = rdb.Close() })
 	lim := limit.New(limit.Rate{Limit: burstLimit, Per: time.Hour}, limit.WithLogger(r.logs.Logger()),
-		limit.WithStore(redislimit.New(rdb, redislimit.WithPrefix(prefix))))
+		redislimit.Store(rdb, redislimit.WithPrefix(prefix)))
 	s := server.NewMCPServer("search", "1.0.0")
 	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
 	s.AddTool(mcp.NewTool("search"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -5,7 +5,7 @@
 // that importing wrap or wrap/limit links no Redis client.
 //
 //	rdb := redis.NewClient(redislimit.ClientOptions("127.0.0.1:6379"))
-//	lim := limit.New(limit.PerMinute(10), limit.WithStore(redislimit.New(rdb)))
+//	lim := limit.New(limit.Rate{Limit: 10, Per: time.Minute}, redislimit.Store(rdb))
 //	s := server.NewMCPServer("search", "1.0.0")
 //	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
 //
@@ -13,8 +13,8 @@
 // at most WithWait (1s by default); an attempt that timed out is made once
 // more, and the script remembers each call's answer, so the retry of a
 // call whose answer was lost cannot take a second token. A failed call is
-// not an outage: the Limiter refuses that call with a retry. Only
-// limit.OutageAfter failures in a row, with no call answered meanwhile,
+// not an outage: the Limiter refuses that call with a retry. Only 3
+// failures in a row, with no call answered meanwhile,
 // make the store stop asking Redis for WithRetryInterval (1s by default),
 // answering at once; then the next call tries again, so the store recovers
 // by itself. What an outage means for calls is the Limiter's fail mode:
@@ -28,11 +28,11 @@
 // meets one guard across the replicas.
 //
 // go-redis logs on its own, in plain text on stderr, about once per failed
-// dial; NewLogger routes those lines into a *slog.Logger. Install it with
-// redis.SetLogger, which is process-global (see Logger).
+// dial; SetLogger routes those lines into a *slog.Logger (process-global:
+// every go-redis client of the process).
 //
 // Bucket keys live under "rate:mcpwrap:limit:" (WithPrefix) and expire when
 // their bucket is full again; the keys of calls' answers live under
-// "mcpwrap:limit:op:" and expire after twice the wait and a second. A Store
-// is safe for concurrent use.
+// "mcpwrap:limit:op:" and expire after twice the wait and a second. The
+// store is safe for concurrent use.
 package redislimit

@@ -11,30 +11,28 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
-// DefaultLoopPrefix is the prefix of the loop guard's keys.
-const DefaultLoopPrefix = "mcpwrap:loop:"
+// defaultLoopPrefix is the prefix of the loop guard's keys.
+const defaultLoopPrefix = "mcpwrap:loop:"
 
-// LoopStore is a wrap.LoopStore in Redis: one small hash per failing call
-// (code, count, retry time, the message the model was shown, at most about
-// 600 bytes), named by the guard's fixed-length hash, expiring with the
-// guard's window after the first failure. Give it to wrap.LoopGuard.Store
-// so that every replica sees the same failures. A LoopStore is safe for
-// concurrent use.
-type LoopStore struct {
+// loopStore is a wrap.LoopStore in Redis.
+type loopStore struct {
 	rdb    redis.UniversalClient
 	prefix string
 }
 
-// NewLoopStore returns a LoopStore using rdb (ClientOptions suits it) with
-// keys under prefix (DefaultLoopPrefix when "").
-func NewLoopStore(rdb redis.UniversalClient, prefix string) *LoopStore {
+// NewLoopStore returns a wrap.LoopStore in Redis, using rdb (ClientOptions
+// suits it) with keys under prefix ("mcpwrap:loop:" when ""): one small
+// hash per failing call (code, count, retry time, the message the model was
+// shown, at most about 600 bytes), named by the guard's fixed-length hash,
+// expiring with the guard's window after the first failure. Give it to
+// wrap.LoopGuard.Store so that every replica sees the same failures. It is
+// safe for concurrent use.
+func NewLoopStore(rdb redis.UniversalClient, prefix string) wrap.LoopStore {
 	if prefix == "" {
-		prefix = DefaultLoopPrefix
+		prefix = defaultLoopPrefix
 	}
-	return &LoopStore{rdb: rdb, prefix: prefix}
+	return &loopStore{rdb: rdb, prefix: prefix}
 }
-
-var _ wrap.LoopStore = (*LoopStore)(nil)
 
 // failScript adds a failure of code ARGV[1] to the hash KEYS[1]: one more
 // of the same code, or a new record expiring after ARGV[4] milliseconds.
@@ -51,7 +49,7 @@ return 1
 `)
 
 // Load returns key's record.
-func (s *LoopStore) Load(ctx context.Context, key string) (wrap.LoopRecord, error) {
+func (s *loopStore) Load(ctx context.Context, key string) (wrap.LoopRecord, error) {
 	m, err := s.rdb.HGetAll(ctx, s.prefix+key).Result()
 	if err != nil || len(m) == 0 {
 		return wrap.LoopRecord{}, err
@@ -66,7 +64,7 @@ func (s *LoopStore) Load(ctx context.Context, key string) (wrap.LoopRecord, erro
 }
 
 // Fail adds one failure to key's record.
-func (s *LoopStore) Fail(ctx context.Context, key string, r wrap.LoopRecord, window time.Duration) error {
+func (s *loopStore) Fail(ctx context.Context, key string, r wrap.LoopRecord, window time.Duration) error {
 	var retry int64
 	if !r.RetryAt.IsZero() {
 		retry = r.RetryAt.UnixMilli()
@@ -76,6 +74,6 @@ func (s *LoopStore) Fail(ctx context.Context, key string, r wrap.LoopRecord, win
 }
 
 // Forget deletes key's record.
-func (s *LoopStore) Forget(ctx context.Context, key string) error {
+func (s *loopStore) Forget(ctx context.Context, key string) error {
 	return s.rdb.Del(ctx, s.prefix+key).Err()
 }

@@ -2,6 +2,7 @@ package redislimit_test
 
 import (
 	"github.com/redis/go-redis/v9"
+	"time"
 
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
@@ -13,6 +14,6 @@ import (
 // docs/rate-limits.md: a limit shared by replicas.
 func sharedRateLimit() *limit.Limiter {
 	rdb := redis.NewClient(redislimit.ClientOptions("127.0.0.1:6379"))
-	lim := limit.New(limit.PerMinute(10), limit.WithStore(redislimit.New(rdb)))
+	lim := limit.New(limit.Rate{Limit: 10, Per: time.Minute}, redislimit.Store(rdb))
 	return lim
 }

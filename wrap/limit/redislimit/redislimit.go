@@ -13,26 +13,27 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/mcpwrap/mcpwrap/internal/ratelimit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 )
 
 // Defaults of the options.
 const (
-	// DefaultWait is long enough for a loopback or same-zone Redis on a
+	// defaultWait is long enough for a loopback or same-zone Redis on a
 	// loaded machine to answer a burst: a shorter wait turns a slow answer
 	// into a failed call.
-	DefaultWait          = time.Second
-	DefaultRetryInterval = time.Second
-	DefaultPrefix        = "mcpwrap:limit:"
+	defaultWait          = time.Second
+	defaultRetryInterval = time.Second
+	defaultPrefix        = "mcpwrap:limit:"
 )
 
-// ErrDown is the error of a call answered without asking Redis, because
-// limit.OutageAfter calls in a row failed less than the retry interval
+// errDown is the error of a call answered without asking Redis, because
+// ratelimit.OutageAfter calls in a row failed less than the retry interval
 // ago.
-var ErrDown = errors.New("redislimit: redis failed recently; not asked again until the retry interval has passed")
+var errDown = errors.New("redislimit: redis failed recently; not asked again until the retry interval has passed")
 
-// Store is a limit.Store in Redis.
-type Store struct {
+// store keeps a Limiter's buckets in Redis.
+type store struct {
 	rdb    redis.UniversalClient
 	wait   time.Duration
 	retry  time.Duration
@@ -49,12 +50,12 @@ type Store struct {
 	answered atomic.Int64
 }
 
-// Option configures a Store.
-type Option func(*Store)
+// Option configures the Redis store. Options are applied once, in Store.
+type Option func(*store)
 
-// WithWait bounds each call's wait for Redis (DefaultWait).
+// WithWait bounds each call's wait for Redis (1s by default).
 func WithWait(d time.Duration) Option {
-	return func(s *Store) {
+	return func(s *store) {
 		if d > 0 {
 			s.wait = d
 		}
@@ -62,26 +63,35 @@ func WithWait(d time.Duration) Option {
 }
 
 // WithRetryInterval sets how long after a failure calls are answered
-// without asking Redis (DefaultRetryInterval).
+// without asking Redis (1s by default).
 func WithRetryInterval(d time.Duration) Option {
-	return func(s *Store) {
+	return func(s *store) {
 		if d > 0 {
 			s.retry = d
 		}
 	}
 }
 
-// WithPrefix sets the prefix of the store's keys (DefaultPrefix), for
-// servers that share a Redis but not their limits.
+// WithPrefix sets the prefix of the store's keys ("mcpwrap:limit:" by
+// default), for servers that share a Redis but not their limits.
 func WithPrefix(p string) Option {
-	return func(s *Store) { s.prefix = p }
+	return func(s *store) { s.prefix = p }
 }
 
-// New returns a Store using rdb (a *redis.Client, *redis.ClusterClient or
-// *redis.Ring). rdb should fail fast and honour context deadlines, as
-// ClientOptions' settings do: the wait bound is a context deadline.
-func New(rdb redis.UniversalClient, opts ...Option) *Store {
-	s := &Store{rdb: rdb, wait: DefaultWait, retry: DefaultRetryInterval, prefix: DefaultPrefix, epoch: time.Now()}
+// Store returns the option of limit.New that keeps the Limiter's buckets in
+// Redis through rdb (a *redis.Client, *redis.ClusterClient or *redis.Ring),
+// shared by every replica:
+//
+//	lim := limit.New(limit.Rate{Limit: 10, Per: time.Minute}, redislimit.Store(rdb))
+//
+// rdb should fail fast and honour context deadlines, as ClientOptions'
+// settings do: the wait bound is a context deadline.
+func Store(rdb redis.UniversalClient, opts ...Option) limit.Option {
+	return ratelimit.WithStore(newStore(rdb, opts...)).(limit.Option)
+}
+
+func newStore(rdb redis.UniversalClient, opts ...Option) *store {
+	s := &store{rdb: rdb, wait: defaultWait, retry: defaultRetryInterval, prefix: defaultPrefix, epoch: time.Now()}
 	for _, o := range opts {
 		if o != nil {
 			o(s)
@@ -92,22 +102,22 @@ func New(rdb redis.UniversalClient, opts ...Option) *Store {
 
 // ClientOptions returns go-redis options for a limiter's client at addr,
 // sized for bursts: a pool of max(64, 10×GOMAXPROCS) connections and
-// dial, read, write and pool timeouts of DefaultWait,
+// dial, read, write and pool timeouts of 1s (the store's default wait),
 // so that a burst of concurrent calls queues for a connection instead of
 // failing; no retries (of a command or of a dial: go-redis otherwise dials
 // a dead Redis 5 times, 100ms apart, so every call would wait out the
 // store's wait instead of being refused at once); and context deadlines
 // honoured, so that a dead or stalled Redis costs a call at most the
 // store's wait. go-redis logs to stderr in plain text unless told
-// otherwise: see Logger.
+// otherwise: see SetLogger.
 func ClientOptions(addr string) *redis.Options {
 	return &redis.Options{
 		Addr:                  addr,
-		DialTimeout:           DefaultWait,
+		DialTimeout:           defaultWait,
 		DialerRetries:         1, // one attempt; 0 would mean go-redis's default of 5
-		ReadTimeout:           DefaultWait,
-		WriteTimeout:          DefaultWait,
-		PoolTimeout:           DefaultWait,
+		ReadTimeout:           defaultWait,
+		WriteTimeout:          defaultWait,
+		PoolTimeout:           defaultWait,
 		PoolSize:              max(64, 10*runtime.GOMAXPROCS(0)),
 		MaxRetries:            -1,
 		ContextTimeoutEnabled: true,
@@ -117,25 +127,25 @@ func ClientOptions(addr string) *redis.Options {
 // Take takes one token from b's bucket in Redis. Redis keeps the time (the
 // GCRA script reads Redis's clock), so replicas with skewed clocks agree;
 // now is not used.
-func (s *Store) Take(ctx context.Context, _ time.Time, b limit.Bucket) (limit.Decision, error) {
+func (s *store) Take(ctx context.Context, _ time.Time, b ratelimit.Bucket) (ratelimit.Decision, error) {
 	started := int64(time.Since(s.epoch))
 	if until := s.downUntil.Load(); until != 0 && started < until {
-		return limit.Decision{}, ErrDown
+		return ratelimit.Decision{}, errDown
 	}
 	// A caller that gives up must not look like a Redis failure: the
 	// wait is bounded by s.wait alone (per attempt).
 	bucket, op := s.keys(b)
-	allowed, retryAfter, err := s.take(context.WithoutCancel(ctx), bucket, op, b.Rate.Capacity(), b.Rate.Limit, b.Rate.Per)
+	allowed, retryAfter, err := s.take(context.WithoutCancel(ctx), bucket, op, b.Burst, b.Limit, b.Per)
 	now := int64(time.Since(s.epoch))
 	if err != nil {
-		if started >= s.answered.Load() && s.failures.Add(1) >= limit.OutageAfter {
+		if started >= s.answered.Load() && s.failures.Add(1) >= ratelimit.OutageAfter {
 			until := now + int64(s.retry)
 			s.downUntil.Store(until)
 			if s.answered.Load() > started { // Redis answered another call meanwhile
 				s.downUntil.CompareAndSwap(until, 0)
 			}
 		}
-		return limit.Decision{}, err
+		return ratelimit.Decision{}, err
 	}
 	for last := s.answered.Load(); last < now && !s.answered.CompareAndSwap(last, now); last = s.answered.Load() {
 	}
@@ -146,9 +156,9 @@ func (s *Store) Take(ctx context.Context, _ time.Time, b limit.Bucket) (limit.De
 		s.downUntil.Store(0)
 	}
 	if allowed {
-		return limit.Decision{Allowed: true}, nil
+		return ratelimit.Decision{Allowed: true}, nil
 	}
-	return limit.Decision{RetryAfter: retryAfter}, nil
+	return ratelimit.Decision{RetryAfter: retryAfter}, nil
 }
 
 // maxID is the longest key id kept as is; longer ones are hashed, so a
@@ -161,13 +171,13 @@ const maxID = 128
 // "op:" + the same braces + ":" + a random id. The braces put both keys in
 // one Redis Cluster hash slot, so the script may touch both; a name that
 // holds a brace itself is hashed.
-func (s *Store) keys(b limit.Bucket) (bucket, op string) {
-	id := b.Key.ID
+func (s *store) keys(b ratelimit.Bucket) (bucket, op string) {
+	id := b.ID
 	if len(id) > maxID {
 		sum := sha256.Sum256([]byte(id))
 		id = "sha256:" + hex.EncodeToString(sum[:])
 	}
-	name := strconv.Itoa(len(b.Tool)) + ":" + b.Tool + ":" + b.Key.Scope + ":" + id
+	name := strconv.Itoa(len(b.Tool)) + ":" + b.Tool + ":" + b.Scope + ":" + id
 	if strings.ContainsAny(name, "{}") {
 		sum := sha256.Sum256([]byte(name))
 		name = "sha256:" + hex.EncodeToString(sum[:])

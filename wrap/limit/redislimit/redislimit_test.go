@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"log/slog"
 	"net"
 	"strings"
 	"sync/atomic"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/ratelimit"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
@@ -43,9 +43,9 @@ func callOf(tool string) *call.Request {
 func TestSharedAcrossLimiters(t *testing.T) {
 	addr := redistest.Addr(t)
 	p := prefix(t)
-	key := limit.WithKey(func(context.Context, *call.Request) limit.Key { return limit.Key{Scope: "session", ID: "s1"} })
-	a := limit.New(limit.PerMinute(5), key, limit.WithStore(redislimit.New(redisClient(t, addr), redislimit.WithPrefix(p))))
-	b := limit.New(limit.PerMinute(5), key, limit.WithStore(redislimit.New(redisClient(t, addr), redislimit.WithPrefix(p))))
+	key := limit.WithKey(func(context.Context, limit.Call) limit.Key { return limit.Key{Scope: "session", ID: "s1"} })
+	a := limit.New(limit.Rate{Limit: 5, Per: time.Minute}, key, redislimit.Store(redisClient(t, addr), redislimit.WithPrefix(p)))
+	b := limit.New(limit.Rate{Limit: 5, Per: time.Minute}, key, redislimit.Store(redisClient(t, addr), redislimit.WithPrefix(p)))
 	ctx := context.Background()
 	allowed := 0
 	var last error
@@ -91,12 +91,12 @@ func TestOutage(t *testing.T) {
 			var logs logbuf.Buffer
 			opts := []limit.Option{
 				limit.WithLogger(logs.Logger()),
-				limit.WithStore(redislimit.New(redisClient(t, srv.Addr), redislimit.WithRetryInterval(200*time.Millisecond))),
+				redislimit.Store(redisClient(t, srv.Addr), redislimit.WithRetryInterval(200*time.Millisecond)),
 			}
 			if closed {
 				opts = append(opts, limit.WithFailClosed())
 			}
-			l := limit.New(limit.PerMinute(3), opts...)
+			l := limit.New(limit.Rate{Limit: 3, Per: time.Minute}, opts...)
 			ctx := context.Background()
 			for range 3 {
 				if err := l.Admit(ctx, callOf("search")); err != nil {
@@ -115,18 +115,18 @@ func TestOutage(t *testing.T) {
 				switch {
 				case err == nil && !closed:
 					allowed++
-				case !closed && i >= limit.OutageAfter-1 && info.Code == "rate_limited":
+				case !closed && i >= ratelimit.OutageAfter-1 && info.Code == "rate_limited":
 					limited++ // fail open is bounded: the local limiter at the same rate
-				case (closed || i < limit.OutageAfter-1) && info.Code == "unavailable" && info.RetryAfterSeconds == 1 &&
+				case (closed || i < ratelimit.OutageAfter-1) && info.Code == "unavailable" && info.RetryAfterSeconds == 1 &&
 					!strings.Contains(info.Message, srv.Addr):
-					// Fail closed; or fail open before OutageAfter failures
+					// Fail closed; or fail open before ratelimit.OutageAfter failures
 					// in a row made it an outage: refused with a retry.
 				default:
 					t.Fatalf("down, call %d: %v %+v", i, err, info)
 				}
 				time.Sleep(20 * time.Millisecond)
 			}
-			if !closed && (allowed != 3 || limited != 20-3-(limit.OutageAfter-1)) {
+			if !closed && (allowed != 3 || limited != 20-3-(ratelimit.OutageAfter-1)) {
 				t.Errorf("fail open, Redis down: %d allowed, %d rate_limited of 20; want the limit of 3 held locally", allowed, limited)
 			}
 
@@ -165,8 +165,8 @@ func TestOutage(t *testing.T) {
 func TestStalled(t *testing.T) {
 	srv := redistest.Start(t)
 	var logs logbuf.Buffer
-	l := limit.New(limit.PerMinute(3), limit.WithLogger(logs.Logger()),
-		limit.WithStore(redislimit.New(redisClient(t, srv.Addr), redislimit.WithWait(100*time.Millisecond))))
+	l := limit.New(limit.Rate{Limit: 3, Per: time.Minute}, limit.WithLogger(logs.Logger()),
+		redislimit.Store(redisClient(t, srv.Addr), redislimit.WithWait(100*time.Millisecond)))
 	ctx := context.Background()
 	if err := l.Admit(ctx, callOf("search")); err != nil {
 		t.Fatal(err)
@@ -227,15 +227,15 @@ func TestRecoveryDoesNotFlap(t *testing.T) {
 	rdb.AddHook(hold)
 	var logs logbuf.Buffer
 	// Fail closed, so that a call the store does not check is refused.
-	l := limit.New(limit.PerMinute(100), limit.WithLogger(logs.Logger()), limit.WithFailClosed(),
-		limit.WithStore(redislimit.New(rdb, redislimit.WithRetryInterval(retry), redislimit.WithPrefix(prefix(t)))))
+	l := limit.New(limit.Rate{Limit: 100, Per: time.Minute}, limit.WithLogger(logs.Logger()), limit.WithFailClosed(),
+		redislimit.Store(rdb, redislimit.WithRetryInterval(retry), redislimit.WithPrefix(prefix(t))))
 	ctx := context.Background()
 	if err := l.Admit(ctx, callOf("search")); err != nil {
 		t.Fatal(err)
 	}
 
 	srv.Stop()
-	for range limit.OutageAfter { // an outage, not a single failure
+	for range ratelimit.OutageAfter { // an outage, not a single failure
 		if err := l.Admit(ctx, callOf("search")); errs.CodeOf(err) != errs.Unavailable {
 			t.Fatalf("Redis down, fail closed: %v", err)
 		}
@@ -292,35 +292,17 @@ func TestDeadRedisIsRefusedAtOnce(t *testing.T) {
 	rdb := redisClient(t, srv.Addr)
 	var dials atomic.Int32
 	rdb.AddHook(dialCounter{&dials})
-	store := redislimit.New(rdb, redislimit.WithWait(5*time.Second), redislimit.WithPrefix(prefix(t)))
+	lim := limit.New(limit.Rate{Limit: 3, Per: time.Minute},
+		redislimit.Store(rdb, redislimit.WithWait(5*time.Second), redislimit.WithPrefix(prefix(t))))
 	srv.Stop()
 	begin := time.Now()
-	_, err := store.Take(t.Context(), time.Time{}, limit.Bucket{Tool: "search", Rate: limit.PerMinute(3)})
+	err := lim.Admit(t.Context(), &call.Request{Kind: call.Tool, Name: "search"})
 	took := time.Since(begin)
-	if err == nil {
-		t.Fatal("a stopped Redis answered")
+	if errs.CodeOf(err) != errs.Unavailable {
+		t.Fatalf("a stopped Redis answered: %v", err)
 	}
 	if n := dials.Load(); n != 1 {
 		t.Fatalf("one call against a stopped Redis dialled it %d times in %v, want once", n, took)
 	}
 	t.Logf("refused in %v after one dial: %v", took, err)
-}
-
-// TestLoggerWritesOneRecordPerLine: go-redis's lines, routed through
-// Logger, are records of the slog handler at debug level, not text on
-// stderr.
-func TestLoggerWritesOneRecordPerLine(t *testing.T) {
-	var logs logbuf.Buffer
-	var goredis interface {
-		Printf(ctx context.Context, format string, v ...any)
-	} = redislimit.NewLogger(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	goredis.Printf(context.Background(), "redis: connection pool: failed to dial after %d attempts: %v", 1, "connection refused")
-	lines, err := logs.Lines()
-	if err != nil || len(lines) != 1 {
-		t.Fatalf("%d records (%v):\n%s", len(lines), err, logs.String())
-	}
-	if l := lines[0]; l["level"] != "DEBUG" || l["logger"] != "go-redis" ||
-		l["msg"] != "connection pool: failed to dial after 1 attempts: connection refused" {
-		t.Fatalf("record %v", l)
-	}
 }

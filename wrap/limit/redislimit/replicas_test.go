@@ -17,8 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/wrap/limit"
-	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
+	"github.com/mcpwrap/mcpwrap/internal/ratelimit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit/internal/redistest"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -225,10 +224,10 @@ func TestReplicas(t *testing.T) {
 				i, g.allowed, callsPerKey, callsPerKey/replicas)
 		}
 	}
-	// Until OutageAfter calls in a row failed, a failure is one call's:
+	// Until ratelimit.OutageAfter calls in a row failed, a failure is one call's:
 	// it is refused with a retry rather than let through unchecked.
-	if refused > replicas*(limit.OutageAfter-1) {
-		t.Errorf("redis down: %d calls refused as unavailable, want at most %d (the failures before the outage was declared)", refused, replicas*(limit.OutageAfter-1))
+	if refused > replicas*(ratelimit.OutageAfter-1) {
+		t.Errorf("redis down: %d calls refused as unavailable, want at most %d (the failures before the outage was declared)", refused, replicas*(ratelimit.OutageAfter-1))
 	}
 	t.Logf("redis down: slowest answer %v", slowest)
 	for i, r := range reps {
@@ -284,9 +283,9 @@ func TestOutageLogIsJSONLines(t *testing.T) {
 		t.Fatalf("before the outage: %+v", res)
 	}
 	srv.Stop()
-	// Calls for three retry intervals of the store: each interval, one
+	// Calls for three retry intervals of the store (1s each, the default): each interval, one
 	// call dials the stopped Redis.
-	for end := time.Now().Add(3 * redislimit.DefaultRetryInterval); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+	for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		// Fail open is bounded (rate_limited past the local limit), and
 		// refuses the calls before the outage is declared (unavailable).
 		res, _ := c.call(t)

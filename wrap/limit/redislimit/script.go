@@ -56,12 +56,12 @@ return out
 
 // opTTL is how long Redis remembers a call's answer: longer than both
 // attempts of the call can take.
-func (s *Store) opTTL() int64 { return (2*s.wait + time.Second).Milliseconds() }
+func (s *store) opTTL() int64 { return (2*s.wait + time.Second).Milliseconds() }
 
 // take runs takeScript for one call, and once more if the first run timed
 // out or found no free connection: the call's key makes the second run
 // return the first's answer if it happened.
-func (s *Store) take(ctx context.Context, bucket, op string, burst, rate int, period time.Duration) (allowed bool, retryAfter time.Duration, err error) {
+func (s *store) take(ctx context.Context, bucket, op string, burst, rate int, period time.Duration) (allowed bool, retryAfter time.Duration, err error) {
 	keys := []string{bucket, op}
 	args := []any{burst, rate, period.Seconds(), s.opTTL()}
 	var out string

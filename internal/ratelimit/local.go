@@ -1,4 +1,4 @@
-package limit
+package ratelimit
 
 import (
 	"context"
@@ -17,7 +17,7 @@ const DefaultMaxKeys = 100_000
 // buckets that have refilled completely, and so cannot be told from new
 // ones, are dropped. If the bound is still reached, arbitrary buckets are
 // dropped to make room, which hands their owners a fresh burst: a ceiling
-// set with WithServerLimit still holds. A Local is safe for concurrent use.
+// set with limit.WithServerLimit still holds. A Local is safe for concurrent use.
 type Local struct {
 	mu    sync.Mutex
 	m     map[localKey]*rate.Limiter
@@ -47,14 +47,14 @@ func (s *Local) Len() int {
 
 // Take takes one token from b's bucket at now.
 func (s *Local) Take(_ context.Context, now time.Time, b Bucket) (Decision, error) {
-	k := localKey{b.Tool, b.Key.Scope, b.Key.ID}
+	k := localKey{b.Tool, b.Scope, b.ID}
 	s.mu.Lock()
 	lim := s.m[k]
 	if lim == nil {
 		if len(s.m) >= s.sweep {
 			s.reap(now)
 		}
-		lim = rate.NewLimiter(rate.Every(b.Rate.interval()), b.Rate.Capacity())
+		lim = rate.NewLimiter(rate.Every(b.Interval()), b.Burst)
 		s.m[k] = lim
 	}
 	if lim.AllowN(now, 1) {
@@ -63,7 +63,7 @@ func (s *Local) Take(_ context.Context, now time.Time, b Bucket) (Decision, erro
 	}
 	missing := 1 - lim.TokensAt(now)
 	s.mu.Unlock()
-	return Decision{RetryAfter: time.Duration(missing * float64(b.Rate.interval()))}, nil
+	return Decision{RetryAfter: time.Duration(missing * float64(b.Interval()))}, nil
 }
 
 // reap drops the full buckets, then arbitrary ones if the bound is reached,
