@@ -104,14 +104,14 @@ func TestReconnectReachesTheSpanAndTheMetric(t *testing.T) {
 func TestBreakerChangeIsOneEvent(t *testing.T) {
 	x := newTel(t)
 	ctx, rec := x.obs.Start(t.Context(), reqFor("fetch"), "c1")
-	x.obs.UpstreamEvent(ctx, upstream.EventBreaker, slog.String("upstream", "api"),
-		slog.String("event", upstream.EventBreaker), slog.String("from", "closed"), slog.String("to", "open"),
+	x.obs.UpstreamEvent(ctx, "upstream.breaker", slog.String("upstream", "api"),
+		slog.String("event", "upstream.breaker"), slog.String("from", "closed"), slog.String("to", "open"),
 		slog.String("cause", "dial tcp: password=hunter2 refused"))
 	rec.Event(ctx, slog.LevelWarn, observe.EventRetry, slog.String("event", "something else"))
 	rec.End(ctx, observe.Report{Outcome: observe.OutcomeSuccess, Attempts: 1})
 	evs := x.span(t, "tools/call fetch").Events()
-	if len(evs) != 2 || evs[0].Name != upstream.EventBreaker || evs[1].Name != observe.EventRetry {
-		t.Fatalf("events %v, want one %s and one retry", evs, upstream.EventBreaker)
+	if len(evs) != 2 || evs[0].Name != "upstream.breaker" || evs[1].Name != observe.EventRetry {
+		t.Fatalf("events %v, want one %s and one retry", evs, "upstream.breaker")
 	}
 	got := map[string]string{}
 	for _, kv := range evs[0].Attributes {

@@ -39,7 +39,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
-	"github.com/mcpwrap/mcpwrap/wrap/upstream/upstreamtest"
 )
 
 func main() {
@@ -169,7 +168,7 @@ func newWeatherClient(cfg settings, logger *slog.Logger, obs *observe.Observer) 
 	w.holder = upstream.New("weather-api", dial,
 		upstream.WithHealth(health),
 		upstream.WithClose(func(c *http.Client) error { c.CloseIdleConnections(); return nil }),
-		upstream.WithBackoff(200*time.Millisecond, 5*time.Second),
+		upstream.WithPolicy(upstream.Policy{Backoff: 200 * time.Millisecond, MaxBackoff: 5 * time.Second}),
 		upstream.WithLogger(logger),
 		upstream.WithEvents(obs.UpstreamEvent)) // reconnects and breaker changes on the call's span
 	return w
@@ -300,10 +299,10 @@ func drive(ctx context.Context, s *server.MCPServer, api *fakeAPI, w *weatherCli
 }
 
 // fakeAPI is the in-process upstream of the demo. It can be stopped and
-// restarted on the same port (upstreamtest.Restartable), and told to answer
+// restarted on the same port (Restartable, in restartable.go), and told to answer
 // the next request with a given status.
 type fakeAPI struct {
-	*upstreamtest.Restartable
+	*Restartable
 	mu     sync.Mutex
 	status int
 	retry  string
@@ -328,7 +327,7 @@ func startFakeAPI() (*fakeAPI, error) {
 		w.WriteHeader(http.StatusCreated)
 	})
 	var err error
-	if a.Restartable, err = upstreamtest.NewRestartable(mux); err != nil {
+	if a.Restartable, err = NewRestartable(mux); err != nil {
 		return nil, err
 	}
 	return a, nil

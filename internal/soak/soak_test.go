@@ -352,7 +352,7 @@ func TestSoak(t *testing.T) {
 		upstream.WithHealth(func(ctx context.Context, c *http.Client) error {
 			return fetch(ctx, c, "http://"+flaky.Addr+"/health")
 		}),
-		upstream.WithBackoff(20*time.Millisecond, 200*time.Millisecond),
+		upstream.WithPolicy(upstream.Policy{Backoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond}),
 	)
 	defer holder.Close()
 

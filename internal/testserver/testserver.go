@@ -1,5 +1,6 @@
 // Package testserver starts real mcp-go servers on loopback for tests, on
-// top of the public outboundtest.Serve and upstreamtest.Restartable, and
+// top of the public outboundtest.Serve, plus Restartable (an upstream that
+// can be stopped and started again on the same port), and
 // adds what needs a testing.TB.
 package testserver
 

@@ -9,27 +9,27 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/backoff"
 )
 
-// State is the breaker's state.
-type State int32
+// brState is the breaker's state.
+type brState int32
 
 // The breaker's states.
 const (
-	// Closed: calls go through; the normal state.
-	Closed State = iota
-	// Open: calls fail fast until the open window ends.
-	Open
-	// HalfOpen: one probe call is let through; the others fail fast.
-	HalfOpen
+	// stClosed: calls go through; the normal state.
+	stClosed brState = iota
+	// stOpen: calls fail fast until the open window ends.
+	stOpen
+	// stHalfOpen: one probe call is let through; the others fail fast.
+	stHalfOpen
 )
 
-// String returns "closed", "open" or "half_open".
-func (s State) String() string {
+// String returns "closed", "open" or "half_open" (Stats.State).
+func (s brState) String() string {
 	switch s {
-	case Closed:
+	case stClosed:
 		return "closed"
-	case Open:
+	case stOpen:
 		return "open"
-	case HalfOpen:
+	case stHalfOpen:
 		return "half_open"
 	}
 	return "state(" + strconv.Itoa(int(s)) + ")"
@@ -44,7 +44,7 @@ type breaker struct {
 	probeFor  time.Duration       // how long a probe holds the half-open state
 	now       func() time.Time
 
-	state atomic.Int32 // State; written under mu
+	state atomic.Int32 // brState; written under mu
 	fails atomic.Int32 // consecutive failures while closed; written under mu
 
 	mu        sync.Mutex // guards what follows; never held across I/O
@@ -65,15 +65,15 @@ func (b *breaker) init(s *settings) {
 
 // transition is a breaker state change; the zero value is none.
 type transition struct {
-	from, to State
-	window   time.Duration // the open window, when to is Open
+	from, to brState
+	window   time.Duration // the open window, when to is stOpen
 	cause    error
 }
 
 func (t transition) changed() bool { return t.from != t.to }
 
 // closed reports whether calls go through without asking: one atomic load.
-func (b *breaker) closed() bool { return State(b.state.Load()) == Closed }
+func (b *breaker) closed() bool { return brState(b.state.Load()) == stClosed }
 
 // healthy reports whether a success has nothing to reset.
 func (b *breaker) healthy() bool { return b.closed() && b.fails.Load() == 0 }
@@ -85,15 +85,15 @@ func (b *breaker) admit() (probe bool, wait time.Duration, tr transition) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	now := b.now()
-	switch State(b.state.Load()) {
-	case Closed:
+	switch brState(b.state.Load()) {
+	case stClosed:
 		return false, 0, tr
-	case Open:
+	case stOpen:
 		if now.Before(b.openUntil) {
 			return false, b.openUntil.Sub(now), tr
 		}
-		tr = b.setLocked(HalfOpen, now, nil)
-	case HalfOpen:
+		tr = b.setLocked(stHalfOpen, now, nil)
+	case stHalfOpen:
 		if b.probing && now.Sub(b.probeAt) < b.probeFor {
 			return false, b.window.Initial, tr
 		}
@@ -117,11 +117,11 @@ func (b *breaker) succeeded(probe bool) transition {
 	var tr transition
 	if probe {
 		b.probing = false
-		if State(b.state.Load()) == HalfOpen {
-			tr = b.setLocked(Closed, time.Time{}, nil)
+		if brState(b.state.Load()) == stHalfOpen {
+			tr = b.setLocked(stClosed, time.Time{}, nil)
 		}
 	}
-	if State(b.state.Load()) == Closed {
+	if brState(b.state.Load()) == stClosed {
 		b.fails.Store(0)
 	}
 	return tr
@@ -136,12 +136,12 @@ func (b *breaker) failed(probe, counts bool, cause error) transition {
 	switch {
 	case probe:
 		b.probing = false
-		if State(b.state.Load()) == HalfOpen {
-			return b.setLocked(Open, b.now(), cause)
+		if brState(b.state.Load()) == stHalfOpen {
+			return b.setLocked(stOpen, b.now(), cause)
 		}
-	case counts && State(b.state.Load()) == Closed:
+	case counts && brState(b.state.Load()) == stClosed:
 		if int(b.fails.Add(1)) >= b.threshold {
-			return b.setLocked(Open, b.now(), cause)
+			return b.setLocked(stOpen, b.now(), cause)
 		}
 	}
 	return transition{}
@@ -155,8 +155,8 @@ func (b *breaker) trip(cause error) (transition, time.Duration) {
 	defer b.mu.Unlock()
 	now := b.now()
 	var tr transition
-	if State(b.state.Load()) != Open {
-		tr = b.setLocked(Open, now, cause)
+	if brState(b.state.Load()) != stOpen {
+		tr = b.setLocked(stOpen, now, cause)
 	}
 	b.probing = false
 	return tr, b.openUntil.Sub(now)
@@ -165,14 +165,14 @@ func (b *breaker) trip(cause error) (transition, time.Duration) {
 // setLocked changes the state; opening starts a new open window, each one
 // longer than the last (the one backoff of mcpwrap, with equal jitter so
 // probes from many replicas spread out but never come at once).
-func (b *breaker) setLocked(to State, now time.Time, cause error) transition {
-	tr := transition{from: State(b.state.Load()), to: to, cause: cause}
+func (b *breaker) setLocked(to brState, now time.Time, cause error) transition {
+	tr := transition{from: brState(b.state.Load()), to: to, cause: cause}
 	switch to {
-	case Open:
+	case stOpen:
 		b.opens++
 		tr.window = b.window.Delay(b.opens)
 		b.openUntil = now.Add(tr.window)
-	case Closed:
+	case stClosed:
 		b.opens = 0
 		b.fails.Store(0)
 	}
@@ -181,11 +181,11 @@ func (b *breaker) setLocked(to State, now time.Time, cause error) transition {
 }
 
 // snapshot returns the state and, while open, the time left in the window.
-func (b *breaker) snapshot() (State, time.Duration) {
+func (b *breaker) snapshot() (brState, time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	st := State(b.state.Load())
-	if st != Open {
+	st := brState(b.state.Load())
+	if st != stOpen {
 		return st, 0
 	}
 	return st, max(b.openUntil.Sub(b.now()), 0)

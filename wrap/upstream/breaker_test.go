@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/internal/upstreamhook"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
@@ -23,14 +24,14 @@ func TestOpenWindowGrowsToItsCapWithEqualJitter(t *testing.T) {
 		initial, max time.Duration
 	}{
 		{"defaults", nil, time.Second, 10 * time.Second},
-		{"configured", []upstream.Option{upstream.WithBackoff(50*time.Millisecond, 300*time.Millisecond)},
+		{"configured", []upstream.Option{upstream.WithPolicy(upstream.Policy{Backoff: 50 * time.Millisecond, MaxBackoff: 300 * time.Millisecond})},
 			50 * time.Millisecond, 300 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := newClock()
 			d := &dialer{}
 			d.down.Store(true)
-			h := upstream.New("api", d.dial, append(tc.opts, upstream.WithClock(clk.now))...)
+			h := upstream.New("api", d.dial, append(tc.opts, upstreamhook.WithClock(clk.now).(upstream.Option))...)
 			defer h.Close()
 			for n := 1; n <= 20; n++ { // the first dial, then 19 failed probes
 				if _, err := h.Get(t.Context()); !errors.Is(err, upstream.ErrDial) {
@@ -38,7 +39,7 @@ func TestOpenWindowGrowsToItsCapWithEqualJitter(t *testing.T) {
 				}
 				nominal := min(tc.initial<<(n-1), tc.max)
 				st := h.Stats()
-				if st.State != upstream.Open || st.RetryAfter < nominal/2 || st.RetryAfter > nominal {
+				if st.State != "open" || st.RetryAfter < nominal/2 || st.RetryAfter > nominal {
 					t.Fatalf("opening %d: %v for %v, want within [%v, %v]", n, st.State, st.RetryAfter, nominal/2, nominal)
 				}
 				clk.advance(st.RetryAfter)
@@ -56,7 +57,7 @@ func TestRecoveredUpstreamIsCalledWithinTheConfiguredMaximum(t *testing.T) {
 	api := testserver.StartRestartable(t, weatherAPI(&hits))
 	base := "http://" + api.Addr
 	clk := newClock()
-	h := httpHolder(base, &dials, upstream.WithClock(clk.now), upstream.WithBackoff(100*time.Millisecond, max))
+	h := httpHolder(base, &dials, upstreamhook.WithClock(clk.now).(upstream.Option), upstream.WithPolicy(upstream.Policy{Backoff: 100 * time.Millisecond, MaxBackoff: max}))
 	defer h.Close()
 	call := func() error {
 		return h.Do(t.Context(), func(ctx context.Context, c *http.Client) error { return getForecast(ctx, c, base) })
@@ -74,7 +75,7 @@ func TestRecoveredUpstreamIsCalledWithinTheConfiguredMaximum(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := h.Stats()
-	if st.State != upstream.Open || st.RetryAfter < max/2 || st.RetryAfter > max {
+	if st.State != "open" || st.RetryAfter < max/2 || st.RetryAfter > max {
 		t.Fatalf("after a long outage: %+v, want open for at most %v", st, max)
 	}
 	clk.advance(st.RetryAfter - time.Millisecond)
@@ -85,7 +86,7 @@ func TestRecoveredUpstreamIsCalledWithinTheConfiguredMaximum(t *testing.T) {
 	if err := call(); err != nil {
 		t.Fatalf("call at the end of the window: %v", err)
 	}
-	if st := h.Stats(); st.State != upstream.Closed {
+	if st := h.Stats(); st.State != "closed" {
 		t.Fatalf("after the probe: %+v", st)
 	}
 }

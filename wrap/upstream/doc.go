@@ -25,15 +25,17 @@
 // Holder.Do is Get and Done around one function. A transient failure
 // (errs.CodeOf says Unavailable or Timeout: refused, reset, EOF, HTTP
 // 502/503/504, a timeout) marks the client broken: it is closed and the
-// next Get dials a new one, once for all callers, within WithDialTimeout
-// (10s), with a health check within WithHealthTimeout (2s). A failed dial or
-// health check opens the circuit breaker, as do WithThreshold (5) failures
-// in a row (a broken connection counts once per client, a timeout every
-// time). While it is open, Get fails fast with an errs.Unavailable error
-// naming the upstream, with a retry-after, matching errs.ErrNotSent. The
-// open window starts at 1s and doubles per failed probe up to 10s, with
-// equal jitter (WithBackoff). Dials, broken clients and breaker changes go
-// once each to WithLogger and WithEvents, with the causing call's ctx.
+// next Get dials a new one, once for all callers, within Policy.DialTimeout
+// (10s), with a health check within Policy.HealthTimeout (2s). A failed dial
+// or health check opens the circuit breaker, as do Policy.Threshold (5)
+// failures in a row (a broken connection counts once per client, a timeout
+// every time). While it is open, Get fails fast with an errs.Unavailable
+// error naming the upstream, with a retry-after, matching errs.ErrNotSent.
+// The open window starts at 1s (Policy.Backoff) and doubles per failed
+// probe up to 10s (Policy.MaxBackoff), with equal jitter; WithPolicy sets
+// these bounds. Dials, broken clients and breaker changes go once each to
+// WithLogger and WithEvents, with the causing call's ctx; Stats is a
+// snapshot for health pages.
 //
 // Get on a healthy client takes no lock and allocates nothing; no mutex is
 // held across I/O. A Holder is safe for concurrent use.

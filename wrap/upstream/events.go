@@ -10,24 +10,26 @@ import (
 // them to a trace as span events. ctx is the calling tool's: the ctx given
 // to Get, Do or Lease.Done. Every event comes once. The attributes are
 // "upstream" (the Holder's name) and the event's own; the event's name is
-// the name argument, not an attribute. It must not block.
+// the name argument, not an attribute. It must not block. The names, also
+// the "event" attribute of log lines, are:
+//
+//   - "upstream.dial": a client was dialled (and passed its health check).
+//     Attributes: generation, duration_ms.
+//   - "upstream.dial_failed": a dial or its health check failed.
+//     Attributes: code, cause.
+//   - "upstream.broken": a client was marked broken and will be redialled.
+//     Attributes: generation, code, cause.
+//   - "upstream.breaker": the breaker changed state. Attributes: from, to
+//     ("closed", "open", "half_open"), and when opening retry_after_ms and
+//     cause.
 type EventFunc func(ctx context.Context, name string, attrs ...slog.Attr)
 
-// Event names passed to an EventFunc and used as the "event" attribute of
-// log lines.
+// The event names (see EventFunc).
 const (
-	// EventDial: a client was dialled (and passed its health check).
-	// Attributes: generation, duration_ms.
-	EventDial = "upstream.dial"
-	// EventDialFailed: a dial or its health check failed. Attributes:
-	// code, cause.
-	EventDialFailed = "upstream.dial_failed"
-	// EventBroken: a client was marked broken and will be redialled.
-	// Attributes: generation, code, cause.
-	EventBroken = "upstream.broken"
-	// EventBreaker: the breaker changed state. Attributes: from, to, and
-	// when opening retry_after_ms and cause.
-	EventBreaker = "upstream.breaker"
+	eventDial       = "upstream.dial"
+	eventDialFailed = "upstream.dial_failed"
+	eventBroken     = "upstream.broken"
+	eventBreaker    = "upstream.breaker"
 )
 
 func (h *Holder[C]) emitTransition(ctx context.Context, tr transition) {
@@ -36,14 +38,14 @@ func (h *Holder[C]) emitTransition(ctx context.Context, tr transition) {
 	}
 	attrs := []slog.Attr{slog.String("from", tr.from.String()), slog.String("to", tr.to.String())}
 	level := slog.LevelInfo
-	if tr.to == Open {
+	if tr.to == stOpen {
 		level = slog.LevelWarn
 		attrs = append(attrs, slog.Float64("retry_after_ms", float64(tr.window.Microseconds())/1000))
 	}
 	if tr.cause != nil {
 		attrs = append(attrs, slog.String("cause", tr.cause.Error()))
 	}
-	h.emit(ctx, level, EventBreaker, "upstream circuit breaker "+tr.to.String(), attrs...)
+	h.emit(ctx, level, eventBreaker, "upstream circuit breaker "+tr.to.String(), attrs...)
 }
 
 // emit sends one event to the EventFunc and the logger. Only the log line

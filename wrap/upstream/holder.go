@@ -229,7 +229,7 @@ func (h *Holder[C]) dialOnce(ctx context.Context) (any, error) {
 	h.cur.Store(cn)
 	h.mu.Unlock()
 	h.dials.Add(1)
-	h.emit(ctx, slog.LevelInfo, EventDial, "upstream connected",
+	h.emit(ctx, slog.LevelInfo, eventDial, "upstream connected",
 		slog.Uint64("generation", cn.gen),
 		slog.Float64("duration_ms", float64(time.Since(begin).Microseconds())/1000))
 	return cn, nil
@@ -258,7 +258,7 @@ func (h *Holder[C]) connect(ctx context.Context) (C, error) {
 func (h *Holder[C]) dialFailed(ctx context.Context, err error) error {
 	err = h.marked(err)
 	tr, wait := h.br.trip(err)
-	h.emit(ctx, slog.LevelWarn, EventDialFailed, "upstream dial failed",
+	h.emit(ctx, slog.LevelWarn, eventDialFailed, "upstream dial failed",
 		slog.String("code", errs.CodeOf(err).String()), slog.String("cause", err.Error()))
 	h.transitioned(ctx, tr)
 	e := errs.FromUpstream(h.name, err)
@@ -331,7 +331,7 @@ func (h *Holder[C]) failed(ctx context.Context, l Lease[C], err error, code errs
 	if broke {
 		h.broken.Add(1)
 		h.release(l.c.client)
-		h.emit(ctx, slog.LevelWarn, EventBroken, "upstream client broken; reconnecting",
+		h.emit(ctx, slog.LevelWarn, eventBroken, "upstream client broken; reconnecting",
 			slog.Uint64("generation", l.c.gen),
 			slog.String("code", code.String()),
 			slog.String("cause", err.Error()))
@@ -352,7 +352,7 @@ func (h *Holder[C]) transitioned(ctx context.Context, tr transition) {
 	if !tr.changed() {
 		return
 	}
-	if tr.to == Open {
+	if tr.to == stOpen {
 		if c := h.cur.Swap(nil); c != nil {
 			h.release(c.client)
 		}
@@ -381,8 +381,10 @@ func (h *Holder[C]) release(c C) {
 
 // Stats is a snapshot of a Holder, for tests, health pages and metrics.
 type Stats struct {
-	// State is the breaker's state.
-	State State
+	// State is the breaker's state: "closed" (calls go through), "open"
+	// (calls fail fast until the open window ends) or "half_open" (one
+	// probe call is let through; the others fail fast).
+	State string
 	// Dials counts successful dials (the first connect and each reconnect).
 	Dials int64
 	// FailedDials counts dials or health checks that failed.
@@ -396,7 +398,9 @@ type Stats struct {
 // Stats returns a snapshot of the counters and the breaker.
 func (h *Holder[C]) Stats() Stats {
 	var st Stats
-	st.State, st.RetryAfter = h.br.snapshot()
+	var state brState
+	state, st.RetryAfter = h.br.snapshot()
+	st.State = state.String()
 	st.Dials, st.FailedDials, st.Broken = h.dials.Load(), h.failedDials.Load(), h.broken.Load()
 	return st
 }

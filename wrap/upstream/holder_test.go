@@ -16,6 +16,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/upstreamhook"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
@@ -159,7 +160,7 @@ func TestBrokenClientIsClosedAndRedialledOnce(t *testing.T) {
 		}
 	}
 	st := h.Stats()
-	if st.Broken != 1 || st.State != upstream.Closed {
+	if st.Broken != 1 || st.State != "closed" {
 		t.Fatalf("stats after 64 echoes of one failure: %+v", st)
 	}
 	waitFor(t, first.closed.Load, "the broken client was not closed")
@@ -179,8 +180,8 @@ func TestBreakerOpensFailsFastProbesAndCloses(t *testing.T) {
 	clk := newClock()
 	d := &dialer{}
 	var ev events
-	h := upstream.New("weather-api", d.dial, upstream.WithClock(clk.now),
-		upstream.WithBackoff(time.Second, 8*time.Second), upstream.WithEvents(ev.add))
+	h := upstream.New("weather-api", d.dial, upstreamhook.WithClock(clk.now).(upstream.Option),
+		upstream.WithPolicy(upstream.Policy{Backoff: time.Second, MaxBackoff: 8 * time.Second}), upstream.WithEvents(ev.add))
 	defer h.Close()
 
 	d.down.Store(true)
@@ -215,7 +216,7 @@ func TestBreakerOpensFailsFastProbesAndCloses(t *testing.T) {
 	if _, err := h.Get(t.Context()); !errors.Is(err, upstream.ErrDial) {
 		t.Fatalf("probe: %v", err)
 	}
-	if st := h.Stats(); st.State != upstream.Open || st.RetryAfter < time.Second || st.RetryAfter > 2*time.Second {
+	if st := h.Stats(); st.State != "open" || st.RetryAfter < time.Second || st.RetryAfter > 2*time.Second {
 		t.Fatalf("after a failed probe: %+v", st)
 	}
 
@@ -246,7 +247,7 @@ func TestBreakerOpensFailsFastProbesAndCloses(t *testing.T) {
 func TestThresholdConsecutiveBrokenClientsOpen(t *testing.T) {
 	clk := newClock()
 	d := &dialer{}
-	h := upstream.New("api", d.dial, upstream.WithClock(clk.now), upstream.WithThreshold(3))
+	h := upstream.New("api", d.dial, upstreamhook.WithClock(clk.now).(upstream.Option), upstream.WithPolicy(upstream.Policy{Threshold: 3}))
 	defer h.Close()
 	unavailable := errs.FromStatus("api", 503, nil)
 	for i := range 3 {
@@ -290,7 +291,7 @@ func TestAnswersThatAreNotOutagesKeepTheClient(t *testing.T) {
 
 func TestCloseStopsADialInFlight(t *testing.T) {
 	d := &dialer{gate: make(chan struct{})} // never opened: the dial waits for its ctx
-	h := upstream.New("api", d.dial, upstream.WithDialTimeout(time.Minute))
+	h := upstream.New("api", d.dial, upstream.WithPolicy(upstream.Policy{DialTimeout: time.Minute}))
 	errc := make(chan error, 1)
 	go func() {
 		_, err := h.Get(context.Background())

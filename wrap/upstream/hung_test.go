@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/upstreamhook"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
@@ -49,8 +50,8 @@ func TestHungUpstreamOpensTheBreakerAfterConsecutiveTimeouts(t *testing.T) {
 	// The breaker's clock stands still: its open window (half a second at
 	// least) cannot pass before the call that must find it open, however
 	// slowly this machine runs.
-	h := upstream.New("hung-api", newHTTPClient, upstream.WithClose(closeIdle), upstream.WithThreshold(3),
-		upstream.WithClock(newClock().now))
+	h := upstream.New("hung-api", newHTTPClient, upstream.WithClose(closeIdle), upstream.WithPolicy(upstream.Policy{Threshold: 3}),
+		upstreamhook.WithClock(newClock().now).(upstream.Option))
 	defer h.Close()
 	var sentMu sync.Mutex
 	sent := map[*http.Client]int{} // requests sent to the hung upstream, by client
@@ -95,7 +96,7 @@ func TestHungUpstreamOpensTheBreakerAfterConsecutiveTimeouts(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if st := h.Stats(); st.State != upstream.Open {
+	if st := h.Stats(); st.State != "open" {
 		t.Fatalf("after 8 timeouts: %+v", st)
 	}
 	sentMu.Lock()
@@ -138,8 +139,8 @@ func TestHungHealthCheckFailsInTheHealthTimeout(t *testing.T) {
 		return resp.Body.Close()
 	}
 	h := upstream.New("hung-api", newHTTPClient, upstream.WithClose(closeIdle),
-		upstream.WithHealth(health), upstream.WithHealthTimeout(100*time.Millisecond),
-		upstream.WithClock(newClock().now)) // the open window cannot pass before the next Get
+		upstream.WithHealth(health), upstream.WithPolicy(upstream.Policy{HealthTimeout: 100 * time.Millisecond}),
+		upstreamhook.WithClock(newClock().now).(upstream.Option)) // the open window cannot pass before the next Get
 	defer h.Close()
 	ctx, cancel := context.WithTimeout(t.Context(), callTimeout)
 	defer cancel()

@@ -76,71 +76,56 @@ func WithEvents(f EventFunc) Option {
 	return optionFunc(func(s *settings) { s.events = f })
 }
 
-// WithThreshold sets how many failures in a row open the breaker
-// (default 5): broken clients (each client counts once, however many calls
-// failed on it) and timed-out calls (each counts). A failed dial opens it
-// regardless.
-func WithThreshold(n int) Option {
-	return optionFunc(func(s *settings) {
-		if n > 0 {
-			s.threshold = n
-		}
-	})
+// Policy sets when the breaker opens, how long it stays open and how long
+// a dial may take. A zero field keeps its default.
+type Policy struct {
+	// Threshold is how many failures in a row open the breaker (default
+	// 5): broken clients (each client counts once, however many calls
+	// failed on it) and timed-out calls (each counts). A failed dial opens
+	// it regardless.
+	Threshold int
+	// Backoff is the open window after the first opening (default 1s); it
+	// doubles on each failed probe up to MaxBackoff (default 10s, and never
+	// below Backoff), with equal jitter (each window lies between half and
+	// all of its nominal length).
+	//
+	// MaxBackoff bounds how long callers are held off after the upstream
+	// is back: a call goes through at most MaxBackoff after recovery, plus
+	// the probe's own dial and health check. A lower one finds a recovered
+	// upstream sooner; a higher one probes a long outage less often.
+	Backoff, MaxBackoff time.Duration
+	// DialTimeout bounds one dial plus its health check (default 10s). A
+	// dial outlives the caller that started it if other callers wait for
+	// it, so it runs on its own deadline rather than the first caller's.
+	// It is also how long a probe holds the half-open state before another
+	// caller may probe.
+	DialTimeout time.Duration
+	// HealthTimeout bounds the health check of a freshly dialled client
+	// (default 2s, and never beyond the dial timeout). An upstream that
+	// accepts connections but never answers fails its check in this time,
+	// so the breaker opens and callers fail fast instead of each waiting
+	// out its own timeout.
+	HealthTimeout time.Duration
 }
 
-// WithBackoff sets the breaker's open window: initial after the first
-// opening, doubling on each failed probe up to max, with equal jitter (each
-// window lies between half and all of its nominal length). Defaults: 1s
-// and 10s.
-//
-// max bounds how long callers are held off after the upstream is back: a
-// call goes through at most max after recovery, plus the probe's own dial
-// and health check. A lower max finds a recovered upstream sooner; a
-// higher one probes a long outage less often.
-func WithBackoff(initial, max time.Duration) Option {
+// WithPolicy sets the breaker's and the dial's bounds (see Policy).
+func WithPolicy(p Policy) Option {
 	return optionFunc(func(s *settings) {
-		if initial > 0 {
-			s.openBase = initial
+		if p.Threshold > 0 {
+			s.threshold = p.Threshold
 		}
-		if max >= s.openBase {
-			s.openMax = max
-		} else {
-			s.openMax = s.openBase
+		if p.Backoff > 0 {
+			s.openBase = p.Backoff
 		}
-	})
-}
-
-// WithDialTimeout bounds one dial plus its health check (default 10s). A
-// dial outlives the caller that started it if other callers wait for it, so
-// it runs on its own deadline rather than the first caller's. It is also
-// how long a probe holds the half-open state before another caller may
-// probe.
-func WithDialTimeout(d time.Duration) Option {
-	return optionFunc(func(s *settings) {
-		if d > 0 {
-			s.dialTimeout = d
+		if p.MaxBackoff > 0 {
+			s.openMax = p.MaxBackoff
 		}
-	})
-}
-
-// WithHealthTimeout bounds the health check of a freshly dialled client
-// (default 2s, and never beyond the dial timeout). An upstream that accepts
-// connections but never answers fails its check in this time, so the
-// breaker opens and callers fail fast instead of each waiting out its own
-// timeout.
-func WithHealthTimeout(d time.Duration) Option {
-	return optionFunc(func(s *settings) {
-		if d > 0 {
-			s.healthTimeout = d
+		s.openMax = max(s.openMax, s.openBase)
+		if p.DialTimeout > 0 {
+			s.dialTimeout = p.DialTimeout
 		}
-	})
-}
-
-// WithClock replaces time.Now, for tests of the open window.
-func WithClock(now func() time.Time) Option {
-	return optionFunc(func(s *settings) {
-		if now != nil {
-			s.now = now
+		if p.HealthTimeout > 0 {
+			s.healthTimeout = p.HealthTimeout
 		}
 	})
 }

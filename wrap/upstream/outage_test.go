@@ -19,6 +19,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/internal/upstreamhook"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
@@ -94,8 +95,8 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	base := "http://" + api.Addr
 	var logs logbuf.Buffer
 	var clk aheadClock
-	h := httpHolder(base, &dials, upstream.WithBackoff(100*time.Millisecond, 400*time.Millisecond),
-		upstream.WithLogger(logs.Logger()), upstream.WithClock(clk.now))
+	h := httpHolder(base, &dials, upstream.WithPolicy(upstream.Policy{Backoff: 100 * time.Millisecond, MaxBackoff: 400 * time.Millisecond}),
+		upstream.WithLogger(logs.Logger()), upstreamhook.WithClock(clk.now).(upstream.Option))
 	defer h.Close()
 
 	const deadline = 3 * time.Second

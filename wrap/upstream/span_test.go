@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/internal/upstreamhook"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -34,7 +35,7 @@ func TestBreakerChangesLandOnTheCallingSpanOnce(t *testing.T) {
 	api := testserver.StartRestartable(t, weatherAPI(&hits))
 	base := "http://" + api.Addr
 	clk := newClock()
-	h := httpHolder(base, &dials, upstream.WithClock(clk.now), upstream.WithThreshold(1),
+	h := httpHolder(base, &dials, upstreamhook.WithClock(clk.now).(upstream.Option), upstream.WithPolicy(upstream.Policy{Threshold: 1}),
 		upstream.WithEvents(obs.UpstreamEvent))
 	defer h.Close()
 	s := server.NewMCPServer("weather", "1.0.0")
@@ -100,7 +101,7 @@ func breakerTo(e sdktrace.Event) string {
 			return kv.Value.AsString()
 		}
 	}
-	if e.Name == upstream.EventBreaker || strings.Contains(e.Name, "breaker") {
+	if e.Name == "upstream.breaker" || strings.Contains(e.Name, "breaker") {
 		return "?"
 	}
 	return ""

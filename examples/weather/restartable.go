@@ -1,8 +1,4 @@
-// Package upstreamtest gives tests and demos of code that keeps an upstream
-// client working (upstream.Holder) a real upstream to break: an HTTP server on
-// one loopback address that can be stopped, as a crash would, and started
-// again on the same port.
-package upstreamtest
+package main
 
 import (
 	"fmt"
@@ -57,16 +53,7 @@ func (r *Restartable) Stop() {
 
 // Restart listens on the same address again, retrying for up to a second
 // while the port is still being released.
-func (r *Restartable) Restart() error { return r.RestartWith(nil) }
-
-// RestartWith is Restart with a new handler (a new process: its state is
-// gone); nil keeps the old one.
-func (r *Restartable) RestartWith(h http.Handler) error {
-	if h != nil {
-		r.mu.Lock()
-		r.handler = h
-		r.mu.Unlock()
-	}
+func (r *Restartable) Restart() error {
 	var err error
 	for range 100 {
 		var ln net.Listener
