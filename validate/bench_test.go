@@ -49,7 +49,7 @@ func BenchmarkBind(b *testing.B) {
 	b.Run("mcpwrap", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			v, err := bd.Bind(toCall(req))
+			v, err := bindReq(bd, req)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -211,40 +211,25 @@ func joinPath(base, name string) string {
 	return base + "." + name
 }
 
-// Bind decodes the call's arguments into a T and validates it. On failure
-// it returns the zero T and an *errs.Error with code InvalidArgument whose
-// message names the problems and whose violations list them, sorted by
-// parameter path then rule: at most errs.MaxViolations of them, the rest
-// counted (see the package doc). It reads req.Args as the SDK decoded them
-// and req.Raw, the arguments as sent, when Args is nil or an integer is too
-// large for a float64 to hold exactly, so large IDs keep every digit.
-func (b *Binder[T]) Bind(req *call.Request) (T, error) {
+// Bind decodes a call's arguments into a T and validates it. args are the
+// arguments as JSON text ([]byte or json.RawMessage), as decoded from JSON
+// (a map[string]any), or a prompt's (a map[string]string: prompt
+// arguments travel as strings, so T's fields should be strings). On
+// failure it returns the zero T and an *errs.Error with code
+// InvalidArgument whose message names the problems and whose violations
+// list them, sorted by parameter path then rule: at most
+// errs.MaxViolations of them, the rest counted (see the package doc). A
+// wrapped prompt sends that error as JSON-RPC -32602.
+func (b *Binder[T]) Bind(args any) (T, error) {
+	if m, ok := args.(map[string]string); ok {
+		args = promptArgs(m)
+	}
 	var t T
-	if err := b.c.bind(reflect.ValueOf(&t).Elem(), req.Args, req.Raw); err != nil {
+	if err := b.c.bind(reflect.ValueOf(&t).Elem(), args, nil); err != nil {
 		var zero T
 		return zero, err
 	}
 	return t, nil
-}
-
-// BindJSON is Bind for arguments given as JSON text.
-func (b *Binder[T]) BindJSON(data []byte) (T, error) {
-	var t T
-	if err := b.c.bind(reflect.ValueOf(&t).Elem(), nil, data); err != nil {
-		var zero T
-		return zero, err
-	}
-	return t, nil
-}
-
-// Check validates a T built in Go (a handler's structured result, say)
-// against its tags. It returns nil or an *errs.Error with code
-// InvalidArgument and the violations; a caller checking its own output
-// should wrap that as an Internal error, since the model did nothing wrong.
-func (b *Binder[T]) Check(v T) error {
-	d := decoder{c: b.c}
-	b.c.check(&d, reflect.ValueOf(&v).Elem())
-	return b.c.result(&d)
 }
 
 // Schema returns the JSON Schema of T's arguments, derived from the same

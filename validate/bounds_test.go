@@ -117,7 +117,7 @@ func TestInvalidCallBoundedOverHTTP(t *testing.T) {
 func TestHugeNumberNamesDeclaredRange(t *testing.T) {
 	b := validate.MustNew[forecastArgs]()
 	for _, in := range []string{`1e300`, `-1e300`, `99999999999999999999`, `1e19`} {
-		_, err := b.BindJSON([]byte(`{"city":"Paris","days":` + in + `}`))
+		_, err := b.Bind([]byte(`{"city":"Paris","days":` + in + `}`))
 		var e *errs.Error
 		if !errors.As(err, &e) {
 			t.Fatalf("%s: %v", in, err)
@@ -130,7 +130,7 @@ func TestHugeNumberNamesDeclaredRange(t *testing.T) {
 		}
 	}
 	// A type without declared bounds keeps its own range.
-	_, err := validate.MustNew[kitchen]().BindJSON([]byte(`{"city":"P","small":1e300}`))
+	_, err := validate.MustNew[kitchen]().Bind([]byte(`{"city":"P","small":1e300}`))
 	if err == nil || !strings.Contains(err.Error(), "between -128 and 127") {
 		t.Fatalf("int8 range lost: %v", err)
 	}
@@ -163,8 +163,8 @@ func TestLargeCallsCheckLikeSmallOnes(t *testing.T) {
 		`{"city":"","address":{"street":"x","zip":"1234x"}}`,
 	} {
 		t.Run(in, func(t *testing.T) {
-			_, e1 := small.BindJSON([]byte(in))
-			_, e2 := large.BindJSON([]byte(strings.TrimSuffix(in, "}") + pad))
+			_, e1 := small.Bind([]byte(in))
+			_, e2 := large.Bind([]byte(strings.TrimSuffix(in, "}") + pad))
 			if got, want := violationsOf(e2), violationsOf(e1); got != want {
 				t.Fatalf("large call\n got %s\nwant %s", got, want)
 			}
@@ -195,8 +195,8 @@ func TestLargeCallsCheckNestedDives(t *testing.T) {
 		`{"groups":[{"name":"a","tags":[1,"b"]}],"by_key":{"kk":{"name":"n","tags":["ok","x"]}}}`,
 	} {
 		t.Run(in, func(t *testing.T) {
-			_, e1 := b.BindJSON([]byte(in))
-			_, e2 := b.BindJSON([]byte(strings.TrimSuffix(in, "}") + pad))
+			_, e1 := b.Bind([]byte(in))
+			_, e2 := b.Bind([]byte(strings.TrimSuffix(in, "}") + pad))
 			if got, want := violationsOf(e2), violationsOf(e1); got != want {
 				t.Fatalf("large call\n got %s\nwant %s", got, want)
 			}
@@ -235,7 +235,7 @@ func BenchmarkInvalidCall(b *testing.B) {
 		b.Run(in.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_, err := bd.Bind(toCall(req))
+				_, err := bindReq(bd, req)
 				if err == nil {
 					b.Fatal("bound")
 				}
@@ -252,7 +252,7 @@ func BenchmarkInvalidCall(b *testing.B) {
 		b.Run(in.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := bd.Bind(toCall(req)); err != nil {
+				if _, err := bindReq(bd, req); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -358,7 +358,7 @@ func BenchmarkDeepAndLongArguments(b *testing.B) {
 		b.Run(in.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_, err := bd.Bind(toCall(req))
+				_, err := bindReq(bd, req)
 				if err == nil {
 					b.Fatal("bound")
 				}

@@ -11,7 +11,7 @@
 //
 //	b := validate.MustNew[forecastArgs]()
 //	schema := b.Schema()            // the tool's input schema
-//	args, err := b.BindJSON(data)   // err is an *errs.Error, code InvalidArgument
+//	args, err := b.Bind(data)       // JSON text or decoded; err is an *errs.Error, code InvalidArgument
 //
 // The usual way in is through an adapter (mcpgo.MustTyped, gosdk.AddTool),
 // which binds inside wrap's chain. Every problem is reported at once, by

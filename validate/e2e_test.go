@@ -10,9 +10,9 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/binding"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/validate"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
@@ -21,7 +21,7 @@ import (
 // errs.ToResult.
 func boundTool[T any](s *server.MCPServer, name string, b *validate.Binder[T]) {
 	s.AddTool(mcp.NewTool(name, mcpgo.WithSchema(b)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args, err := b.Bind(toCall(req))
+		args, err := bindReq(b, req)
 		if err != nil {
 			return mcpgo.ErrorResult(errs.ToResult(err, errs.Call{Tool: req.Params.Name})), nil
 		}
@@ -201,8 +201,10 @@ func TestBigIntegerExact(t *testing.T) {
 
 // toCall is the request the chain hands a binder, as the mcp-go adapter
 // builds it.
-func toCall(req mcp.CallToolRequest) *call.Request {
-	return &call.Request{Kind: call.Tool, Name: req.Params.Name, Args: req.Params.Arguments, Raw: req.Params.RawArguments}
+// bindReq binds a call's arguments as the mcp-go adapter does: the decoded
+// arguments with the raw ones.
+func bindReq[T any](b *validate.Binder[T], req mcp.CallToolRequest) (T, error) {
+	return binding.Bind[T](b, req.Params.Arguments, req.Params.RawArguments)
 }
 
 type orderArgs struct {

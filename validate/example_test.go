@@ -11,20 +11,20 @@ import (
 	"github.com/mcpwrap/mcpwrap/validate"
 )
 
-func ExampleBinder_BindJSON() {
+func ExampleBinder_Bind() {
 	type args struct {
 		City string `json:"city" validate:"required"`
 		Days int    `json:"days" validate:"omitempty,min=1,max=14"`
 	}
 	b := validate.MustNew[args]()
-	_, err := b.BindJSON([]byte(`{"cty":"Paris","days":30}`))
+	_, err := b.Bind([]byte(`{"cty":"Paris","days":30}`))
 	var e *errs.Error
 	if errors.As(err, &e) {
 		for _, v := range e.Violations() {
 			fmt.Println(v.Message)
 		}
 	}
-	a, _ := b.BindJSON([]byte(`{"city":"Paris","days":3}`))
+	a, _ := b.Bind([]byte(`{"city":"Paris","days":3}`))
 	fmt.Println(a.City, a.Days)
 	// Output:
 	// parameter "city" is required
@@ -64,7 +64,7 @@ func ExampleWithRule() {
 		return strings.Trim(fl.Field().String(), "abcdefghijklmnopqrstuvwxyz-") == ""
 	}
 	b := validate.MustNew[args](validate.WithRule("slug", isSlug, `a lowercase slug like "my-page"`))
-	_, err := b.BindJSON([]byte(`{"slug":"My Page"}`))
+	_, err := b.Bind([]byte(`{"slug":"My Page"}`))
 	fmt.Println(err)
 	// Output:
 	// invalid_argument: parameter "slug" must be a lowercase slug like "my-page", got "My Page"

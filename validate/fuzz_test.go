@@ -45,21 +45,21 @@ func FuzzBind(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, err := b.BindJSON(data)
+		_, err := b.Bind(data)
 		check(t, err)
 		if len(data) > 0 && len(data) < 256 {
 			items := bytes.Repeat(append(data, ','), 3000)
-			_, err = b.BindJSON(append(append([]byte(`{"city":"P","tags":[`), items[:len(items)-1]...), ']', '}'))
+			_, err = b.Bind(append(append([]byte(`{"city":"P","tags":[`), items[:len(items)-1]...), ']', '}'))
 			check(t, err)
-			_, err = b.BindJSON(append(append([]byte(`{"city":"P","filters":[`), items[:len(items)-1]...), ']', '}'))
+			_, err = b.Bind(append(append([]byte(`{"city":"P","filters":[`), items[:len(items)-1]...), ']', '}'))
 			check(t, err)
 			key, _ := json.Marshal(string(bytes.Repeat(data, 1+(64<<10)/len(data))))
-			_, err = b.BindJSON(append(append([]byte(`{"city":"P",`), key...), []byte(`:1}`)...))
+			_, err = b.Bind(append(append([]byte(`{"city":"P",`), key...), []byte(`:1}`)...))
 			check(t, err)
 		}
 		var req mcp.CallToolRequest
 		if json.Unmarshal(append(append([]byte(`{"name":"t","arguments":`), data...), '}'), &req.Params) == nil {
-			_, err = b.Bind(toCall(req))
+			_, err = bindReq(b, req)
 			check(t, err)
 		}
 	})

@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/binding"
 	"github.com/mcpwrap/mcpwrap/validate"
 )
 
@@ -19,8 +20,8 @@ type reviewArgs struct {
 
 func TestPromptArguments(t *testing.T) {
 	b := validate.MustNew[reviewArgs]()
-	params := b.PromptArguments()
-	want := []validate.PromptArgument{
+	params := binding.PromptArguments(b)
+	want := []binding.PromptArgument{
 		{Name: "code", Description: "The code to review", Required: true},
 		{Name: "language", Description: "go or rust"},
 		{Name: "token"},
@@ -31,7 +32,7 @@ func TestPromptArguments(t *testing.T) {
 
 	req := mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "review",
 		Arguments: map[string]string{"language": "cobol", "token": "hunter2hunter2", "lang": "go"}}}
-	_, err := b.BindPrompt(req.Params.Arguments)
+	_, err := b.Bind(req.Params.Arguments)
 	var e *errs.Error
 	if !errors.As(err, &e) || e.Code() != errs.InvalidArgument {
 		t.Fatalf("err = %v, want InvalidArgument", err)
@@ -50,8 +51,8 @@ func TestPromptArguments(t *testing.T) {
 	}
 
 	req.Params.Arguments = map[string]string{"code": "x := 1", "language": "go"}
-	args, err := b.BindPrompt(req.Params.Arguments)
+	args, err := b.Bind(req.Params.Arguments)
 	if err != nil || args.Code != "x := 1" || args.Language != "go" {
-		t.Fatalf("BindPrompt = %+v, %v", args, err)
+		t.Fatalf("Bind = %+v, %v", args, err)
 	}
 }

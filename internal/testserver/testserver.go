@@ -1,7 +1,7 @@
 // Package testserver starts real mcp-go servers on loopback for tests, on
-// top of the public outboundtest.Serve, plus Restartable (an upstream that
-// can be stopped and started again on the same port), and
-// adds what needs a testing.TB.
+// top of the public outboundtest.Serve, and upstreams that can be stopped
+// and started again on the same port (Restartable); it adds what needs a
+// testing.TB.
 package testserver
 
 import (

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/binding"
 	"github.com/mcpwrap/mcpwrap/internal/paging"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/validate"
@@ -53,7 +54,7 @@ func AddTool[In, Out any](s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.Too
 		}
 	}
 	handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args, err := in.Bind(&call.Request{Kind: call.Tool, Name: req.Params.Name, Raw: req.Params.Arguments})
+		args, err := binding.Bind[In](in, nil, req.Params.Arguments)
 		if err != nil {
 			return nil, err
 		}
@@ -68,7 +69,7 @@ func AddTool[In, Out any](s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.Too
 			return res, nil
 		}
 		if out != nil {
-			if err := out.Check(o); err != nil {
+			if err := binding.Check(out, o); err != nil {
 				var e *errs.Error
 				msg := err.Error()
 				if errors.As(err, &e) {

@@ -10,10 +10,10 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/binding"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // TypedHandler is a tool handler that receives its arguments decoded into a
@@ -44,7 +44,7 @@ func Typed[T any](w *wrap.Wrapper, tool mcp.Tool, h TypedHandler[T], opts ...val
 	}
 	WithSchema(b)(&tool)
 	return Tool(w, tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args, err := b.Bind(&call.Request{Args: req.Params.Arguments, Raw: req.Params.RawArguments})
+		args, err := binding.Bind[T](b, req.Params.Arguments, req.Params.RawArguments)
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +94,7 @@ func TypedOut[In, Out any](w *wrap.Wrapper, tool mcp.Tool, h TypedOutHandler[In,
 		if err != nil {
 			return nil, err
 		}
-		if err := out.Check(res); err != nil {
+		if err := binding.Check(out, res); err != nil {
 			var e *errs.Error
 			msg := err.Error()
 			if errors.As(err, &e) {

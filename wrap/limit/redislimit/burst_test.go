@@ -32,7 +32,7 @@ const (
 
 // burstReplica is one in-process replica: a real mcp-go server over
 // streamable HTTP on loopback, with its own Redis client and Limiter at
-// their defaults (ClientOptions, redislimit.New), as a user sets them up.
+// their defaults (ClientOptions, redislimit.Store), as a user sets them up.
 type burstReplica struct {
 	url  string
 	logs *logbuf.Buffer

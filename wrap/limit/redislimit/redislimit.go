@@ -162,7 +162,8 @@ func (s *store) Take(ctx context.Context, _ time.Time, b ratelimit.Bucket) (rate
 }
 
 // maxID is the longest key id kept as is; longer ones are hashed, so a
-// custom KeyFunc cannot make Redis keys of unbounded size.
+// key function of the user's (limit.WithKey) cannot make Redis keys of
+// unbounded size.
 const maxID = 128
 
 // keys names b's bucket and a key for this call's answer. The bucket is
