@@ -1,4 +1,4 @@
-package observe
+package obs
 
 import (
 	"context"
@@ -10,11 +10,23 @@ import (
 // What an SDK adapter needs to connect the SDK's own tracing to an
 // Observer. A server's code does not call these.
 
-// Propagator returns the propagator the Observer reads trace context with.
-func (o *Observer) Propagator() propagation.TextMapPropagator { return o.prop }
+// Propagator returns the propagator the Observer reads trace context with;
+// a nil Observer's is the default one.
+func (o *Observer) Propagator() propagation.TextMapPropagator {
+	if o == nil {
+		return defaultPropagator
+	}
+	return o.prop
+}
 
-// Tracer returns the Observer's tracer; nil when tracing is off.
-func (o *Observer) Tracer() trace.Tracer { return o.tracer }
+// Tracer returns the Observer's tracer; nil when tracing is off (or o is
+// nil).
+func (o *Observer) Tracer() trace.Tracer {
+	if o == nil {
+		return nil
+	}
+	return o.tracer
+}
 
 // OperatorText returns s as it may appear on a span or log line: capped,
 // stripped of secrets and of control characters.

@@ -1,4 +1,4 @@
-package observe_test
+package obs_test
 
 import (
 	"context"
@@ -16,8 +16,9 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -33,11 +34,11 @@ func BenchmarkTelemetry(b *testing.B) {
 	handler := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("ok"), nil
 	}
-	newObserver := func() *observe.Observer {
+	newObserver := func() *obs.Observer {
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewNoopExporter()))
 		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
-		return observe.New(observe.WithTracerProvider(tp), observe.WithMeterProvider(mp),
-			observe.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+		return obs.New(obs.WithTracerProvider(tp), obs.WithMeterProvider(mp),
+			obs.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
 	}
 	discard := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	mcpgoObs := newObserver()
@@ -48,8 +49,8 @@ func BenchmarkTelemetry(b *testing.B) {
 	}{
 		{"bare", nil},
 		{"mcpgo_recovery_tracer_logger", []server.ServerOption{
-			server.WithRecovery(), server.WithTracer(mcpgo.Tracer(mcpgoObs)), server.WithLogger(discard)}},
-		{"mcpwrap_observe", []server.ServerOption{mcpgo.Wrap(wrap.WithObserver(ours))}},
+			server.WithRecovery(), server.WithTracer(mcpgo.Tracer(wrap.New(obstest.WithObserver(mcpgoObs)))), server.WithLogger(discard)}},
+		{"mcpwrap_observe", []server.ServerOption{mcpgo.Wrap(obstest.WithObserver(ours))}},
 		{"mcpwrap_no_telemetry", []server.ServerOption{server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New()))}},
 	}
 	for _, sv := range servers {
@@ -64,11 +65,11 @@ func BenchmarkTelemetry(b *testing.B) {
 func BenchmarkObserverPerCall(b *testing.B) {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewNoopExporter()))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
-	o := observe.New(observe.WithTracerProvider(tp), observe.WithMeterProvider(mp),
-		observe.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+	o := obs.New(obs.WithTracerProvider(tp), obs.WithMeterProvider(mp),
+		obs.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
 	h := mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("ok"), nil
-	}, wrap.WithObserver(o)).Handler
+	}, obstest.WithObserver(o)).Handler
 	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "bench", Arguments: map[string]any{"city": "Rome", "days": 3}}}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -88,21 +89,21 @@ var boundedInputs = []struct {
 // boundedCall observes one failed call whose argument and cause are n
 // bytes of text holding a secret-shaped pair, the way mcp-go hands them
 // over (decoded and raw), with a recording span and a JSON log line.
-func boundedCall(o *observe.Observer, n int) func() {
+func boundedCall(o *obs.Observer, n int) func() {
 	big := strings.Repeat("lorem ipsum password=hunter2 ", n/29+1)[:n]
 	raw, _ := json.Marshal(map[string]any{"content": big})
 	req := &call.Request{Kind: call.Tool, Name: "write", Args: map[string]any{"content": big}, Raw: raw}
 	cause := errs.Wrap(errs.Unavailable, errors.New("upstream said: "+big), "")
 	return func() {
 		ctx, rec := o.Start(context.Background(), req, "c1")
-		rec.End(ctx, observe.Report{Outcome: observe.CodeOutcome(errs.Unavailable), Attempts: 1, Err: cause})
+		rec.End(ctx, obs.Report{Outcome: obs.CodeOutcome(errs.Unavailable), Attempts: 1, Err: cause})
 	}
 }
 
-func boundedObserver() *observe.Observer {
+func boundedObserver() *obs.Observer {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewNoopExporter()))
-	return observe.New(observe.WithTracerProvider(tp), observe.WithoutMetrics(), observe.WithArgumentsAttribute(true),
-		observe.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+	return obs.New(obs.WithTracerProvider(tp), obs.WithoutMetrics(), obs.WithArgumentsAttribute(true),
+		obs.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
 }
 
 // BenchmarkBoundedCost shows the cost of observing a call stays flat as its
@@ -126,7 +127,7 @@ func BenchmarkBoundedCost(b *testing.B) {
 // text with nothing to replace, and a 2 MiB text (bounded by the 3 KiB
 // kept).
 func BenchmarkPublic(b *testing.B) {
-	r := observe.NewRedactor()
+	r := obs.NewRedactor()
 	for name, s := range map[string]string{
 		"github_404": "failed to get issue: GET http://10.0.0.7:8080/api/v3/repos/o/r/issues/1: 404 Not Found []",
 		"plain":      "quota exhausted for this session",
@@ -145,7 +146,7 @@ func BenchmarkPublic(b *testing.B) {
 // at INFO it is handed to the flushing goroutine (the caller's path copies
 // it, and allocates nothing), at ERROR it is written through.
 func BenchmarkBufferedLogger(b *testing.B) {
-	l := observe.NewLogger(observe.WithLogOutput(io.Discard), observe.WithLogFormat("json"), observe.WithLogBuffer())
+	l := obs.NewLogger(obs.WithLogOutput(io.Discard), obs.WithLogFormat("json"), obs.WithLogBuffer())
 	ctx := context.Background()
 	for _, lvl := range []slog.Level{slog.LevelInfo, slog.LevelError} {
 		b.Run(lvl.String(), func(b *testing.B) {
@@ -155,7 +156,7 @@ func BenchmarkBufferedLogger(b *testing.B) {
 			}
 		})
 	}
-	if err := observe.FlushLogger(l); err != nil {
+	if err := obs.FlushLogger(l); err != nil {
 		b.Fatal(err)
 	}
 }

@@ -1,4 +1,4 @@
-package observe
+package obs
 
 // PendingRequestIDs is how many request ids the hooks hold; tests check
 // that every answered call gave its id back.

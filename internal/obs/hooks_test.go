@@ -1,4 +1,4 @@
-package observe_test
+package obs_test
 
 import (
 	"context"
@@ -15,10 +15,10 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
-	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
@@ -29,7 +29,7 @@ import (
 func TestEveryRequestHasOneLineAndOneSpan(t *testing.T) {
 	x := newTel(t)
 	s := server.NewMCPServer("w", "1.0.0", server.WithInputSchemaValidation(),
-		mcpgo.Wrap(wrap.WithObserver(x.obs)))
+		mcpgo.Wrap(obstest.WithObserver(x.obs)))
 	s.AddTool(mcp.NewTool("weather", mcp.WithString("city", mcp.Required())),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("sunny"), nil
@@ -108,7 +108,7 @@ func TestEveryRequestHasOneLineAndOneSpan(t *testing.T) {
 	if !slices.Equal(points, wantTypes) {
 		t.Errorf("duration points by error.type %v, want %v", points, wantTypes)
 	}
-	if n := observe.PendingRequestIDs(x.obs); n != 0 {
+	if n := obs.PendingRequestIDs(x.obs); n != 0 {
 		t.Errorf("%d calls still held", n)
 	}
 }

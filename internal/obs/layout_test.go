@@ -1,4 +1,4 @@
-package observe_test
+package obs_test
 
 import (
 	"go/ast"

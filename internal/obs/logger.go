@@ -1,4 +1,4 @@
-package observe
+package obs
 
 import (
 	"context"
@@ -27,9 +27,11 @@ const (
 )
 
 // LoggerOption configures NewLogger.
-type LoggerOption func(*loggerConfig)
+type LoggerOption func(*LoggerConfig)
 
-type loggerConfig struct {
+// LoggerConfig is what the logger options set; exported for observe's
+// LoggerOption, as Config is.
+type LoggerConfig struct {
 	w      io.Writer
 	format string
 	level  slog.Leveler
@@ -38,14 +40,14 @@ type loggerConfig struct {
 
 // WithLogOutput sets where lines go (os.Stderr by default: on stdio
 // servers stdout carries the protocol).
-func WithLogOutput(w io.Writer) LoggerOption { return func(c *loggerConfig) { c.w = w } }
+func WithLogOutput(w io.Writer) LoggerOption { return func(c *LoggerConfig) { c.w = w } }
 
 // WithLogFormat forces "json" or "text" (colour, via tint), overriding
 // EnvLogFormat and the terminal check.
-func WithLogFormat(f string) LoggerOption { return func(c *loggerConfig) { c.format = f } }
+func WithLogFormat(f string) LoggerOption { return func(c *LoggerConfig) { c.format = f } }
 
 // WithLogLevel sets the level, overriding EnvLogLevel.
-func WithLogLevel(l slog.Leveler) LoggerOption { return func(c *loggerConfig) { c.level = l } }
+func WithLogLevel(l slog.Leveler) LoggerOption { return func(c *LoggerConfig) { c.level = l } }
 
 // WithLogBuffer makes writes below ERROR non-blocking: lines are collected
 // in memory and written out by another goroutine at once, or, while it is
@@ -60,7 +62,7 @@ func WithLogLevel(l slog.Leveler) LoggerOption { return func(c *loggerConfig) { 
 // before it exits; a main that serves otherwise defers FlushLogger (and
 // returns rather than calling os.Exit). Meant for stdio servers, where a
 // slow stderr reader would otherwise slow every call.
-func WithLogBuffer() LoggerOption { return func(c *loggerConfig) { c.buffer = true } }
+func WithLogBuffer() LoggerOption { return func(c *LoggerConfig) { c.buffer = true } }
 
 // NewLogger returns the logger to give to WithLogger, writing to stderr
 // (WithLogOutput changes that; on a stdio server stdout carries the
@@ -70,7 +72,7 @@ func WithLogBuffer() LoggerOption { return func(c *loggerConfig) { c.buffer = tr
 // Level and format come from EnvLogLevel and EnvLogFormat unless set by
 // options.
 func NewLogger(opts ...LoggerOption) *slog.Logger {
-	c := loggerConfig{w: os.Stderr}
+	c := LoggerConfig{w: os.Stderr}
 	for _, o := range opts {
 		if o != nil {
 			o(&c)

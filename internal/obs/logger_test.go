@@ -1,4 +1,4 @@
-package observe_test
+package obs_test
 
 import (
 	"bufio"
@@ -14,13 +14,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
 func TestNewLogger(t *testing.T) {
 	var buf bytes.Buffer
-	t.Setenv(observe.EnvLogLevel, "warn")
-	l := observe.NewLogger(observe.WithLogOutput(&buf))
+	t.Setenv(obs.EnvLogLevel, "warn")
+	l := obs.NewLogger(obs.WithLogOutput(&buf))
 	l.Info("hidden")
 	l.Warn("shown", "k", 1)
 	var m map[string]any
@@ -28,8 +28,8 @@ func TestNewLogger(t *testing.T) {
 		t.Fatalf("want one JSON line at warn, got %q (%v)", buf.String(), err)
 	}
 	buf.Reset()
-	t.Setenv(observe.EnvLogFormat, "text")
-	l = observe.NewLogger(observe.WithLogOutput(&buf), observe.WithLogLevel(slog.LevelDebug))
+	t.Setenv(obs.EnvLogFormat, "text")
+	l = obs.NewLogger(obs.WithLogOutput(&buf), obs.WithLogLevel(slog.LevelDebug))
 	l.Debug("colourful", "k", 1)
 	if json.Valid(buf.Bytes()) || !strings.Contains(buf.String(), "colourful") || !strings.Contains(buf.String(), "k=1") {
 		t.Fatalf("want tint text, got %q", buf.String())
@@ -71,8 +71,8 @@ func (g *gate) Write(p []byte) (int, error) {
 // line held.
 func TestBufferedLoggerFlushes(t *testing.T) {
 	out := &gate{open: make(chan struct{})}
-	l := observe.NewLogger(observe.WithLogOutput(out), observe.WithLogFormat("json"), observe.WithLogBuffer())
-	o := observe.New(observe.WithLogger(l), observe.WithoutTracing(), observe.WithoutMetrics())
+	l := obs.NewLogger(obs.WithLogOutput(out), obs.WithLogFormat("json"), obs.WithLogBuffer())
+	o := obs.New(obs.WithLogger(l), obs.WithoutTracing(), obs.WithoutMetrics())
 	logged := make(chan struct{})
 	go func() {
 		o.Log(t.Context(), slog.LevelWarn, "first")
@@ -101,7 +101,7 @@ func TestBufferedLoggerWritesErrorsThrough(t *testing.T) {
 	for _, format := range []string{"json", "text"} {
 		t.Run(format, func(t *testing.T) {
 			var out syncBuffer
-			l := observe.NewLogger(observe.WithLogOutput(&out), observe.WithLogFormat(format), observe.WithLogBuffer())
+			l := obs.NewLogger(obs.WithLogOutput(&out), obs.WithLogFormat(format), obs.WithLogBuffer())
 			l.Info("held")
 			l.With("tool", "get_forecast").Error("upstream gone", "stack", "main.main()\n\tmain.go:1")
 			got := out.String()
@@ -121,7 +121,7 @@ const exitAfterError = "MCPWRAP_TEST_EXIT_AFTER_ERROR"
 // leaves the error line, and the lines before it, on its stderr.
 func TestErrorLineSurvivesExit(t *testing.T) {
 	if os.Getenv(exitAfterError) == "1" {
-		l := observe.NewLogger(observe.WithLogBuffer(), observe.WithLogFormat("json"))
+		l := obs.NewLogger(obs.WithLogBuffer(), obs.WithLogFormat("json"))
 		for i := range 3 {
 			l.Info("before", "i", i)
 		}
@@ -165,7 +165,7 @@ func TestLastLineSurvivesAnExitOnSIGTERM(t *testing.T) {
 	if os.Getenv(exitOnSIGTERM) == "1" {
 		term := make(chan os.Signal, 1)
 		signal.Notify(term, syscall.SIGTERM)
-		l := observe.NewLogger(observe.WithLogBuffer(), observe.WithLogFormat("json"))
+		l := obs.NewLogger(obs.WithLogBuffer(), obs.WithLogFormat("json"))
 		l.Info("tool call", "tool", "get_forecast")
 		os.Stdout.WriteString("answered\n") // as the answer goes out, the client stops the server
 		<-term

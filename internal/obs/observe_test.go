@@ -1,4 +1,4 @@
-package observe_test
+package obs_test
 
 import (
 	"context"
@@ -24,9 +24,10 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -38,17 +39,17 @@ type tel struct {
 	tp     *sdktrace.TracerProvider
 	reader *sdkmetric.ManualReader
 	logs   *logbuf.Buffer
-	obs    *observe.Observer
+	obs    *obs.Observer
 }
 
-func newTel(t *testing.T, opts ...observe.Option) *tel {
+func newTel(t *testing.T, opts ...obs.Option) *tel {
 	t.Helper()
 	x := &tel{spans: tracetest.NewSpanRecorder(), reader: sdkmetric.NewManualReader(), logs: &logbuf.Buffer{}}
 	x.tp = sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(x.spans))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(x.reader))
 	t.Cleanup(func() { _ = x.tp.Shutdown(context.Background()); _ = mp.Shutdown(context.Background()) })
-	x.obs = observe.New(append([]observe.Option{
-		observe.WithTracerProvider(x.tp), observe.WithMeterProvider(mp), observe.WithLogger(x.logs.Logger()),
+	x.obs = obs.New(append([]obs.Option{
+		obs.WithTracerProvider(x.tp), obs.WithMeterProvider(mp), obs.WithLogger(x.logs.Logger()),
 	}, opts...)...)
 	return x
 }
@@ -131,7 +132,7 @@ func tools() []server.ServerTool {
 
 func TestEveryOutcomeOverHTTP(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs), wrap.WithToolTimeout("slow", 100*time.Millisecond)))
+	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(obstest.WithObserver(x.obs), wrap.WithToolTimeout("slow", 100*time.Millisecond)))
 	s.AddTools(tools()...)
 	conn := testserver.StartHTTP(t, s)
 
@@ -313,11 +314,11 @@ func TestRetryEvents(t *testing.T) {
 	x := newTel(t)
 	req := &call.Request{Kind: call.Tool, Name: "flaky", Args: map[string]any{"q": 1}}
 	ctx, call := x.obs.Start(t.Context(), req, "call-1")
-	call.Event(ctx, slog.LevelWarn, observe.EventRetry, slog.Int("attempt", 2), slog.Duration("backoff", 200*time.Millisecond),
+	call.Event(ctx, slog.LevelWarn, obs.EventRetry, slog.Int("attempt", 2), slog.Duration("backoff", 200*time.Millisecond),
 		slog.Any("error", errors.New("dial tcp: connection refused")))
-	call.Event(ctx, slog.LevelWarn, observe.EventReconnect, slog.String("upstream", "weather-api"))
+	call.Event(ctx, slog.LevelWarn, obs.EventReconnect, slog.String("upstream", "weather-api"))
 	call.Event(ctx, slog.LevelWarn, "upstream.breaker", slog.String("from", "closed"), slog.String("to", "open"))
-	call.End(ctx, observe.Report{Outcome: observe.OutcomeSuccess, Attempts: 2, Result: textResult("ok")})
+	call.End(ctx, obs.Report{Outcome: obs.OutcomeSuccess, Attempts: 2, Result: textResult("ok")})
 
 	sp := x.span(t, "tools/call flaky")
 	var evs []string
@@ -351,7 +352,7 @@ func TestProtocolErrorRecordsJSONRPCCode(t *testing.T) {
 	x := newTel(t)
 	h := mcpgo.Tool(wrap.New(), mcp.NewTool("p"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, wrap.ProtocolError(errors.New("session state lost"))
-	}, wrap.WithObserver(x.obs)).Handler
+	}, obstest.WithObserver(x.obs)).Handler
 	if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "p"}}); err == nil {
 		t.Fatal("want the protocol error")
 	}
@@ -368,17 +369,17 @@ func TestParentFromMeta(t *testing.T) {
 	for _, withTracer := range []bool{false, true} {
 		t.Run(fmt.Sprintf("mcp-go WithTracer=%v", withTracer), func(t *testing.T) {
 			x := newTel(t)
-			opts := []server.ServerOption{mcpgo.Wrap(wrap.WithObserver(x.obs))}
+			opts := []server.ServerOption{mcpgo.Wrap(obstest.WithObserver(x.obs))}
 			if withTracer {
-				opts = append(opts, server.WithTracer(mcpgo.Tracer(x.obs)))
+				opts = append(opts, server.WithTracer(mcpgo.Tracer(wrap.New(obstest.WithObserver(x.obs)))))
 			}
 			s := server.NewMCPServer("weather", "1.0.0", opts...)
 			s.AddTools(tools()...)
 			// The client has its own provider, as a separate process would.
 			clientSpans := tracetest.NewSpanRecorder()
 			ctp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(clientSpans))
-			clientObs := observe.New(observe.WithTracerProvider(ctp))
-			conn := testserver.StartHTTP(t, s, client.WithMetaPropagator(mcpgo.MetaPropagator(clientObs)))
+			clientObs := obs.New(obs.WithTracerProvider(ctp))
+			conn := testserver.StartHTTP(t, s, client.WithMetaPropagator(mcpgo.MetaPropagator(wrap.New(obstest.WithObserver(clientObs)))))
 			x.spans = resetRecorder(x)
 
 			ctx, root := ctp.Tracer("client").Start(t.Context(), "agent step", trace.WithSpanKind(trace.SpanKindClient))
@@ -426,11 +427,11 @@ func resetRecorder(x *tel) *tracetest.SpanRecorder {
 
 func TestParentFromHTTPHeader(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithObserver(x.obs)))))
+	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(obstest.WithObserver(x.obs)))))
 	s.AddTools(tools()...)
 	ctp := sdktrace.NewTracerProvider()
-	clientObs := observe.New(observe.WithTracerProvider(ctp))
-	conn := testserver.StartHTTP(t, s, client.WithPropagator(mcpgo.HTTPPropagator(clientObs)))
+	clientObs := obs.New(obs.WithTracerProvider(ctp))
+	conn := testserver.StartHTTP(t, s, client.WithPropagator(mcpgo.HTTPPropagator(wrap.New(obstest.WithObserver(clientObs)))))
 	ctx, root := ctp.Tracer("client").Start(t.Context(), "agent step")
 	if _, err := conn.Call(ctx, "ok", nil); err != nil {
 		t.Fatal(err)
@@ -443,8 +444,8 @@ func TestParentFromHTTPHeader(t *testing.T) {
 
 func TestArgumentsAndResultAttributesAreOptIn(t *testing.T) {
 	for _, on := range []bool{false, true} {
-		x := newTel(t, observe.WithArgumentValues(), observe.WithArgumentsAttribute(on), observe.WithResultAttribute(on))
-		h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), tools()[0].Handler, wrap.WithObserver(x.obs)).Handler
+		x := newTel(t, obs.WithArgumentValues(), obs.WithArgumentsAttribute(on), obs.WithResultAttribute(on))
+		h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), tools()[0].Handler, obstest.WithObserver(x.obs)).Handler
 		if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "ok", Arguments: map[string]any{"city": "Oslo"}}}); err != nil {
 			t.Fatal(err)
 		}
@@ -462,7 +463,7 @@ func TestArgumentsAndResultAttributesAreOptIn(t *testing.T) {
 
 func TestEveryLogLineIsJSON(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithObserver(x.obs), wrap.WithToolTimeout("slow", 50*time.Millisecond)))))
+	s := server.NewMCPServer("w", "1", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(obstest.WithObserver(x.obs), wrap.WithToolTimeout("slow", 50*time.Millisecond)))))
 	s.AddTools(tools()...)
 	conn := testserver.StartHTTP(t, s)
 	for _, st := range tools() {
@@ -485,8 +486,8 @@ func TestEveryLogLineIsJSON(t *testing.T) {
 }
 
 func TestArgumentsAreCapped(t *testing.T) {
-	x := newTel(t, observe.WithArgumentValues(), observe.WithMaxArgumentBytes(64))
-	h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), tools()[0].Handler, wrap.WithObserver(x.obs)).Handler
+	x := newTel(t, obs.WithArgumentValues(), obs.WithMaxArgumentBytes(64))
+	h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), tools()[0].Handler, obstest.WithObserver(x.obs)).Handler
 	long := strings.Repeat("x", 1000)
 	if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "ok", Arguments: map[string]any{"city": long}}}); err != nil {
 		t.Fatal(err)
@@ -498,8 +499,8 @@ func TestArgumentsAreCapped(t *testing.T) {
 }
 
 func TestWithoutTelemetryNothingIsRecorded(t *testing.T) {
-	x := newTel(t, observe.WithoutTracing(), observe.WithoutMetrics())
-	h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), tools()[0].Handler, wrap.WithObserver(x.obs)).Handler
+	x := newTel(t, obs.WithoutTracing(), obs.WithoutMetrics())
+	h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), tools()[0].Handler, obstest.WithObserver(x.obs)).Handler
 	if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "ok"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -515,7 +516,7 @@ func TestWithoutTelemetryNothingIsRecorded(t *testing.T) {
 func TestAttributeValuesAreStrings(t *testing.T) {
 	// jsonrpc.request.id is a string attribute even for numeric ids.
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1", mcpgo.Wrap(wrap.WithObserver(x.obs)))
+	s := server.NewMCPServer("w", "1", mcpgo.Wrap(obstest.WithObserver(x.obs)))
 	s.AddTools(tools()...)
 	s.HandleMessage(t.Context(), []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"ok"}}`))
 	for _, kv := range x.span(t, "tools/call ok").Attributes() {
@@ -539,7 +540,7 @@ func reqFor(tool string) *call.Request {
 // for the life of the server.
 func TestRequestIDsAreForgotten(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("ids", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
+	s := server.NewMCPServer("ids", "1.0.0", mcpgo.Wrap(obstest.WithObserver(x.obs)))
 	s.AddTools(tools()...)
 	conn := testserver.StartHTTP(t, s)
 	for _, name := range []string{"ok", "tool_error", "invalid", "panics", "ok"} {
@@ -553,7 +554,7 @@ func TestRequestIDsAreForgotten(t *testing.T) {
 	if line := callLine(t, x.logs, "invalid"); line["request_id"] == nil || line["request_id"] == "" {
 		t.Fatalf("the request id did not reach the log line: %v", line)
 	}
-	if n := observe.PendingRequestIDs(x.obs); n != 0 {
+	if n := obs.PendingRequestIDs(x.obs); n != 0 {
 		t.Fatalf("%d request ids still held after every call was answered", n)
 	}
 }
@@ -562,7 +563,7 @@ func TestRequestIDsAreForgotten(t *testing.T) {
 // sessions have an id, and it reaches the span and the log line.
 func TestSessionIDOnStatefulSessions(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithObserver(x.obs)))))
+	s := server.NewMCPServer("w", "1", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(obstest.WithObserver(x.obs)))))
 	s.AddTools(tools()...)
 	conn := testserver.StartHTTP(t, s, client.WithProtocolVersion("2025-11-25"))
 	if _, err := conn.Call(t.Context(), "ok", nil); err != nil {

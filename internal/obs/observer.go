@@ -1,4 +1,4 @@
-package observe
+package obs
 
 import (
 	"context"
@@ -35,13 +35,17 @@ type Observer struct {
 	red        *Redactor
 	tp         trace.TracerProvider
 	mp         metric.MeterProvider
-	cfg        config
+	cfg        Config
 	// calls and attrSets are pointers so that WithSecrets' copies share
 	// them with the Observer whose hooks fill them.
 	calls     *sync.Map // *pending by the request context's Done channel
 	attrSets  *sync.Map // durationKey → metric.RecordOption
 	attrCount *atomic.Int32
 }
+
+// defaultPropagator reads and writes W3C traceparent/tracestate plus
+// baggage. Propagators keep no state, so one is shared.
+var defaultPropagator = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
 
 // maxAttrSets bounds the remembered metric attribute sets.
 const maxAttrSets = 1024
@@ -51,16 +55,19 @@ const maxAttrSets = 1024
 // installed some; see the export subpackage for providers configured from
 // OTEL_* variables.
 func New(opts ...Option) *Observer {
-	c := config{maxArgBytes: DefaultMaxArgumentBytes}
+	c := Config{maxArgBytes: DefaultMaxArgumentBytes}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&c)
 		}
 	}
+	if c.use != nil {
+		return c.use
+	}
 	o := &Observer{cfg: c, logger: c.logger, red: NewRedactor(c.secretNames...), prop: c.propagator,
 		calls: new(sync.Map), attrSets: new(sync.Map), attrCount: new(atomic.Int32)}
 	if o.prop == nil {
-		o.prop = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
+		o.prop = defaultPropagator
 	}
 	o.tp = c.tp
 	if o.tp == nil {
@@ -89,7 +96,7 @@ func (o *Observer) WithArguments(opts ...Option) *Observer {
 	}
 	d := *o
 	c := d.cfg
-	var probe config
+	var probe Config
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&probe)

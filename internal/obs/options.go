@@ -1,4 +1,4 @@
-package observe
+package obs
 
 import (
 	"log/slog"
@@ -10,9 +10,12 @@ import (
 )
 
 // Option configures an Observer. Options are applied once, in New.
-type Option func(*config)
+type Option func(*Config)
 
-type config struct {
+// Config is what the options set. Its type is exported so that the public
+// observe package can declare options over it (observe.Option is a
+// func(*obs.Config)); its fields stay unexported.
+type Config struct {
 	tp           trace.TracerProvider
 	mp           metric.MeterProvider
 	logger       *slog.Logger
@@ -24,6 +27,8 @@ type config struct {
 	transport    string
 	noTracing    bool
 	noMetrics    bool
+	// use is an Observer New returns as it is (Use).
+	use *Observer
 	// argument logging: values, names-only or none, for every tool (all)
 	// or the named ones; names-only by default
 	valuesAll, namesAll, noneAll       bool
@@ -40,7 +45,7 @@ const (
 
 // argMode is how tool's arguments are logged: none wins, then what names
 // the tool, then what applies to every tool; names and sizes by default.
-func (c *config) argMode(tool string) argMode {
+func (c *Config) argMode(tool string) argMode {
 	switch {
 	case c.noneAll || c.noneTools[tool]:
 		return argsNone
@@ -77,25 +82,25 @@ const DefaultMaxArgumentBytes = 2048
 // WithoutTracing) the global otel.GetTracerProvider() is used, which is a
 // no-op unless the program installed one.
 func WithTracerProvider(tp trace.TracerProvider) Option {
-	return func(c *config) { c.tp = tp }
+	return func(c *Config) { c.tp = tp }
 }
 
 // WithMeterProvider sets where metrics go. Without it the global
 // otel.GetMeterProvider() is used.
 func WithMeterProvider(mp metric.MeterProvider) Option {
-	return func(c *config) { c.mp = mp }
+	return func(c *Config) { c.mp = mp }
 }
 
 // WithLogger sets the logger that receives one line per call. Nil (the
 // default) means no log lines.
 func WithLogger(l *slog.Logger) Option {
-	return func(c *config) { c.logger = l }
+	return func(c *Config) { c.logger = l }
 }
 
 // WithPropagator sets how trace context is read from params._meta and HTTP
 // headers. The default is W3C traceparent/tracestate plus baggage.
 func WithPropagator(p propagation.TextMapPropagator) Option {
-	return func(c *config) { c.propagator = p }
+	return func(c *Config) { c.propagator = p }
 }
 
 // WithSecretNames adds argument, field and header names whose values are
@@ -106,7 +111,7 @@ func WithPropagator(p propagation.TextMapPropagator) Option {
 // and spaces, and as a suffix: "db_password", "X-Api-Key"). See also
 // SecretNames.
 func WithSecretNames(names ...string) Option {
-	return func(c *config) { c.secretNames = slices.Concat(c.secretNames, names) }
+	return func(c *Config) { c.secretNames = slices.Concat(c.secretNames, names) }
 }
 
 // WithArgumentsAttribute records the arguments as the log line has them
@@ -115,20 +120,20 @@ func WithSecretNames(names ...string) Option {
 // default: the semantic conventions make it opt-in because arguments are
 // sensitive.
 func WithArgumentsAttribute(on bool) Option {
-	return func(c *config) { c.recordArgs = on }
+	return func(c *Config) { c.recordArgs = on }
 }
 
 // WithResultAttribute records the (redacted, size-capped) result as the span
 // attribute gen_ai.tool.call.result. Off by default.
 func WithResultAttribute(on bool) Option {
-	return func(c *config) { c.recordResult = on }
+	return func(c *Config) { c.recordResult = on }
 }
 
 // WithMaxArgumentBytes sets the cap of WithArgumentsAttribute and of the
 // arguments in the log line (DefaultMaxArgumentBytes by default; 0 leaves
 // arguments out of the log line).
 func WithMaxArgumentBytes(n int) Option {
-	return func(c *config) { c.maxArgBytes = max(n, 0) }
+	return func(c *Config) { c.maxArgBytes = max(n, 0) }
 }
 
 // WithArgumentValues logs the values of the arguments of the named tools
@@ -140,7 +145,7 @@ func WithMaxArgumentBytes(n int) Option {
 // every secret (a variable's value in an argument named "value"). The span
 // attribute, when on (WithArgumentsAttribute), follows.
 func WithArgumentValues(tools ...string) Option {
-	return func(c *config) {
+	return func(c *Config) {
 		if len(tools) == 0 {
 			c.valuesAll = true
 			return
@@ -157,7 +162,7 @@ func WithArgumentValues(tools ...string) Option {
 // does not name). The span attribute gen_ai.tool.call.arguments, when on,
 // follows.
 func WithArgumentNamesOnly(tools ...string) Option {
-	return func(c *config) {
+	return func(c *Config) {
 		if len(tools) == 0 {
 			c.namesAll = true
 			return
@@ -170,7 +175,7 @@ func WithArgumentNamesOnly(tools ...string) Option {
 // when none is named) out of the log line and the span. Secret values in
 // them are still scrubbed from causes.
 func WithoutArguments(tools ...string) Option {
-	return func(c *config) {
+	return func(c *Config) {
 		if len(tools) == 0 {
 			c.noneAll = true
 			return
@@ -183,15 +188,21 @@ func WithoutArguments(tools ...string) Option {
 // By default it is "tcp" when the request carries HTTP headers and "pipe"
 // otherwise.
 func WithTransport(t string) Option {
-	return func(c *config) { c.transport = t }
+	return func(c *Config) { c.transport = t }
 }
 
 // WithoutTracing turns spans off whatever the providers are.
 func WithoutTracing() Option {
-	return func(c *config) { c.noTracing = true }
+	return func(c *Config) { c.noTracing = true }
 }
 
 // WithoutMetrics turns metrics off whatever the providers are.
 func WithoutMetrics() Option {
-	return func(c *config) { c.noMetrics = true }
+	return func(c *Config) { c.noMetrics = true }
+}
+
+// Use makes New return o whatever the other options say: how a test hands a
+// Wrapper an Observer it built and inspects (internal/obstest.WithObserver).
+func Use(o *Observer) Option {
+	return func(c *Config) { c.use = o }
 }

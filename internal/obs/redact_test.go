@@ -1,4 +1,4 @@
-package observe_test
+package obs_test
 
 import (
 	"context"
@@ -12,8 +12,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -35,10 +36,10 @@ type loginArgs struct {
 // looks for them in every log line, span attribute, event and status, and in
 // the results.
 func TestSecretsAppearNowhere(t *testing.T) {
-	x := newTel(t, observe.WithArgumentValues(), observe.WithArgumentsAttribute(true), observe.WithResultAttribute(true),
-		observe.WithSecretNames(observe.SecretNames(loginArgs{})...))
-	s := server.NewMCPServer("bank", "1.0.0", server.WithTracer(mcpgo.Tracer(x.obs)),
-		mcpgo.Wrap(wrap.WithObserver(x.obs)))
+	x := newTel(t, obs.WithArgumentValues(), obs.WithArgumentsAttribute(true), obs.WithResultAttribute(true),
+		obs.WithSecretNames(obs.SecretNames(loginArgs{})...))
+	s := server.NewMCPServer("bank", "1.0.0", server.WithTracer(mcpgo.Tracer(wrap.New(obstest.WithObserver(x.obs)))),
+		mcpgo.Wrap(obstest.WithObserver(x.obs)))
 	s.AddTool(mcp.NewTool("login"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("login as %s with password %s (pin %s, header %s) failed",
 			req.GetString("user", ""), req.GetString("password", ""), req.GetString("pin", ""), req.Header.Get("Authorization"))
@@ -90,7 +91,7 @@ func TestSecretsAppearNowhere(t *testing.T) {
 		}
 	}
 	// The redaction must not remove what the operator needs.
-	if !strings.Contains(all, `"user":"ada"`) || !strings.Contains(all, "login as ada") || !strings.Contains(all, observe.Redacted) {
+	if !strings.Contains(all, `"user":"ada"`) || !strings.Contains(all, "login as ada") || !strings.Contains(all, obs.Redacted) {
 		t.Errorf("non-secret context was lost: %s", x.logs.String())
 	}
 }
@@ -102,10 +103,10 @@ func dialWithHeaders(t *testing.T, s *server.MCPServer, headers map[string]strin
 
 type valuer struct{ secret string }
 
-func (valuer) LogValue() slog.Value { return slog.StringValue(observe.Redacted) }
+func (valuer) LogValue() slog.Value { return slog.StringValue(obs.Redacted) }
 
 func TestRedactorValue(t *testing.T) {
-	r := observe.NewRedactor("otp")
+	r := obs.NewRedactor("otp")
 	type nested struct {
 		Key   string `json:"key" mcpwrap:"secret"`
 		Label string `json:"label"`
@@ -143,7 +144,7 @@ func TestRedactorValue(t *testing.T) {
 			t.Errorf("String(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := observe.SecretNames(struct {
+	if got := obs.SecretNames(struct {
 		A loginArgs   `json:"a"`
 		B []loginArgs `json:"b"`
 	}{}); strings.Join(got, ",") != "pin,pin" {
@@ -156,15 +157,15 @@ func TestRedactorValue(t *testing.T) {
 func TestEventRespectsLogValuer(t *testing.T) {
 	x := newTel(t)
 	ctx, call := x.obs.Start(t.Context(), &call.Request{Kind: call.Tool, Name: "t"}, "c")
-	call.Event(ctx, slog.LevelInfo, observe.EventReconnect, slog.Any("creds", valuer{"hidden-value"}), slog.String("password", "pw-hidden"))
-	call.End(ctx, observe.Report{Outcome: observe.OutcomeSuccess, Attempts: 1})
+	call.Event(ctx, slog.LevelInfo, obs.EventReconnect, slog.Any("creds", valuer{"hidden-value"}), slog.String("password", "pw-hidden"))
+	call.End(ctx, obs.Report{Outcome: obs.OutcomeSuccess, Attempts: 1})
 	all := x.logs.String()
 	for _, e := range x.span(t, "tools/call t").Events() {
 		for _, kv := range e.Attributes {
 			all += kv.Value.Emit()
 		}
 	}
-	if strings.Contains(all, "hidden") || !strings.Contains(all, observe.Redacted) {
+	if strings.Contains(all, "hidden") || !strings.Contains(all, obs.Redacted) {
 		t.Fatalf("LogValuer or secret name not respected: %s", all)
 	}
 }

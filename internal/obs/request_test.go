@@ -1,14 +1,14 @@
-package observe_test
+package obs_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
 func TestRedactorURI(t *testing.T) {
-	r := observe.NewRedactor()
+	r := obs.NewRedactor()
 	for _, c := range []struct{ in, want string }{
 		{"note://today", "note://today"},
 		{"postgres://admin:hunter2@db.internal:5432/notes", "postgres://admin:[REDACTED]@db.internal:5432/notes"},

@@ -1,4 +1,4 @@
-package observe_test
+package obs_test
 
 import (
 	"bytes"
@@ -18,8 +18,9 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -38,7 +39,7 @@ func (panicErr) Error() string { panic("broken Error method") }
 // placeholder; logging it must not take the connection down.
 func TestBrokenErrorsAreLogged(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
+	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(obstest.WithObserver(x.obs)))
 	s.AddTool(mcp.NewTool("typed_nil"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var e *nilErr
 		return nil, e
@@ -65,7 +66,7 @@ func TestBrokenErrorsAreLogged(t *testing.T) {
 // tool names and causes never reach a log line raw.
 func TestLogLinesAreValidUTF8(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
+	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(obstest.WithObserver(x.obs)))
 	s.AddTool(mcp.NewTool("echo"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("bad input \xff\xfe and \u202Egnp.exe " + req.GetString("q", ""))
 	})
@@ -96,8 +97,8 @@ aFDrBz9vFqU4yVkzSHgFUa1hvLQdV3xmGfY5mQ3aXlpZkBqLcR4bJtXy8KpQwErT
 // TestKeyMaterialNeverLogged: a PEM block in the arguments, in the cause
 // and in span attributes is replaced whole, also when a cap cuts it.
 func TestKeyMaterialNeverLogged(t *testing.T) {
-	x := newTel(t, observe.WithArgumentValues(), observe.WithArgumentsAttribute(true), observe.WithMaxArgumentBytes(120))
-	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
+	x := newTel(t, obs.WithArgumentValues(), obs.WithArgumentsAttribute(true), obs.WithMaxArgumentBytes(120))
+	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(obstest.WithObserver(x.obs)))
 	s.AddTool(mcp.NewTool("write_file"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("cannot write " + req.GetString("content", ""))
 	})
@@ -135,25 +136,25 @@ func TestArgumentLoggingOptions(t *testing.T) {
 	args := map[string]any{"path": "notes.txt", "content": "dear diary", "tags": []any{"a", "b"}}
 	cases := []struct {
 		name string
-		opts []observe.Option
+		opts []obs.Option
 		tool string
 		want string // the arguments as logged, "" for none
 	}{
 		{"default", nil, "write", `{"content":"<string, 10 bytes>","path":"<string, 9 bytes>","tags":"<array, 2 items>"}`},
-		{"values", []observe.Option{observe.WithArgumentValues()}, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
-		{"values for another tool", []observe.Option{observe.WithArgumentValues("read")}, "write", `{"content":"<string, 10 bytes>","path":"<string, 9 bytes>","tags":"<array, 2 items>"}`},
-		{"values for this tool", []observe.Option{observe.WithArgumentValues("read", "write")}, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
-		{"names only", []observe.Option{observe.WithArgumentValues(), observe.WithArgumentNamesOnly()}, "write", `{"content":"<string, 10 bytes>","path":"<string, 9 bytes>","tags":"<array, 2 items>"}`},
-		{"names only for another tool", []observe.Option{observe.WithArgumentValues(), observe.WithArgumentNamesOnly("read")}, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
-		{"names only for this tool", []observe.Option{observe.WithArgumentValues(), observe.WithArgumentNamesOnly("read", "write")}, "write", `{"content":"<string, 10 bytes>","path":"<string, 9 bytes>","tags":"<array, 2 items>"}`},
-		{"values for this tool, names for all", []observe.Option{observe.WithArgumentNamesOnly(), observe.WithArgumentValues("write")}, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
-		{"opt-out", []observe.Option{observe.WithArgumentValues(), observe.WithoutArguments("write")}, "write", ""},
-		{"opt-out of another tool", []observe.Option{observe.WithArgumentValues(), observe.WithoutArguments("read")}, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
+		{"values", []obs.Option{obs.WithArgumentValues()}, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
+		{"values for another tool", []obs.Option{obs.WithArgumentValues("read")}, "write", `{"content":"<string, 10 bytes>","path":"<string, 9 bytes>","tags":"<array, 2 items>"}`},
+		{"values for this tool", []obs.Option{obs.WithArgumentValues("read", "write")}, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
+		{"names only", []obs.Option{obs.WithArgumentValues(), obs.WithArgumentNamesOnly()}, "write", `{"content":"<string, 10 bytes>","path":"<string, 9 bytes>","tags":"<array, 2 items>"}`},
+		{"names only for another tool", []obs.Option{obs.WithArgumentValues(), obs.WithArgumentNamesOnly("read")}, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
+		{"names only for this tool", []obs.Option{obs.WithArgumentValues(), obs.WithArgumentNamesOnly("read", "write")}, "write", `{"content":"<string, 10 bytes>","path":"<string, 9 bytes>","tags":"<array, 2 items>"}`},
+		{"values for this tool, names for all", []obs.Option{obs.WithArgumentNamesOnly(), obs.WithArgumentValues("write")}, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
+		{"opt-out", []obs.Option{obs.WithArgumentValues(), obs.WithoutArguments("write")}, "write", ""},
+		{"opt-out of another tool", []obs.Option{obs.WithArgumentValues(), obs.WithoutArguments("read")}, "write", `{"content":"dear diary","path":"notes.txt","tags":["a","b"]}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			x := newTel(t, tc.opts...)
-			h := mcpgo.Tool(wrap.New(), mcp.NewTool(tc.tool), tools()[0].Handler, wrap.WithObserver(x.obs)).Handler
+			h := mcpgo.Tool(wrap.New(), mcp.NewTool(tc.tool), tools()[0].Handler, obstest.WithObserver(x.obs)).Handler
 			if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tc.tool, Arguments: args}}); err != nil {
 				t.Fatal(err)
 			}
@@ -182,7 +183,7 @@ func TestArgumentLoggingOptions(t *testing.T) {
 func TestMaskedIsRecorded(t *testing.T) {
 	x := newTel(t)
 	ctx, rec := x.obs.Start(t.Context(), reqFor("m"), "c1")
-	rec.End(ctx, observe.Report{Outcome: observe.CodeOutcome(errs.NotFound), Attempts: 1, Masked: true,
+	rec.End(ctx, obs.Report{Outcome: obs.CodeOutcome(errs.NotFound), Attempts: 1, Masked: true,
 		Err: errs.New(errs.NotFound, "row 42 of table secrets_v2 is missing")})
 	if l := callLine(t, x.logs, "m"); l["masked"] != true {
 		t.Fatalf("log line %v lacks masked=true", l)
@@ -199,7 +200,7 @@ func TestMaskedIsRecorded(t *testing.T) {
 // TestRedactionKeepsItsNeighbours: the value of a secret pair ends before
 // a closing bracket or quote.
 func TestRedactionKeepsItsNeighbours(t *testing.T) {
-	r := observe.NewRedactor()
+	r := obs.NewRedactor()
 	for in, want := range map[string]string{
 		"login failed (password=hunter2)":  "login failed (password=[REDACTED])",
 		"opts [token:abc123def] next":      "opts [token:[REDACTED]] next",
@@ -218,10 +219,10 @@ func TestRedactionKeepsItsNeighbours(t *testing.T) {
 // is printed one frame per line, not as a quoted string of \n\t.
 func TestTerminalStackIsMultiLine(t *testing.T) {
 	var buf bytes.Buffer
-	l := observe.NewLogger(observe.WithLogOutput(&buf), observe.WithLogFormat("text"))
-	x := observe.New(observe.WithLogger(l), observe.WithoutTracing(), observe.WithoutMetrics())
+	l := obs.NewLogger(obs.WithLogOutput(&buf), obs.WithLogFormat("text"))
+	x := obs.New(obs.WithLogger(l), obs.WithoutTracing(), obs.WithoutMetrics())
 	ctx, rec := x.Start(t.Context(), reqFor("p"), "c1")
-	rec.End(ctx, observe.Report{Outcome: observe.OutcomePanic, Attempts: 1,
+	rec.End(ctx, obs.Report{Outcome: obs.OutcomePanic, Attempts: 1,
 		Err:   errs.Wrap(errs.Internal, errors.New("panic: boom"), ""),
 		Stack: []byte("goroutine 7 [running]:\nmain.handler()\n\t/src/main.go:12 +0x1d\n")})
 	out := buf.String()
@@ -244,7 +245,7 @@ func TestObserverLogRedacts(t *testing.T) {
 	if !strings.Contains(out, "postgres://app:[REDACTED]@db/x") || !strings.Contains(out, "panicked") {
 		t.Fatalf("operator line lost its content: %s", out)
 	}
-	var nilObs *observe.Observer
+	var nilObs *obs.Observer
 	nilObs.Log(t.Context(), slog.LevelError, "nothing") // must not panic
 }
 
@@ -256,7 +257,7 @@ func TestSecretsAndScrub(t *testing.T) {
 		City string `json:"city"`
 		Key  string `json:"key" mcpwrap:"secret"`
 	}
-	r := observe.NewRedactor()
+	r := obs.NewRedactor()
 	known := r.Secrets(args{City: "Rome", Key: "k-9f8e7d6c"}, http.Header{"Authorization": {"Bearer abcdefghijklmnop"}})
 	got := r.Scrub("no weather for Rome with key k-9f8e7d6c (token abcdefghijklmnop)", known)
 	if strings.Contains(got, "k-9f8e7d6c") || strings.Contains(got, "abcdefghijklmnop") || !strings.Contains(got, "Rome") {
@@ -266,7 +267,7 @@ func TestSecretsAndScrub(t *testing.T) {
 	if got := r.Scrub("pin 482913 for Rome", known); got != "pin [REDACTED] for Rome" {
 		t.Fatalf("a numeric secret: %q (known %q)", got, known)
 	}
-	var nilRed *observe.Redactor
+	var nilRed *obs.Redactor
 	if got := nilRed.Scrub("call with password=hunter22", nilRed.Secrets(map[string]any{"password": "hunter22"}, nil)); strings.Contains(got, "hunter22") {
 		t.Fatalf("nil Redactor: %q", got)
 	}
@@ -288,13 +289,13 @@ func (v countingValuer) LogValue() slog.Value { *v.n++; return slog.StringValue(
 func TestNothingBuiltForASpanNotRecording(t *testing.T) {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()),
 		sdktrace.WithSpanProcessor(tracetest.NewSpanRecorder()))
-	o := observe.New(observe.WithTracerProvider(tp), observe.WithoutMetrics(),
-		observe.WithArgumentsAttribute(true), observe.WithResultAttribute(true))
+	o := obs.New(obs.WithTracerProvider(tp), obs.WithoutMetrics(),
+		obs.WithArgumentsAttribute(true), obs.WithResultAttribute(true))
 	var calls int
 	req := &call.Request{Kind: call.Tool, Name: "t", Args: map[string]any{"v": countingValuer{&calls}}}
 	ctx, rec := o.Start(t.Context(), req, "c")
-	rec.Event(ctx, slog.LevelWarn, observe.EventRetry, slog.Any("cause", countingErr{&calls}))
-	rec.End(ctx, observe.Report{Outcome: observe.CodeOutcome(errs.Unavailable), Attempts: 1,
+	rec.Event(ctx, slog.LevelWarn, obs.EventRetry, slog.Any("cause", countingErr{&calls}))
+	rec.End(ctx, obs.Report{Outcome: obs.CodeOutcome(errs.Unavailable), Attempts: 1,
 		Err: errs.Wrap(errs.Unavailable, countingErr{&calls}, "")})
 	if calls != 0 {
 		t.Fatalf("%d Error/LogValue calls for a span nobody records", calls)
@@ -328,7 +329,7 @@ func TestCostIsFlatPastTheCaps(t *testing.T) {
 // cause ("… HTTP 429 Too Many Requests: … HTTP 429" before).
 func TestCauseSaysEachThingOnce(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
+	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(obstest.WithObserver(x.obs)))
 	s.AddTool(mcp.NewTool("limited"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errs.FromStatus("weather-api", http.StatusTooManyRequests, http.Header{"Retry-After": {"30"}})
 	})

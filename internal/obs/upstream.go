@@ -1,4 +1,4 @@
-package observe
+package obs
 
 import (
 	"context"
@@ -37,8 +37,11 @@ const (
 // and which tracing backends would show in its place, is dropped, and
 // "upstream" becomes mcpwrap.upstream. A reconnect (a dial after the
 // first) counts in mcpwrap.tool.reconnects. Logging stays with the
-// holder's logger.
+// holder's logger. A nil Observer does nothing.
 func (o *Observer) UpstreamEvent(ctx context.Context, name string, attrs ...slog.Attr) {
+	if o == nil {
+		return
+	}
 	if span := trace.SpanFromContext(ctx); span.IsRecording() {
 		kv := make([]attribute.KeyValue, 0, len(attrs))
 		for _, a := range attrs {

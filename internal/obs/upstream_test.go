@@ -1,4 +1,4 @@
-package observe_test
+package obs_test
 
 import (
 	"context"
@@ -13,10 +13,10 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
-	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
@@ -46,7 +46,7 @@ func TestReconnectReachesTheSpanAndTheMetric(t *testing.T) {
 		upstream.WithClose(func(c *http.Client) error { c.CloseIdleConnections(); return nil }),
 		upstream.WithEvents(x.obs.UpstreamEvent))
 	defer h.Close()
-	s := server.NewMCPServer("up", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
+	s := server.NewMCPServer("up", "1.0.0", mcpgo.Wrap(obstest.WithObserver(x.obs)))
 	s.AddTool(mcp.NewTool("fetch"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if err := h.Do(ctx, get); err != nil {
 			return nil, err
@@ -107,10 +107,10 @@ func TestBreakerChangeIsOneEvent(t *testing.T) {
 	x.obs.UpstreamEvent(ctx, upstream.EventBreaker, slog.String("upstream", "api"),
 		slog.String("event", upstream.EventBreaker), slog.String("from", "closed"), slog.String("to", "open"),
 		slog.String("cause", "dial tcp: password=hunter2 refused"))
-	rec.Event(ctx, slog.LevelWarn, observe.EventRetry, slog.String("event", "something else"))
-	rec.End(ctx, observe.Report{Outcome: observe.OutcomeSuccess, Attempts: 1})
+	rec.Event(ctx, slog.LevelWarn, obs.EventRetry, slog.String("event", "something else"))
+	rec.End(ctx, obs.Report{Outcome: obs.OutcomeSuccess, Attempts: 1})
 	evs := x.span(t, "tools/call fetch").Events()
-	if len(evs) != 2 || evs[0].Name != upstream.EventBreaker || evs[1].Name != observe.EventRetry {
+	if len(evs) != 2 || evs[0].Name != upstream.EventBreaker || evs[1].Name != obs.EventRetry {
 		t.Fatalf("events %v, want one %s and one retry", evs, upstream.EventBreaker)
 	}
 	got := map[string]string{}
