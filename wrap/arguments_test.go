@@ -13,22 +13,21 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
-	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // TestArgumentLoggingSwitches: on a server that logs argument values
-// (obs.WithArgumentValues), the one-line form takes the switches a
+// (wrap.WithArgumentValues), the one-line form takes the switches a
 // server with PII in some arguments needs — names only, none at all, a
 // per-tool secret name — and the value the server marks sensitive is in
 // no log line, whatever the default secret names are.
 func TestArgumentLoggingSwitches(t *testing.T) {
 	const sensitive = "4111-1111-1111-1111"
 	var logs logbuf.Buffer
-	ob := obs.New(obs.WithLogger(logs.Logger()), obs.WithArgumentValues(), obs.WithoutTracing(), obs.WithoutMetrics())
-	w := wrap.New(obstest.WithObserver(ob), wrap.WithArgumentNamesOnly("profile"), wrap.WithoutArguments("notes"))
+	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithArgumentValues(), wrap.WithArgumentNamesOnly("profile"), wrap.WithoutArguments("notes"))
 	s := server.NewMCPServer("crm", "1.0.0")
 	mcpgo.Attach(s, w)
 	ok := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -69,25 +68,24 @@ func TestArgumentLoggingSwitches(t *testing.T) {
 // argument no rule knows as secret ("value", as terraform-mcp-server's
 // workspace variables do) got it in mcpwrap's log line, where bare mcp-go
 // logs no arguments at all. By default the line and the span carry names,
-// JSON types and sizes; a tool opted in with obs.WithArgumentValues
+// JSON types and sizes; a tool opted in with wrap.WithArgumentValues
 // logs values, redacted.
 func TestArgumentValuesAreNotLoggedByDefault(t *testing.T) {
 	const secret = "FAKESECRET_var_s3cr3t"
 	for _, c := range []struct {
 		name   string
-		opts   []obs.Option
+		opts   []wrap.Option
 		values bool // the "echo" tool logs values
 	}{
 		{"default", nil, false},
-		{"values for echo", []obs.Option{obs.WithArgumentValues("echo")}, true},
+		{"values for echo", []wrap.Option{wrap.WithArgumentValues("echo")}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var logs logbuf.Buffer
 			spans := tracetest.NewSpanRecorder()
-			ob := obs.New(append([]obs.Option{obs.WithLogger(logs.Logger()), obs.WithArgumentsAttribute(true),
-				obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)))}, c.opts...)...)
 			s := server.NewMCPServer("tfe", "1.0.0")
-			mcpgo.Attach(s, wrap.New(obstest.WithObserver(ob)))
+			mcpgo.Attach(s, wrap.New(append([]wrap.Option{wrap.WithLogger(logs.Logger()), wrap.WithTelemetry(observe.WithArgumentsAttribute(true),
+				observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))))}, c.opts...)...))
 			ok := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return mcp.NewToolResultText("ok"), nil
 			}
