@@ -115,7 +115,8 @@ func (c *config) resultLimitFor(tool string) int {
 // value and stack of a recovered panic), redacted: any *slog.Logger,
 // observe.NewLogger's JSON lines or a bridge to the server's own logger
 // (slog.New(h) for zap's zapslog, logrus through slog-logrus). Nil means
-// no logging, which is the default and the fastest path.
+// no logging, which is the default and the fastest path. Given to one
+// tool's chain, it applies to that tool only.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) { c.logger, c.obsBase = l, nil }
 }
@@ -126,8 +127,9 @@ func WithLogger(l *slog.Logger) Option {
 // headers. The options say where they go (observe.WithTracerProvider,
 // WithMeterProvider, or export.Setup's Telemetry.Options()); without them
 // the global providers are used. Given more than once, the options add up,
-// a later one winning for the same setting. Without WithTelemetry there
-// are no spans or metrics.
+// a later one winning for the same setting; given to one tool's chain,
+// they apply to that tool only. Without WithTelemetry there are no spans
+// or metrics.
 func WithTelemetry(opts ...observe.Option) Option {
 	return func(c *config) {
 		c.telemetry = append(slices.Clip(c.telemetry), opts...)
