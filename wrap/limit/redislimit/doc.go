@@ -14,9 +14,8 @@
 // more, and the script remembers each call's answer, so the retry of a
 // call whose answer was lost cannot take a second token. A failed call is
 // not an outage: the Limiter refuses that call with a retry. Only 3
-// failures in a row, with no call answered meanwhile,
-// make the store stop asking Redis for WithRetryInterval (1s by default),
-// answering at once; then the next call tries again, so the store recovers
+// failures in a row, with no call answered meanwhile, make the store stop
+// asking Redis for WithRetryInterval (1s by default), answering at once; then the next call tries again, so the store recovers
 // by itself. What an outage means for calls is the Limiter's fail mode:
 // open by default (each replica applies the rates on its own), closed with
 // limit.WithFailClosed. The Limiter logs each transition once; a call that
