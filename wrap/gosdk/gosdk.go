@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
@@ -229,7 +230,7 @@ func wireError(err error) error {
 }
 
 // ErrorResult is the go-sdk form of an error result the chain built.
-func ErrorResult(r *errs.Result) *mcp.CallToolResult {
+func ErrorResult(r *errmap.Result) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}, IsError: true}
 	if sc := r.Structured(); sc != nil {
 		res.StructuredContent = sc
@@ -237,13 +238,13 @@ func ErrorResult(r *errs.Result) *mcp.CallToolResult {
 	return res
 }
 
-// InfoOf reads the errs.Info in a go-sdk result, whether built in process
+// InfoOf reads the errmap.Info in a go-sdk result, whether built in process
 // or decoded from the wire by a go-sdk client.
-func InfoOf(res *mcp.CallToolResult) (errs.Info, bool) {
+func InfoOf(res *mcp.CallToolResult) (errmap.Info, bool) {
 	if res == nil || !res.IsError {
-		return errs.Info{}, false
+		return errmap.Info{}, false
 	}
-	return errs.InfoOf(res.StructuredContent)
+	return errmap.InfoOf(res.StructuredContent)
 }
 
 // toolResult is a go-sdk tool result seen by the chain. One pointer, so
