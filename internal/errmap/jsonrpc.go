@@ -55,7 +55,7 @@ type RPCError struct {
 // structuredContent of an error result (code, retryable, callId,
 // violations…), plus the URI or prompt the request named.
 type RPCData struct {
-	Info
+	errs.Info
 	URI    string `json:"uri,omitempty"`
 	Prompt string `json:"prompt,omitempty"`
 }
@@ -102,7 +102,7 @@ func ToJSONRPC(err error, req Request) *RPCError {
 		subject = "resource " + strconv.Quote(req.URI)
 	}
 	if req.Shown != "" {
-		info := Info{Code: errs.Internal.String(), Message: req.Shown, CallID: req.CallID, Attempts: req.Attempts}
+		info := errs.Info{Code: errs.Internal.String(), Message: req.Shown, CallID: req.CallID, Attempts: req.Attempts}
 		return &RPCError{Code: codeInternal, Message: req.Shown,
 			Data: RPCData{Info: info, URI: req.URI, Prompt: req.Prompt}, err: e}
 	}

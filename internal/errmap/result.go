@@ -28,31 +28,6 @@ type Call struct {
 	SideEffects SideEffects
 }
 
-// Info is the machine-readable error in a result's structuredContent, under
-// the key "error". Clients decode it with InfoOf.
-type Info struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	// Retryable says whether repeating the call may succeed (not whether it
-	// is safe: that depends on the tool). It is false when SideEffects is
-	// "possible": the operation may have happened, and the text tells the
-	// model to check before calling again.
-	Retryable         bool   `json:"retryable"`
-	RetryAfterSeconds int64  `json:"retryAfterSeconds,omitempty"`
-	CallID            string `json:"callId,omitempty"`
-	Tool              string `json:"tool,omitempty"`
-	Attempts          int    `json:"attempts,omitempty"`
-	// SideEffects is "none" or "possible" when the call was not retried
-	// because the tool may change something (see Call.SideEffects).
-	SideEffects string           `json:"sideEffects,omitempty"`
-	Violations  []errs.Violation `json:"violations,omitempty"`
-	// OmittedViolations is how many more violations were found than are
-	// listed: the list stops at MaxViolations entries or MaxResultBytes.
-	// Whoever collected them may also have stopped checking early, so there
-	// may be more still.
-	OmittedViolations int `json:"omittedViolations,omitempty"`
-}
-
 // The bounds of a result built by ToResult, whatever the error holds: the
 // whole result, JSON-encoded, stays under MaxResultBytes.
 const (
@@ -80,7 +55,7 @@ const (
 // envelope is the structuredContent object of an error result:
 // {"error": {...}}.
 type envelope struct {
-	Error Info `json:"error"`
+	Error errs.Info `json:"error"`
 }
 
 // Result is an error result in no SDK's types: what an adapter sends as a
@@ -88,7 +63,7 @@ type envelope struct {
 // set, structuredContent envelope{Info}.
 type Result struct {
 	Text string
-	Info Info
+	Info errs.Info
 }
 
 // Structured returns the result's structuredContent: envelope{Info}, or nil
@@ -116,7 +91,7 @@ func ToResult(err error, call Call) *Result {
 	all := e.Violations()
 	viols, omitted := listed(all)
 	omitted += e.Omitted()
-	info := Info{
+	info := errs.Info{
 		Code:              e.Code().String(),
 		Message:           clipJSON(modelMessage(e, all, call, len(viols), omitted), maxTextBytes),
 		Retryable:         e.Code().Retryable() && call.SideEffects != SideEffectsPossible,
@@ -325,28 +300,28 @@ func defaultMessage(c errs.Code) string {
 // InfoOf reads the Info that ToResult put into a result's
 // structuredContent, whether the result was built in process (an envelope)
 // or decoded from the wire by a client (a map, raw JSON).
-func InfoOf(structured any) (Info, bool) {
+func InfoOf(structured any) (errs.Info, bool) {
 	switch sc := structured.(type) {
 	case envelope:
 		return sc.Error, true
 	case *envelope:
 		if sc == nil {
-			return Info{}, false
+			return errs.Info{}, false
 		}
 		return sc.Error, true
 	case nil:
-		return Info{}, false
+		return errs.Info{}, false
 	}
 	raw, ok := structured.(json.RawMessage)
 	if !ok {
 		var err error
 		if raw, err = json.Marshal(structured); err != nil {
-			return Info{}, false
+			return errs.Info{}, false
 		}
 	}
 	var env envelope
 	if json.Unmarshal(raw, &env) != nil || env.Error.Code == "" {
-		return Info{}, false
+		return errs.Info{}, false
 	}
 	return env.Error, true
 }

@@ -238,11 +238,11 @@ func ErrorResult(r *errmap.Result) *mcp.CallToolResult {
 	return res
 }
 
-// InfoOf reads the errmap.Info in a go-sdk result, whether built in process
+// InfoOf reads the errs.Info in a go-sdk result, whether built in process
 // or decoded from the wire by a go-sdk client.
-func InfoOf(res *mcp.CallToolResult) (errmap.Info, bool) {
+func InfoOf(res *mcp.CallToolResult) (errs.Info, bool) {
 	if res == nil || !res.IsError {
-		return errmap.Info{}, false
+		return errs.Info{}, false
 	}
 	return errmap.InfoOf(res.StructuredContent)
 }

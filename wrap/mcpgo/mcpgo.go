@@ -211,11 +211,11 @@ func ErrorResult(r *errmap.Result) *mcp.CallToolResult {
 	return res
 }
 
-// InfoOf reads the errmap.Info in an mcp-go result, whether it was built in
+// InfoOf reads the errs.Info in an mcp-go result, whether it was built in
 // process or decoded from the wire by an mcp-go client.
-func InfoOf(res *mcp.CallToolResult) (errmap.Info, bool) {
+func InfoOf(res *mcp.CallToolResult) (errs.Info, bool) {
 	if res == nil || !res.IsError {
-		return errmap.Info{}, false
+		return errs.Info{}, false
 	}
 	return errmap.InfoOf(res.StructuredContent)
 }

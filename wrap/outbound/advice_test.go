@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpwrap/mcpwrap/internal/errmap"
+	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/wrap/outbound"
 )
 
@@ -13,7 +13,7 @@ func TestAdvise(t *testing.T) {
 	half := outbound.RetryLimits{Rand: func() float64 { return 0.5 }} // the middle of [d/2, d]: ¾·200ms·2ⁿ
 	transient := outbound.Verdict{Outcome: outbound.OutcomeHTTPError, HTTPStatus: 503}
 	retryAfter := outbound.Verdict{Outcome: outbound.OutcomeHTTPError, HTTPStatus: 429, RetryAfter: 3 * time.Second, HasRetryAfter: true}
-	retryableTool := outbound.Verdict{Outcome: outbound.OutcomeToolError, ServerError: &errmap.Info{Code: "unavailable", Retryable: true, RetryAfterSeconds: 1}}
+	retryableTool := outbound.Verdict{Outcome: outbound.OutcomeToolError, ServerError: &errs.Info{Code: "unavailable", Retryable: true, RetryAfterSeconds: 1}}
 	cases := []struct {
 		name       string
 		v          outbound.Verdict

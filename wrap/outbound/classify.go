@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 )
 
@@ -48,7 +47,7 @@ type Verdict struct {
 	// ServerError is the mcpwrap error a tool result carries in
 	// structuredContent.error, when the server uses mcpwrap (or the same
 	// shape): code, retryable, retryAfterSeconds.
-	ServerError *errmap.Info
+	ServerError *errs.Info
 	// Text is the start of the result's first text content (up to 200
 	// bytes), for a log line or a console.
 	Text string

@@ -6,7 +6,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/mcpwrap/mcpwrap/internal/errmap"
+	"github.com/mcpwrap/mcpwrap/errs"
 )
 
 // message classifies one complete JSON-RPC message, the response to c.id.
@@ -238,12 +238,12 @@ func firstText(content json.RawMessage) string {
 	return ""
 }
 
-func serverError(raw json.RawMessage) *errmap.Info {
+func serverError(raw json.RawMessage) *errs.Info {
 	if firstByte(raw) != '{' {
 		return nil
 	}
 	var env struct {
-		Error *errmap.Info `json:"error"`
+		Error *errs.Info `json:"error"`
 	}
 	if json.Unmarshal(raw, &env) != nil || env.Error == nil || env.Error.Code == "" {
 		return nil

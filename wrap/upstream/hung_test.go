@@ -70,12 +70,12 @@ func TestHungUpstreamOpensTheBreakerAfterConsecutiveTimeouts(t *testing.T) {
 			return mcp.NewToolResultText("booked"), nil
 		}, wrap.WithTimeout(timeout), wrap.WithRetry(wrap.RetryPolicy{})))
 	conn := serveMCP(t, s)
-	call := func() (errmap.Info, time.Duration) {
+	call := func() (errs.Info, time.Duration) {
 		begin := time.Now()
 		res, err := conn.Call(t.Context(), "book_table", nil)
 		if err != nil {
 			t.Error(err)
-			return errmap.Info{}, 0
+			return errs.Info{}, 0
 		}
 		info, _ := mcpgo.InfoOf(res)
 		return info, time.Since(begin)
