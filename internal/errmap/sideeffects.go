@@ -35,9 +35,6 @@ func (s SideEffects) String() string {
 	return ""
 }
 
-// MarshalText returns String.
-func (s SideEffects) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
 // SideEffectsOf tells whether a failed call may have acted upstream:
 // SideEffectsNone when the request provably never got there
 // (errs.ErrNotSent, a refused connection, a DNS failure, a rate limit),
