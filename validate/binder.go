@@ -218,7 +218,7 @@ func joinPath(base, name string) string {
 // failure it returns the zero T and an *errs.Error with code
 // InvalidArgument whose message names the problems and whose violations
 // list them, sorted by parameter path then rule: at most
-// errs.MaxViolations of them, the rest counted (see the package doc). A
+// 20 of them, the rest counted (see the package doc). A
 // wrapped prompt sends that error as JSON-RPC -32602.
 func (b *Binder[T]) Bind(args any) (T, error) {
 	if m, ok := args.(map[string]string); ok {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/binding"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -18,12 +19,12 @@ import (
 
 // boundTool registers a tool whose handler binds with b and answers the
 // bound value as structuredContent, or the binding error through
-// errs.ToResult.
+// errmap.ToResult.
 func boundTool[T any](s *server.MCPServer, name string, b *validate.Binder[T]) {
 	s.AddTool(mcp.NewTool(name, mcpgo.WithSchema(b)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := bindReq(b, req)
 		if err != nil {
-			return mcpgo.ErrorResult(errs.ToResult(err, errs.Call{Tool: req.Params.Name})), nil
+			return mcpgo.ErrorResult(errmap.ToResult(err, errmap.Call{Tool: req.Params.Name})), nil
 		}
 		j, err := json.Marshal(args)
 		if err != nil {

@@ -62,8 +62,9 @@ func BenchmarkChain(b *testing.B) {
 		run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithTimeout(5*time.Second)).Handler)
 	})
 	b.Run("tool_error_result", func(b *testing.B) {
+		notFound := errs.New(errs.NotFound, "")
 		h := mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return nil, errs.ErrNotFound
+			return nil, notFound
 		}).Handler
 		run(b, h)
 	})

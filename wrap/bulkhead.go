@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
@@ -170,7 +171,7 @@ func (c *config) admit(tool string) (admitted, *outcome) {
 	var a admitted
 	if c.fatal != nil {
 		if err := c.fatal.enter(); err != nil {
-			return a, &outcome{err: errs.From(err), sideEffects: errs.SideEffectsNone}
+			return a, &outcome{err: errs.From(err), sideEffects: errmap.SideEffectsNone}
 		}
 		a.fatal = c.fatal
 	}
@@ -178,7 +179,7 @@ func (c *config) admit(tool string) (admitted, *outcome) {
 		s, err := c.bulk.acquire(tool)
 		if err != nil {
 			a.leave()
-			return admitted{}, &outcome{err: errs.From(err), sideEffects: errs.SideEffectsNone}
+			return admitted{}, &outcome{err: errs.From(err), sideEffects: errmap.SideEffectsNone}
 		}
 		a.bulk, a.slots = c.bulk, s
 	}

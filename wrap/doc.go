@@ -12,7 +12,8 @@
 //	observe(answer(object(limit(admit(timeout(retry(recover(bind(handler)))))))))
 //
 // observe gives the call its id, span and log line; answer turns what is
-// left into the SDK's answer, an error through errs.ToResult; object
+// left into the SDK's answer, an error as the one error result errs
+// describes; object
 // answers a tool call whose arguments are not a JSON object (a string, a
 // number, a boolean, an array) with invalid_argument, as MCP requires
 // (null or absent arguments are an empty object; a typed tool's binder

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
@@ -50,7 +51,7 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 	}
 	rec.discarded = o.discarded
 	if o.public {
-		res := &errs.Result{Text: publicText(o.err, req, cfg)}
+		res := &errmap.Result{Text: publicText(o.err, req, cfg)}
 		rec.outcome = obs.OutcomeToolError
 		rec.err, rec.public = o.err, true
 		rec.result = textResult(res.Text)
@@ -62,8 +63,8 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 		outcome = obs.OutcomePanic
 	}
 	rec.fail(outcome, o.err)
-	res := errs.ToResult(scrubbed(o.err, req, cfg.red),
-		errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: o.sideEffects})
+	res := errmap.ToResult(scrubbed(o.err, req, cfg.red),
+		errmap.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: o.sideEffects})
 	rec.result = textResult(res.Text)
 	rec.log(ctx)
 	if cfg.fatal != nil && o.err.Code() == errs.Fatal {
@@ -185,7 +186,7 @@ func publicText(e *errs.Error, req *call.Request, cfg *config) string {
 	if m := e.Message(); m != "" {
 		return m
 	}
-	return cfg.red.Scrub(capText(e.Cause().Error()), cfg.red.Secrets(req.Args, req.Header))
+	return cfg.red.Scrub(capText(e.Unwrap().Error()), cfg.red.Secrets(req.Args, req.Header))
 }
 
 // maxPublicText caps the text of an error shown through WithPublicErrors.

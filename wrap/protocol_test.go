@@ -88,7 +88,7 @@ func TestProtocolErrorCodeReachesLogLine(t *testing.T) {
 		a := w.Serve(context.Background(), &call.Request{Kind: kind, Name: "nope"}, func(context.Context, *call.Request) (call.Result, error) {
 			return nil, wrap.ProtocolErrorCode(inner, -32602)
 		})
-		// The SDK gets the inner error behind errs.Guard: its text, and
+		// The SDK gets the inner error behind errbase.Guard: its text, and
 		// errors.Is/As find it.
 		if a.Protocol == nil || !errors.Is(a.Protocol, inner) || a.Protocol.Error() != inner.Error() {
 			t.Fatalf("answer %+v, want the inner error", a)

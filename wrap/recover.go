@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
@@ -77,7 +78,7 @@ func settle(err error, req *call.Request, cfg *config, o *outcome) {
 		_ = pe.Error()
 		// The SDK and its hooks inspect what they are given; a broken
 		// method deep in the handler's chain must not panic there.
-		o.proto = errs.Guard(pe)
+		o.proto = errbase.Guard(pe)
 		o.protoCode, o.protoClass = protocolCode(err)
 		return
 	}

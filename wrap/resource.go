@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Resources and prompts have no isError result: a failure is a JSON-RPC
-// error (errs.ToJSONRPC). They go through the same layers as tools, under
+// error (errmap.ToJSONRPC). They go through the same layers as tools, under
 // the names the layers know them by:
 //
 //   - ResourcesRead for every resources/read (WithToolTimeout(ResourcesRead, d)
@@ -49,7 +50,7 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 		rec.log(ctx)
 		return Answer{Result: o.res}
 	}
-	answer := errs.Request{Modern: req.Modern, CallID: rec.id(), Attempts: int(rec.attempts)}
+	answer := errmap.Request{Modern: req.Modern, CallID: rec.id(), Attempts: int(rec.attempts)}
 	subject := "prompt " + strconv.Quote(req.Name)
 	if req.Kind == call.Resource {
 		answer.URI = cfg.red.URI(req.Name)
@@ -58,20 +59,20 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 		answer.Prompt = req.Name
 	}
 	if d := cfg.timeoutFor(rec.tool); d > 0 && o.panic == nil && o.err.Code() == errs.Timeout && time.Since(rec.begin) >= d {
-		o.err = errs.Wrap(errs.Timeout, o.err.Cause(), subject+" timed out after "+d.String()+"; it may still complete upstream")
+		o.err = errs.Wrap(errs.Timeout, o.err.Unwrap(), subject+" timed out after "+d.String()+"; it may still complete upstream")
 	}
 	outcome := obs.CodeOutcome(o.err.Code())
 	if o.panic != nil {
 		outcome = obs.OutcomePanic
 	}
 	rec.fail(outcome, o.err)
-	var rpc *errs.RPCError
+	var rpc *errmap.RPCError
 	if o.public {
 		rec.public = true
 		answer.Shown = publicText(o.err, req, cfg)
-		rpc = errs.ToJSONRPC(o.err, answer)
+		rpc = errmap.ToJSONRPC(o.err, answer)
 	} else {
-		rpc = errs.ToJSONRPC(scrubbed(o.err, req, cfg.red), answer)
+		rpc = errmap.ToJSONRPC(scrubbed(o.err, req, cfg.red), answer)
 	}
 	rec.rpcCode = rpc.Code
 	rec.log(ctx)

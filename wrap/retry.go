@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/backoff"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/wait"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
@@ -127,7 +127,7 @@ func retryLoop(ctx context.Context, req *call.Request, next Handler, cfg *config
 		var delay time.Duration
 		switch {
 		case !safe:
-			o.sideEffects = errs.SideEffectsOf(o.err)
+			o.sideEffects = errmap.SideEffectsOf(o.err)
 			reason = skipUnsafe
 		case n > p.maxRetries:
 			reason = skipExhausted

@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
@@ -144,7 +145,7 @@ func TestDestructiveToolIsCalledOnceOn503(t *testing.T) {
 	}
 	info, _ := mcpgo.InfoOf(res)
 	text := res.Content[0].(mcp.TextContent).Text
-	if info.Code != "unavailable" || info.SideEffects != errs.SideEffectsPossible.String() || !strings.Contains(text, "the operation may have happened") {
+	if info.Code != "unavailable" || info.SideEffects != errmap.SideEffectsPossible.String() || !strings.Contains(text, "the operation may have happened") {
 		t.Fatalf("info %+v text %q", info, text)
 	}
 }
@@ -254,7 +255,7 @@ func TestRefusedConnectionOnADestructiveToolSaysNothingHappened(t *testing.T) {
 	}, wrap.WithRetry(wrap.RetryPolicy{}))
 	res, _ := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "refund"}})
 	info, _ := mcpgo.InfoOf(res)
-	if info.SideEffects != errs.SideEffectsNone.String() || !strings.Contains(info.Message, "nothing was done") {
+	if info.SideEffects != errmap.SideEffectsNone.String() || !strings.Contains(info.Message, "nothing was done") {
 		t.Fatalf("info %+v", info)
 	}
 }

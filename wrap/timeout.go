@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
@@ -233,9 +234,9 @@ func twoFigures(d time.Duration) time.Duration {
 // timeoutSideEffects is what a timeout says about side effects: possible,
 // unless the tool is read-only or idempotent (then repeating it is safe and
 // the result says nothing more).
-func timeoutSideEffects(ctx context.Context, cfg *config, req *call.Request) errs.SideEffects {
+func timeoutSideEffects(ctx context.Context, cfg *config, req *call.Request) errmap.SideEffects {
 	if safeToRetry(ctx, cfg, req) {
-		return errs.SideEffectsUnknown
+		return errmap.SideEffectsUnknown
 	}
-	return errs.SideEffectsPossible
+	return errmap.SideEffectsPossible
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
@@ -39,12 +40,12 @@ type Answer struct {
 	Result call.Result
 	// Error is the error result a tool call is answered with: isError, one
 	// text content Error.Text and structuredContent Error.Structured().
-	Error *errs.Result
+	Error *errmap.Result
 	// RPC is the JSON-RPC error a resources/read or prompts/get is
 	// answered with.
-	RPC *errs.RPCError
+	RPC *errmap.RPCError
 	// Protocol is an error the SDK must get as the handler gave it
-	// (ProtocolError): behind errs.Guard, so that its text and what
+	// (ProtocolError): behind errbase.Guard, so that its text and what
 	// errors.Is and errors.As find in it are the handler's, and a broken
 	// method in its chain cannot panic in the SDK.
 	Protocol error
@@ -147,7 +148,7 @@ func serve(ctx context.Context, req *call.Request, h Handler, cfg *config) Answe
 // the counter.
 func refuseRepeated(ctx context.Context, cfg *config, rec *record, req *call.Request, e *errs.Error) Answer {
 	rec.fail(obs.OutcomeRepeatedFailure, e)
-	res := errs.ToResult(e, errs.Call{Tool: rec.tool, ID: rec.id(), SideEffects: errs.SideEffectsNone})
+	res := errmap.ToResult(e, errmap.Call{Tool: rec.tool, ID: rec.id(), SideEffects: errmap.SideEffectsNone})
 	rec.result = textResult(res.Text)
 	rec.log(ctx)
 	return Answer{Error: res}
@@ -215,8 +216,8 @@ type outcome struct {
 	// public is set when WithPublicErrors let the model read err's cause.
 	public bool
 	// sideEffects is set when a failure was not retried because the tool
-	// is not safe to repeat (errs.Call.SideEffects).
-	sideEffects errs.SideEffects
+	// is not safe to repeat (errmap.Call.SideEffects).
+	sideEffects errmap.SideEffects
 	// detached is set when the call was answered while its handler still
 	// runs (a timeout abandoned it).
 	detached bool

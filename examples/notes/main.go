@@ -9,7 +9,8 @@
 // mcpgo.Prompts(w), reads and gets each on both, and prints the answer and,
 // for the wrapped server, the operator's log line. It exits 1 if the
 // wrapped server leaks the database password, drops the connection, or
-// answers with another code than errs.ToJSONRPC's.
+// answers a step with another JSON-RPC code than docs/retrofit.md gives
+// for its failure (-32002, -32602 or -32603).
 package main
 
 import (

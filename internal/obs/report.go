@@ -96,7 +96,7 @@ func causeText(e *errs.Error, n int) string {
 	m := e.Message()
 	m = m[:runeCut(m, n+scrubMargin)]
 	var c string
-	switch cause := e.Cause().(type) {
+	switch cause := e.Unwrap().(type) {
 	case nil:
 	case *errs.Error:
 		c = causeText(cause, n)

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
@@ -229,7 +230,7 @@ func wireError(err error) error {
 }
 
 // ErrorResult is the go-sdk form of an error result the chain built.
-func ErrorResult(r *errs.Result) *mcp.CallToolResult {
+func ErrorResult(r *errmap.Result) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}, IsError: true}
 	if sc := r.Structured(); sc != nil {
 		res.StructuredContent = sc
@@ -243,7 +244,7 @@ func InfoOf(res *mcp.CallToolResult) (errs.Info, bool) {
 	if res == nil || !res.IsError {
 		return errs.Info{}, false
 	}
-	return errs.InfoOf(res.StructuredContent)
+	return errmap.InfoOf(res.StructuredContent)
 }
 
 // toolResult is a go-sdk tool result seen by the chain. One pointer, so

@@ -8,7 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
@@ -85,7 +85,7 @@ func requestAnswer(a wrap.Answer) (mcp.Result, error) {
 }
 
 // RPCError is the go-sdk form of a JSON-RPC error the chain built.
-func RPCError(e *errs.RPCError) *jsonrpc.Error {
+func RPCError(e *errmap.RPCError) *jsonrpc.Error {
 	w := &jsonrpc.Error{Code: int64(e.Code), Message: e.Message}
 	if data, err := json.Marshal(e.Data); err == nil {
 		w.Data = data
@@ -93,16 +93,16 @@ func RPCError(e *errs.RPCError) *jsonrpc.Error {
 	return w
 }
 
-// RPCInfoOf reads the errs.RPCData of a JSON-RPC error a go-sdk client
+// RPCInfoOf reads the errmap.RPCData of a JSON-RPC error a go-sdk client
 // received (the *jsonrpc.Error in err's chain).
-func RPCInfoOf(err error) (errs.RPCData, bool) {
+func RPCInfoOf(err error) (errmap.RPCData, bool) {
 	var w *jsonrpc.Error
 	if !errors.As(err, &w) || len(w.Data) == 0 {
-		return errs.RPCData{}, false
+		return errmap.RPCData{}, false
 	}
-	var d errs.RPCData
+	var d errmap.RPCData
 	if json.Unmarshal(w.Data, &d) != nil || d.Code == "" {
-		return errs.RPCData{}, false
+		return errmap.RPCData{}, false
 	}
 	return d, true
 }

@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
@@ -58,7 +59,7 @@ func newServer(w *wrap.Wrapper) *mcp.Server {
 	raw("echo", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
 	})
-	for _, c := range errs.Codes() {
+	for _, c := range errmap.Codes() {
 		raw("code_"+c.String(), func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, errs.New(c, "the "+c.String()+" message")
 		})

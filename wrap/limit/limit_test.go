@@ -22,6 +22,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
@@ -382,7 +383,7 @@ func TestStoreFailure(t *testing.T) {
 			allowed := 0
 			for i := range 5 {
 				err := l.Admit(ctx, callOf("t"))
-				info := errs.ToResult(err, errs.Call{Tool: "t"}).Info
+				info := errmap.ToResult(err, errmap.Call{Tool: "t"}).Info
 				switch {
 				case !closed && i >= ratelimit.OutageAfter-1:
 					// An outage, fail open: the local fallback applies the
@@ -431,7 +432,7 @@ func TestDenialJSON(t *testing.T) {
 		_ = l.Admit(context.Background(), callOf("search"))
 	}
 	err := l.Admit(context.Background(), callOf("search"))
-	res := errs.ToResult(err, errs.Call{Tool: "search", ID: "c1"})
+	res := errmap.ToResult(err, errmap.Call{Tool: "search", ID: "c1"})
 	b, _ := json.Marshal(res.Structured())
 	want := `{"error":{"code":"rate_limited","message":"tool \"search\" allows 10 calls per minute shared by all callers without a session, credential or known address; retry after 6s","retryable":true,"retryAfterSeconds":6,"callId":"c1","tool":"search"}}`
 	if string(b) != want {

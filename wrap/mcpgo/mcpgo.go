@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/paging"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -202,7 +203,7 @@ func toolAnswer(a wrap.Answer) (*mcp.CallToolResult, error) {
 }
 
 // ErrorResult is the mcp-go form of an error result the chain built.
-func ErrorResult(r *errs.Result) *mcp.CallToolResult {
+func ErrorResult(r *errmap.Result) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(r.Text)}, IsError: true}
 	if sc := r.Structured(); sc != nil {
 		res.StructuredContent = sc
@@ -216,7 +217,7 @@ func InfoOf(res *mcp.CallToolResult) (errs.Info, bool) {
 	if res == nil || !res.IsError {
 		return errs.Info{}, false
 	}
-	return errs.InfoOf(res.StructuredContent)
+	return errmap.InfoOf(res.StructuredContent)
 }
 
 // MarkError marks mcp-go's error values (an upstream session that ended, an

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -16,7 +17,7 @@ import (
 )
 
 // resourceMiddleware serves resources/read (resources and templates)
-// through w's chain. A failure is answered with the *errs.RPCError the
+// through w's chain. A failure is answered with the *errmap.RPCError the
 // chain built; the error hook Attach adds gives it its JSON-RPC code and
 // data on the wire.
 func resourceMiddleware(w *wrap.Wrapper) server.ResourceHandlerMiddleware {
@@ -138,11 +139,11 @@ func fill(ctx context.Context, r *call.Request, meta *mcp.Meta) {
 }
 
 // onRPCError runs when mcp-go answers a resources/read or prompts/get with
-// an error: it gives an errs.RPCError its code and data on the wire, and
+// an error: it gives an errmap.RPCError its code and data on the wire, and
 // logs a read of a URI no handler matches or a prompt mcp-go does not
 // know, which no middleware saw: the client's mistake, not_found.
 func (a *attached) onRPCError(ctx context.Context, msg any, err error) {
-	var rpc *errs.RPCError
+	var rpc *errmap.RPCError
 	if errors.As(err, &rpc) {
 		sendRPCError(err, rpc)
 		return
