@@ -10,9 +10,9 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/validate"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 

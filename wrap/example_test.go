@@ -6,8 +6,8 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // The chain without an SDK, as an adapter runs it: a plain error wrapped

@@ -3,7 +3,7 @@ package wrap
 import (
 	"context"
 
-	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 )
 
 // Limiter admits or refuses a call before anything else of the chain runs

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/observe"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Option configures a Wrapper. Options are applied once, at construction.
@@ -57,7 +57,7 @@ type config struct {
 	toolLimits  map[string]int
 	loops       *loops // nil: no repeated-failure guard
 	// bound is set when the tool's handler checks its arguments' shape
-	// itself (WithBoundArguments).
+	// itself (a typed tool, adapter.Tool).
 	bound bool
 	// argModes are WithArgumentNamesOnly and WithoutArguments, applied to
 	// the observer.

@@ -11,8 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Attach serves s's tools/call, resources/read and prompts/get through w's

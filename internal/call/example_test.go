@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // An adapter describes each request with a call.Request, hands the chain a
