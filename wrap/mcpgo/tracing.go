@@ -53,10 +53,8 @@ func (m metaPropagator) ExtractMeta(ctx context.Context, meta *mcp.Meta) context
 	return m.p.Extract(ctx, observe.MetaCarrier(meta.AdditionalFields))
 }
 
-// HTTPPropagator returns an OpenTelemetry-backed mcp-go tracing.Propagator
-// for HTTP headers, for server.WithPropagator and client.WithPropagator.
-func HTTPPropagator(o *observe.Observer) tracing.Propagator { return httpPropagator{o.Propagator()} }
-
+// httpPropagator is the OpenTelemetry-backed mcp-go tracing.Propagator for
+// HTTP headers Attach gives the server (server.WithPropagator).
 type httpPropagator struct{ p propagation.TextMapPropagator }
 
 func (h httpPropagator) Inject(ctx context.Context, headers http.Header) {
