@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
@@ -45,7 +46,7 @@ func FuzzToResult(f *testing.F) {
 			err = fmt.Errorf("wrapped: %w", err)
 		}
 		// The result as the mcp-go adapter sends it.
-		res := mcpgo.ErrorResult(errs.ToResult(err, errs.Call{Tool: tool, ID: id, Attempts: attempts}))
+		res := mcpgoerr.Result(errs.ToResult(err, errs.Call{Tool: tool, ID: id, Attempts: attempts}))
 		if res == nil || !res.IsError || len(res.Content) != 1 {
 			t.Fatalf("malformed result %+v", res)
 		}

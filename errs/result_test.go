@@ -9,7 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 )
 
 // resultSize is the length of a result as mcp-go puts it on the wire.
@@ -61,7 +61,7 @@ func TestToResultBoundedAnswer(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := errs.ToResult(tc.err, tc.call)
-			if n := resultSize(t, mcpgo.ErrorResult(res)); n > errs.MaxResultBytes {
+			if n := resultSize(t, mcpgoerr.Result(res)); n > errs.MaxResultBytes {
 				t.Fatalf("result is %d bytes, want at most %d", n, errs.MaxResultBytes)
 			}
 			info, ok := res.Info, res.Info.Code != ""

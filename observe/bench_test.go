@@ -49,8 +49,8 @@ func BenchmarkTelemetry(b *testing.B) {
 		{"bare", nil},
 		{"mcpgo_recovery_tracer_logger", []server.ServerOption{
 			server.WithRecovery(), server.WithTracer(mcpgo.Tracer(mcpgoObs)), server.WithLogger(discard)}},
-		{"mcpwrap_observe", []server.ServerOption{mcpgo.Wrap(wrap.WithObserver(ours))}},
-		{"mcpwrap_no_telemetry", []server.ServerOption{server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New()))}},
+		{"mcpwrap_observe", []server.ServerOption{attached(wrap.New(wrap.WithObserver(ours)))}},
+		{"mcpwrap_no_telemetry", []server.ServerOption{attached(wrap.New())}},
 	}
 	for _, sv := range servers {
 		s := server.NewMCPServer("bench", "1.0.0", sv.opts...)

@@ -19,7 +19,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // TestEveryRequestHasOneLineAndOneSpan: calls mcp-go answers before any
@@ -29,7 +28,7 @@ import (
 func TestEveryRequestHasOneLineAndOneSpan(t *testing.T) {
 	x := newTel(t)
 	s := server.NewMCPServer("w", "1.0.0", server.WithInputSchemaValidation(),
-		mcpgo.Wrap(wrap.WithObserver(x.obs)))
+		attached(wrap.New(wrap.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("weather", mcp.WithString("city", mcp.Required())),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("sunny"), nil

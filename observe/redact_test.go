@@ -38,7 +38,7 @@ func TestSecretsAppearNowhere(t *testing.T) {
 	x := newTel(t, observe.WithArgumentValues(), observe.WithArgumentsAttribute(true), observe.WithResultAttribute(true),
 		observe.WithSecretNames(observe.SecretNames(loginArgs{})...))
 	s := server.NewMCPServer("bank", "1.0.0", server.WithTracer(mcpgo.Tracer(x.obs)),
-		mcpgo.Wrap(wrap.WithObserver(x.obs)))
+		attached(wrap.New(wrap.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("login"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("login as %s with password %s (pin %s, header %s) failed",
 			req.GetString("user", ""), req.GetString("password", ""), req.GetString("pin", ""), req.Header.Get("Authorization"))

@@ -38,7 +38,7 @@ func (panicErr) Error() string { panic("broken Error method") }
 // placeholder; logging it must not take the connection down.
 func TestBrokenErrorsAreLogged(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
+	s := server.NewMCPServer("w", "1.0.0", attached(wrap.New(wrap.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("typed_nil"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var e *nilErr
 		return nil, e
@@ -65,7 +65,7 @@ func TestBrokenErrorsAreLogged(t *testing.T) {
 // tool names and causes never reach a log line raw.
 func TestLogLinesAreValidUTF8(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
+	s := server.NewMCPServer("w", "1.0.0", attached(wrap.New(wrap.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("echo"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("bad input \xff\xfe and \u202Egnp.exe " + req.GetString("q", ""))
 	})
@@ -97,7 +97,7 @@ aFDrBz9vFqU4yVkzSHgFUa1hvLQdV3xmGfY5mQ3aXlpZkBqLcR4bJtXy8KpQwErT
 // and in span attributes is replaced whole, also when a cap cuts it.
 func TestKeyMaterialNeverLogged(t *testing.T) {
 	x := newTel(t, observe.WithArgumentValues(), observe.WithArgumentsAttribute(true), observe.WithMaxArgumentBytes(120))
-	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
+	s := server.NewMCPServer("w", "1.0.0", attached(wrap.New(wrap.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("write_file"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("cannot write " + req.GetString("content", ""))
 	})
@@ -328,7 +328,7 @@ func TestCostIsFlatPastTheCaps(t *testing.T) {
 // cause ("… HTTP 429 Too Many Requests: … HTTP 429" before).
 func TestCauseSaysEachThingOnce(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
+	s := server.NewMCPServer("w", "1.0.0", attached(wrap.New(wrap.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("limited"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errs.FromStatus("weather-api", http.StatusTooManyRequests, http.Header{"Retry-After": {"30"}})
 	})

@@ -17,7 +17,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
@@ -46,7 +45,7 @@ func TestReconnectReachesTheSpanAndTheMetric(t *testing.T) {
 		upstream.WithClose(func(c *http.Client) error { c.CloseIdleConnections(); return nil }),
 		upstream.WithEvents(x.obs.UpstreamEvent))
 	defer h.Close()
-	s := server.NewMCPServer("up", "1.0.0", mcpgo.Wrap(wrap.WithObserver(x.obs)))
+	s := server.NewMCPServer("up", "1.0.0", attached(wrap.New(wrap.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("fetch"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if err := h.Do(ctx, get); err != nil {
 			return nil, err

@@ -18,7 +18,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -36,7 +35,7 @@ func TestResourceAndPromptSpans(t *testing.T) {
 		observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))),
 		observe.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
 	w := wrap.New(wrap.WithObserver(obs), wrap.WithTimeout(time.Second))
-	s := notesServer(t, mcpgo.Resources(w), mcpgo.Prompts(w))
+	s := notesServer(t, attached(w))
 	s.AddResource(mcp.NewResource("db://admin:hunter2@db.internal/notes", "db"),
 		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: "db://db.internal/notes", Text: "rows"}}, nil

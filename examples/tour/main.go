@@ -198,7 +198,8 @@ func run(ctx context.Context, out io.Writer) error {
 	defer func() { _ = shutdown() }()
 	var logs logLines
 	obs := observe.New(append(tel.Options(), observe.WithLogger(logs.logger()))...)
-	wrappedSrv := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(
+	wrappedSrv := server.NewMCPServer("weather", "1.0.0")
+	mcpgo.Attach(wrappedSrv, wrap.New(
 		wrap.WithObserver(obs),
 		wrap.WithToolTimeout("get_satellite", 500*time.Millisecond),
 	))

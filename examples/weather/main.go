@@ -132,7 +132,8 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 
 	weather := newWeatherClient(cfg, logger, obs)
 	defer weather.holder.Close()
-	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(
+	s := server.NewMCPServer("weather", "1.0.0")
+	mcpgo.Attach(s, wrap.New(
 		wrap.WithObserver(obs),
 		wrap.WithTimeout(cfg.timeout),
 		wrap.WithRetry(wrap.RetryPolicy{}),

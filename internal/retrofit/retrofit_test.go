@@ -116,7 +116,7 @@ func fixture(t *testing.T, root string, wrapped bool, logs *logbuf.Buffer, spans
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
 		t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 		obs := observe.New(observe.WithLogger(logs.Logger()), observe.WithTracerProvider(tp), observe.WithoutMetrics())
-		opts = []server.ServerOption{mcpgo.Wrap(wrap.WithObserver(obs), wrap.WithTimeout(5*time.Second))}
+		opts = []server.ServerOption{attached(wrap.New(wrap.WithObserver(obs), wrap.WithTimeout(5*time.Second)))}
 	}
 	s := server.NewMCPServer("files", "1.0.0", opts...)
 	retrofit.AddTools(s, root)

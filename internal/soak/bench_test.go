@@ -17,7 +17,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // BenchmarkEndToEndHTTP is tools/call throughput over streamable HTTP on
@@ -34,7 +33,7 @@ func BenchmarkEndToEndHTTP(b *testing.B) {
 		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 		obs := observe.New(observe.WithTracerProvider(tp), observe.WithMeterProvider(mp),
 			observe.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
-		return []server.ServerOption{mcpgo.Wrap(wrap.WithObserver(obs))}
+		return []server.ServerOption{attached(wrap.New(wrap.WithObserver(obs)))}
 	}
 	cases := []struct {
 		name string
@@ -42,7 +41,7 @@ func BenchmarkEndToEndHTTP(b *testing.B) {
 	}{
 		{"bare", func() []server.ServerOption { return nil }},
 		{"wrapped", func() []server.ServerOption {
-			return []server.ServerOption{server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New()))}
+			return []server.ServerOption{attached(wrap.New())}
 		}},
 		{"wrapped_observed", observed},
 	}

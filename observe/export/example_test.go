@@ -36,7 +36,8 @@ func ExampleSetup_prometheus() {
 	defer tel.Shutdown(ctx)
 
 	obs := observe.New(tel.Options()...)
-	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(obs)))
+	s := server.NewMCPServer("weather", "1.0.0")
+	mcpgo.Attach(s, wrap.New(wrap.WithObserver(obs)))
 	s.AddTool(mcp.NewTool("get_forecast"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("sunny"), nil
 	})

@@ -57,7 +57,7 @@ func TestJaegerEndToEnd(t *testing.T) {
 				t.Fatal("Setup does not export with an endpoint set")
 			}
 			o := observe.New(tel.Options()...)
-			s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(o)))
+			s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(wrap.WithObserver(o))))
 			s.AddTools(tools()...)
 			conn := testserver.StartHTTP(t, s, client.WithMetaPropagator(mcpgo.MetaPropagator(o)))
 

@@ -20,7 +20,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // EnvPrometheus is the base URL of a running Prometheus whose job "mcpwrap"
@@ -57,7 +56,7 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	}
 
 	o := observe.New(tel.Options()...)
-	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(o)))
+	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(wrap.WithObserver(o))))
 	s.AddTool(mcp.NewTool(okTool), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("sunny"), nil
 	})

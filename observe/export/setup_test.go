@@ -15,7 +15,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // otelEnv is every variable Setup reads; each test sets all of them so the
@@ -39,7 +38,7 @@ func setEnv(t *testing.T, kv map[string]string) {
 // transport.
 func call(t *testing.T, o *observe.Observer, tool string) {
 	t.Helper()
-	s := server.NewMCPServer("svc", "1.0.0", mcpgo.Wrap(wrap.WithObserver(o)))
+	s := server.NewMCPServer("svc", "1.0.0", attached(wrap.New(wrap.WithObserver(o))))
 	s.AddTools(tools()...)
 	msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":{"city":"Rome"}}}`
 	if s.HandleMessage(t.Context(), []byte(msg)) == nil {

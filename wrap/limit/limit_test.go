@@ -55,7 +55,7 @@ func TestDenialOverHTTP(t *testing.T) {
 		return okHandler(ctx, req)
 	}
 	lim := limit.New(limit.PerMinute(3), limit.WithMeterProvider(mp))
-	s := server.NewMCPServer("t", "1", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithObserver(obs), wrap.WithLimit(lim)))))
+	s := server.NewMCPServer("t", "1", attached(wrap.New(wrap.WithObserver(obs), wrap.WithLimit(lim))))
 	s.AddTool(mcp.NewTool("search"), search)
 	s.AddTool(mcp.NewTool("other"), okHandler)
 	url := listen(t, s)
@@ -483,7 +483,7 @@ func TestBeforeBinding(t *testing.T) {
 	}
 	w := wrap.New(wrap.WithLimit(limit.New(limit.PerMinute(1))))
 	var bound int
-	st := mcpgo.MustTyped(w, mcp.NewTool("search"), func(_ context.Context, _ mcp.CallToolRequest, a args) (*mcp.CallToolResult, error) {
+	st := mcpgo.Typed(w, mcp.NewTool("search"), func(_ context.Context, _ mcp.CallToolRequest, a args) (*mcp.CallToolResult, error) {
 		bound++
 		return mcp.NewToolResultText(a.Q), nil
 	})

@@ -25,7 +25,7 @@
 // streamable HTTP server with a cap on request bodies (4 MiB by default)
 // and on idle sessions (30 minutes); ServeStdio serves stdio and answers
 // what was read before the client closed stdin. When limits a middleware
-// of your own to some tools. Tracer and MetaPropagator connect mcp-go's own
+// of your own to some tools. Tracer, MetaPropagator and HTTPPropagator connect mcp-go's own
 // tracing (and an mcp-go client's) to an observe.Observer without a second
 // server span; InfoOf reads the machine-readable error of a result, on
 // either side of the wire; MarkError marks an mcp-go client's errors for

@@ -39,7 +39,7 @@ func Attach(s *server.MCPServer, w *wrap.Wrapper) {
 	a.addHooks(s)
 	if o := adapter.Observer(w); o != nil {
 		server.WithMetaPropagator(MetaPropagator(o))(s)
-		server.WithPropagator(httpPropagator{o.Propagator()})(s)
+		server.WithPropagator(HTTPPropagator(o))(s)
 	}
 }
 
@@ -172,21 +172,12 @@ func toolAnswer(a call.Answer) (*mcp.CallToolResult, error) {
 	case a.Protocol != nil:
 		return nil, a.Protocol
 	case a.Error != nil:
-		return errorResult(a.Error), nil
+		return mcpgoerr.Result(a.Error), nil
 	case a.Result != nil:
 		return a.Result.(toolResult).r, nil
 	}
 	//mcpwrap:ignore masked unreachable: the chain always answers
 	return nil, errors.New("mcpwrap: empty answer")
-}
-
-// errorResult is the mcp-go form of an error result the chain built.
-func errorResult(r *errs.Result) *mcp.CallToolResult {
-	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(r.Text)}, IsError: true}
-	if sc := r.Structured(); sc != nil {
-		res.StructuredContent = sc
-	}
-	return res
 }
 
 // InfoOf reads the errs.Info in an mcp-go result, whether it was built in

@@ -53,8 +53,11 @@ func (m metaPropagator) ExtractMeta(ctx context.Context, meta *mcp.Meta) context
 	return m.p.Extract(ctx, observe.MetaCarrier(meta.AdditionalFields))
 }
 
-// httpPropagator is the OpenTelemetry-backed mcp-go tracing.Propagator for
-// HTTP headers Attach gives the server (server.WithPropagator).
+// HTTPPropagator returns an OpenTelemetry-backed mcp-go tracing.Propagator
+// for HTTP headers, for client.WithPropagator (Attach gives the server
+// its own, server.WithPropagator).
+func HTTPPropagator(o *observe.Observer) tracing.Propagator { return httpPropagator{o.Propagator()} }
+
 type httpPropagator struct{ p propagation.TextMapPropagator }
 
 func (h httpPropagator) Inject(ctx context.Context, headers http.Header) {
