@@ -12,8 +12,6 @@ import (
 	"os"
 	"strings"
 	"time"
-
-	"github.com/mcpwrap/mcpwrap/errs"
 )
 
 // Checks collects start-up problems — a missing required environment
@@ -181,15 +179,6 @@ func position(b []byte, off int64) (line, col int) {
 
 // Problems returns every problem found so far, in order.
 func (c *Checks) Problems() []string { return append([]string(nil), c.problems...) }
-
-// Err returns nil if every check passed, otherwise an errs.Fatal error whose
-// message lists every problem.
-func (c *Checks) Err() error {
-	if len(c.problems) == 0 {
-		return nil
-	}
-	return errs.New(errs.Fatal, fmt.Sprintf("%d start-up problem(s): %s", len(c.problems), strings.Join(c.problems, "; ")))
-}
 
 // MustPass returns if every check passed. Otherwise it reports every
 // problem — as one error line on logger, or as plain text on stderr when

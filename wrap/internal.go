@@ -5,7 +5,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
 // The SDK adapters (wrap/mcpgo, wrap/gosdk) run a Wrapper's chain, give a
@@ -24,5 +24,5 @@ func init() {
 		_, ok := w.(*Wrapper).chains.Load(name)
 		return ok
 	}
-	adapter.Observer = func(w any) *observe.Observer { return w.(*Wrapper).cfg.observer }
+	adapter.Observer = func(w any) *obs.Observer { return w.(*Wrapper).cfg.observer }
 }

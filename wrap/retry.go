@@ -9,8 +9,8 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/backoff"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/wait"
-	"github.com/mcpwrap/mcpwrap/observe"
 )
 
 // RetryPolicy says how calls to safe tools are retried; see WithRetry. Zero
@@ -151,7 +151,7 @@ func retryLoop(ctx context.Context, req *call.Request, next handler, cfg *config
 			}
 			return
 		}
-		rec.event(ctx, slog.LevelWarn, observe.EventRetry,
+		rec.event(ctx, slog.LevelWarn, obs.EventRetry,
 			slog.Int("attempt", n+1),
 			slog.Float64("wait_ms", float64(delay.Microseconds())/1000),
 			slog.String("code", code.String()),

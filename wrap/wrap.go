@@ -6,7 +6,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/call"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
 // Wrapper holds an evaluated configuration and runs the chain with it. It
@@ -102,7 +102,7 @@ func serve(ctx context.Context, req *call.Request, h handler, cfg *config) answe
 // any layer: one log line (outcome repeated_failure), the span's event and
 // the counter.
 func refuseRepeated(ctx context.Context, cfg *config, rec *record, req *call.Request, e *errs.Error) answer {
-	rec.fail(observe.OutcomeRepeatedFailure, e)
+	rec.fail(obs.OutcomeRepeatedFailure, e)
 	res := errs.ToResult(e, errs.Call{Tool: rec.tool, ID: rec.id(), SideEffects: errs.SideEffectsNone})
 	rec.result = textResult(res.Text)
 	rec.log(ctx)

@@ -10,7 +10,7 @@ import (
 	"context"
 
 	"github.com/mcpwrap/mcpwrap/internal/call"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
 // Serve runs one chain for one request and always returns an Answer: h's
@@ -36,5 +36,5 @@ var (
 	// Observer returns the observer w's chain reports to (with the secret
 	// names it knows), nil when it neither logs nor observes: what an
 	// adapter connects the SDK's own hooks and tracing to.
-	Observer func(w any) *observe.Observer
+	Observer func(w any) *obs.Observer
 )

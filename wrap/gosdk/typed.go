@@ -12,8 +12,8 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/paging"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
@@ -90,7 +90,7 @@ func AddTool[In, Out any](s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.Too
 		return res, nil
 	}
 	var zero In
-	tool(s, w, &tt, handler, true, []wrap.Option{wrap.WithSecrets(observe.SecretNames(zero)...)})
+	tool(s, w, &tt, handler, true, []wrap.Option{wrap.WithSecrets(obs.SecretNames(zero)...)})
 }
 
 // Tool is (*mcp.Server).AddTool with a chain of the tool's own: w's

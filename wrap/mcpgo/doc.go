@@ -26,7 +26,7 @@
 // and on idle sessions (30 minutes); ServeStdio serves stdio and answers
 // what was read before the client closed stdin. When limits a middleware
 // of your own to some tools. Tracer, MetaPropagator and HTTPPropagator connect mcp-go's own
-// tracing (and an mcp-go client's) to an observe.Observer without a second
+// tracing (and an mcp-go client's) to a Wrapper's telemetry without a second
 // server span; InfoOf reads the machine-readable error of a result, on
 // either side of the wire; MarkError marks an mcp-go client's errors for
 // wrap/upstream.

@@ -37,9 +37,9 @@ func Attach(s *server.MCPServer, w *wrap.Wrapper) {
 	server.WithPromptHandlerMiddleware(promptMiddleware(w))(s)
 	outermost(s)
 	a.addHooks(s)
-	if o := adapter.Observer(w); o != nil {
-		server.WithMetaPropagator(MetaPropagator(o))(s)
-		server.WithPropagator(HTTPPropagator(o))(s)
+	if adapter.Observer(w) != nil {
+		server.WithMetaPropagator(MetaPropagator(w))(s)
+		server.WithPropagator(HTTPPropagator(w))(s)
 	}
 }
 
