@@ -19,17 +19,17 @@
 //	)
 //
 // Typed binds and validates a struct (package validate), advertises its
-// schema and, for a handler returning a struct, checks the structured
-// result too; TypedPrompt does the same for prompt arguments. Both panic on
-// a struct whose tags are wrong, at start-up. NewHTTPServer is mcp-go's
-// streamable HTTP server with a cap on request bodies (4 MiB by default)
-// and on idle sessions (30 minutes); ServeStdio serves stdio and answers
-// what was read before the client closed stdin. When limits a middleware
-// of your own to some tools. Tracer, MetaPropagator and HTTPPropagator connect mcp-go's own
-// tracing (and an mcp-go client's) to a Wrapper's telemetry without a second
-// server span; InfoOf reads the machine-readable error of a result, on
-// either side of the wire; MarkError marks an mcp-go client's errors for
-// wrap/upstream.
+// schema and, for a handler returning a struct, checks the structured result
+// too; TypedPrompt does the same for prompt arguments. Both panic on a
+// struct whose tags are wrong, at start-up. NewHTTPServer is mcp-go's
+// streamable HTTP server with a cap on request bodies (4 MiB by default) and
+// on idle sessions (30 minutes); ServeStdio serves stdio and answers what
+// was read before the client closed stdin. When limits a middleware of your
+// own to some tools. Tracer, MetaPropagator and HTTPPropagator connect
+// mcp-go's own tracing (and an mcp-go client's) to a Wrapper's telemetry
+// without a second server span; InfoOf reads the machine-readable error of a
+// result, on either side of the wire; MarkError marks an mcp-go client's
+// errors for wrap/upstream.
 //
 // What is scrubbed: an error the chain answers (a Go error, a panic, a
 // timeout) is shown by errs' rules, its message scrubbed of the call's
