@@ -13,8 +13,8 @@ import (
 	"github.com/go-playground/validator/v10"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/structtag"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Binder decodes and validates the arguments of one tool into a T. Build it

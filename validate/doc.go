@@ -13,7 +13,7 @@
 //	schema := b.Schema()            // the tool's input schema
 //	args, err := b.Bind(data)       // JSON text or decoded; err is an *errs.Error, code InvalidArgument
 //
-// The usual way in is through an adapter (mcpgo.MustTyped, gosdk.AddTool),
+// The usual way in is through an adapter (mcpgo.Typed, gosdk.AddTool),
 // which binds inside wrap's chain. Every problem is reported at once, by
 // JSON path ("filters[2].since", "address.zip"), in a sentence the model
 // can act on:

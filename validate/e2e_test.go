@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/binding"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
+	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -21,10 +22,10 @@ import (
 // bound value as structuredContent, or the binding error through
 // errmap.ToResult.
 func boundTool[T any](s *server.MCPServer, name string, b *validate.Binder[T]) {
-	s.AddTool(mcp.NewTool(name, mcpgo.WithSchema(b)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.AddTool(mcp.NewToolWithRawSchema(name, "", b.Schema()), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := bindReq(b, req)
 		if err != nil {
-			return mcpgo.ErrorResult(errmap.ToResult(err, errmap.Call{Tool: req.Params.Name})), nil
+			return mcpgoerr.Result(errmap.ToResult(err, errmap.Call{Tool: req.Params.Name})), nil
 		}
 		j, err := json.Marshal(args)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
+	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
@@ -46,7 +47,7 @@ func FuzzToResult(f *testing.F) {
 			err = fmt.Errorf("wrapped: %w", err)
 		}
 		// The result as the mcp-go adapter sends it.
-		res := mcpgo.ErrorResult(errmap.ToResult(err, errmap.Call{Tool: tool, ID: id, Attempts: attempts}))
+		res := mcpgoerr.Result(errmap.ToResult(err, errmap.Call{Tool: tool, ID: id, Attempts: attempts}))
 		if res == nil || !res.IsError || len(res.Content) != 1 {
 			t.Fatalf("malformed result %+v", res)
 		}

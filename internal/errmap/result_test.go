@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 )
 
 // resultSize is the length of a result as mcp-go puts it on the wire.
@@ -62,7 +62,7 @@ func TestToResultBoundedAnswer(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := errmap.ToResult(tc.err, tc.call)
-			if n := resultSize(t, mcpgo.ErrorResult(res)); n > errmap.MaxResultBytes {
+			if n := resultSize(t, mcpgoerr.Result(res)); n > errmap.MaxResultBytes {
 				t.Fatalf("result is %d bytes, want at most %d", n, errmap.MaxResultBytes)
 			}
 			info, ok := res.Info, res.Info.Code != ""

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Outcome is how a call ended, the value of the log line's "outcome" and

@@ -15,7 +15,7 @@
 // its own transport (&mcp.StdioTransport{}, or an *mcp.IOTransport over
 // its own reader and writer):
 //
-//	err := gosdk.Run(ctx, s, w, &mcp.StdioTransport{}) // was s.Run(ctx, &mcp.StdioTransport{})
+//	err := gosdk.Run(ctx, s, w, &mcp.StdioTransport{}) // instead of s.Run(ctx, &mcp.StdioTransport{})
 //
 // Run is Attach plus Transport: go-sdk's stream transports end the session
 // (the process, for a stdio server) on a message nested deeper than they

@@ -22,6 +22,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
@@ -29,7 +30,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/ratelimit"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -59,7 +59,7 @@ func TestDenialOverHTTP(t *testing.T) {
 		return okHandler(ctx, req)
 	}
 	lim := limit.New(limit.Rate{Limit: 3, Per: time.Minute}, limit.WithMeterProvider(mp))
-	s := server.NewMCPServer("t", "1", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(obstest.WithObserver(ob), wrap.WithLimit(lim)))))
+	s := server.NewMCPServer("t", "1", attached(wrap.New(obstest.WithObserver(ob), wrap.WithLimit(lim))))
 	s.AddTool(mcp.NewTool("search"), search)
 	s.AddTool(mcp.NewTool("other"), okHandler)
 	url := listen(t, s)
@@ -449,7 +449,7 @@ func TestBeforeBinding(t *testing.T) {
 	}
 	w := wrap.New(wrap.WithLimit(limit.New(limit.Rate{Limit: 1, Per: time.Minute})))
 	var bound int
-	st := mcpgo.MustTyped(w, mcp.NewTool("search"), func(_ context.Context, _ mcp.CallToolRequest, a args) (*mcp.CallToolResult, error) {
+	st := mcpgo.Typed(w, mcp.NewTool("search"), func(_ context.Context, _ mcp.CallToolRequest, a args) (*mcp.CallToolResult, error) {
 		bound++
 		return mcp.NewToolResultText(a.Q), nil
 	})
