@@ -363,9 +363,9 @@ func (f *failingStore) Take(ctx context.Context, now time.Time, b ratelimit.Buck
 }
 
 // TestStoreFailure: a failed store call is refused with a retry; only
-// rateratelimit.OutageAfter (3) failures in a row are an outage, logged once, during which
-// fail open applies the rate locally (bounded, not unchecked) and fail
-// closed refuses; recovery is logged once and the store's limits resume.
+// ratelimit.OutageAfter (3) failures in a row are an outage, logged once,
+// during which fail open applies the rate locally (bounded, not unchecked)
+// and fail closed refuses; recovery is logged once and the store's limits resume.
 func TestStoreFailure(t *testing.T) {
 	ctx := context.Background()
 	for _, closed := range []bool{false, true} {
