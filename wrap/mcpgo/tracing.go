@@ -23,14 +23,18 @@ import (
 // keys of params._meta, for server.WithMetaPropagator and
 // client.WithMetaPropagator.
 func MetaPropagator(o *observe.Observer) tracing.MetaPropagator {
-	return metaPropagator{o.Propagator()}
+	_ = o.Propagator() // a nil Observer fails here, not at the first request
+	return metaPropagator{o}
 }
 
-type metaPropagator struct{ p propagation.TextMapPropagator }
+// metaPropagator and httpPropagator hold the Observer, not its propagator:
+// a one-pointer struct becomes an interface value without an allocation,
+// which a server built per request would pay for.
+type metaPropagator struct{ o *observe.Observer }
 
 func (m metaPropagator) InjectMeta(ctx context.Context, meta *mcp.Meta) *mcp.Meta {
 	carrier := propagation.MapCarrier{}
-	m.p.Inject(ctx, carrier)
+	m.o.Propagator().Inject(ctx, carrier)
 	if len(carrier) == 0 {
 		return meta
 	}
@@ -50,24 +54,27 @@ func (m metaPropagator) ExtractMeta(ctx context.Context, meta *mcp.Meta) context
 	if meta == nil || len(meta.AdditionalFields) == 0 {
 		return ctx
 	}
-	return m.p.Extract(ctx, observe.MetaCarrier(meta.AdditionalFields))
+	return m.o.Propagator().Extract(ctx, observe.MetaCarrier(meta.AdditionalFields))
 }
 
 // HTTPPropagator returns an OpenTelemetry-backed mcp-go tracing.Propagator
 // for HTTP headers, for server.WithPropagator and client.WithPropagator.
-func HTTPPropagator(o *observe.Observer) tracing.Propagator { return httpPropagator{o.Propagator()} }
+func HTTPPropagator(o *observe.Observer) tracing.Propagator {
+	_ = o.Propagator()
+	return httpPropagator{o}
+}
 
-type httpPropagator struct{ p propagation.TextMapPropagator }
+type httpPropagator struct{ o *observe.Observer }
 
 func (h httpPropagator) Inject(ctx context.Context, headers http.Header) {
-	h.p.Inject(ctx, propagation.HeaderCarrier(headers))
+	h.o.Propagator().Inject(ctx, propagation.HeaderCarrier(headers))
 }
 
 func (h httpPropagator) Extract(ctx context.Context, headers http.Header) context.Context {
 	if trace.SpanContextFromContext(ctx).IsValid() || len(headers) == 0 {
 		return ctx
 	}
-	return h.p.Extract(ctx, propagation.HeaderCarrier(headers))
+	return h.o.Propagator().Extract(ctx, propagation.HeaderCarrier(headers))
 }
 
 // Tracer returns an OpenTelemetry-backed mcp-go tracing.Tracer writing to
