@@ -9,6 +9,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/benchmix"
 	"github.com/mcpwrap/mcpwrap/internal/benchobs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
@@ -34,7 +35,7 @@ func BenchmarkAttachPerRequest(b *testing.B) {
 			gosdk.Attach(mcp.NewServer(impl, nil), w)
 		}
 	})
-	observed := wrap.New(wrap.WithObserver(benchobs.Observer(b)))
+	observed := wrap.New(obstest.WithObserver(benchobs.Observer(b)))
 	b.Run("attached_observed", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -53,7 +54,7 @@ func BenchmarkAttachPerRequest(b *testing.B) {
 func BenchmarkAttachSideBySide(b *testing.B) {
 	var logs logbuf.Buffer
 	logged := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithLoopGuard(wrap.LoopGuard{}))
-	observed := wrap.New(wrap.WithObserver(benchobs.Observer(b)))
+	observed := wrap.New(obstest.WithObserver(benchobs.Observer(b)))
 	impl := &mcp.Implementation{Name: "per-request", Version: "1.0.0"}
 	benchmix.Run(b, []string{"bare", "attached", "attached_observed"}, func(i int) error {
 		s := mcp.NewServer(impl, nil)

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/benchmix"
 	"github.com/mcpwrap/mcpwrap/internal/benchobs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -35,7 +36,7 @@ func BenchmarkAttachPerRequest(b *testing.B) {
 			mcpgo.Attach(server.NewMCPServer("per-request", "1.0.0"), w)
 		}
 	})
-	observed := wrap.New(wrap.WithObserver(benchobs.Observer(b)))
+	observed := wrap.New(obstest.WithObserver(benchobs.Observer(b)))
 	b.Run("attached_observed", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -48,7 +49,7 @@ func BenchmarkAttachPerRequest(b *testing.B) {
 // propagators, the three middlewares) allocates a bounded few small
 // objects beyond the server's own and starts no goroutine.
 func TestAttachIsCheap(t *testing.T) {
-	w := wrap.New(wrap.WithObserver(benchobs.Observer(t)))
+	w := wrap.New(obstest.WithObserver(benchobs.Observer(t)))
 	servers := make([]*server.MCPServer, 0, 101)
 	for range 101 {
 		servers = append(servers, server.NewMCPServer("per-request", "1.0.0"))
@@ -77,7 +78,7 @@ func TestAttachIsCheap(t *testing.T) {
 func BenchmarkAttachSideBySide(b *testing.B) {
 	var logs logbuf.Buffer
 	logged := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithLoopGuard(wrap.LoopGuard{}))
-	observed := wrap.New(wrap.WithObserver(benchobs.Observer(b)))
+	observed := wrap.New(obstest.WithObserver(benchobs.Observer(b)))
 	benchmix.Run(b, []string{"bare", "attached", "attached_observed"}, func(i int) error {
 		s := server.NewMCPServer("per-request", "1.0.0")
 		switch i {

@@ -14,23 +14,26 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
 // MetaPropagator returns an OpenTelemetry-backed mcp-go
-// tracing.MetaPropagator: traceparent, tracestate and baggage as unprefixed
-// keys of params._meta, for server.WithMetaPropagator and
-// client.WithMetaPropagator.
-func MetaPropagator(o *observe.Observer) tracing.MetaPropagator {
-	_ = o.Propagator() // a nil Observer fails here, not at the first request
+// tracing.MetaPropagator with w's propagator (wrap.WithTelemetry's, W3C
+// trace context plus baggage by default): traceparent, tracestate and
+// baggage as unprefixed keys of params._meta, for server.WithMetaPropagator
+// (Attach adds it) and client.WithMetaPropagator.
+func MetaPropagator(w *wrap.Wrapper) tracing.MetaPropagator {
+	o := w.Observer()
+	_ = o.Propagator() // a Wrapper without an Observer fails here, not at the first request
 	return metaPropagator{o}
 }
 
 // metaPropagator and httpPropagator hold the Observer, not its propagator:
 // a one-pointer struct becomes an interface value without an allocation,
 // which a server built per request would pay for.
-type metaPropagator struct{ o *observe.Observer }
+type metaPropagator struct{ o *obs.Observer }
 
 func (m metaPropagator) InjectMeta(ctx context.Context, meta *mcp.Meta) *mcp.Meta {
 	carrier := propagation.MapCarrier{}
@@ -54,17 +57,19 @@ func (m metaPropagator) ExtractMeta(ctx context.Context, meta *mcp.Meta) context
 	if meta == nil || len(meta.AdditionalFields) == 0 {
 		return ctx
 	}
-	return m.o.Propagator().Extract(ctx, observe.MetaCarrier(meta.AdditionalFields))
+	return m.o.Propagator().Extract(ctx, obs.MetaCarrier(meta.AdditionalFields))
 }
 
 // HTTPPropagator returns an OpenTelemetry-backed mcp-go tracing.Propagator
-// for HTTP headers, for server.WithPropagator and client.WithPropagator.
-func HTTPPropagator(o *observe.Observer) tracing.Propagator {
+// for HTTP headers with w's propagator, as MetaPropagator, for
+// server.WithPropagator (Attach adds it) and client.WithPropagator.
+func HTTPPropagator(w *wrap.Wrapper) tracing.Propagator {
+	o := w.Observer()
 	_ = o.Propagator()
 	return httpPropagator{o}
 }
 
-type httpPropagator struct{ o *observe.Observer }
+type httpPropagator struct{ o *obs.Observer }
 
 func (h httpPropagator) Inject(ctx context.Context, headers http.Header) {
 	h.o.Propagator().Inject(ctx, propagation.HeaderCarrier(headers))
@@ -78,15 +83,16 @@ func (h httpPropagator) Extract(ctx context.Context, headers http.Header) contex
 }
 
 // Tracer returns an OpenTelemetry-backed mcp-go tracing.Tracer writing to
-// the Observer's tracer provider, for server.WithTracer and
+// w's tracer provider (wrap.WithTelemetry's), for server.WithTracer and
 // client.WithTracer. mcp-go's "mcp.<method>" spans are named "<method>"
 // and its attributes renamed to the semantic conventions' keys; the
-// tools/call server span is the one the Observer completes, so there is
+// tools/call server span is the one the chain completes, so there is
 // never a second server span for a call. Status descriptions and recorded
 // errors are redacted.
-func Tracer(o *observe.Observer) tracing.Tracer { return mcpTracer{o} }
+// Without telemetry on w it starts no spans.
+func Tracer(w *wrap.Wrapper) tracing.Tracer { return mcpTracer{w.Observer()} }
 
-type mcpTracer struct{ o *observe.Observer }
+type mcpTracer struct{ o *obs.Observer }
 
 func (t mcpTracer) Start(ctx context.Context, name string, kind tracing.SpanKind, attrs ...tracing.Attribute) (context.Context, tracing.Span) {
 	tracer := t.o.Tracer()
@@ -114,7 +120,7 @@ func (t mcpTracer) Start(ctx context.Context, name string, kind tracing.SpanKind
 	ctx, s := tracer.Start(ctx, spanName, trace.WithSpanKind(sk), trace.WithAttributes(kv...))
 	sp := &mcpSpan{s: s, o: t.o, toolsCall: isMessage && method == string(mcp.MethodToolsCall) && sk == trace.SpanKindServer}
 	if sp.toolsCall {
-		ctx = observe.ContextWithServerSpan(ctx, s)
+		ctx = obs.ContextWithServerSpan(ctx, s)
 	}
 	return tracing.ContextWithSpan(ctx, sp), sp
 }
@@ -131,7 +137,7 @@ func semconvKey(k string) string {
 
 type mcpSpan struct {
 	s         trace.Span
-	o         *observe.Observer
+	o         *obs.Observer
 	toolsCall bool
 }
 
