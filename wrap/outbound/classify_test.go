@@ -437,7 +437,7 @@ func TestConnectionClosedMidBody(t *testing.T) {
 	}
 }
 
-func TestClassifyTransportError(t *testing.T) {
+func TestClassifyNoResponse(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

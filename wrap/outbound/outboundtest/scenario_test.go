@@ -29,7 +29,7 @@ func TestParseScenario(t *testing.T) {
 				t.Fatal(err)
 			}
 			if s.String() != tc.out || (tc.check != nil && !tc.check(s)) {
-				t.Errorf("ParseScenario(%q) = %+v (%s), want %s", tc.in, s, s, tc.out)
+				t.Errorf("parseScenario(%q) = %+v (%s), want %s", tc.in, s, s, tc.out)
 			}
 			again, err := parseScenario(s.String())
 			if err != nil || again.String() != s.String() {
@@ -39,7 +39,7 @@ func TestParseScenario(t *testing.T) {
 	}
 	for _, bad := range []string{"nope", "http_status_sequence?statuses=abc", "jsonrpc_error?color=red", "late_response?delay=soon"} {
 		if _, err := parseScenario(bad); err == nil {
-			t.Errorf("ParseScenario(%q) accepted", bad)
+			t.Errorf("parseScenario(%q) accepted", bad)
 		}
 	}
 }
