@@ -1,18 +1,25 @@
-// Package observe gives every MCP call one JSON log line, one OpenTelemetry
-// span and metrics following the MCP semantic conventions, with secrets
-// redacted and the trace context taken from params._meta or the HTTP
-// headers. It knows no SDK and links no exporter (observe/export sets them
-// up from the OTEL_* variables). The one way in is an Observer given to the
-// chain:
+// Package observe holds what a Wrapper's telemetry needs from the user:
+// where spans and metrics go and which span attributes to record, given to
+// wrap.WithTelemetry, and NewLogger, the logger of the per-call lines,
+// given to wrap.WithLogger. Every MCP call then gets one JSON log line, one
+// OpenTelemetry span and metrics following the MCP semantic conventions,
+// with secrets redacted and the trace context taken from params._meta or
+// the HTTP headers. It knows no SDK and links no exporter (observe/export
+// sets the providers up from the OTEL_* variables):
 //
-//	obs := observe.New(append(tel.Options(), observe.WithLogger(observe.NewLogger()))...)
-//	mcpgo.Attach(s, wrap.New(wrap.WithObserver(obs)))
+//	tel, err := export.Setup(ctx, export.Config{ServiceName: "weather"})
+//	…
+//	mcpgo.Attach(s, wrap.New(wrap.WithLogger(observe.NewLogger()), wrap.WithTelemetry(tel.Options()...)))
+//
+// What is logged and redacted is set on the Wrapper: wrap.WithSecrets,
+// wrap.WithArgumentValues, wrap.WithArgumentNamesOnly and
+// wrap.WithoutArguments.
 //
 // NewLogger writes to stderr: JSON lines, or tint's coloured text on a
-// terminal (EnvLogLevel, EnvLogFormat). WithLogBuffer takes the write off
-// the call's path (another goroutine writes it at once), for stdio
-// servers; a line at ERROR or above is written through before the call
-// returns.
+// terminal (MCPWRAP_LOG_LEVEL, MCPWRAP_LOG_FORMAT). WithLogBuffer takes the
+// write off the call's path (another goroutine writes it at once), for
+// stdio servers; a line at ERROR or above is written through before the
+// call returns.
 //
 // The span is "tools/call {tool}" ("resources/read", "prompts/get {name}"),
 // kind SERVER, with mcp.method.name, gen_ai.tool.name, jsonrpc.request.id,
@@ -24,14 +31,14 @@
 // handler, and never a call twice.
 //
 // Arguments are logged by name, JSON type and size, never their values
-// ({"path":"<string, 12 bytes>"}), capped at DefaultMaxArgumentBytes;
-// WithoutArguments logs none. WithArgumentValues (every tool or the named
-// ones) logs values, redacted: values under secret names (WithSecretNames
-// adds to the defaults), fields tagged mcpwrap:"secret", secret-shaped
-// values and PEM blocks never appear.
-// Report.Masked marks a call whose model-facing message was replaced by a
-// generic one (masked=true on the line, mcpwrap.masked on the span).
+// ({"path":"<string, 12 bytes>"}), capped at 2 KiB;
+// wrap.WithoutArguments logs none. wrap.WithArgumentValues (every tool or
+// the named ones) logs values, redacted: values under secret names
+// (wrap.WithSecrets adds to the defaults), fields tagged mcpwrap:"secret",
+// secret-shaped values and PEM blocks never appear. A call whose
+// model-facing message was replaced by a generic one says masked=true on
+// the line and mcpwrap.masked on the span.
 //
-// observe imports errs, never validate or wrap. An Observer is safe for
-// concurrent use.
+// observe imports neither validate nor wrap. Its options are evaluated
+// once, in wrap.New.
 package observe

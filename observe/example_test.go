@@ -20,16 +20,14 @@ import (
 
 // One failed call leaves a span named per the semantic conventions and one
 // JSON log line with the outcome, the JSON-RPC request id and the arguments
-// by name, type and size (their values only with WithArgumentValues), the
-// secret one redacted.
-func ExampleObserver() {
+// by name, type and size (their values only with wrap.WithArgumentValues),
+// the secret one redacted.
+func Example() {
 	rec := tracetest.NewSpanRecorder()
 	var logs bytes.Buffer
-	obs := observe.New(
-		observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))),
-		observe.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
 	s := server.NewMCPServer("weather", "1.0.0")
-	mcpgo.Attach(s, wrap.New(wrap.WithObserver(obs)))
+	mcpgo.Attach(s, wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))),
+		wrap.WithTelemetry(observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))))))
 	s.AddTool(mcp.NewTool("get_forecast"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errs.Newf(errs.NotFound, "no city named %q", "Atlantis")
 	})

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The SDK-neutral core links no MCP SDK: go list -deps of errs, validate,
-# observe and the chain (wrap, wrap/call, wrap/limit, wrap/upstream) names
+# observe (and its engine, internal/obs) and the chain (wrap, wrap/call,
+# wrap/limit, wrap/upstream) names
 # neither github.com/mark3labs/mcp-go nor github.com/modelcontextprotocol/go-sdk.
 # An adapter links its own SDK only: wrap/mcpgo no go-sdk, wrap/gosdk no mcp-go.
 set -euo pipefail
@@ -11,7 +12,7 @@ check() { # check <package> <forbidden module regexp>
   bad=$(go list -deps "$1" | grep -E "$2" || true)
   if [ -n "$bad" ]; then echo "$1 links: $bad" | head -5; fail=1; else echo "$1: links no ${3}"; fi
 }
-for p in ./errs ./validate ./observe ./wrap ./wrap/call ./wrap/limit ./wrap/upstream; do
+for p in ./errs ./validate ./observe ./internal/obs ./wrap ./wrap/call ./wrap/limit ./wrap/upstream; do
   check "$p" '^github.com/(mark3labs/mcp-go|modelcontextprotocol/go-sdk)(/|$)' "MCP SDK"
 done
 check ./wrap/mcpgo '^github.com/modelcontextprotocol/go-sdk(/|$)' "go-sdk"

@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -19,15 +20,14 @@ import (
 )
 
 // TestArgumentLoggingSwitches: on a server that logs argument values
-// (observe.WithArgumentValues), the one-line form takes the switches a
+// (wrap.WithArgumentValues), the one-line form takes the switches a
 // server with PII in some arguments needs — names only, none at all, a
 // per-tool secret name — and the value the server marks sensitive is in
 // no log line, whatever the default secret names are.
 func TestArgumentLoggingSwitches(t *testing.T) {
 	const sensitive = "4111-1111-1111-1111"
 	var logs logbuf.Buffer
-	obs := observe.New(observe.WithLogger(logs.Logger()), observe.WithArgumentValues(), observe.WithoutTracing(), observe.WithoutMetrics())
-	w := wrap.New(wrap.WithObserver(obs), wrap.WithArgumentNamesOnly("profile"), wrap.WithoutArguments("notes"))
+	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithArgumentValues(), wrap.WithArgumentNamesOnly("profile"), wrap.WithoutArguments("notes"))
 	s := server.NewMCPServer("crm", "1.0.0")
 	mcpgo.Attach(s, w)
 	ok := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -68,25 +68,24 @@ func TestArgumentLoggingSwitches(t *testing.T) {
 // argument no rule knows as secret ("value", as terraform-mcp-server's
 // workspace variables do) got it in mcpwrap's log line, where bare mcp-go
 // logs no arguments at all. By default the line and the span carry names,
-// JSON types and sizes; a tool opted in with observe.WithArgumentValues
+// JSON types and sizes; a tool opted in with wrap.WithArgumentValues
 // logs values, redacted.
 func TestArgumentValuesAreNotLoggedByDefault(t *testing.T) {
 	const secret = "FAKESECRET_var_s3cr3t"
 	for _, c := range []struct {
 		name   string
-		opts   []observe.Option
+		opts   []wrap.Option
 		values bool // the "echo" tool logs values
 	}{
 		{"default", nil, false},
-		{"values for echo", []observe.Option{observe.WithArgumentValues("echo")}, true},
+		{"values for echo", []wrap.Option{wrap.WithArgumentValues("echo")}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var logs logbuf.Buffer
 			spans := tracetest.NewSpanRecorder()
-			obs := observe.New(append([]observe.Option{observe.WithLogger(logs.Logger()), observe.WithArgumentsAttribute(true),
-				observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)))}, c.opts...)...)
 			s := server.NewMCPServer("tfe", "1.0.0")
-			mcpgo.Attach(s, wrap.New(wrap.WithObserver(obs)))
+			mcpgo.Attach(s, wrap.New(append([]wrap.Option{wrap.WithLogger(logs.Logger()), wrap.WithTelemetry(observe.WithArgumentsAttribute(true),
+				observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))))}, c.opts...)...))
 			ok := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return mcp.NewToolResultText("ok"), nil
 			}
@@ -121,7 +120,7 @@ func TestArgumentValuesAreNotLoggedByDefault(t *testing.T) {
 				t.Fatalf("%d echo lines", len(echo))
 			}
 			got := toJSON(echo[0]["arguments"])
-			if c.values != strings.Contains(got, "hello there") || strings.Contains(got, "k-12345678") || !strings.Contains(got, observe.Redacted) {
+			if c.values != strings.Contains(got, "hello there") || strings.Contains(got, "k-12345678") || !strings.Contains(got, obs.Redacted) {
 				t.Fatalf("echo's arguments %s (values %v): want values only when opted in, the api key redacted", got, c.values)
 			}
 		})

@@ -16,8 +16,8 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/benchmix"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -151,7 +151,7 @@ func BenchmarkStdioRoundTrip(b *testing.B) {
 	logger := slog.New(slog.NewJSONHandler(stderrW, nil))
 	// The same lines through observe's buffered logger (the README's stdio
 	// form): the write leaves the call's path.
-	buffered := observe.NewLogger(observe.WithLogOutput(stderrW), observe.WithLogFormat("json"), observe.WithLogBuffer())
+	buffered := obs.NewLogger(obs.WithLogOutput(stderrW), obs.WithLogFormat("json"), obs.WithLogBuffer())
 	forms := []struct {
 		name string
 		opts []wrap.Option

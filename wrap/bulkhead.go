@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
 // DefaultBulkheadPerTool is how many calls of one tool may hold a slot at
@@ -139,7 +139,7 @@ func (b *bulkhead) returned(s *slots) {
 
 // observeWith publishes the counts as the mcpwrap.tool.handlers gauge on o's meter,
 // once per bulkhead (the first observer wins).
-func (b *bulkhead) observeWith(o *observe.Observer) {
+func (b *bulkhead) observeWith(o *obs.Observer) {
 	if o == nil {
 		return
 	}

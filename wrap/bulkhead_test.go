@@ -16,8 +16,9 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -230,9 +231,9 @@ func TestHandlerGaugeCountsRunningAndAbandoned(t *testing.T) {
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
 	defer func() { _ = mp.Shutdown(context.Background()) }()
 	var logs logbuf.Buffer
-	obs := observe.New(observe.WithMeterProvider(mp), observe.WithLogger(logs.Logger()), observe.WithoutTracing())
+	ob := obs.New(obs.WithMeterProvider(mp), obs.WithLogger(logs.Logger()), obs.WithoutTracing())
 	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(
-		wrap.WithObserver(obs), wrap.WithToolTimeout("hang", 20*time.Millisecond)))))
+		obstest.WithObserver(ob), wrap.WithToolTimeout("hang", 20*time.Millisecond)))))
 	s.AddTools(st.tool("hang"), st.tool("wait"))
 	conn := testserver.StartHTTP(t, s)
 

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/wait"
-	"github.com/mcpwrap/mcpwrap/observe"
 )
 
 // Exit statuses of a process stopped by mcpwrap, from BSD sysexits(3) so
@@ -40,17 +40,19 @@ const (
 //     been answered already and is not waited for);
 //  3. Grace is left for the last answers to be written to their clients;
 //  4. the hooks run in order, within their own budget, Timeout;
-//  5. the "exiting" line is logged and Exit is called.
+//  5. the "exiting" line is logged, the log buffer and the telemetry
+//     providers are flushed (within what is left of Timeout), and Exit is
+//     called.
 //
-// The lines go to the logger of WithLogger or of WithObserver, redacted
+// The lines go to the logger of WithLogger, redacted
 // like the per-call lines; for a tool's own WithFatalExit under a
 // Middleware, to the telemetry the tool's calls use, which may be the
 // Middleware's. The stop takes at most Drain + Grace + Timeout.
 // Zero fields take the defaults.
 type FatalExit struct {
-	// Hooks run in order before the exit, e.g. flushing logs and traces
-	// (observe's Flush has this shape) or closing an HTTP server
-	// (HTTPServer.Shutdown). They share one deadline, Timeout; a hook that
+	// Hooks run in order before the exit, e.g. closing an HTTP server
+	// (HTTPServer.Shutdown) or stopping the exporters (export's
+	// Telemetry.Shutdown). They share one deadline, Timeout; a hook that
 	// ignores its context is abandoned when it passes.
 	Hooks []func(context.Context) error
 	// Drain bounds the wait for the calls in flight to be answered
@@ -85,7 +87,7 @@ type fatalState struct {
 	// inflight counts the calls admitted and not yet answered.
 	inflight atomic.Int64
 	bindOnce sync.Once
-	obs      atomic.Pointer[observe.Observer]
+	obs      atomic.Pointer[obs.Observer]
 }
 
 func newFatalState(f FatalExit) *fatalState {
@@ -117,7 +119,7 @@ var (
 
 // bind gives the stop the observer whose logger writes its lines (the first
 // evaluation's) and starts watching the signals.
-func (s *fatalState) bind(o *observe.Observer) {
+func (s *fatalState) bind(o *obs.Observer) {
 	s.bindOnce.Do(func() {
 		if o != nil {
 			s.obs.Store(o)
@@ -150,29 +152,29 @@ func (s *fatalState) enter() error {
 
 func (s *fatalState) leave() { s.inflight.Add(-1) }
 
-// trigger starts the stop after a fatal error, once. obs is the observer
+// trigger starts the stop after a fatal error, once. o is the observer
 // of the failed call, which may be the Middleware's rather than the one
 // the stop was bound to: the stop's lines go where the call's line went.
-func (s *fatalState) trigger(obs *observe.Observer, tool, callID string, cause error) {
-	if obs == nil {
-		obs = s.obs.Load()
+func (s *fatalState) trigger(o *obs.Observer, tool, callID string, cause error) {
+	if o == nil {
+		o = s.obs.Load()
 	}
-	red := observe.NewRedactor()
-	if obs != nil {
-		red = obs.Redactor()
+	red := obs.NewRedactor()
+	if o != nil {
+		red = o.Redactor()
 	}
-	s.start(obs, errStopping, s.f.Code, "fatal error; stopping the server",
+	s.start(o, errStopping, s.f.Code, "fatal error; stopping the server",
 		slog.String("tool", tool), slog.String("call_id", callID),
 		slog.String("cause", red.String(cause.Error())))
 }
 
 // start begins the stop, once: it refuses new calls, logs why and leaves
 // the rest to a goroutine, so that the call that triggered it is answered.
-// A non-nil obs becomes the observer of every line of the stop.
-func (s *fatalState) start(obs *observe.Observer, refusal *errs.Error, code int, msg string, attrs ...slog.Attr) {
+// A non-nil o becomes the observer of every line of the stop.
+func (s *fatalState) start(o *obs.Observer, refusal *errs.Error, code int, msg string, attrs ...slog.Attr) {
 	s.once.Do(func() {
-		if obs != nil {
-			s.obs.Store(obs)
+		if o != nil {
+			s.obs.Store(o)
 		}
 		s.refusal.Store(refusal)
 		s.stopping.Store(true)
@@ -213,8 +215,9 @@ func (s *fatalState) stop(code int) {
 		attrs = append(attrs, slog.Bool("hooks_timed_out", true))
 	}
 	s.log("exiting", attrs...)
-	// A buffered logger holds the last lines, this one included.
-	_ = observe.FlushLogger(s.obs.Load().Logger())
+	// A buffered logger holds the last lines, this one included; the
+	// providers hold the last spans and metrics.
+	_ = s.obs.Load().Flush(ctx)
 	s.f.Exit(code)
 }
 
@@ -243,5 +246,5 @@ func (s *fatalState) redact(text string) string {
 	if o := s.obs.Load(); o != nil {
 		return o.Redactor().String(text)
 	}
-	return observe.NewRedactor().String(text)
+	return obs.NewRedactor().String(text)
 }

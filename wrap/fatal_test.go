@@ -27,8 +27,9 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -231,7 +232,7 @@ const drainEnv = "MCPWRAP_DRAIN_CHILD"
 // drain tests.
 func drainChild(mode string) {
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	obs := observe.New(observe.WithLogger(logger), observe.WithoutTracing(), observe.WithoutMetrics())
+	ob := obs.New(obs.WithLogger(logger), obs.WithoutTracing(), obs.WithoutMetrics())
 	var (
 		entered atomic.Int64
 		hs      *mcpgo.HTTPServer
@@ -249,7 +250,7 @@ func drainChild(mode string) {
 		f.Signals = []os.Signal{syscall.SIGTERM}
 	}
 	s := server.NewMCPServer("child", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(
-		wrap.WithObserver(obs), wrap.WithFatalExit(f)))))
+		obstest.WithObserver(ob), wrap.WithFatalExit(f)))))
 	s.AddTools(
 		server.ServerTool{Tool: mcp.NewTool("slow"), Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			entered.Add(1)

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
@@ -37,12 +37,12 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 	if o.err == nil {
 		switch o.res.Status() {
 		case call.InputRequired:
-			rec.outcome = observe.OutcomeInputRequired
+			rec.outcome = obs.OutcomeInputRequired
 		case call.ToolError:
-			rec.outcome = observe.OutcomeToolError
+			rec.outcome = obs.OutcomeToolError
 			o.res = scrubResult(o.res, req, cfg.red)
 		default:
-			rec.outcome = observe.OutcomeSuccess
+			rec.outcome = obs.OutcomeSuccess
 		}
 		rec.result = o.res
 		rec.log(ctx)
@@ -51,15 +51,15 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 	rec.discarded = o.discarded
 	if o.public {
 		res := &errs.Result{Text: publicText(o.err, req, cfg)}
-		rec.outcome = observe.OutcomeToolError
+		rec.outcome = obs.OutcomeToolError
 		rec.err, rec.public = o.err, true
 		rec.result = textResult(res.Text)
 		rec.log(ctx)
 		return Answer{Error: res}
 	}
-	outcome := observe.CodeOutcome(o.err.Code())
+	outcome := obs.CodeOutcome(o.err.Code())
 	if o.panic != nil {
-		outcome = observe.OutcomePanic
+		outcome = obs.OutcomePanic
 	}
 	rec.fail(outcome, o.err)
 	res := errs.ToResult(scrubbed(o.err, req, cfg.red),
@@ -159,7 +159,7 @@ func byteSize(n, prec int) string {
 // scrubResult removes the call's secrets and secret-shaped text from an
 // error result the handler built itself (an upstream's body with a key in
 // it), as from the chain's own.
-func scrubResult(res call.Result, req *call.Request, red *observe.Redactor) call.Result {
+func scrubResult(res call.Result, req *call.Request, red *obs.Redactor) call.Result {
 	var known []string
 	looked := false
 	return res.MapText(func(s string) string {
@@ -216,7 +216,7 @@ func capText(s string) string {
 // password=… pairs), the way the log line is redacted. A masked error
 // shows none of its text and is returned as it is, as is an error with
 // nothing to remove.
-func scrubbed(e *errs.Error, req *call.Request, red *observe.Redactor) *errs.Error {
+func scrubbed(e *errs.Error, req *call.Request, red *obs.Redactor) *errs.Error {
 	if !e.Code().Public() {
 		return e
 	}

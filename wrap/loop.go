@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
@@ -194,7 +194,7 @@ var errRepeated = errors.New("refused without running: the same call kept failin
 // key returns the call's key; ok is false for a tool the guard leaves
 // alone, a call without a caller, or arguments it cannot compare. The
 // first call without a caller is logged to o.
-func (l *loops) key(ctx context.Context, req *call.Request, o *observe.Observer) (loopKey, bool) {
+func (l *loops) key(ctx context.Context, req *call.Request, o *obs.Observer) (loopKey, bool) {
 	if req.Kind != call.Tool || slices.Contains(l.g.Except, req.Name) {
 		return loopKey{}, false
 	}
@@ -225,7 +225,7 @@ func (l *loops) key(ctx context.Context, req *call.Request, o *observe.Observer)
 
 // refuse returns the error a repeated call is answered with, or nil;
 // shared says the store holds a record of the call.
-func (l *loops) refuse(ctx context.Context, k loopKey, o *observe.Observer) (refusal *errs.Error, shared bool) {
+func (l *loops) refuse(ctx context.Context, k loopKey, o *obs.Observer) (refusal *errs.Error, shared bool) {
 	now := l.now()
 	if rec, ok := l.load(ctx, k, o); ok {
 		if rec.Count == 0 {
@@ -285,7 +285,7 @@ func storeKey(k loopKey) string {
 
 // load reads k's record from the store; ok is false without a store or
 // while it fails, and the guard uses its own memory then.
-func (l *loops) load(ctx context.Context, k loopKey, o *observe.Observer) (LoopRecord, bool) {
+func (l *loops) load(ctx context.Context, k loopKey, o *obs.Observer) (LoopRecord, bool) {
 	if l.g.Store == nil || !l.storeUp() {
 		return LoopRecord{}, false
 	}
@@ -304,7 +304,7 @@ func (l *loops) storeUp() bool {
 }
 
 // storeAnswered notes how a store call went, logging each change once.
-func (l *loops) storeAnswered(ctx context.Context, err error, o *observe.Observer) bool {
+func (l *loops) storeAnswered(ctx context.Context, err error, o *obs.Observer) bool {
 	if err != nil {
 		if l.storeDown.Swap(time.Now().Add(LoopStoreRetry).UnixNano()) == 0 {
 			o.Log(ctx, slog.LevelWarn, "loop guard store failed; the guard uses this replica's memory until it answers",
@@ -332,7 +332,7 @@ func (l *loops) counts(code errs.Code) bool {
 // record notes how the call ended: a failure that counts adds to its
 // entry, anything else forgets it; in the store too, when there is one
 // (shared: the store held a record of the call when it started).
-func (l *loops) record(ctx context.Context, k loopKey, failed *errs.Error, shared bool, o *observe.Observer) {
+func (l *loops) record(ctx context.Context, k loopKey, failed *errs.Error, shared bool, o *obs.Observer) {
 	now := l.now()
 	counts := failed != nil && l.counts(failed.Code())
 	msg := ""

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
@@ -16,20 +17,24 @@ type Option func(*config)
 // config is the evaluated form of the options. It is never changed after New
 // returns; Tool copies it before applying per-tool options.
 type config struct {
-	logger  *slog.Logger
-	obsBase *observe.Observer // as given (or built from logger)
-	// observer is obsBase redacting secrets too; what the chain uses.
-	observer *observe.Observer
-	// ownObserver is set when obsBase was built here from logger, so that
-	// a later WithLogger replaces it.
-	ownObserver bool
+	logger *slog.Logger
+	// telemetry are WithTelemetry's options; telemetryOn says it was given.
+	telemetry   []observe.Option
+	telemetryOn bool
+	// obsBase is the observer built from logger and telemetry (nil when
+	// neither is set); WithLogger and WithTelemetry reset it, so that a
+	// tool given either gets its own.
+	obsBase *obs.Observer
+	// observer is obsBase logging arguments as argModes say and redacting
+	// secrets too; what the chain uses.
+	observer *obs.Observer
 	// secrets are parameter names redacted in logs and scrubbed from error
 	// results (Typed adds the fields tagged mcpwrap:"secret").
 	secrets []string
 	// red scrubs secrets from the messages of error results.
-	red *observe.Redactor
+	red *obs.Redactor
 	// public says which unclassified errors the model may read; nil: the
-	// default rule (the text scrubbed, observe.Redactor.Public), unless
+	// default rule (the text scrubbed, obs.Redactor.Public), unless
 	// maskAll.
 	public       func(error) bool
 	maskAll      bool // WithMaskedErrors
@@ -59,9 +64,9 @@ type config struct {
 	// bound is set when the tool's handler checks its arguments' shape
 	// itself (WithBoundArguments).
 	bound bool
-	// argModes are WithArgumentNamesOnly and WithoutArguments, applied to
-	// the observer.
-	argModes []observe.Option
+	// argModes are WithArgumentValues, WithArgumentNamesOnly and
+	// WithoutArguments, applied to the observer.
+	argModes []obs.Option
 }
 
 // DefaultResultLimit is the size a handler's result is cut to by default:
@@ -107,50 +112,57 @@ func (c *config) resultLimitFor(tool string) int {
 }
 
 // WithLogger sets the logger that receives one line per call (and the panic
-// value and stack of a recovered panic), redacted, with no spans or metrics:
-// a shortcut for WithObserver(observe.New(observe.WithLogger(l),
-// observe.WithoutTracing(), observe.WithoutMetrics())). Nil means no
-// logging, which is the default and the fastest path. WithObserver, when
-// also given, wins.
+// value and stack of a recovered panic), redacted: any *slog.Logger,
+// observe.NewLogger's JSON lines or a bridge to the server's own logger
+// (slog.New(h) for zap's zapslog, logrus through slog-logrus). Nil means
+// no logging, which is the default and the fastest path. Given to one
+// tool's chain, it applies to that tool only.
 func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger, c.obsBase = l, nil }
+}
+
+// WithTelemetry turns on an OpenTelemetry span per call, following the MCP
+// semantic conventions (the handler's context carries it), and the
+// metrics, with the trace context read from params._meta and the HTTP
+// headers. The options say where they go (observe.WithTracerProvider,
+// WithMeterProvider, or export.Setup's Telemetry.Options()); without them
+// the global providers are used. Given more than once, the options add up,
+// a later one winning for the same setting; given to one tool's chain,
+// they apply to that tool only. Without WithTelemetry there are no spans
+// or metrics.
+func WithTelemetry(opts ...observe.Option) Option {
 	return func(c *config) {
-		c.logger = l
-		if c.ownObserver {
-			c.obsBase, c.ownObserver = nil, false
-		}
+		c.telemetry = append(slices.Clip(c.telemetry), opts...)
+		c.telemetryOn, c.obsBase = true, nil
 	}
 }
 
-// WithLogHandler is WithLogger(slog.New(h)): any slog.Handler, including
-// a bridge to the server's own logger (zap's zapslog, logrus through
-// slog-logrus).
-func WithLogHandler(h slog.Handler) Option {
-	if h == nil {
-		return WithLogger(nil)
-	}
-	return WithLogger(slog.New(h))
+// WithArgumentValues logs the values of the arguments of the named tools
+// (of every tool when none is named), redacted: values under secret names
+// (WithSecrets adds to the defaults), fields tagged mcpwrap:"secret",
+// secret-shaped values and PEM blocks never appear, and the JSON is capped
+// at 2 KiB. Off by default, as the semantic conventions make
+// gen_ai.tool.call.arguments opt-in: no list of names or shapes recognises
+// every secret (a variable's value in an argument named "value"). The span
+// attribute, when on (observe.WithArgumentsAttribute), follows.
+func WithArgumentValues(tools ...string) Option {
+	return func(c *config) { c.argModes = append(slices.Clip(c.argModes), obs.WithArgumentValues(tools...)) }
 }
 
 // WithArgumentNamesOnly logs the arguments of the named tools (of every
 // tool when none is named) as names, JSON types and sizes only, never
-// their values. That is the default; it matters for the tools that an
-// observer's observe.WithArgumentValues would log in full.
+// their values: {"path":"<string, 12 bytes>"}. That is the default; it
+// overrides WithArgumentValues for the tools it names (given without
+// names, for the tools WithArgumentValues does not name).
 func WithArgumentNamesOnly(tools ...string) Option {
-	return func(c *config) { c.argModes = append(slices.Clip(c.argModes), observe.WithArgumentNamesOnly(tools...)) }
+	return func(c *config) { c.argModes = append(slices.Clip(c.argModes), obs.WithArgumentNamesOnly(tools...)) }
 }
 
 // WithoutArguments leaves the arguments of the named tools (of every tool
 // when none is named) out of the log line and span; secret values in them
 // are still scrubbed from what is logged.
 func WithoutArguments(tools ...string) Option {
-	return func(c *config) { c.argModes = append(slices.Clip(c.argModes), observe.WithoutArguments(tools...)) }
-}
-
-// WithObserver sends every call to o: one JSON log line, an OpenTelemetry
-// span following the MCP semantic conventions (the handler's context
-// carries it) and metrics. Nil turns telemetry off.
-func WithObserver(o *observe.Observer) Option {
-	return func(c *config) { c.obsBase, c.ownObserver = o, false }
+	return func(c *config) { c.argModes = append(slices.Clip(c.argModes), obs.WithoutArguments(tools...)) }
 }
 
 // WithTimeout sets a per-call timeout for every tool (0, the default, means
@@ -211,8 +223,8 @@ func WithFatalExit(f FatalExit) Option {
 // WithPublicErrors replaces the rule that decides which errors without an
 // errs code the model may read (by default, every one, scrubbed: secrets,
 // addresses and stacks replaced, a well-known client status such as "404
-// Not Found" kept with its code, masked when nothing worth reading is left;
-// see observe.Redactor.Public): an error for which public returns true is answered with its own
+// Not Found" kept with its code, masked when nothing worth reading is left):
+// an error for which public returns true is answered with its own
 // text, scrubbed of secrets, as if the handler had returned a tool error
 // result with it; the log line says outcome "tool_error" and masked false;
 // any other such error is masked. Errors with an errs code, and standard
@@ -251,9 +263,8 @@ func newConfig(base config, opts []Option) config {
 			o(&c)
 		}
 	}
-	if c.obsBase == nil && c.logger != nil {
-		c.obsBase = observe.New(observe.WithLogger(c.logger), observe.WithoutTracing(), observe.WithoutMetrics())
-		c.ownObserver = true
+	if c.obsBase == nil && (c.logger != nil || c.telemetryOn) {
+		c.obsBase = newObserver(c.logger, c.telemetryOn, c.telemetry)
 	}
 	if c.retry != nil && c.budget == nil {
 		c.budget = newBudget(c.retry.budgetTokens, c.retry.budgetRatio)
@@ -279,8 +290,22 @@ func (c *config) finish() {
 	if c.observer != nil {
 		c.red = c.observer.Redactor()
 	} else {
-		c.red = observe.NewRedactor(c.secrets...)
+		c.red = obs.NewRedactor(c.secrets...)
 	}
+}
+
+// newObserver builds the observer of logger l and, when on, of the
+// telemetry options tel; without them, spans and metrics are off.
+func newObserver(l *slog.Logger, on bool, tel []observe.Option) *obs.Observer {
+	opts := make([]obs.Option, 0, len(tel)+3)
+	opts = append(opts, obs.WithLogger(l))
+	if !on {
+		opts = append(opts, obs.WithoutTracing(), obs.WithoutMetrics())
+	}
+	for _, o := range tel {
+		opts = append(opts, obs.Option(o))
+	}
+	return obs.New(opts...)
 }
 
 // timeoutFor returns the timeout of the named tool.

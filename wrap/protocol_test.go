@@ -13,8 +13,9 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -37,9 +38,9 @@ func TestURLElicitationCodeLoggedIsTheCodeOnTheWire(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			spans := tracetest.NewSpanRecorder()
 			var logs logbuf.Buffer
-			obs := observe.New(observe.WithLogger(logs.Logger()), observe.WithoutMetrics(),
-				observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))))
-			s := server.NewMCPServer("billing", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithObserver(obs)))))
+			ob := obs.New(obs.WithLogger(logs.Logger()), obs.WithoutMetrics(),
+				obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))))
+			s := server.NewMCPServer("billing", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(obstest.WithObserver(ob)))))
 			s.AddTool(mcp.NewTool("connect_bank"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{{
 					Mode: mcp.ElicitationModeURL, ElicitationID: "e1", URL: "https://bank.example/consent", Message: "Connect your bank",

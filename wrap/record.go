@@ -9,18 +9,18 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // record collects what the chain learns about one call and hands it to the
-// observer (package observe does the logging, spans and metrics). It lives
+// observer (internal/obs does the logging, spans and metrics). It lives
 // on the caller's stack; with no observer nothing is allocated unless an
 // error result is built.
 type record struct {
 	tool    string
 	callID  string
-	outcome observe.Outcome
+	outcome obs.Outcome
 	// err is the failure, classified once (errs.From) where it is known.
 	err       *errs.Error
 	discarded bool
@@ -30,7 +30,7 @@ type record struct {
 	// cutFrom is the size of a result the cap cut, 0 when none was.
 	cutFrom int
 	begin   time.Time
-	obs     *observe.Recording // nil without an observer
+	obs     *obs.Recording // nil without an observer
 	// rpcCode is the JSON-RPC code a resources/read or prompts/get was
 	// answered with (tools answer failures with results).
 	rpcCode int
@@ -70,7 +70,7 @@ func (r *record) id() string {
 }
 
 // event records something that happened during the call (a retry, a
-// reconnect, a breaker change, named by the observe.Event* constants): a
+// reconnect, a breaker change, named by the obs.Event* constants): a
 // span event, a metric for retries and reconnects, and a log line tied to
 // the call id.
 func (r *record) event(ctx context.Context, level slog.Level, name string, attrs ...slog.Attr) {
@@ -86,7 +86,7 @@ func (r *record) attempted() {
 	r.attempts++
 }
 
-func (r *record) fail(outcome observe.Outcome, err *errs.Error) {
+func (r *record) fail(outcome obs.Outcome, err *errs.Error) {
 	r.outcome = outcome
 	r.err = err
 }
@@ -95,7 +95,7 @@ func (r *record) fail(outcome observe.Outcome, err *errs.Error) {
 // classified as protocolClass says (a client's mistake is not a server
 // fault).
 func (r *record) passthrough(err error, code int, c errs.Code) {
-	r.outcome = observe.OutcomeProtocolError
+	r.outcome = obs.OutcomeProtocolError
 	r.err = protocolClass(err, code, c)
 	r.rpcCode = code
 }
@@ -105,7 +105,7 @@ func (r *record) log(ctx context.Context) {
 	if r.obs == nil {
 		return
 	}
-	out := observe.Report{
+	out := obs.Report{
 		Outcome:     r.outcome,
 		Err:         r.err,
 		Attempts:    int(r.attempts),
@@ -114,7 +114,7 @@ func (r *record) log(ctx context.Context) {
 		JSONRPCCode: r.rpcCode,
 		CutFrom:     r.cutFrom,
 		// The model read a generic sentence instead of this error.
-		Masked: r.err != nil && !r.err.Code().Public() && r.outcome != observe.OutcomeProtocolError && !r.public,
+		Masked: r.err != nil && !r.err.Code().Public() && r.outcome != obs.OutcomeProtocolError && !r.public,
 	}
 	if r.err == nil { // a nil *errs.Error must not become a non-nil error
 		r.obs.End(ctx, out)
@@ -123,7 +123,7 @@ func (r *record) log(ctx context.Context) {
 	if p := panicOf(r.err); p != nil {
 		out.Stack = p.Stack
 	}
-	if r.outcome == observe.OutcomeProtocolError {
+	if r.outcome == obs.OutcomeProtocolError {
 		out.JSONRPCCode = r.rpcCode
 	}
 	r.obs.End(ctx, out)

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
@@ -45,7 +45,7 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 		o.err = errs.Wrap(errs.Internal, errNoResult, "")
 	}
 	if o.err == nil {
-		rec.outcome = observe.OutcomeSuccess
+		rec.outcome = obs.OutcomeSuccess
 		rec.log(ctx)
 		return Answer{Result: o.res}
 	}
@@ -60,9 +60,9 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 	if d := cfg.timeoutFor(rec.tool); d > 0 && o.panic == nil && o.err.Code() == errs.Timeout && time.Since(rec.begin) >= d {
 		o.err = errs.Wrap(errs.Timeout, o.err.Cause(), subject+" timed out after "+d.String()+"; it may still complete upstream")
 	}
-	outcome := observe.CodeOutcome(o.err.Code())
+	outcome := obs.CodeOutcome(o.err.Code())
 	if o.panic != nil {
-		outcome = observe.OutcomePanic
+		outcome = obs.OutcomePanic
 	}
 	rec.fail(outcome, o.err)
 	var rpc *errs.RPCError

@@ -15,8 +15,9 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -32,10 +33,10 @@ func TestResourceAndPromptSpans(t *testing.T) {
 	spans := tracetest.NewSpanRecorder()
 	reader := sdkmetric.NewManualReader()
 	var logs logbuf.Buffer
-	obs := observe.New(observe.WithLogger(logs.Logger()),
-		observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))),
-		observe.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
-	w := wrap.New(wrap.WithObserver(obs), wrap.WithTimeout(time.Second))
+	ob := obs.New(obs.WithLogger(logs.Logger()),
+		obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))),
+		obs.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
+	w := wrap.New(obstest.WithObserver(ob), wrap.WithTimeout(time.Second))
 	s := notesServer(t, mcpgo.Resources(w), mcpgo.Prompts(w))
 	s.AddResource(mcp.NewResource("db://admin:hunter2@db.internal/notes", "db"),
 		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {

@@ -16,8 +16,9 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -166,9 +167,9 @@ func TestPublicErrorsAreShownAndMaskedOnesSaySo(t *testing.T) {
 func TestBothFormsShareOneConfiguration(t *testing.T) {
 	var logs logbuf.Buffer
 	spans := tracetest.NewSpanRecorder()
-	obs := observe.New(observe.WithLogger(logs.Logger()),
-		observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))))
-	w := wrap.New(wrap.WithObserver(obs), wrap.WithTimeout(100*time.Millisecond))
+	ob := obs.New(obs.WithLogger(logs.Logger()),
+		obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))))
+	w := wrap.New(obstest.WithObserver(ob), wrap.WithTimeout(100*time.Millisecond))
 	release := make(chan struct{})
 	defer close(release)
 	hang := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/backoff"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/wait"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
@@ -151,7 +151,7 @@ func retryLoop(ctx context.Context, req *call.Request, next Handler, cfg *config
 			}
 			return
 		}
-		rec.event(ctx, slog.LevelWarn, observe.EventRetry,
+		rec.event(ctx, slog.LevelWarn, obs.EventRetry,
 			slog.Int("attempt", n+1),
 			slog.Float64("wait_ms", float64(delay.Microseconds())/1000),
 			slog.String("code", code.String()),

@@ -20,8 +20,9 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -274,10 +275,10 @@ func TestRetryReachesTheSpanAndTheMetric(t *testing.T) {
 	var sl sleeps
 	rec := tracetest.NewSpanRecorder()
 	reader := sdkmetric.NewManualReader()
-	obs := observe.New(
-		observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))),
-		observe.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
-	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(obs), wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep})))
+	ob := obs.New(
+		obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))),
+		obs.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
+	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(obstest.WithObserver(ob), wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep})))
 	s.AddTools(server.ServerTool{Tool: mcp.NewTool("get_forecast", readOnly), Handler: api.handler})
 	conn := testserver.StartHTTP(t, s)
 	if res, err := conn.Call(t.Context(), "get_forecast", nil); err != nil || res.IsError {
@@ -289,7 +290,7 @@ func TestRetryReachesTheSpanAndTheMetric(t *testing.T) {
 			continue
 		}
 		for _, e := range sp.Events() {
-			if e.Name == observe.EventRetry {
+			if e.Name == obs.EventRetry {
 				retries++
 			}
 		}

@@ -16,8 +16,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -158,7 +158,7 @@ func TestBufferedLogLinesSurviveExit(t *testing.T) {
 // exited at once: the line never reached the output.
 func TestFatalExitWritesOutTheBufferedLog(t *testing.T) {
 	var out logbuf.Buffer
-	logger := observe.NewLogger(observe.WithLogBuffer(), observe.WithLogOutput(&out), observe.WithLogFormat("json"))
+	logger := obs.NewLogger(obs.WithLogBuffer(), obs.WithLogOutput(&out), obs.WithLogFormat("json"))
 	atExit := make(chan string, 1)
 	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithLogger(logger), wrap.WithFatalExit(wrap.FatalExit{
 		Grace: time.Millisecond,

@@ -12,8 +12,9 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -238,8 +239,8 @@ type unlockArgs struct {
 func TestTypedSecretTagReachesTheLog(t *testing.T) {
 	const passphrase = "correct-horse-battery"
 	var logs logbuf.Buffer
-	w := wrap.New(wrap.WithObserver(observe.New(observe.WithLogger(logs.Logger()), observe.WithArgumentValues(),
-		observe.WithoutTracing(), observe.WithoutMetrics())))
+	w := wrap.New(obstest.WithObserver(obs.New(obs.WithLogger(logs.Logger()), obs.WithArgumentValues(),
+		obs.WithoutTracing(), obs.WithoutMetrics())))
 	s := server.NewMCPServer("t", "1")
 	s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("unlock"), func(_ context.Context, _ mcp.CallToolRequest, a unlockArgs) (*mcp.CallToolResult, error) {
 		return nil, errs.Newf(errs.PermissionDenied, "door %s stays locked", a.Door)

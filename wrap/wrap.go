@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
@@ -97,7 +97,7 @@ func (c *Chain) Serve(ctx context.Context, req *call.Request, h Handler) Answer 
 // Observer returns the observer the Wrapper's chain reports to (with the
 // secret names it knows), nil when it neither logs nor observes: what an
 // adapter connects the SDK's own hooks and tracing to.
-func (w *Wrapper) Observer() *observe.Observer { return w.cfg.observer }
+func (w *Wrapper) Observer() *obs.Observer { return w.cfg.observer }
 
 // Lookup returns the Chain registered under name, if any.
 func (w *Wrapper) Lookup(name string) (*Chain, bool) {
@@ -146,7 +146,7 @@ func serve(ctx context.Context, req *call.Request, h Handler, cfg *config) Answe
 // any layer: one log line (outcome repeated_failure), the span's event and
 // the counter.
 func refuseRepeated(ctx context.Context, cfg *config, rec *record, req *call.Request, e *errs.Error) Answer {
-	rec.fail(observe.OutcomeRepeatedFailure, e)
+	rec.fail(obs.OutcomeRepeatedFailure, e)
 	res := errs.ToResult(e, errs.Call{Tool: rec.tool, ID: rec.id(), SideEffects: errs.SideEffectsNone})
 	rec.result = textResult(res.Text)
 	rec.log(ctx)

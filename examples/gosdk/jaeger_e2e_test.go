@@ -14,7 +14,6 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/jaegertest"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
@@ -32,12 +31,10 @@ func TestGoSDKSpansReachJaeger(t *testing.T) {
 	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")
 	t.Setenv("OTEL_SERVICE_NAME", service)
 	t.Setenv("OTEL_METRICS_EXPORTER", "none") // Jaeger stores traces only
-	tel, err := export.Setup(t.Context())
+	tel, err := export.Setup(t.Context(), export.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := observe.New(tel.Options()...)
-
 	s := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "1.0.0"}, nil)
 	add := func(name string, h mcp.ToolHandler) {
 		s.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}}, h)
@@ -53,7 +50,7 @@ func TestGoSDKSpansReachJaeger(t *testing.T) {
 		m["x"]++
 		return nil, nil //mcpwrap:ignore nilresult unreachable: the line above panics
 	})
-	gosdk.Attach(s, wrap.New(wrap.WithObserver(o)))
+	gosdk.Attach(s, wrap.New(wrap.WithTelemetry(tel.Options()...)))
 	ct, st := mcp.NewInMemoryTransports()
 	if _, err := s.Connect(t.Context(), st, nil); err != nil {
 		t.Fatal(err)

@@ -33,7 +33,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
@@ -110,7 +109,7 @@ func run(ctx context.Context, args []string, logOut io.Writer, ready func(addr s
 	// (limits, bulkheads, instruments) lives in it. Log lines are JSON on
 	// stderr: stdout belongs to the protocol over stdio.
 	logger := slog.New(slog.NewJSONHandler(logOut, nil))
-	w := wrap.New(wrap.WithObserver(observe.New(observe.WithLogger(logger))), wrap.WithTimeout(25*time.Second))
+	w := wrap.New(wrap.WithLogger(logger), wrap.WithTelemetry(), wrap.WithTimeout(25*time.Second))
 	s, err := newServer(w)
 	if err != nil {
 		return err

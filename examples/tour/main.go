@@ -46,7 +46,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -186,7 +185,7 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	defer bare.close()
 
-	tel, err := export.Setup(ctx, export.WithServiceName("mcpwrap-tour"))
+	tel, err := export.Setup(ctx, export.Config{ServiceName: "mcpwrap-tour"})
 	if err != nil {
 		return err
 	}
@@ -197,14 +196,16 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	defer func() { _ = shutdown() }()
 	var logs logLines
-	obs := observe.New(append(tel.Options(), observe.WithLogger(logs.logger()))...)
-	wrappedSrv := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(
-		wrap.WithObserver(obs),
+	w := wrap.New(
+		wrap.WithLogger(logs.logger()),
+		wrap.WithTelemetry(tel.Options()...),
 		wrap.WithToolTimeout("get_satellite", 500*time.Millisecond),
-	))
+	)
+	wrappedSrv := server.NewMCPServer("weather", "1.0.0")
+	mcpgo.Attach(wrappedSrv, w)
 	wrappedSrv.AddTools(tools(closedAddr, limited.URL)...)
 	wrapped, err := serve(ctx, wrappedSrv, client.WithElicitationHandler(acceptAll{}),
-		client.WithMetaPropagator(mcpgo.MetaPropagator(obs)))
+		client.WithMetaPropagator(mcpgo.MetaPropagator(w)))
 	if err != nil {
 		return err
 	}

@@ -119,7 +119,7 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 
 	// Telemetry from the OTEL_* variables (nothing set: spans stay in the
 	// process, nothing is exported); the fatal exit flushes it.
-	tel, err := export.Setup(ctx, export.WithServiceName("mcpwrap-weather"), export.WithLogger(logger))
+	tel, err := export.Setup(ctx, export.Config{ServiceName: "mcpwrap-weather", Logger: logger})
 	if err != nil {
 		return err
 	}
@@ -128,16 +128,18 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 			logger.Error("telemetry flush at exit", "error", err)
 		}
 	}()
-	obs := observe.New(append(tel.Options(), observe.WithLogger(logger))...)
-
-	weather := newWeatherClient(cfg, logger, obs)
-	defer weather.holder.Close()
-	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(
-		wrap.WithObserver(obs),
+	w := wrap.New(
+		wrap.WithLogger(logger),
+		wrap.WithTelemetry(tel.Options()...),
 		wrap.WithTimeout(cfg.timeout),
 		wrap.WithRetry(wrap.RetryPolicy{}),
 		wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{tel.Shutdown}}),
-	))
+	)
+
+	weather := newWeatherClient(cfg, logger, w)
+	defer weather.holder.Close()
+	s := server.NewMCPServer("weather", "1.0.0")
+	mcpgo.Attach(s, w)
 	s.AddTools(weather.tools()...)
 
 	if !*demo {
@@ -155,7 +157,7 @@ type weatherClient struct {
 	holder *upstream.Holder[*http.Client]
 }
 
-func newWeatherClient(cfg settings, logger *slog.Logger, obs *observe.Observer) *weatherClient {
+func newWeatherClient(cfg settings, logger *slog.Logger, wr *wrap.Wrapper) *weatherClient {
 	w := &weatherClient{base: strings.TrimSuffix(cfg.apiURL.String(), "/"), key: cfg.apiKey}
 	dial := func(context.Context) (*http.Client, error) {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
@@ -171,7 +173,7 @@ func newWeatherClient(cfg settings, logger *slog.Logger, obs *observe.Observer) 
 		upstream.WithClose(func(c *http.Client) error { c.CloseIdleConnections(); return nil }),
 		upstream.WithBackoff(200*time.Millisecond, 5*time.Second),
 		upstream.WithLogger(logger),
-		upstream.WithEvents(obs.UpstreamEvent)) // reconnects and breaker changes on the call's span
+		upstream.WithEvents(wr.UpstreamEvent)) // reconnects and breaker changes on the call's span
 	return w
 }
 

@@ -13,7 +13,7 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
 // Providers returns an SDK TracerProvider whose spans are recorded in
@@ -28,10 +28,10 @@ func Providers(tb testing.TB) (*sdktrace.TracerProvider, *sdkmetric.MeterProvide
 
 // Observer returns an Observer with a span, the metrics and a JSON log
 // line per call, on Providers.
-func Observer(tb testing.TB) *observe.Observer {
+func Observer(tb testing.TB) *obs.Observer {
 	tp, mp := Providers(tb)
-	return observe.New(observe.WithTracerProvider(tp), observe.WithMeterProvider(mp),
-		observe.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+	return obs.New(obs.WithTracerProvider(tp), obs.WithMeterProvider(mp),
+		obs.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
 }
 
 // discard is a span processor that drops every span it is handed.

@@ -165,12 +165,12 @@ func timeoutsAndRetries(logger *slog.Logger) *wrap.Wrapper {
 }
 
 // docs/resilience.md: an upstream behind a holder and its breaker.
-func upstreams(ctx context.Context, logger *slog.Logger, obs *observe.Observer,
+func upstreams(ctx context.Context, logger *slog.Logger, w *wrap.Wrapper,
 	dialHTTP func(context.Context) (*http.Client, error), ping func(context.Context, *http.Client) error,
 	closeIdle func(*http.Client) error, req *http.Request) (*mcp.CallToolResult, error) {
 	api := upstream.New("weather-api", dialHTTP, // reconnecting client + circuit breaker
 		upstream.WithHealth(ping), upstream.WithClose(closeIdle), upstream.WithLogger(logger),
-		upstream.WithEvents(obs.UpstreamEvent)) // reconnects and breaker changes on the calling span
+		upstream.WithEvents(w.UpstreamEvent)) // reconnects and breaker changes on the calling span
 	defer api.Close()
 
 	// in a handler
@@ -200,14 +200,14 @@ func bulkhead(logger *slog.Logger) *wrap.Wrapper {
 
 // docs/resilience.md: stopping — the server first, then the Wrapper whose
 // hooks close it, attached last.
-func stopping(obs *observe.Observer) {
+func stopping(logger *slog.Logger) {
 	s := server.NewMCPServer("weather", "1.0.0")
 	hs := mcpgo.NewHTTPServer(s, mcpgo.HTTPLimits{})
-	w := wrap.New(wrap.WithObserver(obs), wrap.WithFatalExit(wrap.FatalExit{
-		Drain:   10 * time.Second,       // wait for calls in flight to be answered (the default)
-		Grace:   100 * time.Millisecond, // then for the last answers to be written (the default)
-		Timeout: 5 * time.Second,        // the hooks' own budget (the default)
-		Hooks:   []func(context.Context) error{hs.Shutdown, obs.Flush},
+	w := wrap.New(wrap.WithLogger(logger), wrap.WithFatalExit(wrap.FatalExit{
+		Drain:   10 * time.Second,                           // wait for calls in flight to be answered (the default)
+		Grace:   100 * time.Millisecond,                     // then for the last answers to be written (the default)
+		Timeout: 5 * time.Second,                            // the hooks' own budget (the default)
+		Hooks:   []func(context.Context) error{hs.Shutdown}, // then the log buffer and telemetry are flushed
 		Signals: []os.Signal{syscall.SIGTERM, os.Interrupt}, // optional: stop the same way on a signal, exit 0
 	}))
 	mcpgo.Attach(s, w)
@@ -243,17 +243,16 @@ func rateLimit() *server.MCPServer {
 }
 
 // docs/telemetry.md: what arguments are logged.
-func argumentModes(l *slog.Logger) *observe.Observer {
-	obs := observe.New(observe.WithLogger(l),
-		observe.WithArgumentValues("search"),   // this tool: {"query":"weather in Rome","limit":5}
-		observe.WithoutArguments("write_file")) // this tool: no arguments at all (secrets in them are still scrubbed from causes)
-	return obs
+func argumentModes(l *slog.Logger) *wrap.Wrapper {
+	w := wrap.New(wrap.WithLogger(l),
+		wrap.WithArgumentValues("search"),   // this tool: {"query":"weather in Rome","limit":5}
+		wrap.WithoutArguments("write_file")) // this tool: no arguments at all (secrets in them are still scrubbed from causes)
+	return w
 }
 
 // docs/retrofit.md: argument values for some tools.
 func argumentValues(logger *slog.Logger, s *server.MCPServer) {
-	obs := observe.New(observe.WithLogger(logger), observe.WithArgumentValues("search", "get_forecast"))
-	mcpgo.Attach(s, wrap.New(wrap.WithObserver(obs)))
+	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger), wrap.WithArgumentValues("search", "get_forecast")))
 }
 
 // docs/retrofit.md: the answer cap per tool.

@@ -17,9 +17,10 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/retrofit"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -115,8 +116,8 @@ func fixture(t *testing.T, root string, wrapped bool, logs *logbuf.Buffer, spans
 	if wrapped {
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
 		t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-		obs := observe.New(observe.WithLogger(logs.Logger()), observe.WithTracerProvider(tp), observe.WithoutMetrics())
-		opts = []server.ServerOption{mcpgo.Wrap(wrap.WithObserver(obs), wrap.WithTimeout(5*time.Second))}
+		ob := obs.New(obs.WithLogger(logs.Logger()), obs.WithTracerProvider(tp), obs.WithoutMetrics())
+		opts = []server.ServerOption{mcpgo.Wrap(obstest.WithObserver(ob), wrap.WithTimeout(5*time.Second))}
 	}
 	s := server.NewMCPServer("files", "1.0.0", opts...)
 	retrofit.AddTools(s, root)

@@ -14,8 +14,9 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -32,9 +33,9 @@ func BenchmarkEndToEndHTTP(b *testing.B) {
 	observed := func() []server.ServerOption {
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewNoopExporter()))
 		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
-		obs := observe.New(observe.WithTracerProvider(tp), observe.WithMeterProvider(mp),
-			observe.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
-		return []server.ServerOption{mcpgo.Wrap(wrap.WithObserver(obs))}
+		ob := obs.New(obs.WithTracerProvider(tp), obs.WithMeterProvider(mp),
+			obs.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+		return []server.ServerOption{mcpgo.Wrap(obstest.WithObserver(ob))}
 	}
 	cases := []struct {
 		name string

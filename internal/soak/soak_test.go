@@ -43,8 +43,9 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
@@ -362,8 +363,8 @@ func TestSoak(t *testing.T) {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 	logs := &scanner{secret: secret, outcomes: map[string]int{}}
-	obs := observe.New(observe.WithTracerProvider(tp), observe.WithMeterProvider(mp),
-		observe.WithLogger(slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	ob := obs.New(obs.WithTracerProvider(tp), obs.WithMeterProvider(mp),
+		obs.WithLogger(slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 
 	// Calls that must not time out never come near it: on a 2-core machine
 	// under -race, loaded by other builds, valid calls took up to 2.1s and
@@ -375,7 +376,7 @@ func TestSoak(t *testing.T) {
 	var unstick sync.Once
 	release := func() { unstick.Do(func() { close(stuck) }) }
 	defer release()
-	w := wrap.New(wrap.WithObserver(obs), wrap.WithRetry(wrap.RetryPolicy{}), wrap.WithTimeout(toolTimeout),
+	w := wrap.New(obstest.WithObserver(ob), wrap.WithRetry(wrap.RetryPolicy{}), wrap.WithTimeout(toolTimeout),
 		wrap.WithToolTimeout("forecast_hang", hangTimeout))
 	readOnly := mcp.WithReadOnlyHintAnnotation(true)
 	s := server.NewMCPServer("soak", "1.0.0", mcpgo.Option(w))

@@ -1,10 +1,10 @@
-// Package export sends what observe records to a backend: it builds the
+// Package export sends a Wrapper's telemetry to a backend: it builds the
 // tracer and meter providers from the standard OTEL_* environment variables,
 // with OTLP (gRPC or HTTP) exporters for traces and metrics and a Prometheus
 // /metrics endpoint for metrics. It is its own package so that a server
 // importing wrap or observe alone links no exporter and no gRPC.
 //
-//	tel, err := export.Setup(ctx, export.WithServiceName("weather"), export.WithLogger(logger))
+//	tel, err := export.Setup(ctx, export.Config{ServiceName: "weather", Logger: logger})
 //	if err != nil {
 //		return err
 //	}
@@ -13,7 +13,7 @@
 //			logger.Error("telemetry flush", "error", err)
 //		}
 //	}()
-//	obs := observe.New(append(tel.Options(), observe.WithLogger(logger))...)
+//	w := wrap.New(wrap.WithLogger(logger), wrap.WithTelemetry(tel.Options()...))
 //
 // With nothing configured nothing is exported and nothing fails. Typical
 // settings:

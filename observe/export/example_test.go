@@ -12,7 +12,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -28,15 +27,15 @@ func ExampleSetup_prometheus() {
 		defer os.Unsetenv(k)
 	}
 	ctx := context.Background()
-	tel, err := export.Setup(ctx, export.WithServiceName("weather"), export.WithLogger(slog.Default()))
+	tel, err := export.Setup(ctx, export.Config{ServiceName: "weather", Logger: slog.Default()})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	defer tel.Shutdown(ctx)
 
-	obs := observe.New(tel.Options()...)
-	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(obs)))
+	s := server.NewMCPServer("weather", "1.0.0")
+	mcpgo.Attach(s, wrap.New(wrap.WithTelemetry(tel.Options()...)))
 	s.AddTool(mcp.NewTool("get_forecast"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("sunny"), nil
 	})

@@ -16,7 +16,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/jaegertest"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -49,17 +48,18 @@ func TestJaegerEndToEnd(t *testing.T) {
 			t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", proto.name)
 			t.Setenv("OTEL_SERVICE_NAME", service)
 			t.Setenv("OTEL_METRICS_EXPORTER", "none") // Jaeger stores traces only
-			tel, err := export.Setup(t.Context())
+			tel, err := export.Setup(t.Context(), export.Config{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !tel.Exporting {
 				t.Fatal("Setup does not export with an endpoint set")
 			}
-			o := observe.New(tel.Options()...)
-			s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(o)))
+			w := wrap.New(wrap.WithTelemetry(tel.Options()...))
+			s := server.NewMCPServer("weather", "1.0.0")
+			mcpgo.Attach(s, w)
 			s.AddTools(tools()...)
-			conn := testserver.StartHTTP(t, s, client.WithMetaPropagator(mcpgo.MetaPropagator(o)))
+			conn := testserver.StartHTTP(t, s, client.WithMetaPropagator(mcpgo.MetaPropagator(w)))
 
 			ctx, root := tel.TracerProvider.Tracer("e2e-client").Start(t.Context(), "agent turn", trace.WithSpanKind(trace.SpanKindClient))
 			for _, tool := range []string{"ok", "invalid", "panics"} {
@@ -122,11 +122,11 @@ func TestJaegerEndToEnd(t *testing.T) {
 			setEnv(t, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": proto.endpoint,
 				"OTEL_EXPORTER_OTLP_PROTOCOL": strings.TrimPrefix(proto.name, "metrics refused/"), "OTEL_METRIC_EXPORT_INTERVAL": "50"})
 			var logs logbuf.Buffer
-			tel, err := export.Setup(t.Context(), export.WithServiceName("mcpwrap-e2e-metrics"), export.WithLogger(logs.Logger()))
+			tel, err := export.Setup(t.Context(), export.Config{ServiceName: "mcpwrap-e2e-metrics", Logger: logs.Logger()})
 			if err != nil {
 				t.Fatal(err)
 			}
-			call(t, observe.New(tel.Options()...), "ok")
+			call(t, wrap.New(wrap.WithTelemetry(tel.Options()...)), "ok")
 			waitFor(t, "the failure line", func() bool { return len(linesWith(t, &logs, "telemetry export failing")) > 0 })
 			time.Sleep(300 * time.Millisecond) // more refused batches, which must not be logged
 			err = tel.Shutdown(t.Context())

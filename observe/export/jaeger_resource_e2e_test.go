@@ -14,7 +14,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/jaegertest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -30,12 +29,11 @@ func TestJaegerResourcesAndPrompts(t *testing.T) {
 	service := fmt.Sprintf("mcpwrap-e2e-resources-%08x", rand.Uint32())
 	setEnv(t, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": jaeger.OTLPHTTP,
 		"OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf", "OTEL_SERVICE_NAME": service, "OTEL_METRICS_EXPORTER": "none"})
-	tel, err := export.Setup(t.Context())
+	tel, err := export.Setup(t.Context(), export.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := observe.New(tel.Options()...)
-	w := wrap.New(wrap.WithObserver(o))
+	w := wrap.New(wrap.WithTelemetry(tel.Options()...))
 	s := server.NewMCPServer("notes", "1.0.0", mcpgo.Option(w))
 	s.AddResource(mcp.NewResource("note://today", "today"),
 		func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
@@ -49,7 +47,7 @@ func TestJaegerResourcesAndPrompts(t *testing.T) {
 		return mcp.NewGetPromptResult("summary", []mcp.PromptMessage{
 			mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent("Summarise"))}), nil
 	})
-	conn := testserver.StartHTTP(t, s, client.WithMetaPropagator(mcpgo.MetaPropagator(o)), client.WithProtocolVersion("2025-11-25"))
+	conn := testserver.StartHTTP(t, s, client.WithMetaPropagator(mcpgo.MetaPropagator(w)), client.WithProtocolVersion("2025-11-25"))
 
 	ctx, root := tel.TracerProvider.Tracer("e2e-client").Start(t.Context(), "agent turn", trace.WithSpanKind(trace.SpanKindClient))
 	for _, uri := range []string{"note://today", "note://archive/1999-01-01"} {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -43,7 +42,7 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	service, okTool, badTool := "mcpwrap-e2e-"+suffix, "forecast_"+suffix, "alerts_"+suffix
 	setEnv(t, map[string]string{"OTEL_METRICS_EXPORTER": "prometheus", "OTEL_TRACES_EXPORTER": "none",
 		"OTEL_EXPORTER_PROMETHEUS_HOST": host, "OTEL_EXPORTER_PROMETHEUS_PORT": port, "OTEL_SERVICE_NAME": service})
-	tel, err := export.Setup(t.Context())
+	tel, err := export.Setup(t.Context(), export.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,8 +55,7 @@ func TestPrometheusEndToEnd(t *testing.T) {
 		t.Fatalf("MetricsURL = %q, Prometheus scrapes %q", tel.MetricsURL, want)
 	}
 
-	o := observe.New(tel.Options()...)
-	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithObserver(o)))
+	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithTelemetry(tel.Options()...)))
 	s.AddTool(mcp.NewTool(okTool), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("sunny"), nil
 	})

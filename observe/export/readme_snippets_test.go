@@ -7,7 +7,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -18,13 +17,12 @@ import (
 
 // docs/telemetry.md: logs, spans and metrics.
 func withSpans(ctx context.Context, logger *slog.Logger, opts ...server.ServerOption) error {
-	tel, err := export.Setup(ctx, export.WithServiceName("weather"), export.WithLogger(logger)) // OTEL_* env
+	tel, err := export.Setup(ctx, export.Config{ServiceName: "weather", Logger: logger}) // OTEL_* env
 	if err != nil {
 		return err
 	}
 	defer tel.Shutdown(context.Background()) // flushes; returns export failures
-	obs := observe.New(append(tel.Options(), observe.WithLogger(logger))...)
 	s := server.NewMCPServer("weather", "1.0.0", opts...)
-	mcpgo.Attach(s, wrap.New(wrap.WithObserver(obs), wrap.WithTimeout(30*time.Second)))
+	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger), wrap.WithTelemetry(tel.Options()...), wrap.WithTimeout(30*time.Second)))
 	return server.ServeStdio(s)
 }

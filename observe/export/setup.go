@@ -26,7 +26,8 @@ import (
 )
 
 // Telemetry is what Setup configured. Its providers are not installed
-// globally; pass Options() to observe.New (or set them globally yourself).
+// globally; pass Options() to wrap.WithTelemetry (or set them globally
+// yourself).
 // Its methods are safe for concurrent use.
 type Telemetry struct {
 	// TracerProvider exports spans over OTLP when an endpoint is
@@ -61,14 +62,12 @@ type Telemetry struct {
 // is set and none otherwise, so with nothing configured nothing is exported
 // and nothing fails.
 //
-// Export failures go to the WithLogger logger once per outage; Shutdown,
-// which flushes and must be called before exiting, also returns them.
-func Setup(ctx context.Context, opts ...Option) (*Telemetry, error) {
-	c := config{service: filepath.Base(os.Args[0])}
-	for _, o := range opts {
-		if o != nil {
-			o(&c)
-		}
+// Export failures go to cfg.Logger once per outage; Shutdown, which
+// flushes and must be called before exiting, also returns them.
+func Setup(ctx context.Context, cfg Config) (*Telemetry, error) {
+	c := config{service: cfg.ServiceName, version: cfg.ServiceVersion, logger: cfg.Logger}
+	if c.service == "" {
+		c.service = filepath.Base(os.Args[0])
 	}
 	if c.logger == nil {
 		c.logger = slog.Default()
@@ -174,7 +173,8 @@ func (t *Telemetry) metrics(ctx context.Context, c config, res *resource.Resourc
 	return nil
 }
 
-// Options returns the observe options that use these providers.
+// Options returns the observe options that use these providers, for
+// wrap.WithTelemetry(tel.Options()...).
 func (t *Telemetry) Options() []observe.Option {
 	return []observe.Option{
 		observe.WithTracerProvider(t.TracerProvider),

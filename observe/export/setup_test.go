@@ -12,7 +12,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -37,9 +36,10 @@ func setEnv(t *testing.T, kv map[string]string) {
 
 // call sends one tools/call through an observed, wrapped server without a
 // transport.
-func call(t *testing.T, o *observe.Observer, tool string) {
+func call(t *testing.T, w *wrap.Wrapper, tool string) {
 	t.Helper()
-	s := server.NewMCPServer("svc", "1.0.0", mcpgo.Wrap(wrap.WithObserver(o)))
+	s := server.NewMCPServer("svc", "1.0.0")
+	mcpgo.Attach(s, w)
 	s.AddTools(tools()...)
 	msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":{"city":"Rome"}}}`
 	if s.HandleMessage(t.Context(), []byte(msg)) == nil {
@@ -73,7 +73,7 @@ func TestSetup(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			setEnv(t, tc.env)
-			tel, err := export.Setup(t.Context(), export.WithServiceName("svc"))
+			tel, err := export.Setup(t.Context(), export.Config{ServiceName: "svc"})
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err %v, want one naming %q", err, tc.wantErr)
@@ -97,7 +97,7 @@ func TestSetup(t *testing.T) {
 			}
 			// Spans exist even when nothing is exported, so logs carry trace ids.
 			var logs bytes.Buffer
-			call(t, observe.New(append(tel.Options(), observe.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))...), "invalid")
+			call(t, wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))), wrap.WithTelemetry(tel.Options()...)), "invalid")
 			var line map[string]any
 			if err := json.Unmarshal(logs.Bytes(), &line); err != nil {
 				t.Fatal(err)
@@ -120,17 +120,17 @@ func TestSetup(t *testing.T) {
 // stops serving.
 func TestPrometheusEndpoint(t *testing.T) {
 	setEnv(t, map[string]string{"OTEL_METRICS_EXPORTER": "prometheus", "OTEL_EXPORTER_PROMETHEUS_HOST": "127.0.0.1", "OTEL_EXPORTER_PROMETHEUS_PORT": "0"})
-	tel, err := export.Setup(t.Context(), export.WithServiceName("svc"))
+	tel, err := export.Setup(t.Context(), export.Config{ServiceName: "svc"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(tel.MetricsURL, "http://127.0.0.1:") || !strings.HasSuffix(tel.MetricsURL, "/metrics") {
 		t.Fatalf("MetricsURL = %q", tel.MetricsURL)
 	}
-	o := observe.New(tel.Options()...)
-	call(t, o, "ok")
-	call(t, o, "invalid")
-	call(t, o, "panics")
+	w := wrap.New(wrap.WithTelemetry(tel.Options()...))
+	call(t, w, "ok")
+	call(t, w, "invalid")
+	call(t, w, "panics")
 
 	body := get(t, tel.MetricsURL)
 	for _, want := range []string{
@@ -163,7 +163,7 @@ func TestPrometheusPortTaken(t *testing.T) {
 	defer ln.Close()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	setEnv(t, map[string]string{"OTEL_METRICS_EXPORTER": "prometheus", "OTEL_EXPORTER_PROMETHEUS_HOST": "127.0.0.1", "OTEL_EXPORTER_PROMETHEUS_PORT": port})
-	if _, err := export.Setup(t.Context()); err == nil || !strings.Contains(err.Error(), port) {
+	if _, err := export.Setup(t.Context(), export.Config{}); err == nil || !strings.Contains(err.Error(), port) {
 		t.Fatalf("err %v, want one naming port %s", err, port)
 	}
 }

@@ -15,8 +15,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
+	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
 // countGlobalErrors counts what reaches the process-wide otel error handler
@@ -77,11 +77,11 @@ func TestMetricsRefusedOverHTTPIsLoggedOnce(t *testing.T) {
 	setEnv(t, map[string]string{"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": backend.URL, "OTEL_METRIC_EXPORT_INTERVAL": "20"})
 
 	var logs logbuf.Buffer
-	tel, err := export.Setup(t.Context(), export.WithLogger(logs.Logger()))
+	tel, err := export.Setup(t.Context(), export.Config{Logger: logs.Logger()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	call(t, observe.New(tel.Options()...), "ok")
+	call(t, wrap.New(wrap.WithTelemetry(tel.Options()...)), "ok")
 	waitFor(t, "five refused batches", func() bool { return posts.Load() >= 5 })
 
 	failing := linesWith(t, &logs, "telemetry export failing")
@@ -130,11 +130,11 @@ func TestMetricsRefusedOverGRPCFailsShutdown(t *testing.T) {
 		"OTEL_TRACES_EXPORTER": "none", "OTEL_METRIC_EXPORT_INTERVAL": "20"})
 
 	var logs logbuf.Buffer
-	tel, err := export.Setup(t.Context(), export.WithLogger(logs.Logger()))
+	tel, err := export.Setup(t.Context(), export.Config{Logger: logs.Logger()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	call(t, observe.New(tel.Options()...), "ok")
+	call(t, wrap.New(wrap.WithTelemetry(tel.Options()...)), "ok")
 	waitFor(t, "five refused batches", func() bool { return calls.Load() >= 5 })
 
 	err = tel.Shutdown(t.Context())
@@ -159,11 +159,11 @@ func TestEndpointCredentialsStayOutOfLogs(t *testing.T) {
 	endpoint := strings.Replace(backend.URL, "://", "://user:hunter2@", 1)
 	setEnv(t, map[string]string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": endpoint, "OTEL_METRICS_EXPORTER": "none"})
 	var logs logbuf.Buffer
-	tel, err := export.Setup(t.Context(), export.WithLogger(logs.Logger()))
+	tel, err := export.Setup(t.Context(), export.Config{Logger: logs.Logger()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	call(t, observe.New(tel.Options()...), "ok")
+	call(t, wrap.New(wrap.WithTelemetry(tel.Options()...)), "ok")
 	err = tel.Shutdown(t.Context())
 	if err == nil || !strings.Contains(err.Error(), "404") {
 		t.Fatalf("shutdown error %v, want the 404", err)

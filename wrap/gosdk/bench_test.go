@@ -15,7 +15,8 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/internal/benchmix"
 	"github.com/mcpwrap/mcpwrap/internal/benchobs"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
@@ -33,8 +34,8 @@ var benchReq = &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "bench"
 func observed(b *testing.B) *wrap.Wrapper {
 	tp := sdktrace.NewTracerProvider()
 	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-	o := observe.New(observe.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))), observe.WithTracerProvider(tp), observe.WithoutMetrics())
-	return wrap.New(wrap.WithObserver(o))
+	o := obs.New(obs.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))), obs.WithTracerProvider(tp), obs.WithoutMetrics())
+	return wrap.New(obstest.WithObserver(o))
 }
 
 // BenchmarkMiddleware measures, in one run, a tools/call through go-sdk's
@@ -178,7 +179,7 @@ var benchArgsJSON = json.RawMessage(`{"city":"Paris","days":3,"units":"metric","
 func typedServers(b *testing.B) ([]string, []*mcp.Server) {
 	names := []string{"bare", "wrapped", "observed"}
 	var servers []*mcp.Server
-	for _, w := range []*wrap.Wrapper{nil, wrap.New(), wrap.New(wrap.WithObserver(benchobs.Observer(b)))} {
+	for _, w := range []*wrap.Wrapper{nil, wrap.New(), wrap.New(obstest.WithObserver(benchobs.Observer(b)))} {
 		s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 		if w == nil {
 			mcp.AddTool(s, &mcp.Tool{Name: "forecast"}, benchForecast)

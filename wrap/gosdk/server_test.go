@@ -20,7 +20,8 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
@@ -174,8 +175,8 @@ func newWrapper(tb testing.TB, opts ...wrap.Option) (*wrap.Wrapper, *telemetry) 
 	if tb != nil {
 		tb.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 	}
-	o := observe.New(observe.WithLogger(tel.logs.Logger()), observe.WithTracerProvider(tp), observe.WithoutMetrics())
-	return wrap.New(append([]wrap.Option{wrap.WithObserver(o), wrap.WithTimeout(50 * time.Millisecond)}, opts...)...), tel
+	o := obs.New(obs.WithLogger(tel.logs.Logger()), obs.WithTracerProvider(tp), obs.WithoutMetrics())
+	return wrap.New(append([]wrap.Option{obstest.WithObserver(o), wrap.WithTimeout(50 * time.Millisecond)}, opts...)...), tel
 }
 
 // The transports every test runs over.

@@ -10,8 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/paging"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
@@ -88,7 +88,7 @@ func AddTool[In, Out any](s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.Too
 		return res, nil
 	}
 	var zero In
-	Tool(s, w, &tt, handler, wrap.WithSecrets(observe.SecretNames(zero)...), wrap.WithBoundArguments())
+	Tool(s, w, &tt, handler, wrap.WithSecrets(obs.SecretNames(zero)...), wrap.WithBoundArguments())
 	return nil
 }
 

@@ -22,8 +22,9 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
@@ -47,7 +48,7 @@ func TestDenialOverHTTP(t *testing.T) {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
 	reader := sdkmetric.NewManualReader()
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
-	obs := observe.New(observe.WithLogger(logs.Logger()), observe.WithTracerProvider(tp), observe.WithMeterProvider(mp))
+	ob := obs.New(obs.WithLogger(logs.Logger()), obs.WithTracerProvider(tp), obs.WithMeterProvider(mp))
 
 	var ran atomic.Int32
 	search := func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -55,7 +56,7 @@ func TestDenialOverHTTP(t *testing.T) {
 		return okHandler(ctx, req)
 	}
 	lim := limit.New(limit.PerMinute(3), limit.WithMeterProvider(mp))
-	s := server.NewMCPServer("t", "1", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithObserver(obs), wrap.WithLimit(lim)))))
+	s := server.NewMCPServer("t", "1", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(obstest.WithObserver(ob), wrap.WithLimit(lim)))))
 	s.AddTool(mcp.NewTool("search"), search)
 	s.AddTool(mcp.NewTool("other"), okHandler)
 	url := listen(t, s)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/internal/benchmix"
 	"github.com/mcpwrap/mcpwrap/internal/benchobs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -55,7 +56,7 @@ func typedForms(b *testing.B) ([]string, []*server.MCPServer) {
 	bare := server.NewMCPServer("bench", "1.0.0")
 	bare.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
 	servers := []*server.MCPServer{bare}
-	for _, w := range []*wrap.Wrapper{wrap.New(), wrap.New(wrap.WithObserver(benchobs.Observer(b)))} {
+	for _, w := range []*wrap.Wrapper{wrap.New(), wrap.New(obstest.WithObserver(benchobs.Observer(b)))} {
 		s := server.NewMCPServer("bench", "1.0.0", mcpgo.Option(w))
 		s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("forecast"), benchForecast))
 		servers = append(servers, s)

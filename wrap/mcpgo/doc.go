@@ -24,8 +24,8 @@
 // struct's schema for an untyped handler. NewHTTPServer is mcp-go's
 // streamable HTTP server with a cap on request bodies (4 MiB by default)
 // and on idle sessions (30 minutes). Tracer and MetaPropagator connect
-// mcp-go's own tracing to an observe.Observer without a second server
-// span; InfoOf reads the machine-readable error of a result, on either side
+// mcp-go's own tracing to a Wrapper's telemetry without a second
+// server span; InfoOf reads the machine-readable error of a result, on either side
 // of the wire.
 //
 // What is scrubbed: an error the chain answers (a Go error, a panic, a

@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
@@ -114,7 +114,7 @@ func (a *attached) checkHooks(ctx context.Context) {
 
 // answered closes what Began opened: a call the chain never saw (mcp-go
 // answered it before any middleware) is recorded here.
-func answered(ctx context.Context, o *observe.Observer, id any, req *mcp.CallToolRequest, result any, err error) {
+func answered(ctx context.Context, o *obs.Observer, id any, req *mcp.CallToolRequest, result any, err error) {
 	var r call.Request
 	r.Kind = call.Tool
 	if req != nil {
@@ -134,27 +134,27 @@ func answered(ctx context.Context, o *observe.Observer, id any, req *mcp.CallToo
 // unseenReport describes mcp-go's own answer: a JSON-RPC error, an
 // input-validation isError result, or a result from a handler nothing
 // observed.
-func unseenReport(result any, err error) observe.Report {
+func unseenReport(result any, err error) obs.Report {
 	if err != nil {
 		code := mcp.INTERNAL_ERROR
 		var rpc interface{ ToJSONRPCError() mcp.JSONRPCError }
 		if errors.As(err, &rpc) {
 			code = rpc.ToJSONRPCError().Error.Code
 		}
-		return observe.Report{Outcome: observe.OutcomeProtocolError, Err: errs.Wrap(codeOfRPC(err, code), err, ""), JSONRPCCode: code}
+		return obs.Report{Outcome: obs.OutcomeProtocolError, Err: errs.Wrap(codeOfRPC(err, code), err, ""), JSONRPCCode: code}
 	}
 	res, _ := result.(*mcp.CallToolResult)
 	switch {
 	case res == nil:
-		return observe.Report{Outcome: observe.OutcomeSuccess}
+		return obs.Report{Outcome: obs.OutcomeSuccess}
 	case res.IsError:
 		// Before the chain, an isError result is mcp-go's input schema
 		// validation.
 		r := toolResult{res}
-		return observe.Report{Outcome: observe.CodeOutcome(errs.InvalidArgument), Result: r,
+		return obs.Report{Outcome: obs.CodeOutcome(errs.InvalidArgument), Result: r,
 			Err: errs.Wrap(errs.InvalidArgument, errors.New(firstText(r)), "")}
 	}
-	return observe.Report{Outcome: observe.OutcomeSuccess, Result: toolResult{res}}
+	return obs.Report{Outcome: obs.OutcomeSuccess, Result: toolResult{res}}
 }
 
 func firstText(r toolResult) string {

@@ -46,9 +46,9 @@ func Option(w *wrap.Wrapper) server.ServerOption {
 		server.WithPromptHandlerMiddleware(promptMiddleware(w))(s)
 		outermost(s)
 		a.addHooks(s)
-		if o := w.Observer(); o != nil {
-			server.WithMetaPropagator(MetaPropagator(o))(s)
-			server.WithPropagator(HTTPPropagator(o))(s)
+		if w.Observer() != nil {
+			server.WithMetaPropagator(MetaPropagator(w))(s)
+			server.WithPropagator(HTTPPropagator(w))(s)
 		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
@@ -175,7 +175,7 @@ func (a *attached) onRPCError(ctx context.Context, msg any, err error) {
 	if c, ok := requestErrorCode(err); ok {
 		code = c
 	}
-	o.Answered(ctx, &r, observe.Report{Outcome: observe.CodeOutcome(errs.NotFound),
+	o.Answered(ctx, &r, obs.Report{Outcome: obs.CodeOutcome(errs.NotFound),
 		Err: errs.Wrap(errs.NotFound, err, ""), JSONRPCCode: code}, false)
 }
 

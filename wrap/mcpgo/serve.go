@@ -16,7 +16,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
 // Defaults of HTTPLimits.
@@ -164,7 +164,7 @@ func ServeStdio(s *server.MCPServer, logger *slog.Logger, opts ...server.StdioOp
 	if errors.Is(err, context.Canceled) {
 		err = nil // a signal: the stop asked for
 	}
-	return errors.Join(err, observe.FlushLogger(logger))
+	return errors.Join(err, obs.FlushLogger(logger))
 }
 
 // limitBody answers a body announced larger than n with 413, and cuts off

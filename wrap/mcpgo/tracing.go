@@ -14,16 +14,18 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
 // MetaPropagator returns an OpenTelemetry-backed mcp-go
-// tracing.MetaPropagator: traceparent, tracestate and baggage as unprefixed
-// keys of params._meta, for server.WithMetaPropagator and
-// client.WithMetaPropagator.
-func MetaPropagator(o *observe.Observer) tracing.MetaPropagator {
-	return metaPropagator{o.Propagator()}
+// tracing.MetaPropagator with w's propagator (wrap.WithTelemetry's, W3C
+// trace context plus baggage by default): traceparent, tracestate and
+// baggage as unprefixed keys of params._meta, for server.WithMetaPropagator
+// (Attach adds it) and client.WithMetaPropagator.
+func MetaPropagator(w *wrap.Wrapper) tracing.MetaPropagator {
+	return metaPropagator{w.Observer().Propagator()}
 }
 
 type metaPropagator struct{ p propagation.TextMapPropagator }
@@ -50,12 +52,15 @@ func (m metaPropagator) ExtractMeta(ctx context.Context, meta *mcp.Meta) context
 	if meta == nil || len(meta.AdditionalFields) == 0 {
 		return ctx
 	}
-	return m.p.Extract(ctx, observe.MetaCarrier(meta.AdditionalFields))
+	return m.p.Extract(ctx, obs.MetaCarrier(meta.AdditionalFields))
 }
 
 // HTTPPropagator returns an OpenTelemetry-backed mcp-go tracing.Propagator
-// for HTTP headers, for server.WithPropagator and client.WithPropagator.
-func HTTPPropagator(o *observe.Observer) tracing.Propagator { return httpPropagator{o.Propagator()} }
+// for HTTP headers with w's propagator, as MetaPropagator, for
+// server.WithPropagator (Attach adds it) and client.WithPropagator.
+func HTTPPropagator(w *wrap.Wrapper) tracing.Propagator {
+	return httpPropagator{w.Observer().Propagator()}
+}
 
 type httpPropagator struct{ p propagation.TextMapPropagator }
 
@@ -71,15 +76,16 @@ func (h httpPropagator) Extract(ctx context.Context, headers http.Header) contex
 }
 
 // Tracer returns an OpenTelemetry-backed mcp-go tracing.Tracer writing to
-// the Observer's tracer provider, for server.WithTracer and
+// w's tracer provider (wrap.WithTelemetry's), for server.WithTracer and
 // client.WithTracer. mcp-go's "mcp.<method>" spans are named "<method>"
 // and its attributes renamed to the semantic conventions' keys; the
-// tools/call server span is the one the Observer completes, so there is
+// tools/call server span is the one the chain completes, so there is
 // never a second server span for a call. Status descriptions and recorded
 // errors are redacted.
-func Tracer(o *observe.Observer) tracing.Tracer { return mcpTracer{o} }
+// Without telemetry on w it starts no spans.
+func Tracer(w *wrap.Wrapper) tracing.Tracer { return mcpTracer{w.Observer()} }
 
-type mcpTracer struct{ o *observe.Observer }
+type mcpTracer struct{ o *obs.Observer }
 
 func (t mcpTracer) Start(ctx context.Context, name string, kind tracing.SpanKind, attrs ...tracing.Attribute) (context.Context, tracing.Span) {
 	tracer := t.o.Tracer()
@@ -107,7 +113,7 @@ func (t mcpTracer) Start(ctx context.Context, name string, kind tracing.SpanKind
 	ctx, s := tracer.Start(ctx, spanName, trace.WithSpanKind(sk), trace.WithAttributes(kv...))
 	sp := &mcpSpan{s: s, o: t.o, toolsCall: isMessage && method == string(mcp.MethodToolsCall) && sk == trace.SpanKindServer}
 	if sp.toolsCall {
-		ctx = observe.ContextWithServerSpan(ctx, s)
+		ctx = obs.ContextWithServerSpan(ctx, s)
 	}
 	return tracing.ContextWithSpan(ctx, sp), sp
 }
@@ -124,7 +130,7 @@ func semconvKey(k string) string {
 
 type mcpSpan struct {
 	s         trace.Span
-	o         *observe.Observer
+	o         *obs.Observer
 	toolsCall bool
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/call"
@@ -57,7 +57,7 @@ func Typed[T any](w *wrap.Wrapper, tool mcp.Tool, h TypedHandler[T], opts ...val
 // results, whatever their names.
 func secretNamesOf[T any]() []string {
 	var zero T
-	return observe.SecretNames(zero)
+	return obs.SecretNames(zero)
 }
 
 // MustTyped is Typed for start-up code: it panics on Typed's error, which

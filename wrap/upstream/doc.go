@@ -7,7 +7,7 @@
 // functions); tools get the client with Get and report with Lease.Done:
 //
 //	weather := upstream.New("weather-api", dialWeather, upstream.WithHealth(pingWeather),
-//		upstream.WithLogger(logger), upstream.WithEvents(obs.UpstreamEvent))
+//		upstream.WithLogger(logger), upstream.WithEvents(w.UpstreamEvent))
 //	defer weather.Close()
 //
 //	lease, err := weather.Get(ctx)

@@ -12,8 +12,9 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
@@ -28,14 +29,14 @@ func TestBreakerChangesLandOnTheCallingSpanOnce(t *testing.T) {
 	spans := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
 	defer func() { _ = tp.Shutdown(context.Background()) }()
-	obs := observe.New(observe.WithTracerProvider(tp), observe.WithoutMetrics())
+	ob := obs.New(obs.WithTracerProvider(tp), obs.WithoutMetrics())
 
 	var hits, dials atomic.Int64
 	api := testserver.StartRestartable(t, weatherAPI(&hits))
 	base := "http://" + api.Addr
 	clk := newClock()
 	h := httpHolder(base, &dials, upstream.WithClock(clk.now), upstream.WithThreshold(1),
-		upstream.WithEvents(obs.UpstreamEvent))
+		upstream.WithEvents(ob.UpstreamEvent))
 	defer h.Close()
 	s := server.NewMCPServer("weather", "1.0.0")
 	s.AddTools(mcpgo.Tool(wrap.New(), mcp.NewTool("fetch"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -47,7 +48,7 @@ func TestBreakerChangesLandOnTheCallingSpanOnce(t *testing.T) {
 			return nil, err
 		}
 		return mcp.NewToolResultText("ok"), nil
-	}, wrap.WithObserver(obs)))
+	}, obstest.WithObserver(ob)))
 	conn := serveMCP(t, s)
 	call := func(wantError bool) {
 		t.Helper()

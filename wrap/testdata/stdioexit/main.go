@@ -12,7 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -20,7 +20,7 @@ import (
 func main() {
 	bare := flag.Bool("bare", false, "serve with server.ServeStdio")
 	flag.Parse()
-	logger := observe.NewLogger(observe.WithLogBuffer(), observe.WithLogFormat("json"))
+	logger := obs.NewLogger(obs.WithLogBuffer(), obs.WithLogFormat("json"))
 	s := server.NewMCPServer("stdioexit", "1.0.0", mcpgo.Wrap(wrap.WithLogger(logger)))
 	s.AddTool(mcp.NewTool("echo", mcp.WithString("text")), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(req.GetString("text", "")), nil

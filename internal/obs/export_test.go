@@ -1,0 +1,9 @@
+package obs
+
+// PendingRequestIDs is how many request ids the hooks hold; tests check
+// that every answered call gave its id back.
+func PendingRequestIDs(o *Observer) int {
+	n := 0
+	o.calls.Range(func(any, any) bool { n++; return true })
+	return n
+}

@@ -1,0 +1,326 @@
+package obs
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lmittmann/tint"
+	"golang.org/x/term"
+
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
+)
+
+// Environment variables read by NewLogger.
+const (
+	// EnvLogLevel sets the level: debug, info, warn or error (slog's names,
+	// with offsets such as "warn+2" allowed). The default is info.
+	EnvLogLevel = "MCPWRAP_LOG_LEVEL"
+	// EnvLogFormat forces the format: json or text. The default is json
+	// unless the output is a terminal.
+	EnvLogFormat = "MCPWRAP_LOG_FORMAT"
+)
+
+// LoggerOption configures NewLogger.
+type LoggerOption func(*LoggerConfig)
+
+// LoggerConfig is what the logger options set; exported for observe's
+// LoggerOption, as Config is.
+type LoggerConfig struct {
+	w      io.Writer
+	format string
+	level  slog.Leveler
+	buffer bool
+}
+
+// WithLogOutput sets where lines go (os.Stderr by default: on stdio
+// servers stdout carries the protocol).
+func WithLogOutput(w io.Writer) LoggerOption { return func(c *LoggerConfig) { c.w = w } }
+
+// WithLogFormat forces "json" or "text" (colour, via tint), overriding
+// EnvLogFormat and the terminal check.
+func WithLogFormat(f string) LoggerOption { return func(c *LoggerConfig) { c.format = f } }
+
+// WithLogLevel sets the level, overriding EnvLogLevel.
+func WithLogLevel(l slog.Leveler) LoggerOption { return func(c *LoggerConfig) { c.level = l } }
+
+// WithLogBuffer makes writes below ERROR non-blocking: lines are collected
+// in memory and written out by another goroutine at once, or, while it is
+// writing, together right after; past 4 MiB unwritten (an output that slow),
+// lines are dropped and the next write says how many. A line at ERROR or
+// above is written through, after the lines held before it, before the
+// call that logs it returns, so an error the process exits on is never
+// lost. Another line logged just before the process ends may still be held
+// then (if that goroutine has not run, or the output is slow) unless
+// FlushLogger writes it out first: the adapters' ServeStdio does when the
+// client closes stdin and on SIGTERM or SIGINT, wrap's fatal exit does
+// before it exits; a main that serves otherwise defers FlushLogger (and
+// returns rather than calling os.Exit). Meant for stdio servers, where a
+// slow stderr reader would otherwise slow every call.
+func WithLogBuffer() LoggerOption { return func(c *LoggerConfig) { c.buffer = true } }
+
+// NewLogger returns the logger to give to WithLogger, writing to stderr
+// (WithLogOutput changes that; on a stdio server stdout carries the
+// protocol): JSON lines (slog.JSONHandler) when the output is not a terminal —
+// in production and under a process manager — and tint's coloured text
+// when it is, where a panic's stack is printed on its own indented lines.
+// Level and format come from EnvLogLevel and EnvLogFormat unless set by
+// options.
+func NewLogger(opts ...LoggerOption) *slog.Logger {
+	c := LoggerConfig{w: os.Stderr}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	if c.level == nil {
+		var lvl slog.Level
+		if v := strings.TrimSpace(os.Getenv(EnvLogLevel)); v != "" {
+			if err := lvl.UnmarshalText([]byte(v)); err != nil {
+				lvl = slog.LevelInfo
+			}
+		}
+		c.level = lvl
+	}
+	format := c.format
+	if format == "" {
+		format = strings.ToLower(strings.TrimSpace(os.Getenv(EnvLogFormat)))
+	}
+	terminal := isTerminal(c.w)
+	if format == "" {
+		format = "json"
+		if terminal {
+			format = "text"
+		}
+	}
+	inner := func(w io.Writer) slog.Handler {
+		if format == "text" {
+			return tint.NewTextHandler(w, &tint.Options{Level: c.level, TimeFormat: time.TimeOnly, NoColor: !terminal})
+		}
+		return slog.NewJSONHandler(w, &slog.HandlerOptions{Level: c.level})
+	}
+	h := &handler{text: format == "text", shared: &handlerShared{w: c.w}}
+	if c.buffer {
+		buf := &asyncWriter{w: c.w}
+		h.shared.buf, h.shared.w = buf, buf
+		h.through = inner((*writeThrough)(buf))
+	}
+	h.inner = inner(h.shared.w)
+	return slog.New(h)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// handler is NewLogger's handler: it can flush a buffered writer, writes a
+// line at ERROR or above through it (through), and in text format prints a
+// stack attribute after the line, one frame per line, instead of a quoted
+// string full of \n\t.
+type handler struct {
+	inner   slog.Handler
+	through slog.Handler // inner writing through the buffer; nil without one
+	text    bool
+	shared  *handlerShared
+}
+
+type handlerShared struct {
+	mu  sync.Mutex // keeps a line and its stack together
+	w   io.Writer
+	buf *asyncWriter
+}
+
+func (h *handler) Enabled(ctx context.Context, l slog.Level) bool { return h.inner.Enabled(ctx, l) }
+
+func (h *handler) WithAttrs(as []slog.Attr) slog.Handler {
+	c := &handler{inner: h.inner.WithAttrs(as), text: h.text, shared: h.shared}
+	if h.through != nil {
+		c.through = h.through.WithAttrs(as)
+	}
+	return c
+}
+
+func (h *handler) WithGroup(name string) slog.Handler {
+	c := &handler{inner: h.inner.WithGroup(name), text: h.text, shared: h.shared}
+	if h.through != nil {
+		c.through = h.through.WithGroup(name)
+	}
+	return c
+}
+
+func (h *handler) Handle(ctx context.Context, r slog.Record) error {
+	inner, w := h.inner, h.shared.w
+	if h.through != nil && r.Level >= slog.LevelError {
+		// An error may be the last thing the process does before it exits
+		// (os.Exit, log.Fatal, a signal it handles itself): the line and
+		// what was held before it are written before Handle returns.
+		inner, w = h.through, (*writeThrough)(h.shared.buf)
+	}
+	if !h.text {
+		return inner.Handle(ctx, r)
+	}
+	var stack string
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == semconv.KeyStack && a.Value.Kind() == slog.KindString {
+			stack = a.Value.String()
+			return false
+		}
+		return true
+	})
+	if stack == "" {
+		return inner.Handle(ctx, r)
+	}
+	line := slog.NewRecord(r.Time, r.Level, r.Message, r.PC)
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key != semconv.KeyStack {
+			line.AddAttrs(a)
+		}
+		return true
+	})
+	h.shared.mu.Lock()
+	defer h.shared.mu.Unlock()
+	if err := inner.Handle(ctx, line); err != nil {
+		return err
+	}
+	var b strings.Builder
+	for l := range strings.SplitSeq(strings.TrimRight(stack, "\n"), "\n") {
+		b.WriteString("    ")
+		b.WriteString(safeText(l))
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// FlushLogger writes out the lines that a NewLogger built WithLogBuffer
+// holds, and waits until they are written; for any other logger (nil
+// included) it does nothing. It is safe to call at any time, and more than
+// once:
+//
+//	logger := observe.NewLogger(observe.WithLogBuffer())
+//	defer observe.FlushLogger(logger)
+func FlushLogger(l *slog.Logger) error {
+	if l == nil {
+		return nil
+	}
+	if f, ok := l.Handler().(interface{ Flush() error }); ok {
+		return f.Flush()
+	}
+	return nil
+}
+
+// Flush writes out the lines a WithLogBuffer logger holds.
+func (h *handler) Flush() error {
+	if h.shared.buf == nil {
+		return nil
+	}
+	return h.shared.buf.Flush()
+}
+
+// Buffer sizes of WithLogBuffer.
+const (
+	logBufferMax   = 4 << 20   // held past this, lines are dropped
+	logBufferSpare = 128 << 10 // a written buffer up to this size is reused
+)
+
+// asyncWriter collects writes and hands them to w later, off the caller's
+// path; Flush writes what it holds now.
+type asyncWriter struct {
+	w io.Writer
+
+	mu        sync.Mutex
+	pending   []byte
+	spare     []byte // the last written pending, for the next one
+	scheduled bool
+	dropped   int
+	timer     *time.Timer
+
+	writeMu sync.Mutex // one write to w at a time, in order
+}
+
+func (a *asyncWriter) Write(p []byte) (int, error) {
+	a.mu.Lock()
+	if len(a.pending)+len(p) > logBufferMax {
+		a.dropped++
+		a.mu.Unlock()
+		return len(p), nil
+	}
+	a.noteDropped()
+	a.pending = append(a.pending, p...)
+	if !a.scheduled {
+		// Written at once, off the caller's path (a timer of 0 runs the
+		// flush on a goroutine of its own, and is reused); lines that come
+		// while it writes wait for it and go out together.
+		a.scheduled = true
+		if a.timer == nil {
+			a.timer = time.AfterFunc(0, a.flush)
+		} else {
+			a.timer.Reset(0)
+		}
+	}
+	a.mu.Unlock()
+	return len(p), nil
+}
+
+// noteDropped says in pending how many lines were dropped since it last
+// said so; a.mu is held.
+func (a *asyncWriter) noteDropped() {
+	if a.dropped == 0 {
+		return
+	}
+	a.pending = append(a.pending, `{"level":"WARN","msg":"log lines dropped: the output is too slow","dropped":`...)
+	a.pending = strconv.AppendInt(a.pending, int64(a.dropped), 10)
+	a.pending = append(a.pending, "}\n"...)
+	a.dropped = 0
+}
+
+func (a *asyncWriter) flush() { _ = a.Flush() }
+
+// Flush writes out everything written so far.
+func (a *asyncWriter) Flush() error {
+	a.writeMu.Lock()
+	defer a.writeMu.Unlock()
+	return a.writeHeld()
+}
+
+// writeHeld writes out what is held; a.writeMu is held.
+func (a *asyncWriter) writeHeld() error {
+	a.mu.Lock()
+	a.noteDropped()
+	out := a.pending
+	a.pending, a.spare = a.spare[:0], nil
+	a.scheduled = false
+	a.mu.Unlock()
+	if len(out) == 0 {
+		return nil
+	}
+	_, err := a.w.Write(out)
+	if cap(out) <= logBufferSpare {
+		// Kept for reuse, unless a burst grew it large.
+		a.mu.Lock()
+		a.spare = out[:0]
+		a.mu.Unlock()
+	}
+	return err
+}
+
+// writeThrough is an asyncWriter whose writes are written out before they
+// return, after what it holds: the way of a line at ERROR and above. It
+// drops nothing.
+type writeThrough asyncWriter
+
+func (t *writeThrough) Write(p []byte) (int, error) {
+	a := (*asyncWriter)(t)
+	a.writeMu.Lock()
+	defer a.writeMu.Unlock()
+	if err := a.writeHeld(); err != nil {
+		return 0, err
+	}
+	return a.w.Write(p)
+}

@@ -1,0 +1,441 @@
+package obs
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
+)
+
+// log writes the call's one line.
+func (c *Recording) log(ctx context.Context, out *Report, d time.Duration, errType, code string, cause *lazyCause) {
+	l := c.o.logger
+	if l == nil {
+		return
+	}
+	level := out.level()
+	if !l.Enabled(ctx, level) {
+		return
+	}
+	attrs := make([]slog.Attr, 0, 18)
+	attrs = append(attrs,
+		c.nameAttr(),
+		slog.String(semconv.KeyCallID, c.callID),
+		slog.String(semconv.KeyOutcome, string(out.Outcome)),
+		slog.Float64(semconv.KeyDurationMS, float64(d.Microseconds())/1000),
+		slog.Int(semconv.KeyAttempts, out.Attempts),
+	)
+	if c.requestID != "" {
+		attrs = append(attrs, slog.String(semconv.KeyRequestID, c.requestID))
+	}
+	if c.sessionID != "" {
+		attrs = append(attrs, slog.String(semconv.KeySessionID, c.sessionID))
+	}
+	if c.protocol != "" {
+		attrs = append(attrs, slog.String(semconv.KeyProtocolVersion, c.protocol))
+	}
+	if b, text := c.arguments(); b != nil {
+		attrs = append(attrs, slog.Any(semconv.KeyArguments, json.RawMessage(b)))
+	} else if text != "" {
+		attrs = append(attrs, slog.String(semconv.KeyArguments, text))
+	}
+	attrs = c.appendFailure(attrs, out, errType, code, cause)
+	attrs = appendTraceIDs(attrs, c.span)
+	l.LogAttrs(ctx, level, c.message(), attrs...)
+}
+
+func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code string, cause *lazyCause) []slog.Attr {
+	if errType != "" {
+		attrs = append(attrs, slog.String(semconv.KeyErrorType, errType))
+	}
+	if out.JSONRPCCode != 0 {
+		attrs = append(attrs, slog.Int(semconv.KeyJSONRPCCode, out.JSONRPCCode))
+	}
+	switch {
+	case out.Err != nil:
+		attrs = append(attrs, slog.String(semconv.KeyCode, code),
+			slog.String(semconv.KeyCause, cause.get(c, out.Err)))
+	case out.Outcome == OutcomeToolError && out.Result != nil:
+		// An error result the handler built: its text is the operator's
+		// only clue to what failed upstream.
+		attrs = append(attrs, slog.String(semconv.KeyCause, c.text(out.Result.Text(), maxCauseBytes)))
+	}
+	if out.Masked {
+		attrs = append(attrs, slog.Bool(semconv.KeyMasked, true))
+	}
+	if out.Stack != nil {
+		attrs = append(attrs, slog.String(semconv.KeyStack, c.text(string(out.Stack), maxStackBytes)))
+	}
+	if out.Discarded {
+		attrs = append(attrs, slog.Bool(semconv.KeyDiscarded, true))
+	}
+	if out.CutFrom > 0 {
+		attrs = append(attrs, slog.Int(semconv.KeyCutFrom, out.CutFrom))
+	}
+	return attrs
+}
+
+// arguments renders the arguments for the log line and span once, as the
+// tool's argument mode says: redacted JSON, or text when a cap cut it;
+// only names and sizes; or nothing.
+func (c *Recording) arguments() (asJSON []byte, text string) {
+	if c.argState == argsPending {
+		c.argState = argsEmpty
+		if c.args != nil && c.o.cfg.maxArgBytes > 0 {
+			switch c.o.cfg.argMode(c.tool) {
+			case argsFull:
+				c.argState, c.argText = c.fullArguments()
+			case argsNames:
+				c.argState, c.argText = c.capJSON(argumentNames(c.o.red, c.args))
+			}
+		}
+	}
+	switch c.argState {
+	case argsRaw:
+		return c.rawArgs, ""
+	}
+	return nil, c.argText
+}
+
+// argumentsText is arguments as one string, for the span attribute.
+func (c *Recording) argumentsText() string {
+	if b, text := c.arguments(); b != nil {
+		return string(b)
+	} else {
+		return text
+	}
+}
+
+func (c *Recording) fullArguments() (argState, string) {
+	limit := c.o.cfg.maxArgBytes
+	budget := 4 * limit
+	if raw := c.rawArgs; len(raw) > 0 && len(raw) <= limit && c.o.red.clean(c.args, 0, limit, &budget) && safeBytes(raw) {
+		// Nothing to redact: the client's own bytes are the log's, without
+		// building a redacted copy and encoding it again.
+		return argsRaw, ""
+	}
+	w := walker{r: c.o.red, limit: limit, budget: 4 * limit}
+	return c.capJSON(json.Marshal(w.value(reflect.ValueOf(c.args), 0)))
+}
+
+func (c *Recording) capJSON(b []byte, err error) (argState, string) {
+	switch {
+	case err != nil:
+		return argsText, c.text(errorText(err), c.o.cfg.maxArgBytes)
+	case len(b) > c.o.cfg.maxArgBytes:
+		return argsText, capString(string(b), c.o.cfg.maxArgBytes)
+	case string(b) == "null":
+		return argsEmpty, ""
+	}
+	// The rendered JSON takes the place of the client's bytes, which are
+	// not needed any more: no copy into a string and back.
+	c.rawArgs = b
+	return argsRaw, ""
+}
+
+// argumentNames renders arguments by name, JSON type and size only:
+// "<string, 4 bytes>", "<array, 3 items>", "<object, 2 keys>",
+// "<number>"; a value under a secret name is Redacted, not even its size
+// shown. An object of plain names is written straight into one buffer;
+// anything else goes through argumentSizes and the encoder, which give
+// the same bytes.
+func argumentNames(r *Redactor, args any) ([]byte, error) {
+	if raw, ok := args.(json.RawMessage); ok {
+		var decoded any
+		if len(raw) > maxTextBytes*64 || json.Unmarshal(raw, &decoded) != nil {
+			return marshalPlain(sizeOf(args))
+		}
+		args = decoded
+	}
+	if m, ok := args.(map[string]any); ok && len(m) <= 256 {
+		if b, ok := appendArgumentSizes(r, m); ok {
+			return b, nil
+		}
+	}
+	return marshalPlain(argumentSizes(r, args))
+}
+
+// appendArgumentSizes writes what marshalPlain(argumentSizes(r, m)) would
+// (keys sorted, values unescaped), when every key is printable ASCII that
+// needs no escaping, capping or rewriting; ok is false otherwise.
+func appendArgumentSizes(r *Redactor, m map[string]any) (b []byte, ok bool) {
+	type pair struct {
+		k string
+		v any
+	}
+	var arr [16]pair
+	pairs := arr[:0]
+	n := 2
+	for k, v := range m {
+		if !plainKey(k) {
+			return nil, false
+		}
+		pairs = append(pairs, pair{k, v})
+		n += len(k) + 32
+	}
+	slices.SortFunc(pairs, func(a, b pair) int { return strings.Compare(a.k, b.k) })
+	b = make([]byte, 0, n)
+	b = append(b, '{')
+	for i, p := range pairs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, p.k...)
+		b = append(b, `":"`...)
+		if r.IsSecretName(p.k) {
+			b = append(b, Redacted...)
+		} else {
+			b = appendSizeOf(b, p.v)
+		}
+		b = append(b, '"')
+	}
+	return append(b, '}'), true
+}
+
+// plainKey reports whether k is written in JSON as it is and left alone
+// by safeText and capString.
+func plainKey(k string) bool {
+	if len(k) > maxNameBytes {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// argumentSizes is argumentNames' value for the encoder, for arguments
+// appendArgumentSizes does not write.
+func argumentSizes(r *Redactor, args any) any {
+	m, ok := args.(map[string]any)
+	if !ok || len(m) > 256 {
+		return sizeOf(args)
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		k := safeText(capString(k, maxNameBytes))
+		if r.IsSecretName(k) {
+			out[k] = Redacted
+			continue
+		}
+		out[k] = sizeOf(v)
+	}
+	return out
+}
+
+// marshalPlain is json.Marshal without HTML escaping, so that "<string, 4
+// bytes>" reads as it is in the log line.
+func marshalPlain(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// appendSizeOf appends sizeOf(v).
+func appendSizeOf(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case string:
+		b = append(b, "<string, "...)
+		return append(strconv.AppendInt(b, int64(len(x)), 10), " bytes>"...)
+	case []any:
+		b = append(b, "<array, "...)
+		return append(strconv.AppendInt(b, int64(len(x)), 10), " items>"...)
+	case map[string]any:
+		b = append(b, "<object, "...)
+		return append(strconv.AppendInt(b, int64(len(x)), 10), " keys>"...)
+	}
+	return append(b, sizeOf(v)...)
+}
+
+func sizeOf(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "<null>"
+	case string:
+		return "<string, " + strconv.Itoa(len(x)) + " bytes>"
+	case bool:
+		return "<bool>"
+	case float64, json.Number, int, int64:
+		return "<number>"
+	case []any:
+		return "<array, " + strconv.Itoa(len(x)) + " items>"
+	case map[string]any:
+		return "<object, " + strconv.Itoa(len(x)) + " keys>"
+	case json.RawMessage:
+		return "<json, " + strconv.Itoa(len(x)) + " bytes>"
+	}
+	return "<" + reflect.TypeOf(v).Kind().String() + ">"
+}
+
+func appendTraceIDs(attrs []slog.Attr, s trace.Span) []slog.Attr {
+	if s == nil {
+		return attrs
+	}
+	sc := s.SpanContext()
+	if !sc.IsValid() {
+		return attrs
+	}
+	// One string for both ids: one allocation instead of two.
+	tid, sid := sc.TraceID(), sc.SpanID()
+	var buf [2 * (len(tid) + len(sid))]byte
+	hex.Encode(buf[:], tid[:])
+	hex.Encode(buf[2*len(tid):], sid[:])
+	ids := string(buf[:])
+	return append(attrs, slog.String(semconv.KeyTraceID, ids[:2*len(tid)]),
+		slog.String(semconv.KeySpanID, ids[2*len(tid):]))
+}
+
+// Event records something that happened during the call (a retry, a
+// reconnect): a span event, a count for EventRetry and EventReconnect, and
+// a log line tied to the call id. Secret-named attributes are redacted and
+// text is capped and scrubbed; an attribute named "event" is renamed
+// mcpwrap.event, since tracing backends show that key as the event's name.
+func (c *Recording) Event(ctx context.Context, level slog.Level, name string, attrs ...slog.Attr) {
+	if c == nil {
+		return
+	}
+	if c.span != nil && c.span.IsRecording() {
+		kv := make([]attribute.KeyValue, 0, len(attrs))
+		for _, a := range attrs {
+			if a, ok := eventAttr(a, name); ok {
+				kv = append(kv, c.o.otelAttr(a, c.knownSecrets()))
+			}
+		}
+		c.span.AddEvent(name, trace.WithAttributes(kv...))
+	}
+	if c.o.metrics {
+		switch name {
+		case EventRetry:
+			c.o.retries.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.tool)))
+		case EventReconnect:
+			c.o.reconnects.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.tool)))
+		}
+	}
+	l := c.o.logger
+	if l == nil || !l.Enabled(ctx, level) {
+		return
+	}
+	all := make([]slog.Attr, 0, len(attrs)+5)
+	all = append(all, slog.String(semconv.KeyTool, c.tool), slog.String(semconv.KeyCallID, c.callID),
+		slog.String(semconv.KeyEvent, name))
+	for _, a := range attrs {
+		if a, ok := eventAttr(a, name); ok {
+			all = append(all, c.o.logAttr(a, c.knownSecrets()))
+		}
+	}
+	all = appendTraceIDs(all, c.span)
+	l.LogAttrs(ctx, level, semconv.MsgToolCallEvent, all...)
+}
+
+// eventAttr drops an "event" attribute that repeats the event's name and
+// renames any other, so that no attribute collides with the name.
+func eventAttr(a slog.Attr, name string) (slog.Attr, bool) {
+	if a.Key != semconv.KeyEvent {
+		return a, true
+	}
+	if v := a.Value.Resolve(); v.Kind() == slog.KindString && v.String() == name {
+		return a, false
+	}
+	a.Key = semconv.AttrEvent
+	return a, true
+}
+
+// Late logs a handler that finished after its call was answered (its
+// timeout fired); err and stack are what it ended with.
+func (c *Recording) Late(late time.Duration, err error, stack []byte) {
+	if c == nil || c.o.logger == nil {
+		return
+	}
+	attrs := []slog.Attr{
+		c.nameAttr(),
+		slog.String(semconv.KeyCallID, c.callID),
+		slog.Float64(semconv.KeyLateMS, float64(late.Microseconds())/1000),
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String(semconv.KeyCause, c.text(errorText(err), maxCauseBytes)))
+	}
+	if stack != nil {
+		attrs = append(attrs, slog.String(semconv.KeyStack, c.text(string(stack), maxStackBytes)))
+	}
+	attrs = appendTraceIDs(attrs, c.span)
+	c.o.logger.LogAttrs(context.Background(), slog.LevelWarn, semconv.MsgLate, attrs...)
+}
+
+// logAttr makes an attribute safe for a log line: secret names redacted,
+// text capped, scrubbed of known and secret-shaped values and sanitised,
+// errors turned into their (never panicking) text.
+func (o *Observer) logAttr(a slog.Attr, known []string) slog.Attr {
+	key := safeText(capString(a.Key, maxNameBytes))
+	if o.red.IsSecretName(a.Key) {
+		return slog.String(key, Redacted)
+	}
+	v := a.Value.Resolve()
+	switch v.Kind() {
+	case slog.KindString:
+		return slog.String(key, o.red.capScrub(v.String(), maxCauseBytes, known))
+	case slog.KindAny:
+		if err, ok := v.Any().(error); ok {
+			return slog.String(key, o.red.capScrub(errorText(err), maxCauseBytes, known))
+		}
+		w := walker{r: o.red, found: nil, limit: maxCauseBytes, budget: maxTextBytes}
+		return slog.Any(key, w.value(reflect.ValueOf(v.Any()), 0))
+	case slog.KindGroup:
+		w := walker{r: o.red, limit: maxCauseBytes, budget: maxTextBytes}
+		return slog.Any(key, w.slogValue(v, 0))
+	}
+	return slog.Attr{Key: key, Value: v}
+}
+
+// otelAttr converts a slog attribute for a span with the redaction of
+// logAttr.
+func (o *Observer) otelAttr(a slog.Attr, known []string) attribute.KeyValue {
+	key := safeText(capString(a.Key, maxNameBytes))
+	if o.red.IsSecretName(a.Key) {
+		return attribute.String(key, Redacted)
+	}
+	v := a.Value.Resolve()
+	switch v.Kind() {
+	case slog.KindBool:
+		return attribute.Bool(key, v.Bool())
+	case slog.KindInt64:
+		return attribute.Int64(key, v.Int64())
+	case slog.KindUint64:
+		return attribute.Int64(key, int64(v.Uint64()))
+	case slog.KindFloat64:
+		return attribute.Float64(key, v.Float64())
+	case slog.KindDuration:
+		return attribute.Float64(key, v.Duration().Seconds())
+	case slog.KindString:
+		return attribute.String(key, o.red.capScrub(v.String(), maxCauseBytes, known))
+	}
+	if err, ok := v.Any().(error); ok {
+		return attribute.String(key, o.red.capScrub(errorText(err), maxCauseBytes, known))
+	}
+	w := walker{r: o.red, limit: maxCauseBytes, budget: maxTextBytes}
+	var b []byte
+	if v.Kind() == slog.KindGroup {
+		b, _ = json.Marshal(w.slogValue(v, 0))
+	} else {
+		b, _ = json.Marshal(w.value(reflect.ValueOf(v.Any()), 0))
+	}
+	return attribute.String(key, o.red.capScrub(string(b), maxCauseBytes, known))
+}

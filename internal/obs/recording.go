@@ -1,0 +1,329 @@
+package obs
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+)
+
+// Caps of the operator-facing text of one call. Text is cut to these
+// before it is scrubbed, so a multi-megabyte cause costs what a short one
+// does.
+const (
+	maxCauseBytes = 8 << 10
+	maxStackBytes = maxTextBytes
+	maxNameBytes  = 256
+)
+
+type serverSpanKey struct{}
+
+// Recording is one tool call being observed. Its methods are safe for
+// concurrent use; a nil *Recording does nothing, which is how the
+// no-telemetry path stays free.
+type Recording struct {
+	o         *Observer
+	span      trace.Span  // nil without tracing
+	owned     bool        // we started the span, so we end it
+	anyTool   bool        // the tool is whatever the client named (unknown): not a metric attribute
+	early     bool        // begin is before the span starts: mcp-go's hook saw the call first
+	kind      requestKind // tools/call (the zero value), resources/read or prompts/get
+	begin     time.Time
+	tool      string
+	callID    string
+	requestID string
+	sessionID string
+	protocol  string
+	args      any
+	rawArgs   []byte // the arguments as the client sent them, when known; then as logged (argsRaw)
+	header    http.Header
+
+	secOnce sync.Once
+	secrets []string // secret values in the arguments and headers
+
+	// The arguments are rendered once, by the goroutine that starts and
+	// ends the call (startSpan, log), so no lock is needed.
+	argState argState
+	argText  string // the rendered arguments, unless they are rawArgs
+}
+
+// Start begins observing a request: it reads the parent trace context (the
+// context's span, else params._meta, else HTTP headers), starts the SERVER
+// span ("tools/call {tool}", "resources/read", "prompts/get {prompt}") and
+// returns a context carrying it, so the handler's own spans become its
+// children. When an SDK adapter put its own server span for the request
+// into the context (ContextWithServerSpan), that span is completed instead
+// of starting a second one.
+func (o *Observer) Start(ctx context.Context, req *call.Request, callID string) (context.Context, *Recording) {
+	c := o.newRecording(ctx, req, callID, time.Now())
+	if p := o.pendingOf(ctx); p != nil {
+		if c.requestID == "" {
+			c.requestID = p.id
+		}
+		p.seen.Store(true)
+	}
+	return c.startSpan(ctx, req)
+}
+
+func (o *Observer) newRecording(_ context.Context, req *call.Request, callID string, begin time.Time) *Recording {
+	c := &Recording{o: o, begin: begin, callID: callID, header: req.Header, args: req.Args, rawArgs: req.Raw,
+		kind: requestKind(req.Kind), sessionID: req.Session, requestID: safeText(capString(req.RequestID, maxNameBytes))}
+	if req.Kind == call.Resource {
+		c.tool = o.red.URI(req.Name)
+	} else {
+		c.tool = safeText(capString(req.Name, maxNameBytes))
+	}
+	if c.args == nil && len(req.Raw) > 0 {
+		c.args = req.Raw
+	}
+	if req.Kind != call.Tool && isEmptyArgs(c.args) {
+		c.args = nil
+	}
+	c.protocol = safeText(capString(req.Protocol, maxNameBytes))
+	if c.protocol == "" && req.Header != nil {
+		c.protocol = safeText(capString(req.Header.Get(headerProtocolVersion), maxNameBytes))
+	}
+	return c
+}
+
+// headerProtocolVersion is the HTTP header carrying the protocol version.
+const headerProtocolVersion = "Mcp-Protocol-Version"
+
+// isEmptyArgs reports whether a resource's or prompt's arguments hold
+// nothing to log.
+func isEmptyArgs(a any) bool {
+	switch v := a.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		return len(v) == 0
+	case map[string]string:
+		return len(v) == 0
+	}
+	return false
+}
+
+// startSpan starts the request's span, or adopts the SDK's server span for
+// it. Attributes that cost work (the arguments) are only built for a span
+// that records.
+func (c *Recording) startSpan(ctx context.Context, req *call.Request) (context.Context, *Recording) {
+	o := c.o
+	if o.tracer == nil {
+		return ctx, c
+	}
+	if c.kind != kindTool {
+		return c.startRequestSpan(ctx, req), c
+	}
+	name := semconv.MethodToolsCall
+	if c.tool != "" {
+		name += " " + c.tool
+	}
+	ctx = c.openSpan(ctx, name, req.Meta, req.Header, c.startAttrs(req))
+	if o.cfg.recordArgs && c.span.IsRecording() {
+		if a := c.argumentsText(); a != "" {
+			c.span.SetAttributes(attribute.String(semconv.AttrToolArguments, a))
+		}
+	}
+	return ctx, c
+}
+
+func (c *Recording) startAttrs(req *call.Request) []attribute.KeyValue {
+	n := 4
+	for _, v := range [...]string{c.callID, c.requestID, c.sessionID, c.protocol} {
+		if v != "" {
+			n++
+		}
+	}
+	attrs := make([]attribute.KeyValue, 0, n) // exact: every slot is 64 bytes
+	attrs = append(attrs,
+		attribute.String(semconv.AttrMethodName, semconv.MethodToolsCall),
+		attribute.String(semconv.AttrToolName, c.tool),
+		attribute.String(semconv.AttrOperationName, semconv.OperationExecuteTool),
+	)
+	return c.requestAttrs(attrs, req.Header)
+}
+
+func (c *Recording) transport(header http.Header) string {
+	if t := c.o.cfg.transport; t != "" {
+		return t
+	}
+	if len(header) > 0 {
+		return semconv.TransportTCP
+	}
+	return semconv.TransportPipe
+}
+
+// knownSecrets returns, once per call, the secret values the arguments
+// and headers hold, so that free text repeating them can be scrubbed.
+func (c *Recording) knownSecrets() []string {
+	c.secOnce.Do(func() {
+		var found []string
+		if len(c.header) > 0 {
+			c.o.red.secretHeaders(c.header, &found)
+		}
+		if c.args != nil {
+			c.o.red.secretsIn(c.args, &found)
+		}
+		c.secrets = found
+	})
+	return c.secrets
+}
+
+// text caps, scrubs and sanitises operator text of this call.
+func (c *Recording) text(s string, n int) string {
+	return c.o.red.capScrub(s, n, c.knownSecrets())
+}
+
+// End finishes the call: the span's status, attributes and end, the
+// duration metric, and the log line.
+func (c *Recording) End(ctx context.Context, out Report) {
+	if c == nil {
+		return
+	}
+	d := time.Since(c.begin)
+	errType := out.ErrorType()
+	var code string
+	if out.Err != nil {
+		code = out.Err.Code().String()
+	}
+	panicked := out.Stack != nil
+	var cause lazyCause
+	if c.span != nil {
+		if c.span.IsRecording() {
+			c.endSpan(&out, errType, code, panicked, &cause)
+		}
+		if c.owned {
+			c.span.End()
+		}
+	}
+	if out.Outcome == OutcomeRepeatedFailure {
+		if c.span != nil && c.span.IsRecording() {
+			c.span.AddEvent(semconv.EventRepeated)
+		}
+		if c.o.metrics {
+			c.o.repeated.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.metricToolName())))
+		}
+	}
+	if c.o.metrics {
+		c.o.duration.Record(ctx, d.Seconds(), c.durationOption(errType))
+		if panicked {
+			c.o.panics.Add(ctx, 1, c.panicOption())
+		}
+	}
+	c.log(ctx, &out, d, errType, code, &cause)
+}
+
+func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc *lazyCause) {
+	s := c.span
+	n := 2
+	for _, on := range [...]bool{errType != "", out.JSONRPCCode != 0, code != "", out.Masked, out.CutFrom > 0,
+		c.o.cfg.recordResult && out.Result != nil} {
+		if on {
+			n++
+		}
+	}
+	attrs := make([]attribute.KeyValue, 0, n) // exact: every slot is 64 bytes
+	attrs = append(attrs,
+		attribute.String(semconv.AttrOutcome, string(out.Outcome)),
+		attribute.Int(semconv.AttrAttempts, out.Attempts))
+	if errType != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrErrorType, errType))
+	}
+	if out.JSONRPCCode != 0 {
+		attrs = append(attrs, attribute.Int(semconv.AttrRPCStatusCode, out.JSONRPCCode))
+	}
+	if code != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrErrorCode, code))
+	}
+	if out.Masked {
+		attrs = append(attrs, attribute.Bool(semconv.AttrMasked, true))
+	}
+	if out.CutFrom > 0 {
+		attrs = append(attrs, attribute.Int(semconv.AttrCutFrom, out.CutFrom))
+	}
+	if c.o.cfg.recordResult && out.Result != nil {
+		attrs = append(attrs, attribute.String(semconv.AttrToolResult, c.resultText(out.Result)))
+	}
+	s.SetAttributes(attrs...)
+	if out.Err != nil {
+		cause := lc.get(c, out.Err)
+		if panicked {
+			s.AddEvent(semconv.EventPanic, trace.WithAttributes(
+				attribute.String(semconv.AttrExceptionType, "panic"),
+				attribute.String(semconv.AttrExceptionMessage, cause),
+				attribute.String(semconv.AttrExceptionStacktrace, c.text(string(out.Stack), maxStackBytes))))
+		} else {
+			s.AddEvent(semconv.EventException, trace.WithAttributes(
+				attribute.String(semconv.AttrExceptionType, code),
+				attribute.String(semconv.AttrExceptionMessage, cause)))
+		}
+	}
+	if errType != "" {
+		s.SetStatus(codes.Error, c.statusDescription(out, code))
+	}
+}
+
+// resultText is the result for gen_ai.tool.call.result: its text,
+// capped, then scrubbed of the call's secrets.
+func (c *Recording) resultText(res call.Result) string {
+	return c.text(res.Text(), c.o.cfg.maxArgBytes)
+}
+
+// statusDescription is safe to show: the model-facing message for public
+// codes, the code name otherwise.
+func (c *Recording) statusDescription(out *Report, code string) string {
+	switch {
+	case out.JSONRPCCode != 0:
+		return "JSON-RPC error " + strconv.Itoa(out.JSONRPCCode)
+	case out.Err == nil:
+		return "tool returned an error result"
+	}
+	e := out.Err
+	if e.Code().Public() && e.Message() != "" && !out.Masked {
+		return c.text(e.Message(), maxCauseBytes)
+	}
+	return code
+}
+
+// lazyCause is a failed call's cause as the operator sees it, built once
+// for the span and the log line, and only if one of them wants it.
+type lazyCause struct {
+	text string
+	done bool
+}
+
+func (l *lazyCause) get(c *Recording, e *errs.Error) string {
+	if !l.done {
+		l.text, l.done = c.text(causeText(e, maxCauseBytes), maxCauseBytes), true
+	}
+	return l.text
+}
+
+// metricToolName is the tool as a metric attribute: a client may name any
+// tool, so an unknown one is left out to keep metric series bounded.
+func (c *Recording) metricToolName() string {
+	if c.anyTool {
+		return ""
+	}
+	return c.tool
+}
+
+// argState says what Recording.argText holds.
+type argState uint8
+
+const (
+	argsPending argState = iota // not rendered yet
+	argsEmpty                   // nothing to log
+	argsRaw                     // rawArgs holds the JSON to log: the client's, or the redacted copy
+	argsText                    // argText is text (JSON cut by a cap)
+)

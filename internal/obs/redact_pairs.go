@@ -1,0 +1,89 @@
+package obs
+
+import "strings"
+
+// pairKeys are the endings of a key whose value is secret in a "key=value"
+// or "key: value" pair, lower-case, without '-' and '_'.
+var pairKeys = []string{"password", "passwd", "pwd", "secret", "token", "apikey", "accesskey", "auth"}
+
+// redactPairs replaces the value of every pair whose key ends in a
+// pairKeys word ("password=x", "db_password: 'x'", "API-Key=x"). The key
+// is the run of letters, '_' and '-' before the separator (a quote and
+// spaces may come between); the value runs to a space, quote, '&', ',',
+// ';' or bracket, so "(password=x)" keeps its ")". One pass, no regular
+// expression: the cost is linear in len(s) with a small constant.
+func redactPairs(s string) string {
+	var b strings.Builder
+	last := 0 // s[last:] is not yet copied to b
+	for i := 0; i < len(s); i++ {
+		if s[i] != '=' && s[i] != ':' {
+			continue
+		}
+		if !secretKeyBefore(s, i) {
+			continue
+		}
+		v := i + 1
+		for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
+			v++
+		}
+		if v < len(s) && (s[v] == '"' || s[v] == '\'') {
+			v++
+		}
+		end := v
+		for end < len(s) && !valueStop(s[end]) {
+			end++
+		}
+		if end == v {
+			continue
+		}
+		b.WriteString(s[last:v])
+		b.WriteString(Redacted)
+		last, i = end, end-1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// secretKeyBefore reports whether the key ending before the separator at
+// sep is a secret's.
+func secretKeyBefore(s string, sep int) bool {
+	e := sep
+	for e > 0 && (s[e-1] == ' ' || s[e-1] == '\t') {
+		e--
+	}
+	if e > 0 && (s[e-1] == '"' || s[e-1] == '\'') {
+		e--
+	}
+	start := e
+	for start > 0 && keyByte(s[start-1]) {
+		start--
+	}
+	if start == e || e-start > 64 || (start > 0 && isDigit(s[start-1])) {
+		return false
+	}
+	var buf [64]byte
+	k := appendNormalized(buf[:0], s[start:e])
+	for _, w := range pairKeys {
+		if len(k) >= len(w) && string(k[len(k)-len(w):]) == w {
+			return true
+		}
+	}
+	return false
+}
+
+func keyByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-'
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func valueStop(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '"', '\'', '&', ',', ';', '(', ')', '[', ']', '{', '}', '<', '>':
+		return true
+	}
+	return false
+}

@@ -1,0 +1,171 @@
+package obs_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+)
+
+const (
+	plantedPassword = "Tr0ub4dor-and-3"
+	plantedToken    = "tok_9f8e7d6c5b4a39281706"
+	plantedPIN      = "pin-7319-5555"
+)
+
+type loginArgs struct {
+	User string `json:"user"`
+	PIN  string `json:"pin" mcpwrap:"secret"`
+}
+
+// TestSecretsAppearNowhere plants secrets in arguments (by name, by struct
+// tag, by shape), in an Authorization header and in the error text, and
+// looks for them in every log line, span attribute, event and status, and in
+// the results.
+func TestSecretsAppearNowhere(t *testing.T) {
+	x := newTel(t, obs.WithArgumentValues(), obs.WithArgumentsAttribute(true), obs.WithResultAttribute(true),
+		obs.WithSecretNames(obs.SecretNames(loginArgs{})...))
+	s := server.NewMCPServer("bank", "1.0.0", server.WithTracer(mcpgo.Tracer(wrap.New(obstest.WithObserver(x.obs)))),
+		mcpgo.Wrap(obstest.WithObserver(x.obs)))
+	s.AddTool(mcp.NewTool("login"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, fmt.Errorf("login as %s with password %s (pin %s, header %s) failed",
+			req.GetString("user", ""), req.GetString("password", ""), req.GetString("pin", ""), req.Header.Get("Authorization"))
+	})
+	s.AddTool(mcp.NewTool("lookup"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, fmt.Errorf("upstream said: invalid api_key=%s for postgres://app:%s@db/x", plantedToken, plantedPassword)
+	})
+	conn := dialWithHeaders(t, s, map[string]string{"Authorization": "Bearer " + plantedToken, "Cookie": "sid=" + plantedToken})
+
+	var results []string
+	for _, call := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"login", map[string]any{"user": "ada", "password": plantedPassword, "pin": plantedPIN, "note": "Bearer " + plantedToken}},
+		{"lookup", map[string]any{"q": "balance"}},
+	} {
+		var req mcp.CallToolRequest
+		req.Params.Name, req.Params.Arguments = call.tool, call.args
+		res, err := conn.CallTool(t.Context(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(res)
+		results = append(results, string(b))
+	}
+
+	var haystack strings.Builder
+	haystack.WriteString(x.logs.String())
+	for _, r := range results {
+		haystack.WriteString(r)
+	}
+	for _, sp := range x.spans.Ended() {
+		haystack.WriteString(sp.Name() + sp.Status().Description)
+		for _, kv := range sp.Attributes() {
+			haystack.WriteString(string(kv.Key) + "=" + kv.Value.Emit() + "\n")
+		}
+		for _, e := range sp.Events() {
+			for _, kv := range e.Attributes {
+				haystack.WriteString(e.Name + ":" + string(kv.Key) + "=" + kv.Value.Emit() + "\n")
+			}
+		}
+	}
+	all := haystack.String()
+	for _, secret := range []string{plantedPassword, plantedToken, plantedPIN} {
+		if strings.Contains(all, secret) {
+			i := strings.Index(all, secret)
+			t.Errorf("secret %q leaked: …%s…", secret, all[max(0, i-200):min(len(all), i+50)])
+		}
+	}
+	// The redaction must not remove what the operator needs.
+	if !strings.Contains(all, `"user":"ada"`) || !strings.Contains(all, "login as ada") || !strings.Contains(all, obs.Redacted) {
+		t.Errorf("non-secret context was lost: %s", x.logs.String())
+	}
+}
+
+func dialWithHeaders(t *testing.T, s *server.MCPServer, headers map[string]string) *client.Client {
+	t.Helper()
+	return testserver.Connect(t, testserver.StartHTTP(t, s).URL, headers)
+}
+
+type valuer struct{ secret string }
+
+func (valuer) LogValue() slog.Value { return slog.StringValue(obs.Redacted) }
+
+func TestRedactorValue(t *testing.T) {
+	r := obs.NewRedactor("otp")
+	type nested struct {
+		Key   string `json:"key" mcpwrap:"secret"`
+		Label string `json:"label"`
+	}
+	cases := []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"secret names", map[string]any{"Password": "x1", "X-Api-Key": "x2", "db_token": "x3", "otp": "x4", "max_tokens": 5.0},
+			`{"Password":"[REDACTED]","X-Api-Key":"[REDACTED]","db_token":"[REDACTED]","max_tokens":5,"otp":"[REDACTED]"}`},
+		{"bearer and jwt shapes", map[string]any{"h": "Bearer abcdefghijkl", "j": "eyJhbGciOi.eyJzdWIiOi.c2lnbmF0dXJl"},
+			`{"h":"[REDACTED]","j":"[REDACTED]"}`},
+		{"struct tag", nested{Key: "k", Label: "l"}, `{"key":"[REDACTED]","label":"l"}`},
+		{"LogValuer", map[string]any{"v": valuer{"hidden"}}, `{"v":"[REDACTED]"}`},
+		{"api key formats", []any{"sk-proj-abcdefghijklmnop1234", "ghp_abcdefghijklmnopqrstuvwxyz", "AKIAABCDEFGHIJKLMNOP"},
+			`["[REDACTED]","[REDACTED]","[REDACTED]"]`},
+		{"raw JSON", json.RawMessage(`{"password":"p","a":1}`), `{"a":1,"password":"[REDACTED]"}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := json.Marshal(r.Value(tc.in))
+			if err != nil || string(b) != tc.want {
+				t.Fatalf("got %s (%v), want %s", b, err, tc.want)
+			}
+		})
+	}
+	for in, want := range map[string]string{
+		"dial postgres://u:hunter22@db:5432/x": "dial postgres://u:[REDACTED]@db:5432/x",
+		"query failed: password=abc host=h":    "query failed: password=[REDACTED] host=h",
+		`{"api_key": "k-123"}`:                 `{"api_key": "[REDACTED]"}`,
+		"the author: Ada":                      "the author: Ada",
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := obs.SecretNames(struct {
+		A loginArgs   `json:"a"`
+		B []loginArgs `json:"b"`
+	}{}); strings.Join(got, ",") != "pin,pin" {
+		t.Errorf("SecretNames = %v", got)
+	}
+}
+
+// A LogValuer in an event attribute is resolved before it is logged or
+// recorded.
+func TestEventRespectsLogValuer(t *testing.T) {
+	x := newTel(t)
+	ctx, call := x.obs.Start(t.Context(), &call.Request{Kind: call.Tool, Name: "t"}, "c")
+	call.Event(ctx, slog.LevelInfo, obs.EventReconnect, slog.Any("creds", valuer{"hidden-value"}), slog.String("password", "pw-hidden"))
+	call.End(ctx, obs.Report{Outcome: obs.OutcomeSuccess, Attempts: 1})
+	all := x.logs.String()
+	for _, e := range x.span(t, "tools/call t").Events() {
+		for _, kv := range e.Attributes {
+			all += kv.Value.Emit()
+		}
+	}
+	if strings.Contains(all, "hidden") || !strings.Contains(all, obs.Redacted) {
+		t.Fatalf("LogValuer or secret name not respected: %s", all)
+	}
+}

@@ -1,0 +1,385 @@
+package obs
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/mcpwrap/mcpwrap/internal/structtag"
+)
+
+const (
+	maxDepth = 16
+	// maxTextBytes caps any one string a Redactor reads: scrubbing runs on
+	// what is kept, never on multi-megabyte text.
+	maxTextBytes = 16 << 10
+	// elided stands for what a walk left out past its depth or budget.
+	elided = "…"
+)
+
+// Value returns a redacted copy of v, ready for JSON: maps and structs are
+// walked, secret keys (and fields tagged mcpwrap:"secret") become Redacted,
+// strings are capped and passed through String, slog.LogValuer values are
+// resolved first. The walk is bounded: past a budget of a few times
+// maxTextBytes, further values are elided.
+func (r *Redactor) Value(v any) any {
+	w := walker{r: r.orDefault(), limit: maxTextBytes, budget: 4 * maxTextBytes}
+	return w.value(reflect.ValueOf(v), 0)
+}
+
+// walker is one bounded walk of a value: strings are cut to limit before
+// they are scrubbed, and once budget bytes have been seen the rest is
+// elided, so the cost does not grow with the input past the caps.
+type walker struct {
+	r      *Redactor
+	found  *[]string // secret values seen, so free text can be scrubbed; may be nil
+	limit  int
+	budget int
+}
+
+func (w *walker) spend(n int) bool {
+	w.budget -= n
+	return w.budget >= 0
+}
+
+func (w *walker) str(s string) string {
+	w.spend(min(len(s), w.limit))
+	return safeText(w.r.String(capString(s, w.limit)))
+}
+
+func (w *walker) value(v reflect.Value, depth int) any {
+	if !v.IsValid() {
+		return nil
+	}
+	if depth > maxDepth || !w.spend(1) {
+		return elided
+	}
+	if v.CanInterface() {
+		if out, ok := w.special(v.Interface(), depth); ok {
+			return out
+		}
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return nil
+		}
+		return w.value(v.Elem(), depth+1)
+	case reflect.String:
+		return w.str(v.String())
+	case reflect.Map:
+		return w.mapValue(v, depth)
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			return "<" + v.Type().String() + ">"
+		}
+		out := make([]any, 0, min(v.Len(), 64))
+		for i := range v.Len() {
+			if w.budget < 0 {
+				out = append(out, elided)
+				break
+			}
+			out = append(out, w.value(v.Index(i), depth+1))
+		}
+		return out
+	case reflect.Struct:
+		return w.structValue(v, depth)
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return v.Interface()
+	}
+	return w.r.String(v.Type().String())
+}
+
+// special handles the types whose meaning is not their Go shape.
+func (w *walker) special(x any, depth int) (any, bool) {
+	switch x := x.(type) {
+	case slog.LogValuer:
+		return w.slogValue(x.LogValue().Resolve(), depth), true
+	case json.RawMessage:
+		if len(x) > w.limit*4 {
+			return safeText(w.r.String(capBytes(x, w.limit))), true
+		}
+		var decoded any
+		if json.Unmarshal(x, &decoded) != nil {
+			return w.str(string(x)), true
+		}
+		return w.value(reflect.ValueOf(decoded), depth+1), true
+	case json.Number:
+		return x, true
+	case http.Header:
+		return w.headers(x), true
+	case error:
+		return w.str(errorText(x)), true
+	}
+	return nil, false
+}
+
+func (w *walker) mapValue(v reflect.Value, depth int) any {
+	if v.Type().Key().Kind() != reflect.String {
+		return w.r.String(v.Type().String())
+	}
+	out := make(map[string]any, min(v.Len(), 64))
+	it := v.MapRange()
+	for it.Next() {
+		if w.budget < 0 {
+			out[elided] = elided
+			break
+		}
+		k := it.Key().String()
+		w.spend(len(k))
+		k = safeText(capString(k, maxNameBytes))
+		if w.r.IsSecretName(k) {
+			out[k] = Redacted
+			collect(it.Value(), w.found, 0)
+			continue
+		}
+		out[k] = w.value(it.Value(), depth+1)
+	}
+	return out
+}
+
+func (w *walker) structValue(v reflect.Value, depth int) any {
+	out := make(map[string]any, v.NumField())
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		j := structtag.JSONOf(f)
+		if j.Skip {
+			continue
+		}
+		if structtag.Secret(f) || w.r.IsSecretName(j.Name) {
+			out[j.Name] = Redacted
+			collect(v.Field(i), w.found, 0)
+			continue
+		}
+		out[j.Name] = w.value(v.Field(i), depth+1)
+	}
+	return out
+}
+
+func (w *walker) slogValue(v slog.Value, depth int) any {
+	switch v.Kind() {
+	case slog.KindString:
+		return w.str(v.String())
+	case slog.KindGroup:
+		out := make(map[string]any)
+		for _, a := range v.Group() {
+			if w.r.IsSecretName(a.Key) {
+				out[a.Key] = Redacted
+				continue
+			}
+			out[a.Key] = w.slogValue(a.Value.Resolve(), depth+1)
+		}
+		return out
+	case slog.KindAny:
+		return w.value(reflect.ValueOf(v.Any()), depth+1)
+	}
+	return v.Any()
+}
+
+// headers redacts secret headers (Authorization, Cookie, …).
+func (w *walker) headers(h http.Header) map[string]any {
+	out := make(map[string]any, len(h))
+	for k, vs := range h {
+		if w.r.IsSecretName(k) {
+			out[k] = Redacted
+			collectHeader(vs, w.found)
+			continue
+		}
+		out[k] = w.str(strings.Join(vs, ", "))
+	}
+	return out
+}
+
+// clean reports whether v, a value decoded from JSON, holds nothing Value
+// would change: no secret names, no secret-shaped strings, no string longer
+// than limit, and no more than budget bytes in all. It allocates nothing;
+// any other type answers false, so the caller takes the full path.
+func (r *Redactor) clean(v any, depth, limit int, budget *int) bool {
+	if depth > maxDepth || *budget < 0 {
+		return false
+	}
+	*budget--
+	switch x := v.(type) {
+	case nil, bool, float64, json.Number:
+		return true
+	case string:
+		*budget -= len(x)
+		return len(x) <= limit && safeText(x) == x && r.String(x) == x
+	case map[string]any:
+		for k, e := range x {
+			*budget -= len(k)
+			if r.IsSecretName(k) || !r.clean(e, depth+1, limit, budget) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		for _, e := range x {
+			if !r.clean(e, depth+1, limit, budget) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// secretHeaders only collects the values of secret headers (Authorization,
+// Cookie, …), so that text repeating them can be scrubbed; it builds no
+// redacted copy, which per call would cost a regexp pass per header.
+func (r *Redactor) secretHeaders(h http.Header, found *[]string) {
+	for k, vs := range h {
+		if r.IsSecretName(k) {
+			collectHeader(vs, found)
+		}
+	}
+}
+
+// collectHeader records a secret header's values and, for "Bearer x",
+// the token alone.
+func collectHeader(vs []string, found *[]string) {
+	if found == nil {
+		return
+	}
+	for _, v := range vs {
+		*found = append(*found, v)
+		if _, tok, ok := strings.Cut(v, " "); ok {
+			*found = append(*found, tok)
+		}
+	}
+}
+
+// collect records the string leaves of a secret value, so free text that
+// repeats them can be scrubbed.
+func collect(v reflect.Value, found *[]string, depth int) {
+	if found == nil || !v.IsValid() || depth > maxDepth || len(*found) > 256 {
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			collect(v.Elem(), found, depth+1)
+		}
+	case reflect.String:
+		*found = append(*found, v.String())
+	case reflect.Float32, reflect.Float64:
+		// A number under a secret name (a PIN decoded from JSON) is
+		// echoed in its shortest decimal form.
+		*found = append(*found, strconv.FormatFloat(v.Float(), 'f', -1, 64))
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		*found = append(*found, strconv.FormatInt(v.Int(), 10))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		*found = append(*found, strconv.FormatUint(v.Uint(), 10))
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			collect(it.Value(), found, depth+1)
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			*found = append(*found, string(v.Bytes()))
+			return
+		}
+		for i := range v.Len() {
+			collect(v.Index(i), found, depth+1)
+		}
+	}
+}
+
+// secretsIn collects the secret values of args (by name or struct tag)
+// without building a redacted copy.
+func (r *Redactor) secretsIn(args any, found *[]string) {
+	w := walker{r: r.orDefault(), found: found, limit: maxTextBytes, budget: 4 * maxTextBytes}
+	w.secrets(reflect.ValueOf(args), 0)
+}
+
+func (w *walker) secrets(v reflect.Value, depth int) {
+	if !v.IsValid() || depth > maxDepth || !w.spend(1) {
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			w.secrets(v.Elem(), depth+1)
+		}
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String {
+			return
+		}
+		it := v.MapRange()
+		for it.Next() {
+			if w.r.IsSecretName(it.Key().String()) {
+				collect(it.Value(), w.found, 0)
+			} else {
+				w.secrets(it.Value(), depth+1)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			return
+		}
+		for i := range min(v.Len(), 1024) {
+			w.secrets(v.Index(i), depth+1)
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			j := structtag.JSONOf(f)
+			if !f.IsExported() || j.Skip {
+				continue
+			}
+			if structtag.Secret(f) || w.r.IsSecretName(j.Name) {
+				collect(v.Field(i), w.found, 0)
+			} else {
+				w.secrets(v.Field(i), depth+1)
+			}
+		}
+	}
+}
+
+// SecretNames returns the JSON names of the fields of the struct type of v
+// (and of nested structs) tagged mcpwrap:"secret", for WithSecretNames: a
+// typed argument struct declares its secrets once.
+//
+//	type loginArgs struct {
+//		User     string `json:"user"`
+//		Password string `json:"pin" mcpwrap:"secret"`
+//	}
+//	observe.New(observe.WithSecretNames(observe.SecretNames(loginArgs{})...))
+func SecretNames(v any) []string {
+	var out []string
+	var walk func(t reflect.Type, depth int)
+	walk = func(t reflect.Type, depth int) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || depth > maxDepth {
+			return
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			j := structtag.JSONOf(f)
+			if j.Skip || !f.IsExported() {
+				continue
+			}
+			if structtag.Secret(f) {
+				out = append(out, j.Name)
+				continue
+			}
+			walk(f.Type, depth+1)
+		}
+	}
+	if v != nil {
+		walk(reflect.TypeOf(v), 0)
+	}
+	return out
+}

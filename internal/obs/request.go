@@ -1,0 +1,142 @@
+package obs
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
+	"github.com/mcpwrap/mcpwrap/wrap/call"
+)
+
+// maxURIBytes caps a resource URI on the log line and the span.
+const maxURIBytes = 1 << 10
+
+// requestKind says which request a Recording observes: a tools/call (the
+// zero value) or a request observed like one, resources/read or
+// prompts/get. (A byte, not a pointer, keeps the Recording's size class.)
+type requestKind uint8
+
+const (
+	kindTool requestKind = iota
+	kindResource
+	kindPrompt
+)
+
+// requestNames are the names of the requests that are not tool calls: the
+// method, the attribute naming the target, the log line's key and message.
+var requestNames = [...]struct{ method, attr, logKey, message string }{
+	kindResource: {semconv.MethodResourcesRead, semconv.AttrResourceURI, semconv.KeyResource, semconv.MsgResourceRead},
+	kindPrompt:   {semconv.MethodPromptsGet, semconv.AttrPromptName, semconv.KeyPrompt, semconv.MsgPromptGet},
+}
+
+func (c *Recording) startRequestSpan(ctx context.Context, req *call.Request) context.Context {
+	name := requestNames[c.kind].method
+	if c.kind == kindPrompt && c.tool != "" {
+		name += " " + c.tool
+	}
+	meta := req.Meta
+	attrs := make([]attribute.KeyValue, 0, 7)
+	n := &requestNames[c.kind]
+	attrs = append(attrs, attribute.String(semconv.AttrMethodName, n.method), attribute.String(n.attr, c.tool))
+	return c.openSpan(ctx, name, meta, c.header, c.requestAttrs(attrs, c.header))
+}
+
+// openSpan starts the request's SERVER span, or adopts the SDK's.
+func (c *Recording) openSpan(ctx context.Context, name string, meta map[string]any, header http.Header, attrs []attribute.KeyValue) context.Context {
+	o := c.o
+	if s, ok := ctx.Value(serverSpanKey{}).(trace.Span); ok && s.IsRecording() {
+		c.span = s
+		s.SetName(name)
+		s.SetAttributes(attrs...)
+		return ctx
+	}
+	if !trace.SpanContextFromContext(ctx).IsValid() {
+		if len(meta) > 0 {
+			ctx = o.prop.Extract(ctx, MetaCarrier(meta))
+		}
+		if !trace.SpanContextFromContext(ctx).IsValid() && len(header) > 0 {
+			ctx = o.prop.Extract(ctx, propagation.HeaderCarrier(header))
+		}
+	}
+	ctx, c.span = o.tracer.Start(ctx, name, serverKind, trace.WithTimestamp(c.begin), trace.WithAttributes(attrs...))
+	c.owned = true
+	return ctx
+}
+
+// serverKind is built once: as an interface value it would cost an
+// allocation per call.
+var serverKind = trace.WithSpanKind(trace.SpanKindServer)
+
+// requestAttrs appends the attributes every observed request has.
+func (c *Recording) requestAttrs(attrs []attribute.KeyValue, header http.Header) []attribute.KeyValue {
+	attrs = append(attrs, attribute.String(semconv.AttrNetworkTransport, c.transport(header)))
+	if c.callID != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrCallID, c.callID))
+	}
+	if c.requestID != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrRequestID, c.requestID))
+	}
+	if c.sessionID != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrSessionID, c.sessionID))
+	}
+	if c.protocol != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrProtocolVersion, c.protocol))
+	}
+	return attrs
+}
+
+// nameAttr is the log line's attribute naming the target: the tool, the
+// resource URI or the prompt.
+func (c *Recording) nameAttr() slog.Attr {
+	if c.kind == kindTool {
+		return slog.String(semconv.KeyTool, c.tool)
+	}
+	return slog.String(requestNames[c.kind].logKey, c.tool)
+}
+
+// message is the log line's message.
+func (c *Recording) message() string {
+	if c.kind == kindTool {
+		return semconv.MsgToolCall
+	}
+	return requestNames[c.kind].message
+}
+
+// durationOption is the attributes of the duration metric: the method, the
+// tool or prompt, and the error type.
+func (c *Recording) durationOption(errType string) metric.RecordOption {
+	if c.kind == kindTool {
+		return c.o.durationAttrs(c.metricToolName(), errType)
+	}
+	n := &requestNames[c.kind]
+	kv := make([]attribute.KeyValue, 0, 3)
+	kv = append(kv, attribute.String(semconv.AttrMethodName, n.method))
+	// A prompt's name is bounded by the server's prompts; a URI is not.
+	if c.kind == kindPrompt && c.tool != "" {
+		kv = append(kv, attribute.String(n.attr, c.tool))
+	}
+	if errType != "" {
+		kv = append(kv, attribute.String(semconv.AttrErrorType, errType))
+	}
+	return metric.WithAttributes(kv...)
+}
+
+// panicOption is the attributes of the panic counter.
+func (c *Recording) panicOption() metric.AddOption {
+	if c.kind == kindTool {
+		return metric.WithAttributes(attribute.String(semconv.AttrToolName, c.tool))
+	}
+	return metric.WithAttributes(attribute.String(semconv.AttrMethodName, requestNames[c.kind].method))
+}
+
+// URI returns a resource URI safe to log: capped, with the password of
+// its user info, secret query parameters and secret-shaped text redacted.
+func (r *Redactor) URI(uri string) string {
+	return safeText(r.orDefault().String(capString(uri, maxURIBytes)))
+}

@@ -1,0 +1,63 @@
+package observe
+
+import (
+	"io"
+	"log/slog"
+
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+)
+
+// LoggerOption configures NewLogger.
+type LoggerOption func(*obs.LoggerConfig)
+
+// NewLogger returns a logger to give to wrap.WithLogger, writing to stderr
+// (WithLogOutput changes that; on a stdio server stdout carries the
+// protocol): JSON lines (slog.JSONHandler) when the output is not a
+// terminal — in production and under a process manager — and tint's
+// coloured text when it is, where a panic's stack is printed on its own
+// indented lines. Unless options set them, the level comes from
+// MCPWRAP_LOG_LEVEL (debug, info, warn or error, slog's names, offsets
+// such as "warn+2" allowed; info by default) and the format from
+// MCPWRAP_LOG_FORMAT (json or text; json unless the output is a terminal).
+func NewLogger(opts ...LoggerOption) *slog.Logger {
+	in := make([]obs.LoggerOption, len(opts))
+	for i, o := range opts {
+		in[i] = obs.LoggerOption(o)
+	}
+	return obs.NewLogger(in...)
+}
+
+// WithLogOutput sets where lines go (os.Stderr by default: on stdio
+// servers stdout carries the protocol).
+func WithLogOutput(w io.Writer) LoggerOption { return LoggerOption(obs.WithLogOutput(w)) }
+
+// WithLogFormat forces "json" or "text" (colour, via tint), overriding
+// MCPWRAP_LOG_FORMAT and the terminal check.
+func WithLogFormat(f string) LoggerOption { return LoggerOption(obs.WithLogFormat(f)) }
+
+// WithLogLevel sets the level, overriding MCPWRAP_LOG_LEVEL.
+func WithLogLevel(l slog.Leveler) LoggerOption { return LoggerOption(obs.WithLogLevel(l)) }
+
+// WithLogBuffer makes writes below ERROR non-blocking: lines are collected
+// in memory and written out by another goroutine at once, or, while it is
+// writing, together right after; past 4 MiB unwritten (an output that
+// slow), lines are dropped and the next write says how many. A line at
+// ERROR or above is written through, after the lines held before it,
+// before the call that logs it returns, so an error the process exits on
+// is never lost. Another line logged just before the process ends may
+// still be held then unless FlushLogger writes it out first: the adapters'
+// stdio servers do when the client closes stdin and on SIGTERM or SIGINT,
+// wrap's fatal exit does before it exits; a main that serves otherwise
+// defers FlushLogger (and returns rather than calling os.Exit). Meant for
+// stdio servers, where a slow stderr reader would otherwise slow every
+// call.
+func WithLogBuffer() LoggerOption { return LoggerOption(obs.WithLogBuffer()) }
+
+// FlushLogger writes out the lines that a NewLogger built WithLogBuffer
+// holds, and waits until they are written; for any other logger (nil
+// included) it does nothing. It is safe to call at any time, and more than
+// once:
+//
+//	logger := observe.NewLogger(observe.WithLogBuffer())
+//	defer observe.FlushLogger(logger)
+func FlushLogger(l *slog.Logger) error { return obs.FlushLogger(l) }
