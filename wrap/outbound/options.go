@@ -10,7 +10,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/wait"
 )
 
-// Option configures a Client (New), a Transport (NewTransport) or a
+// Option configures a Client (New), the RoundTripper of NewTransport or a
 // classification (Classify). Each option says what it applies to; the others
 // ignore it.
 type Option func(*config)
