@@ -12,41 +12,9 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 )
-
-// Failures an SDK reports with its own error values. An SDK adapter marks
-// its SDK's errors with Mark so that errs classifies them without importing
-// the SDK; errors.Is(err, ErrSessionEnded) then holds.
-var (
-	// ErrSessionEnded: the session with an upstream MCP server ended.
-	ErrSessionEnded = errors.New("the MCP session ended")
-	// ErrAuthRequired: an upstream MCP server requires authorization.
-	ErrAuthRequired = errors.New("authorization required")
-	// ErrInvalidParams: an MCP peer rejected the parameters (-32602).
-	ErrInvalidParams = errors.New("invalid params")
-	// ErrResourceNotFound: an MCP peer has no such resource.
-	ErrResourceNotFound = errors.New("resource not found")
-	// ErrInterrupted: an MCP request was interrupted.
-	ErrInterrupted = errors.New("request interrupted")
-	// ErrTransport: a failure of an SDK's client transport while talking
-	// to a peer.
-	ErrTransport = errors.New("transport error")
-)
-
-// Mark returns err, unchanged in text and chain, also matching kind (one
-// of the Err* failures above) with errors.Is. Mark(nil, kind) is nil.
-func Mark(err, kind error) error {
-	if err == nil {
-		return nil
-	}
-	return &marked{err: usable(err), kind: kind}
-}
-
-type marked struct{ err, kind error }
-
-func (m *marked) Error() string        { return m.err.Error() }
-func (m *marked) Unwrap() error        { return m.err }
-func (m *marked) Is(target error) bool { return target == m.kind }
 
 // classify maps a standard error to a code and a sentence that is safe to
 // show the model: it names the kind of failure, never addresses, paths or
@@ -134,15 +102,15 @@ func classifyReason(err error) (Code, reason) {
 		return Unavailable, reasonClosed
 	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
 		return Unavailable, reasonUnreachable
-	case errors.Is(err, ErrSessionEnded):
+	case errors.Is(err, errbase.SessionEnded):
 		return Unavailable, reasonSessionEnded
-	case errors.Is(err, ErrAuthRequired):
+	case errors.Is(err, errbase.AuthRequired):
 		return PermissionDenied, reasonAuthRequired
-	case errors.Is(err, ErrInvalidParams):
+	case errors.Is(err, errbase.InvalidParams):
 		return InvalidArgument, reasonInvalidParams
-	case errors.Is(err, ErrResourceNotFound):
+	case errors.Is(err, errbase.ResourceNotFound):
 		return NotFound, reasonResourceNotFound
-	case errors.Is(err, ErrInterrupted):
+	case errors.Is(err, errbase.Interrupted):
 		return Canceled, reasonInterrupted
 	case errors.Is(err, fs.ErrNotExist):
 		return NotFound, reasonNotFound
@@ -182,23 +150,23 @@ func classifyReason(err error) (Code, reason) {
 
 // onConnection reports whether err happened while talking to a peer: a
 // *url.Error (net/http client), *net.OpError, or an SDK transport error
-// (marked ErrTransport).
+// (marked errbase.Transport).
 func onConnection(err error) bool {
 	var ue *url.Error
 	var oe *net.OpError
-	return errors.As(err, &ue) || errors.As(err, &oe) || errors.Is(err, ErrTransport)
+	return errors.As(err, &ue) || errors.As(err, &oe) || errors.Is(err, errbase.Transport)
 }
 
-// HTTPError is the cause recorded by FromStatus: which upstream answered
+// httpError is the cause recorded by FromStatus: which upstream answered
 // which status.
-type HTTPError struct {
-	Upstream   string
-	StatusCode int
+type httpError struct {
+	upstream string
+	status   int
 }
 
 // Error returns e.g. "upstream weather-api answered HTTP 503".
-func (e *HTTPError) Error() string {
-	return "upstream " + e.Upstream + " answered HTTP " + strconv.Itoa(e.StatusCode)
+func (e *httpError) Error() string {
+	return "upstream " + e.upstream + " answered HTTP " + strconv.Itoa(e.status)
 }
 
 // CodeForStatus maps an upstream HTTP status to a code. 2xx and 3xx map to
@@ -235,35 +203,14 @@ func FromStatus(upstream string, status int, header http.Header) error {
 		return nil
 	}
 	code := CodeForStatus(status)
-	cause := &HTTPError{Upstream: upstream, StatusCode: status}
+	cause := &httpError{upstream: upstream, status: status}
 	msg := "upstream " + upstream + " answered HTTP " + strconv.Itoa(status)
 	if t := http.StatusText(status); t != "" {
 		msg += " " + t
 	}
 	var ra time.Duration
 	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
-		ra, _ = ParseRetryAfter(header.Get("Retry-After"), time.Now())
+		ra, _ = errbase.ParseRetryAfter(header.Get("Retry-After"), time.Now())
 	}
 	return Wrap(code, cause, msg, RetryAfter(ra))
-}
-
-// ParseRetryAfter reads a Retry-After value: delay-seconds or an HTTP date,
-// relative to now. It reports false for an empty or unparsable value; a date
-// in the past gives 0, true.
-func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
-	if v == "" {
-		return 0, false
-	}
-	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if secs < 0 {
-			return 0, false
-		}
-		const maxSecs = int64(365 * 24 * time.Hour / time.Second)
-		return time.Duration(min(secs, maxSecs)) * time.Second, true
-	}
-	t, err := http.ParseTime(v)
-	if err != nil {
-		return 0, false
-	}
-	return max(t.Sub(now), 0), true
 }

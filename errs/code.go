@@ -71,36 +71,20 @@ func (c Code) valid() Code {
 	return Internal
 }
 
-// Codes returns every code, in declaration order.
-func Codes() []Code {
-	out := make([]Code, numCodes)
-	for i := range out {
-		out[i] = Code(i)
-	}
-	return out
-}
-
-// ParseCode is the inverse of Code.String.
-func ParseCode(s string) (Code, bool) {
-	for i, n := range codeNames {
-		if n == s {
-			return Code(i), true
-		}
-	}
-	return Internal, false
-}
-
 // MarshalText returns String, so a Code is its name in JSON and in logs.
 func (c Code) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
-// UnmarshalText is ParseCode; an unknown name is an error.
+// UnmarshalText is the inverse of MarshalText: it reads a code's name, as a
+// client finds it in an error result's structuredContent ("code":
+// "not_found"); an unknown name is an error.
 func (c *Code) UnmarshalText(b []byte) error {
-	code, ok := ParseCode(string(b))
-	if !ok {
-		return fmt.Errorf("errs: unknown code %q", b)
+	for i, n := range codeNames {
+		if n == string(b) {
+			*c = Code(i)
+			return nil
+		}
 	}
-	*c = code
-	return nil
+	return fmt.Errorf("errs: unknown code %q", b)
 }
 
 // Retryable reports whether repeating the same call may succeed: true for

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 )
 
 // Error is the one error type of mcpwrap. It is immutable: build it with New,
@@ -55,8 +57,8 @@ func Violations(v ...Violation) Detail {
 }
 
 // Omitted records that n more violations were found than are attached:
-// whoever collected them stopped listing at a cap. ToResult adds the ones
-// it leaves out itself and reports the sum as omittedViolations.
+// whoever collected them stopped listing at a cap. The error result adds
+// the ones it leaves out itself and reports the sum as omittedViolations.
 func Omitted(n int) Detail {
 	return func(e *Error) {
 		if n > 0 {
@@ -86,14 +88,14 @@ func Newf(code Code, format string, args ...any) *Error {
 // keeps cause for the operator (logs, spans) and for errors.Is / errors.As.
 func Wrap(code Code, cause error, msg string, details ...Detail) *Error {
 	e := New(code, msg, details...)
-	e.cause = usable(cause)
+	e.cause = errbase.Usable(cause)
 	return e
 }
 
 // Error returns "code: message: cause", for logs. It is not what the model
-// sees; that is decided by ToResult. A cause whose text the message
-// already starts with (FromStatus words its message from its cause) is not
-// repeated.
+// sees: the model reads Message, unless the code masks it. A cause whose
+// text the message already starts with (FromStatus words its message from
+// its cause) is not repeated.
 func (e *Error) Error() string {
 	s := e.code.String()
 	if e.msg != "" {
@@ -107,9 +109,9 @@ func (e *Error) Error() string {
 	return s
 }
 
-// Unwrap returns the cause. A cause given as a nil pointer is replaced,
-// at construction, by one describing it, so Unwrap never returns a typed
-// nil as a non-nil error.
+// Unwrap returns the operator-only cause, or nil. A cause given as a nil
+// pointer is replaced, at construction, by one describing it, so Unwrap
+// never returns a typed nil as a non-nil error.
 func (e *Error) Unwrap() error {
 	if e == nil {
 		return nil
@@ -123,9 +125,6 @@ func (e *Error) Code() Code { return e.code }
 // Message returns the model-facing message, which may be empty.
 func (e *Error) Message() string { return e.msg }
 
-// Cause returns the operator-only cause, or nil.
-func (e *Error) Cause() error { return e.cause }
-
 // RetryAfter returns the suggested wait before a retry, or 0 when unknown.
 func (e *Error) RetryAfter() time.Duration { return e.retryAfter }
 
@@ -135,33 +134,12 @@ func (e *Error) Violations() []Violation { return append([]Violation(nil), e.vio
 // Omitted returns how many violations were found beyond those attached.
 func (e *Error) Omitted() int { return e.omitted }
 
-// Is makes errors.Is(err, ErrUnavailable) (and the other sentinels) true for
-// any *Error with the same code, so sentinels and typed errors agree.
-func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	if !ok || t == nil || e == nil {
-		return false
-	}
-	if t.msg == "" && t.cause == nil {
-		return e.code == t.code
-	}
-	return e == t
-}
-
-// Sentinels, one per code, for errors.Is. They match any *Error with the same
-// code; they do not match unclassified standard errors (use CodeOf for that).
-var (
-	ErrInternal         = &Error{code: Internal}
-	ErrInvalidArgument  = &Error{code: InvalidArgument}
-	ErrNotFound         = &Error{code: NotFound}
-	ErrPermissionDenied = &Error{code: PermissionDenied}
-	ErrConflict         = &Error{code: Conflict}
-	ErrUnavailable      = &Error{code: Unavailable}
-	ErrTimeout          = &Error{code: Timeout}
-	ErrRateLimited      = &Error{code: RateLimited}
-	ErrCanceled         = &Error{code: Canceled}
-	ErrFatal            = &Error{code: Fatal}
-)
+// ErrNotSent marks a failure that happened before anything was sent to the
+// upstream (a circuit breaker open, a failed dial, a closed client): match it
+// with errors.Is, and wrap a failure of your own with it (%w) to say the
+// same. Such a call changed nothing, so it is safe to repeat, and the model
+// is told that nothing was done.
+var ErrNotSent = errors.New("not sent to the upstream")
 
 // CodeOf returns the code of err: the code of the first *Error in its chain,
 // otherwise the classification of standard errors (see From). CodeOf(nil)
@@ -183,17 +161,17 @@ func From(err error) *Error {
 	if err == nil {
 		return nil
 	}
-	if isNilError(err) {
-		return &Error{code: Internal, msg: phrasings[reasonNone].generic, cause: usable(err)}
+	if errbase.IsNil(err) {
+		return &Error{code: Internal, msg: phrasings[reasonNone].generic, cause: errbase.Usable(err)}
 	}
 	var e *Error
 	if errors.As(err, &e) && e != nil {
 		return e
 	}
 	code, reason := classify(err)
-	out := &Error{code: code, msg: reason, cause: usable(err)}
+	out := &Error{code: code, msg: reason, cause: errbase.Usable(err)}
 	var ra interface{ RetryAfter() time.Duration }
-	if errors.As(err, &ra) && !nilValue(reflect.ValueOf(ra)) {
+	if errors.As(err, &ra) && !errbase.NilValue(reflect.ValueOf(ra)) {
 		out.retryAfter = ra.RetryAfter()
 	}
 	return out

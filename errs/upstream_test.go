@@ -102,8 +102,7 @@ func TestFromStatusErrorSaysItOnce(t *testing.T) {
 			if got := fmt.Errorf("get forecast: %w", err).Error(); got != "get forecast: "+tc.want {
 				t.Fatalf("wrapped: %q", got)
 			}
-			var he *errs.HTTPError
-			if !errors.As(err, &he) || he.StatusCode != tc.status {
+			if _, status, ok := errs.HTTPCause(err); !ok || status != tc.status {
 				t.Fatalf("the cause is lost: %v", err)
 			}
 		})

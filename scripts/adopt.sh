@@ -85,7 +85,7 @@ func main() {
 	calls := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "adopter_calls_total"}, []string{"tool"})
 	prometheus.MustRegister(calls)
 
-	s := server.NewMCPServer("adopter", "1.0.0" /*OPTIONS*/)
+	s := server.NewMCPServer("adopter", "1.0.0") /*ATTACH*/
 	s.AddTool(mcp.NewTool("echo", mcp.WithString("text")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		calls.WithLabelValues("echo").Inc()
 		return mcp.NewToolResultText("echo: " + req.GetString("text", "")), nil
@@ -116,7 +116,7 @@ for _ in $(seq 1 100); do [ -s "$tmp/proxy.addr" ] && break; sleep 0.1; done
 export GOPROXY=$(cat "$tmp/proxy.addr") GONOSUMDB=$mod
 echo "== adding mcpwrap: the README's import, then go get github.com/mcpwrap/mcpwrap/wrap (no tidy)"
 sed -i 's#"github.com/mark3labs/mcp-go/server"#&\n\t"github.com/mcpwrap/mcpwrap/wrap"\n\t"github.com/mcpwrap/mcpwrap/wrap/mcpgo"\n\t"log/slog"#' main.go
-sed -i 's#/\*OPTIONS\*/#, mcpgo.Wrap(wrap.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, nil))), wrap.WithTimeout(30*time.Second))#' main.go
+sed -i 's#/\*ATTACH\*/#; mcpgo.Attach(s, wrap.New(wrap.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, nil))), wrap.WithTimeout(30*time.Second)))#' main.go
 sed -i 's#"context"#&\n\t"time"#' main.go
 gofmt -w main.go
 go get "github.com/mcpwrap/mcpwrap/wrap@$version" "github.com/mcpwrap/mcpwrap/wrap/mcpgo@$version" 2>&1 | sed 's/^/  /'

@@ -107,11 +107,11 @@ func BenchmarkDispatchTyped(b *testing.B) {
 		return benchResult, nil
 	}
 	unchecked := server.NewMCPServer("b", "1")
-	unchecked.AddTool(mcp.NewTool("forecast", mcpgo.WithSchema(bd)), plain)
+	unchecked.AddTool(mcp.NewToolWithRawSchema("forecast", "", bd.Schema()), plain)
 	checked := server.NewMCPServer("b", "1", server.WithInputSchemaValidation())
-	checked.AddTool(mcp.NewTool("forecast", mcpgo.WithSchema(bd)), plain)
+	checked.AddTool(mcp.NewToolWithRawSchema("forecast", "", bd.Schema()), plain)
 	ours := server.NewMCPServer("b", "1")
-	ours.AddTools(mcpgo.MustTyped(nil, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a benchArgs) (*mcp.CallToolResult, error) {
+	ours.AddTools(mcpgo.Typed(nil, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a benchArgs) (*mcp.CallToolResult, error) {
 		benchSink = a
 		return benchResult, nil
 	}))

@@ -13,8 +13,8 @@ import (
 	"github.com/go-playground/validator/v10"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/structtag"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Binder decodes and validates the arguments of one tool into a T. Build it
@@ -214,7 +214,7 @@ func joinPath(base, name string) string {
 // Bind decodes the call's arguments into a T and validates it. On failure
 // it returns the zero T and an *errs.Error with code InvalidArgument whose
 // message names the problems and whose violations list them, sorted by
-// parameter path then rule: at most errs.MaxViolations of them, the rest
+// parameter path then rule: at most 20 of them, the rest
 // counted (see the package doc). It reads req.Args as the SDK decoded them
 // and req.Raw, the arguments as sent, when Args is nil or an integer is too
 // large for a float64 to hold exactly, so large IDs keep every digit.

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -91,11 +92,11 @@ func TestInvalidCallBoundedOverHTTP(t *testing.T) {
 				t.Fatal("no response recorded")
 			}
 			for _, r := range bodies {
-				if len(r.Body) > errs.MaxResultBytes {
-					t.Fatalf("answer is %d bytes on the wire, want at most %d", len(r.Body), errs.MaxResultBytes)
+				if len(r.Body) > errmap.MaxResultBytes {
+					t.Fatalf("answer is %d bytes on the wire, want at most %d", len(r.Body), errmap.MaxResultBytes)
 				}
 			}
-			if len(info.Violations) > errs.MaxViolations {
+			if len(info.Violations) > errmap.MaxViolations {
 				t.Fatalf("%d violations listed", len(info.Violations))
 			}
 			for _, v := range info.Violations {
@@ -239,7 +240,7 @@ func BenchmarkInvalidCall(b *testing.B) {
 				if err == nil {
 					b.Fatal("bound")
 				}
-				_ = errs.ToResult(err, errs.Call{Tool: "flood"})
+				_ = errmap.ToResult(err, errmap.Call{Tool: "flood"})
 			}
 		})
 	}
@@ -338,8 +339,8 @@ func TestDeepArgumentsAndHugeFormatStringsAreCapped(t *testing.T) {
 				t.Fatalf("rules %v, want %q: %.300s", rules, want, text(res))
 			}
 			for _, r := range c.Wire.Responses()[before:] {
-				if len(r.Body) > errs.MaxResultBytes {
-					t.Fatalf("answer is %d bytes on the wire, want at most %d", len(r.Body), errs.MaxResultBytes)
+				if len(r.Body) > errmap.MaxResultBytes {
+					t.Fatalf("answer is %d bytes on the wire, want at most %d", len(r.Body), errmap.MaxResultBytes)
 				}
 			}
 		})
@@ -362,7 +363,7 @@ func BenchmarkDeepAndLongArguments(b *testing.B) {
 				if err == nil {
 					b.Fatal("bound")
 				}
-				_ = errs.ToResult(err, errs.Call{Tool: "tree"})
+				_ = errmap.ToResult(err, errmap.Call{Tool: "tree"})
 			}
 		})
 	}

@@ -11,18 +11,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 )
 
 // decoder walks a decoded JSON value (as encoding/json produces it, with
 // float64 or json.Number numbers) into a Go value following a plan. It
 // collects the problems instead of stopping at the first, up to
-// errs.MaxViolations of them; past that it only counts, within a budget
+// errmap.MaxViolations of them; past that it only counts, within a budget
 // (see skim). It allocates nothing for paths or messages unless something
 // is wrong.
 type decoder struct {
 	c    *core
 	path []byte
-	// viols are the problems listed so far, at most errs.MaxViolations.
+	// viols are the problems listed so far, at most errmap.MaxViolations.
 	viols []errs.Violation
 	// more counts the problems found once viols was full.
 	more int
@@ -82,7 +83,7 @@ const (
 )
 
 // full reports whether the list of violations has reached its cap.
-func (d *decoder) full() bool { return len(d.viols) >= errs.MaxViolations }
+func (d *decoder) full() bool { return len(d.viols) >= errmap.MaxViolations }
 
 // add lists a violation, or counts it when the list is full.
 func (d *decoder) add(v errs.Violation) {

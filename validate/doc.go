@@ -13,7 +13,7 @@
 //	schema := b.Schema()            // the tool's input schema
 //	args, err := b.BindJSON(data)   // err is an *errs.Error, code InvalidArgument
 //
-// The usual way in is through an adapter (mcpgo.MustTyped, gosdk.AddTool),
+// The usual way in is through an adapter (mcpgo.Typed, gosdk.AddTool),
 // which binds inside wrap's chain. Every problem is reported at once, by
 // JSON path ("filters[2].since", "address.zip"), in a sentence the model
 // can act on:
@@ -21,10 +21,10 @@
 //	parameter "days" must be between 1 and 14, got 30
 //	unknown parameter "cty"; did you mean "city"?
 //
-// and as errs.Violation values, which errs.ToResult puts in the result's
+// and as errs.Violation values, which the error result lists in its
 // structuredContent. Unknown parameters are rejected unless AllowUnknown is
 // given; WithRule adds a rule of your own. The cost of a bad call is bounded
-// whatever it holds: at most errs.MaxViolations (20) problems are listed and
+// whatever it holds: at most 20 problems are listed and
 // the rest counted, keys are cut to 64 bytes in paths, values nest at most
 // 64 levels, a string over 64 KiB is not given to a pattern rule (email,
 // url, …), and checking stops once the list is full.

@@ -10,20 +10,22 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
+	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/validate"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // boundTool registers a tool whose handler binds with b and answers the
 // bound value as structuredContent, or the binding error through
-// errs.ToResult.
+// errmap.ToResult.
 func boundTool[T any](s *server.MCPServer, name string, b *validate.Binder[T]) {
-	s.AddTool(mcp.NewTool(name, mcpgo.WithSchema(b)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.AddTool(mcp.NewToolWithRawSchema(name, "", b.Schema()), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := b.Bind(toCall(req))
 		if err != nil {
-			return mcpgo.ErrorResult(errs.ToResult(err, errs.Call{Tool: req.Params.Name})), nil
+			return mcpgoerr.Result(errmap.ToResult(err, errmap.Call{Tool: req.Params.Name})), nil
 		}
 		j, err := json.Marshal(args)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/validate"
 )
 
@@ -16,7 +17,7 @@ import (
 // and the way mcp-go hands it over (a tools/call params object decoded
 // into a CallToolRequest): binding never panics and always returns either
 // a value or an invalid-argument error whose result stays under
-// errs.MaxResultBytes, also when the input is repeated thousands of times
+// errmap.MaxResultBytes, also when the input is repeated thousands of times
 // as list items or as one long key.
 func FuzzBind(f *testing.F) {
 	for _, s := range []string{
@@ -36,11 +37,11 @@ func FuzzBind(f *testing.F) {
 		if !errors.As(err, &e) || e.Code() != errs.InvalidArgument || len(e.Violations()) == 0 || e.Message() == "" {
 			t.Fatalf("not an invalid-argument error with violations: %#v", err)
 		}
-		if n := len(e.Violations()); n > errs.MaxViolations {
+		if n := len(e.Violations()); n > errmap.MaxViolations {
 			t.Fatalf("%d violations collected", n)
 		}
-		raw, jerr := json.Marshal(errs.ToResult(err, errs.Call{Tool: "t", ID: "c"}))
-		if jerr != nil || len(raw) > errs.MaxResultBytes {
+		raw, jerr := json.Marshal(errmap.ToResult(err, errmap.Call{Tool: "t", ID: "c"}))
+		if jerr != nil || len(raw) > errmap.MaxResultBytes {
 			t.Fatalf("result of %d bytes (%v)", len(raw), jerr)
 		}
 	}

@@ -31,8 +31,9 @@ func bare(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 var benchReq = mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "bench"}}
 
 // BenchmarkChain compares, in one run, a bare handler with the same handler
-// behind the chain built once (the per-tool form) and behind the middleware
-// as mcp-go applies it (rebuilt per call), without and with a logger.
+// behind the chain built once (the per-tool form), without and with a
+// logger; wrap/mcpgo's BenchmarkMiddlewarePerCall has the middleware as
+// mcp-go applies it (rebuilt per call).
 func BenchmarkChain(b *testing.B) {
 	discard := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	run := func(b *testing.B, h server.ToolHandlerFunc) {
@@ -49,12 +50,6 @@ func BenchmarkChain(b *testing.B) {
 	b.Run("tool_without_bulkhead", func(b *testing.B) {
 		run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithBulkhead(wrap.Bulkhead{PerTool: -1})).Handler)
 	})
-	b.Run("middleware_per_call_build", func(b *testing.B) {
-		mw := mcpgo.Middleware(wrap.New())
-		run(b, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return mw(bare)(ctx, req)
-		})
-	})
 	b.Run("tool_json_log", func(b *testing.B) {
 		run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithLogger(discard)).Handler)
 	})
@@ -62,8 +57,9 @@ func BenchmarkChain(b *testing.B) {
 		run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithTimeout(5*time.Second)).Handler)
 	})
 	b.Run("tool_error_result", func(b *testing.B) {
+		notFound := errs.New(errs.NotFound, "")
 		h := mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return nil, errs.ErrNotFound
+			return nil, notFound
 		}).Handler
 		run(b, h)
 	})
@@ -80,7 +76,7 @@ func BenchmarkDispatch(b *testing.B) {
 	}{
 		{"bare", nil},
 		{"mcpgo_recovery", []server.ServerOption{server.WithRecovery()}},
-		{"wrap_middleware", []server.ServerOption{server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New()))}},
+		{"wrap_middleware", []server.ServerOption{attached(wrap.New())}},
 	}
 	for _, sv := range servers {
 		s := server.NewMCPServer("bench", "1.0.0", sv.opts...)
@@ -173,7 +169,7 @@ func BenchmarkStdioRoundTrip(b *testing.B) {
 	for i, f := range forms {
 		var opts []server.ServerOption
 		if f.opts != nil {
-			opts = append(opts, server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(f.opts...))))
+			opts = append(opts, attached(wrap.New(f.opts...)))
 		}
 		s := server.NewMCPServer("files", "1.0.0", opts...)
 		s.AddTool(mcp.NewTool("read_file", mcp.WithString("path")), readFile)

@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
-// DefaultBulkheadPerTool is how many calls of one tool may hold a slot at
+// defaultBulkheadPerTool is how many calls of one tool may hold a slot at
 // once when WithBulkhead is not given (see Bulkhead.PerTool).
-const DefaultBulkheadPerTool = 128
+const defaultBulkheadPerTool = 128
 
 // Bulkhead limits how many handlers of a tool hold resources at once. A call
 // holds a slot from the moment it is admitted until its handler really
@@ -23,7 +24,7 @@ const DefaultBulkheadPerTool = 128
 // not run. Zero fields take the defaults.
 type Bulkhead struct {
 	// PerTool is how many calls of one tool may hold a slot at once, running
-	// or abandoned: 0 means DefaultBulkheadPerTool, a negative number means
+	// or abandoned: 0 means 128, a negative number means
 	// no per-tool limit. A negative PerTool with no Total turns the bulkhead
 	// off: nothing is counted, nothing bounds abandoned handlers.
 	PerTool int
@@ -36,7 +37,7 @@ type Bulkhead struct {
 }
 
 // WithBulkhead sets the limits of the bulkhead. Without it every Wrapper has
-// one with the defaults: DefaultBulkheadPerTool slots per tool, no total
+// one with the defaults: defaultBulkheadPerTool slots per tool, no total
 // limit. The limits are shared by the handlers built from one evaluation of
 // the options (a Wrapper and the tools it wraps, unless a tool is given a
 // WithBulkhead of its own).
@@ -74,7 +75,7 @@ func newBulkhead(b Bulkhead) *bulkhead {
 	}
 	h := &bulkhead{perTool: int64(b.PerTool), total: int64(max(b.Total, 0)), retryAfter: b.RetryAfter}
 	if h.perTool == 0 {
-		h.perTool = DefaultBulkheadPerTool
+		h.perTool = defaultBulkheadPerTool
 	}
 	if h.retryAfter <= 0 {
 		h.retryAfter = time.Second
@@ -170,7 +171,7 @@ func (c *config) admit(tool string) (admitted, *outcome) {
 	var a admitted
 	if c.fatal != nil {
 		if err := c.fatal.enter(); err != nil {
-			return a, &outcome{err: errs.From(err), sideEffects: errs.SideEffectsNone}
+			return a, &outcome{err: errs.From(err), sideEffects: errmap.SideEffectsNone}
 		}
 		a.fatal = c.fatal
 	}
@@ -178,7 +179,7 @@ func (c *config) admit(tool string) (admitted, *outcome) {
 		s, err := c.bulk.acquire(tool)
 		if err != nil {
 			a.leave()
-			return admitted{}, &outcome{err: errs.From(err), sideEffects: errs.SideEffectsNone}
+			return admitted{}, &outcome{err: errs.From(err), sideEffects: errmap.SideEffectsNone}
 		}
 		a.bulk, a.slots = c.bulk, s
 	}

@@ -89,26 +89,25 @@ func callMany(t *testing.T, conn *testserver.Conn, tool string, n, conc int) map
 func TestAbandonedHandlersAreBoundedByDefault(t *testing.T) {
 	st := newStuck(t)
 	var logs logbuf.Buffer
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(
-		mcpgo.Middleware(wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithTimeout(20*time.Millisecond)))))
+	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithTimeout(20*time.Millisecond))))
 	s.AddTools(st.tool("hang"))
 	conn := testserver.StartHTTP(t, s)
 
 	runtime.GC()
 	before := runtime.NumGoroutine()
-	const calls = 3 * wrap.DefaultBulkheadPerTool
+	const calls = 3 * bulkheadPerTool
 	codes := callMany(t, conn, "hang", calls, 16)
 	grown := runtime.NumGoroutine() - before
 
-	if codes["timeout"] != wrap.DefaultBulkheadPerTool || codes["unavailable"] != calls-wrap.DefaultBulkheadPerTool || len(codes) != 2 {
-		t.Fatalf("want %d timeouts then fast unavailable results, got %v", wrap.DefaultBulkheadPerTool, codes)
+	if codes["timeout"] != bulkheadPerTool || codes["unavailable"] != calls-bulkheadPerTool || len(codes) != 2 {
+		t.Fatalf("want %d timeouts then fast unavailable results, got %v", bulkheadPerTool, codes)
 	}
-	if got := st.entered.Load(); got != wrap.DefaultBulkheadPerTool {
+	if got := st.entered.Load(); got != bulkheadPerTool {
 		t.Fatalf("the handler ran %d times; a refused call must not run it", got)
 	}
 	// Two goroutines per abandoned handler (it and its drain), plus slack
 	// for the HTTP connections.
-	if limit := 2*wrap.DefaultBulkheadPerTool + 40; grown > limit {
+	if limit := 2*bulkheadPerTool + 40; grown > limit {
 		t.Fatalf("goroutines grew by %d for %d calls, want at most %d", grown, calls, limit)
 	}
 
@@ -116,12 +115,12 @@ func TestAbandonedHandlersAreBoundedByDefault(t *testing.T) {
 	st.free()
 	waitFor(t, "every abandoned handler's late line", func() bool {
 		late, _ := logs.Find("msg", "tool finished after its call was answered; result dropped")
-		return len(late) == wrap.DefaultBulkheadPerTool
+		return len(late) == bulkheadPerTool
 	})
 	// The call is admitted: the handler runs again. (Whether it returns
 	// within the 20ms timeout is the machine's business, not the slot's.)
 	res, err := conn.Call(t.Context(), "hang", nil)
-	if info, _ := mcpgo.InfoOf(res); err != nil || info.Code == "unavailable" || st.entered.Load() != wrap.DefaultBulkheadPerTool+1 {
+	if info, _ := mcpgo.InfoOf(res); err != nil || info.Code == "unavailable" || st.entered.Load() != bulkheadPerTool+1 {
 		t.Fatalf("a call after the handlers returned: %v %+v", err, res)
 	}
 }
@@ -232,8 +231,8 @@ func TestHandlerGaugeCountsRunningAndAbandoned(t *testing.T) {
 	defer func() { _ = mp.Shutdown(context.Background()) }()
 	var logs logbuf.Buffer
 	ob := obs.New(obs.WithMeterProvider(mp), obs.WithLogger(logs.Logger()), obs.WithoutTracing())
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(
-		obstest.WithObserver(ob), wrap.WithToolTimeout("hang", 20*time.Millisecond)))))
+	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(
+		obstest.WithObserver(ob), wrap.WithToolTimeout("hang", 20*time.Millisecond))))
 	s.AddTools(st.tool("hang"), st.tool("wait"))
 	conn := testserver.StartHTTP(t, s)
 
@@ -252,3 +251,6 @@ func TestHandlerGaugeCountsRunningAndAbandoned(t *testing.T) {
 		return handlerGauge(t, reader, "hang", "abandoned") == 0 && handlerGauge(t, reader, "wait", "running") == 0
 	})
 }
+
+// bulkheadPerTool is Bulkhead.PerTool's documented default.
+const bulkheadPerTool = 128

@@ -12,8 +12,6 @@ import (
 	"os"
 	"strings"
 	"time"
-
-	"github.com/mcpwrap/mcpwrap/errs"
 )
 
 // Checks collects start-up problems — a missing required environment
@@ -44,8 +42,8 @@ func (c *Checks) lookup(name string) (string, bool) {
 	return os.LookupEnv(name)
 }
 
-// Problem records a problem found by a check of your own.
-func (c *Checks) Problem(format string, args ...any) {
+// problem records a problem.
+func (c *Checks) problem(format string, args ...any) {
 	c.problems = append(c.problems, fmt.Sprintf(format, args...))
 }
 
@@ -53,7 +51,7 @@ func (c *Checks) Problem(format string, args ...any) {
 // whether err was nil.
 func (c *Checks) Check(what string, err error) bool {
 	if err != nil {
-		c.Problem("%s: %v", what, err)
+		c.problem("%s: %v", what, err)
 	}
 	return err == nil
 }
@@ -65,9 +63,9 @@ func (c *Checks) Env(name string) string {
 	v, ok := c.lookup(name)
 	switch {
 	case !ok:
-		c.Problem("environment variable %s is required but not set", name)
+		c.problem("environment variable %s is required but not set", name)
 	case strings.TrimSpace(v) == "":
-		c.Problem("environment variable %s is required but empty", name)
+		c.problem("environment variable %s is required but empty", name)
 	}
 	return v
 }
@@ -90,7 +88,7 @@ func (c *Checks) EnvURL(name string) *url.URL {
 	}
 	u, err := url.Parse(v)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		c.Problem("environment variable %s must be an absolute http(s) URL such as https://api.example.com", name)
+		c.problem("environment variable %s must be an absolute http(s) URL such as https://api.example.com", name)
 		return nil
 	}
 	return u
@@ -108,7 +106,7 @@ func (c *Checks) EnvDuration(name string, def time.Duration) time.Duration {
 	if err != nil || d < 0 {
 		// The value is not quoted: a secret set in the wrong variable
 		// must not reach the log.
-		c.Problem("environment variable %s is not a duration such as 5s or 1m30s", name)
+		c.problem("environment variable %s is not a duration such as 5s or 1m30s", name)
 		return def
 	}
 	return d
@@ -119,7 +117,7 @@ func (c *Checks) EnvDuration(name string, def time.Duration) time.Duration {
 func (c *Checks) File(path string) []byte {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		c.Problem("config file %s: %s", path, fileProblem(err))
+		c.problem("config file %s: %s", path, fileProblem(err))
 		return nil
 	}
 	return b
@@ -147,17 +145,17 @@ func (c *Checks) JSONFile(path string, v any) {
 	switch {
 	case errors.As(err, &syn):
 		line, col := position(b, syn.Offset)
-		c.Problem("config file %s: line %d, column %d: %v", path, line, col, err)
+		c.problem("config file %s: line %d, column %d: %v", path, line, col, err)
 	case errors.As(err, &typ):
 		line, col := position(b, typ.Offset)
 		// Only the kind of the value ("number", not "number 1234"): the
 		// value may be a secret.
 		kind, _, _ := strings.Cut(typ.Value, " ")
-		c.Problem("config file %s: line %d, column %d: field %q must be %s, got %s", path, line, col, typ.Field, typ.Type, kind)
+		c.problem("config file %s: line %d, column %d: field %q must be %s, got %s", path, line, col, typ.Field, typ.Type, kind)
 	case errors.Is(err, io.EOF):
-		c.Problem("config file %s: empty", path)
+		c.problem("config file %s: empty", path)
 	default:
-		c.Problem("config file %s: %v", path, err)
+		c.problem("config file %s: %v", path, err)
 	}
 }
 
@@ -181,15 +179,6 @@ func position(b []byte, off int64) (line, col int) {
 
 // Problems returns every problem found so far, in order.
 func (c *Checks) Problems() []string { return append([]string(nil), c.problems...) }
-
-// Err returns nil if every check passed, otherwise an errs.Fatal error whose
-// message lists every problem.
-func (c *Checks) Err() error {
-	if len(c.problems) == 0 {
-		return nil
-	}
-	return errs.New(errs.Fatal, fmt.Sprintf("%d start-up problem(s): %s", len(c.problems), strings.Join(c.problems, "; ")))
-}
 
 // MustPass returns if every check passed. Otherwise it reports every
 // problem — as one error line on logger, or as plain text on stderr when

@@ -9,26 +9,31 @@
 //
 // For one call, the layers run outermost first:
 //
-//	observe(answer(object(limit(admit(timeout(retry(recover(bind(handler)))))))))
+//	observe(loop(answer(cap(object(limit(admit(timeout(retry(recover(bind(handler)))))))))))
 //
-// observe gives the call its id, span and log line; answer turns what is
-// left into the SDK's answer, an error through errs.ToResult; object
-// answers a tool call whose arguments are not a JSON object (a string, a
-// number, a boolean, an array) with invalid_argument, as MCP requires
-// (null or absent arguments are an empty object; a typed tool's binder
-// answers it itself, WithBoundArguments); limit is
-// WithLimit; admit refuses a call while the process stops (WithFatalExit)
-// or while the tool's bulkhead is full (WithBulkhead); timeout is
-// WithTimeout; retry is WithRetry, for read-only or idempotent tools only;
-// recover turns a panic into a masked error and decides, once, what the
-// model may read of a returned error (WithMaskedErrors, WithPublicErrors);
-// bind decodes and validates typed arguments.
+// observe gives the call its id, span and log line; loop is the loop guard
+// (WithLoopGuard): a call that failed the same way too often answers at
+// once, without running any layer inside it, and every other call's outcome
+// is recorded for it; answer turns what is left into the SDK's answer, an
+// error as the one error result errs
+// describes; cap is the answer cap: a result over
+// WithResultLimit (DefaultResultLimit, 1 MiB, unless WithToolResultLimit
+// says otherwise for the tool) is cut, with a note saying so; object answers
+// a tool call whose arguments are not a JSON object (a string, a number, a
+// boolean, an array) with invalid_argument, as MCP requires (null or absent
+// arguments are an empty object; a typed tool's binder answers it itself);
+// limit is WithLimit; admit refuses a call while the process stops
+// (WithFatalExit) or while the tool's bulkhead is full (WithBulkhead);
+// timeout is WithTimeout; retry is WithRetry, for read-only or idempotent
+// tools only; recover turns a panic into a masked error and decides, once,
+// what the model may read of a returned error (WithMaskedErrors,
+// WithPublicErrors); bind decodes and validates typed arguments
+// (mcpgo.Typed, gosdk.AddTool).
 //
 //	package        what it is for
 //	wrap           the chain, its options, Checks for start-up
-//	wrap/call      the SDK-neutral request and result adapters hand the chain
-//	wrap/mcpgo     the mcp-go adapter: Attach, Tool, Typed, NewHTTPServer
-//	wrap/gosdk     the go-sdk adapter: Attach, AddTool
+//	wrap/mcpgo     the mcp-go adapter: Attach, Tool, Typed, TypedPrompt, NewHTTPServer
+//	wrap/gosdk     the go-sdk adapter: Attach, Run, Tool, AddTool
 //	wrap/upstream  a reconnecting holder for upstream clients, with a breaker
 //	wrap/outbound  the calling side: classify answers, advise retries
 //	wrap/limit     rate limits, local or shared through Redis

@@ -6,28 +6,34 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
-// The chain without an SDK, as an adapter runs it: a plain error wrapped
+// A tool's handler behind the chain (here through mcpgo.Tool, which runs
+// it for a server the Wrapper is not attached to): a plain error wrapped
 // around a standard one keeps the handler's words in front of errs'
 // sentence; a panic is masked, with a call id for the log.
 func Example() {
 	w := wrap.New()
 	ctx := context.Background()
-	req := &call.Request{Kind: call.Tool, Name: "read_note"}
+	text := func(res *mcp.CallToolResult) string { return res.Content[0].(mcp.TextContent).Text }
 
-	ans := w.Serve(ctx, req, func(context.Context, *call.Request) (call.Result, error) {
+	readNote := mcpgo.Tool(w, mcp.NewTool("read_note"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("read note %s: %w", "x.md", fs.ErrNotExist)
 	})
-	fmt.Println(ans.Error.Info.Code, "|", ans.Error.Text)
+	res, _ := readNote.Handler(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "read_note"}})
+	info, _ := mcpgo.InfoOf(res)
+	fmt.Println(info.Code, "|", text(res))
 
-	ans = w.Serve(ctx, req, func(context.Context, *call.Request) (call.Result, error) {
+	parseNote := mcpgo.Tool(w, mcp.NewTool("parse_note"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		panic("assignment to entry in nil map")
 	})
-	fmt.Println(ans.Error.Info.Code, ans.Error.Info.CallID != "",
-		strings.HasPrefix(ans.Error.Text, `internal error in tool "read_note" (call id `))
+	res, _ = parseNote.Handler(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "parse_note"}})
+	info, _ = mcpgo.InfoOf(res)
+	fmt.Println(info.Code, info.CallID != "", strings.HasPrefix(text(res), `internal error in tool "parse_note" (call id `))
 	// Output:
 	// not_found | read note x.md: not found
 	// internal true true

@@ -208,13 +208,13 @@ func TestFatalExitsTheRealProcess(t *testing.T) {
 
 func fatalChild() {
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	s := server.NewMCPServer("child", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(
+	s := server.NewMCPServer("child", "1.0.0", attached(wrap.New(
 		wrap.WithLogger(logger),
 		wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{func(ctx context.Context) error {
 			logger.InfoContext(ctx, "flushed")
 			return nil
 		}}}),
-	))))
+	)))
 	s.AddTools(fatalTool())
 	resp := s.HandleMessage(context.Background(),
 		[]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"reload_config"}}`))
@@ -249,8 +249,8 @@ func drainChild(mode string) {
 	if mode == "signal" {
 		f.Signals = []os.Signal{syscall.SIGTERM}
 	}
-	s := server.NewMCPServer("child", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(
-		obstest.WithObserver(ob), wrap.WithFatalExit(f)))))
+	s := server.NewMCPServer("child", "1.0.0", attached(wrap.New(
+		obstest.WithObserver(ob), wrap.WithFatalExit(f))))
 	s.AddTools(
 		server.ServerTool{Tool: mcp.NewTool("slow"), Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			entered.Add(1)
@@ -531,7 +531,7 @@ func TestToolFatalExitLogsThroughTheMiddlewaresLogger(t *testing.T) {
 			// The tool is built with the Wrapper whose middleware serves it,
 			// as mcpgo.Tool asks.
 			w := wrap.New(mw...)
-			s := server.NewMCPServer("config", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(w)))
+			s := server.NewMCPServer("config", "1.0.0", attached(w))
 			s.AddTools(mcpgo.Tool(w, fatalTool().Tool, fatalTool().Handler, own...))
 			conn := testserver.StartHTTP(t, s)
 			res, err := conn.Call(t.Context(), "reload_config", nil)

@@ -9,19 +9,20 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // finish is the outermost layer of a tool call: it maps the outcome of the
 // inner layers to what the adapter sends — always a result, except for the
 // escape hatch — and ends the observation (one log line, the span, the
 // metric).
-func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o *outcome) Answer {
+func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o *outcome) answer {
 	if o.proto != nil {
 		rec.passthrough(o.proto, o.protoCode, o.protoClass)
 		rec.log(ctx)
-		return Answer{Protocol: o.proto}
+		return answer{Protocol: o.proto}
 	}
 	if o.err == nil {
 		switch {
@@ -46,30 +47,30 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 		}
 		rec.result = o.res
 		rec.log(ctx)
-		return Answer{Result: o.res}
+		return answer{Result: o.res}
 	}
 	rec.discarded = o.discarded
 	if o.public {
-		res := &errs.Result{Text: publicText(o.err, req, cfg)}
+		res := &errmap.Result{Text: publicText(o.err, req, cfg)}
 		rec.outcome = obs.OutcomeToolError
 		rec.err, rec.public = o.err, true
 		rec.result = textResult(res.Text)
 		rec.log(ctx)
-		return Answer{Error: res}
+		return answer{Error: res}
 	}
 	outcome := obs.CodeOutcome(o.err.Code())
 	if o.panic != nil {
 		outcome = obs.OutcomePanic
 	}
 	rec.fail(outcome, o.err)
-	res := errs.ToResult(scrubbed(o.err, req, cfg.red),
-		errs.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: o.sideEffects})
+	res := errmap.ToResult(scrubbed(o.err, req, cfg.red),
+		errmap.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: o.sideEffects})
 	rec.result = textResult(res.Text)
 	rec.log(ctx)
 	if cfg.fatal != nil && o.err.Code() == errs.Fatal {
 		cfg.fatal.trigger(cfg.observer, rec.tool, rec.id(), o.err)
 	}
-	return Answer{Error: res}
+	return answer{Error: res}
 }
 
 var errNoResult = errors.New("handler returned neither a result nor an error")
@@ -185,7 +186,7 @@ func publicText(e *errs.Error, req *call.Request, cfg *config) string {
 	if m := e.Message(); m != "" {
 		return m
 	}
-	return cfg.red.Scrub(capText(e.Cause().Error()), cfg.red.Secrets(req.Args, req.Header))
+	return cfg.red.Scrub(capText(e.Unwrap().Error()), cfg.red.Secrets(req.Args, req.Header))
 }
 
 // maxPublicText caps the text of an error shown through WithPublicErrors.

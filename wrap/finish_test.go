@@ -32,7 +32,7 @@ func (panickyErr) Error() string { panic("Error method broke") }
 // HTTP connection or go out as an empty 200 body logged as a success.
 func TestEveryRequestIsAnsweredAndLogged(t *testing.T) {
 	var logs logbuf.Buffer
-	s := server.NewMCPServer("broken", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithLogger(logs.Logger())))))
+	s := server.NewMCPServer("broken", "1.0.0", attached(wrap.New(wrap.WithLogger(logs.Logger()))))
 	s.AddTool(mcp.NewTool("typed_nil"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var e *nilErr
 		return nil, e
@@ -101,8 +101,8 @@ func TestSecretsNeverEchoedInErrorResults(t *testing.T) {
 	const key, pin, token = "k-41f9e2d7c0", "8842", "sk-abcdefghijklmnopqrstuvwx"
 	var logs logbuf.Buffer
 	w := wrap.New(wrap.WithLogger(logs.Logger()))
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(w)))
-	s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a weatherKeyArgs) (*mcp.CallToolResult, error) {
+	s := server.NewMCPServer("weather", "1.0.0", attached(w))
+	s.AddTools(mcpgo.Typed(w, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a weatherKeyArgs) (*mcp.CallToolResult, error) {
 		return nil, errs.Newf(errs.NotFound, "no weather for %s with key %s and code %s", a.City, a.APIKey, a.Pin)
 	}))
 	s.AddTool(mcp.NewTool("plain"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -140,7 +140,7 @@ func TestTimeoutOfAWriteSaysSideEffectsArePossible(t *testing.T) {
 		<-release
 		return mcp.NewToolResultText("done"), nil
 	}
-	s := server.NewMCPServer("files", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithTimeout(50*time.Millisecond)))))
+	s := server.NewMCPServer("files", "1.0.0", attached(wrap.New(wrap.WithTimeout(50*time.Millisecond))))
 	s.AddTool(mcp.NewTool("copy_file"), hang)
 	s.AddTool(mcp.NewTool("stat_file", readOnly), hang)
 	s.AddTool(mcp.NewTool("put_file", mcp.WithIdempotentHintAnnotation(true)), hang)
@@ -167,7 +167,7 @@ func TestTimeoutOfAWriteIsNotRetryable(t *testing.T) {
 		<-release
 		return mcp.NewToolResultText("done"), nil
 	}
-	s := server.NewMCPServer("files", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithTimeout(20*time.Millisecond)))))
+	s := server.NewMCPServer("files", "1.0.0", attached(wrap.New(wrap.WithTimeout(20*time.Millisecond))))
 	s.AddTool(mcp.NewTool("copy_file"), hang)
 	s.AddTool(mcp.NewTool("stat_file", readOnly), hang)
 	conn := testserver.StartHTTP(t, s)
@@ -203,8 +203,8 @@ type inviteArgs struct {
 // structuredContent said there were none.
 func TestOmittedViolationsSurviveTheSecretScrub(t *testing.T) {
 	w := wrap.New()
-	s := server.NewMCPServer("mail", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(w)))
-	s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("invite"), func(context.Context, mcp.CallToolRequest, inviteArgs) (*mcp.CallToolResult, error) {
+	s := server.NewMCPServer("mail", "1.0.0", attached(w))
+	s.AddTools(mcpgo.Typed(w, mcp.NewTool("invite"), func(context.Context, mcp.CallToolRequest, inviteArgs) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("sent"), nil
 	}))
 	conn := testserver.StartHTTP(t, s)

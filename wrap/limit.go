@@ -3,7 +3,7 @@ package wrap
 import (
 	"context"
 
-	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 )
 
 // Limiter admits or refuses a call before anything else of the chain runs
@@ -11,8 +11,9 @@ import (
 // costs one check each. A refusal is an error that finish turns into a
 // result like any other: limit.Limiter answers errs.RateLimited with
 // retryAfterSeconds. Admit must be safe for concurrent use and must return
-// within a bounded time. The wrap/limit package provides one; importing wrap
-// links none.
+// within a bounded time. The wrap/limit package provides it (the request
+// is the chain's own type, which only mcpwrap's packages name); importing
+// wrap links none.
 type Limiter interface {
 	Admit(ctx context.Context, req *call.Request) error
 }

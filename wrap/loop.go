@@ -9,6 +9,7 @@ import (
 	"errors"
 	"hash/fnv"
 	"log/slog"
+	"net/http"
 	"slices"
 	"strconv"
 	"sync"
@@ -16,8 +17,8 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // LoopGuard stops a model's loop of the same failing call: once a caller
@@ -56,18 +57,29 @@ type LoopGuard struct {
 	// the store fails, the guard uses the process's memory (it records
 	// every failure there too), logged once.
 	Store LoopStore
-	// Caller names whose history a call belongs to; "" leaves the call
-	// unguarded. Nil means DefaultCaller. It must be safe for concurrent
-	// use and cheap, and must not return a secret as is: the name is kept
-	// in memory and, with Store, sent to the store.
-	Caller func(ctx context.Context, req *call.Request) string
+	// Caller names whose history a call belongs to, from the call's MCP
+	// session id ("" when it has none) and HTTP headers (nil when it did
+	// not come over HTTP); "" leaves the call unguarded. Nil means the
+	// session id and a SHA-256 hash of the Authorization header, whichever
+	// the call carries (both when it carries both, so that a session id
+	// presented with another credential is another caller). The hash is
+	// wrap/limit's credential key, so the guard and the rate limits agree
+	// on who a caller is. A call that did not come over HTTP and has no
+	// session id (go-sdk's stdio) is "connection": stdio serves one
+	// client. An HTTP call with neither gets "": stateless HTTP, and
+	// mcp-go's HTTP at protocol versions without sessions, cannot tell
+	// its callers apart, so the guard leaves the call alone. Caller must
+	// be safe for concurrent use and cheap, and must not return a secret
+	// as is: the name is kept in memory and, with Store, sent to the store.
+	Caller func(ctx context.Context, session string, header http.Header) string
 }
 
 // LoopStore keeps the loop guard's records where replicas share them.
 // Keys are fixed-length hashes of the caller, tool and arguments; a record
 // holds a code, a count, when to allow a retry and the last message the
 // model was shown. Its methods must be safe for concurrent use and return
-// within a bounded time (the guard gives each call LoopStoreWait).
+// within a bounded time (the guard gives each call 500ms, and after a failure asks the store
+// again only a second later).
 type LoopStore interface {
 	// Load returns key's record; the zero record when there is none.
 	Load(ctx context.Context, key string) (LoopRecord, error)
@@ -87,33 +99,24 @@ type LoopRecord struct {
 	Message string
 }
 
-// LoopStoreWait bounds each call of the loop guard's store; after a
-// failure the guard asks the store again only LoopStoreRetry later.
+// loopStoreWait bounds each call of the loop guard's store; after a
+// failure the guard asks the store again only loopStoreRetry later.
 const (
-	LoopStoreWait  = 500 * time.Millisecond
-	LoopStoreRetry = time.Second
+	loopStoreWait  = 500 * time.Millisecond
+	loopStoreRetry = time.Second
 )
 
-// DefaultCaller is the loop guard's default Caller: the MCP session id and
-// a SHA-256 hash of the Authorization header, whichever the call carries
-// (both when it carries both, so that a session id presented with another
-// credential is another caller). The hash is wrap/limit's credential key,
-// so the guard and the rate limits agree on who a caller is. A call that
-// did not come over HTTP (no headers) and has no session id (go-sdk's
-// stdio) is "connection": stdio serves one client. An HTTP call with
-// neither gets "": stateless HTTP, and mcp-go's HTTP at protocol versions
-// without sessions, cannot tell its callers apart, so the guard leaves the
-// call alone.
-func DefaultCaller(_ context.Context, req *call.Request) string {
-	auth := req.Header.Get("Authorization")
+// defaultCaller is the loop guard's default Caller (see LoopGuard.Caller).
+func defaultCaller(_ context.Context, session string, header http.Header) string {
+	auth := header.Get("Authorization")
 	switch {
-	case auth != "" && req.Session != "":
-		return "session:" + req.Session + " credential:" + credentialHash(auth)
+	case auth != "" && session != "":
+		return "session:" + session + " credential:" + credentialHash(auth)
 	case auth != "":
 		return "credential:" + credentialHash(auth)
-	case req.Session != "":
-		return "session:" + req.Session
-	case req.Header == nil:
+	case session != "":
+		return "session:" + session
+	case header == nil:
 		return "connection"
 	}
 	return ""
@@ -139,7 +142,7 @@ func WithLoopGuard(g LoopGuard) Option {
 // the options.
 type loops struct {
 	g      LoopGuard
-	caller func(context.Context, *call.Request) string
+	caller func(context.Context, string, http.Header) string
 	now    func() time.Time
 	// saidUnguarded is set once the first call without a caller was
 	// logged.
@@ -184,7 +187,7 @@ func newLoops(g LoopGuard) *loops {
 	g.Except = slices.Clone(g.Except)
 	l := &loops{g: g, caller: g.Caller, now: time.Now, entries: map[loopKey]*list.Element{}, byCaller: map[string]int{}}
 	if l.caller == nil {
-		l.caller = DefaultCaller
+		l.caller = defaultCaller
 	}
 	return l
 }
@@ -198,7 +201,7 @@ func (l *loops) key(ctx context.Context, req *call.Request, o *obs.Observer) (lo
 	if req.Kind != call.Tool || slices.Contains(l.g.Except, req.Name) {
 		return loopKey{}, false
 	}
-	who := l.caller(ctx, req)
+	who := l.caller(ctx, req.Session, req.Header)
 	if who == "" {
 		if !l.saidUnguarded.Load() && l.saidUnguarded.CompareAndSwap(false, true) {
 			o.Log(ctx, slog.LevelInfo, "loop guard: calls without a session or credential are not guarded "+
@@ -289,7 +292,7 @@ func (l *loops) load(ctx context.Context, k loopKey, o *obs.Observer) (LoopRecor
 	if l.g.Store == nil || !l.storeUp() {
 		return LoopRecord{}, false
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), LoopStoreWait)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loopStoreWait)
 	defer cancel()
 	rec, err := l.g.Store.Load(ctx, storeKey(k))
 	if !l.storeAnswered(ctx, err, o) {
@@ -306,7 +309,7 @@ func (l *loops) storeUp() bool {
 // storeAnswered notes how a store call went, logging each change once.
 func (l *loops) storeAnswered(ctx context.Context, err error, o *obs.Observer) bool {
 	if err != nil {
-		if l.storeDown.Swap(time.Now().Add(LoopStoreRetry).UnixNano()) == 0 {
+		if l.storeDown.Swap(time.Now().Add(loopStoreRetry).UnixNano()) == 0 {
 			o.Log(ctx, slog.LevelWarn, "loop guard store failed; the guard uses this replica's memory until it answers",
 				slog.String("error", err.Error()))
 		}
@@ -349,7 +352,7 @@ func (l *loops) record(ctx context.Context, k loopKey, failed *errs.Error, share
 		}
 	}
 	if l.g.Store != nil && (counts || shared) && l.storeUp() {
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), LoopStoreWait)
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loopStoreWait)
 		var err error
 		if counts {
 			err = l.g.Store.Fail(sctx, storeKey(k), LoopRecord{Code: failed.Code(), Count: 1, RetryAt: retryAt, Message: msg}, l.g.Window)

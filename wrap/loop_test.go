@@ -13,9 +13,10 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/adapter"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
@@ -94,7 +95,7 @@ func TestLoopGuardMemoryIsBounded(t *testing.T) {
 	ctx := context.Background()
 	for i := range 100_000 {
 		req := &call.Request{Kind: call.Tool, Name: "t", Session: "s" + strconv.Itoa(i), Args: map[string]any{"i": i}}
-		if a := w.Serve(ctx, req, fail); a.Error == nil {
+		if a := adapter.Chain(w)(ctx, req, fail); a.Error == nil {
 			t.Fatal("no error result")
 		}
 	}

@@ -2,19 +2,8 @@ package wrap
 
 import (
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 )
-
-// WithBoundArguments says a tool's handler decodes and checks its
-// arguments itself and names what it expects when they are not an object
-// (mcpwrap's typed tools, mcpgo.Typed and gosdk.AddTool, set it on their
-// tool's chain): the chain then leaves such arguments to the handler's own
-// answer, which lists the parameters. It is meant for one tool's options
-// (mcpgo.Tool, gosdk.Tool); on a whole Wrapper it turns the check off for
-// every tool.
-func WithBoundArguments() Option {
-	return func(c *config) { c.bound = true }
-}
 
 // object is the layer that refuses a tools/call whose arguments are not a
 // JSON object (a string, a number, a boolean, an array), as MCP requires,

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/observe"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Option configures a Wrapper. Options are applied once, at construction.
@@ -45,7 +45,7 @@ type config struct {
 	retry      *retryPolicy
 	budget     *budget
 	retryTools map[string]bool
-	// info is the definition of the tool a Chain serves (Wrapper.Chain),
+	// info is the definition of the tool a chain of its own serves (toolChain),
 	// named infoName; zero for the Wrapper's own configuration.
 	info     call.Info
 	infoName string
@@ -62,7 +62,7 @@ type config struct {
 	toolLimits  map[string]int
 	loops       *loops // nil: no repeated-failure guard
 	// bound is set when the tool's handler checks its arguments' shape
-	// itself (WithBoundArguments).
+	// itself (a typed tool, adapter.Tool).
 	bound bool
 	// argModes are WithArgumentValues, WithArgumentNamesOnly and
 	// WithoutArguments, applied to the observer.

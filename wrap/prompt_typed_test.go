@@ -25,9 +25,9 @@ type summaryArgs struct {
 // arguments and answers bad ones with -32602 naming each, over HTTP.
 func TestTypedPrompt(t *testing.T) {
 	w := wrap.New(wrap.WithLogger((&logbuf.Buffer{}).Logger()), wrap.WithTimeout(time.Second))
-	s := server.NewMCPServer("notes", "1.0.0", mcpgo.Prompts(w))
+	s := server.NewMCPServer("notes", "1.0.0", attached(w))
 	called := 0
-	s.AddPrompts(mcpgo.MustTypedPrompt(mcp.NewPrompt("summary"),
+	s.AddPrompts(mcpgo.TypedPrompt(mcp.NewPrompt("summary"),
 		func(_ context.Context, _ mcp.GetPromptRequest, a summaryArgs) (*mcp.GetPromptResult, error) {
 			called++
 			return mcp.NewGetPromptResult("summary", []mcp.PromptMessage{

@@ -12,13 +12,14 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/adapter"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // TestURLElicitationCodeLoggedIsTheCodeOnTheWire: a URL elicitation was
@@ -40,7 +41,7 @@ func TestURLElicitationCodeLoggedIsTheCodeOnTheWire(t *testing.T) {
 			var logs logbuf.Buffer
 			ob := obs.New(obs.WithLogger(logs.Logger()), obs.WithoutMetrics(),
 				obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))))
-			s := server.NewMCPServer("billing", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(obstest.WithObserver(ob)))))
+			s := server.NewMCPServer("billing", "1.0.0", attached(wrap.New(obstest.WithObserver(ob))))
 			s.AddTool(mcp.NewTool("connect_bank"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{{
 					Mode: mcp.ElicitationModeURL, ElicitationID: "e1", URL: "https://bank.example/consent", Message: "Connect your bank",
@@ -77,7 +78,7 @@ func TestURLElicitationCodeLoggedIsTheCodeOnTheWire(t *testing.T) {
 	}
 }
 
-// TestProtocolErrorCodeReachesLogLine: the code given to ProtocolErrorCode
+// TestProtocolErrorCodeReachesLogLine: the code given to call.ProtocolError
 // was lost (the log line said -32603) because the chain kept only the
 // unwrapped error; go-sdk's "unknown tool" (-32602) was logged as -32603.
 func TestProtocolErrorCodeReachesLogLine(t *testing.T) {
@@ -85,10 +86,10 @@ func TestProtocolErrorCodeReachesLogLine(t *testing.T) {
 	w := wrap.New(wrap.WithLogger(buf.Logger()))
 	inner := errors.New(`unknown tool "nope"`)
 	for _, kind := range []call.Kind{call.Tool, call.Prompt} {
-		a := w.Serve(context.Background(), &call.Request{Kind: kind, Name: "nope"}, func(context.Context, *call.Request) (call.Result, error) {
-			return nil, wrap.ProtocolErrorCode(inner, -32602)
+		a := adapter.Chain(w)(context.Background(), &call.Request{Kind: kind, Name: "nope"}, func(context.Context, *call.Request) (call.Result, error) {
+			return nil, call.ProtocolError(inner, -32602, errs.Internal)
 		})
-		// The SDK gets the inner error behind errs.Guard: its text, and
+		// The SDK gets the inner error behind errbase.Guard: its text, and
 		// errors.Is/As find it.
 		if a.Protocol == nil || !errors.Is(a.Protocol, inner) || a.Protocol.Error() != inner.Error() {
 			t.Fatalf("answer %+v, want the inner error", a)

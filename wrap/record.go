@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // record collects what the chain learns about one call and hands it to the

@@ -11,24 +11,25 @@ import (
 	"strings"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 )
 
-// PanicError is the cause recorded when a handler panics: the value and the
+// panicError is the cause recorded when a handler panics: the value and the
 // stack, for the operator. The model never sees either.
-type PanicError struct {
+type panicError struct {
 	Value any
 	Stack []byte
 }
 
 // Error returns "panic: <value>".
-func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
+func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
 
 // attempt is the innermost layer, recover(handler): it runs the handler
-// once, counting the attempt, turns a panic into a PanicError, and
+// once, counting the attempt, turns a panic into a panicError, and
 // classifies a returned error once, into o.err, which every outer layer
 // reads.
-func attempt(ctx context.Context, req *call.Request, next Handler, cfg *config, rec *record, o *outcome) {
+func attempt(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome) {
 	rec.attempted()
 	*o = outcome{}
 	err := protect(ctx, req, next, o)
@@ -38,11 +39,11 @@ func attempt(ctx context.Context, req *call.Request, next Handler, cfg *config, 
 	}
 }
 
-// protect runs next and turns a panic into a PanicError.
-func protect(ctx context.Context, req *call.Request, next Handler, o *outcome) (err error) {
+// protect runs next and turns a panic into a panicError.
+func protect(ctx context.Context, req *call.Request, next handler, o *outcome) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			p := &PanicError{Value: r, Stack: debug.Stack()}
+			p := &panicError{Value: r, Stack: debug.Stack()}
 			*o = outcome{panic: p, err: errs.Wrap(errs.Internal, p, "")}
 			err = nil
 		}
@@ -69,7 +70,7 @@ func settle(err error, req *call.Request, cfg *config, o *outcome) {
 		return
 	}
 	_ = err.Error() // a panicking Error method is caught here, not in the log line
-	if pe, ok := protocolCause(err); ok {
+	if pe, code, class, ok := call.ProtocolOf(err); ok {
 		if isNil(pe) {
 			o.err = errs.Wrap(errs.Internal, &brokenError{msg: fmt.Sprintf("<nil %T> the handler returned a nil pointer as its protocol error", pe)}, "")
 			return
@@ -77,8 +78,8 @@ func settle(err error, req *call.Request, cfg *config, o *outcome) {
 		_ = pe.Error()
 		// The SDK and its hooks inspect what they are given; a broken
 		// method deep in the handler's chain must not panic there.
-		o.proto = errs.Guard(pe)
-		o.protoCode, o.protoClass = protocolCode(err)
+		o.proto = errbase.Guard(pe)
+		o.protoCode, o.protoClass = code, class
 		return
 	}
 	o.err = classify(err, req, cfg, o)

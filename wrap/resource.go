@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Resources and prompts have no isError result: a failure is a JSON-RPC
-// error (errs.ToJSONRPC). They go through the same layers as tools, under
+// error (errmap.ToJSONRPC). They go through the same layers as tools, under
 // the names the layers know them by:
 //
 //   - ResourcesRead for every resources/read (WithToolTimeout(ResourcesRead, d)
@@ -35,11 +36,11 @@ func layerName(req *call.Request) string {
 }
 
 // finishRequest is finish for a resources/read or a prompts/get.
-func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Request, o *outcome) Answer {
+func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Request, o *outcome) answer {
 	if o.proto != nil {
 		rec.passthrough(o.proto, o.protoCode, o.protoClass)
 		rec.log(ctx)
-		return Answer{Protocol: o.proto}
+		return answer{Protocol: o.proto}
 	}
 	if o.err == nil && o.res == nil {
 		o.err = errs.Wrap(errs.Internal, errNoResult, "")
@@ -47,36 +48,36 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 	if o.err == nil {
 		rec.outcome = obs.OutcomeSuccess
 		rec.log(ctx)
-		return Answer{Result: o.res}
+		return answer{Result: o.res}
 	}
-	answer := errs.Request{Modern: req.Modern, CallID: rec.id(), Attempts: int(rec.attempts)}
+	rq := errmap.Request{Modern: req.Modern, CallID: rec.id(), Attempts: int(rec.attempts)}
 	subject := "prompt " + strconv.Quote(req.Name)
 	if req.Kind == call.Resource {
-		answer.URI = cfg.red.URI(req.Name)
-		subject = "reading resource " + strconv.Quote(answer.URI)
+		rq.URI = cfg.red.URI(req.Name)
+		subject = "reading resource " + strconv.Quote(rq.URI)
 	} else {
-		answer.Prompt = req.Name
+		rq.Prompt = req.Name
 	}
 	if d := cfg.timeoutFor(rec.tool); d > 0 && o.panic == nil && o.err.Code() == errs.Timeout && time.Since(rec.begin) >= d {
-		o.err = errs.Wrap(errs.Timeout, o.err.Cause(), subject+" timed out after "+d.String()+"; it may still complete upstream")
+		o.err = errs.Wrap(errs.Timeout, o.err.Unwrap(), subject+" timed out after "+d.String()+"; it may still complete upstream")
 	}
 	outcome := obs.CodeOutcome(o.err.Code())
 	if o.panic != nil {
 		outcome = obs.OutcomePanic
 	}
 	rec.fail(outcome, o.err)
-	var rpc *errs.RPCError
+	var rpc *errmap.RPCError
 	if o.public {
 		rec.public = true
-		answer.Shown = publicText(o.err, req, cfg)
-		rpc = errs.ToJSONRPC(o.err, answer)
+		rq.Shown = publicText(o.err, req, cfg)
+		rpc = errmap.ToJSONRPC(o.err, rq)
 	} else {
-		rpc = errs.ToJSONRPC(scrubbed(o.err, req, cfg.red), answer)
+		rpc = errmap.ToJSONRPC(scrubbed(o.err, req, cfg.red), rq)
 	}
 	rec.rpcCode = rpc.Code
 	rec.log(ctx)
 	if cfg.fatal != nil && o.err.Code() == errs.Fatal {
 		cfg.fatal.trigger(cfg.observer, rec.tool, rec.id(), o.err)
 	}
-	return Answer{RPC: rpc}
+	return answer{RPC: rpc}
 }

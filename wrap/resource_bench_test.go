@@ -4,8 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
-
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -13,7 +11,7 @@ import (
 )
 
 // BenchmarkResourceRead compares one resources/read through mcp-go's whole
-// dispatch, bare and with mcpgo.Resources(w) (no telemetry, and with a timeout,
+// dispatch, bare and with attached(w) (no telemetry, and with a timeout,
 // which runs the handler on a pooled goroutine).
 func BenchmarkResourceRead(b *testing.B) {
 	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"note://today"}}`)
@@ -25,8 +23,8 @@ func BenchmarkResourceRead(b *testing.B) {
 		opts []server.ServerOption
 	}{
 		{"bare", nil},
-		{"wrapped", []server.ServerOption{mcpgo.Resources(wrap.New())}},
-		{"wrapped+timeout", []server.ServerOption{mcpgo.Resources(wrap.New(wrap.WithTimeout(1e9)))}},
+		{"wrapped", []server.ServerOption{attached(wrap.New())}},
+		{"wrapped+timeout", []server.ServerOption{attached(wrap.New(wrap.WithTimeout(1e9)))}},
 	} {
 		s := server.NewMCPServer("notes", "1.0.0", c.opts...)
 		s.AddResource(mcp.NewResource("note://today", "today"), handler)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // TestResourceBulkhead: a resource handler abandoned by its timeout keeps
@@ -21,7 +20,7 @@ import (
 func TestResourceBulkhead(t *testing.T) {
 	release := make(chan struct{})
 	w := wrap.New(wrap.WithTimeout(100*time.Millisecond), wrap.WithBulkhead(wrap.Bulkhead{PerTool: 1}))
-	s := server.NewMCPServer("notes", "1.0.0", mcpgo.Resources(w))
+	s := server.NewMCPServer("notes", "1.0.0", attached(w))
 	returned := make(chan struct{}, 1)
 	s.AddResource(mcp.NewResource("note://slow", "slow"), func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		<-release // ignores its context

@@ -12,7 +12,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // TestResourceFatalExit: an errs.Fatal error from a resource handler is
@@ -21,7 +20,7 @@ import (
 func TestResourceFatalExit(t *testing.T) {
 	exited := make(chan int, 1)
 	w := wrap.New(wrap.WithFatalExit(wrap.FatalExit{Grace: time.Millisecond, Exit: func(code int) { exited <- code }}))
-	s := server.NewMCPServer("notes", "1.0.0", mcpgo.Resources(w))
+	s := server.NewMCPServer("notes", "1.0.0", attached(w))
 	ran := 0
 	s.AddResource(mcp.NewResource("note://config", "config"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		ran++

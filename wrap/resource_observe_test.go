@@ -19,7 +19,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -37,7 +36,7 @@ func TestResourceAndPromptSpans(t *testing.T) {
 		obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))),
 		obs.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
 	w := wrap.New(obstest.WithObserver(ob), wrap.WithTimeout(time.Second))
-	s := notesServer(t, mcpgo.Resources(w), mcpgo.Prompts(w))
+	s := notesServer(t, attached(w))
 	s.AddResource(mcp.NewResource("db://admin:hunter2@db.internal/notes", "db"),
 		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: "db://db.internal/notes", Text: "rows"}}, nil

@@ -18,7 +18,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // leak is what a careless handler puts in its errors: a DSN with a password.
@@ -129,7 +128,7 @@ func lastError(t *testing.T, w *testserver.Wire) rpcError {
 
 func wrapped(t *testing.T, logs *logbuf.Buffer) []server.ServerOption {
 	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithTimeout(300*time.Millisecond))
-	return []server.ServerOption{server.WithToolHandlerMiddleware(mcpgo.Middleware(w)), mcpgo.Resources(w), mcpgo.Prompts(w)}
+	return []server.ServerOption{attached(w)}
 }
 
 // read reads uri and returns the text or the error.
@@ -303,7 +302,7 @@ func checkSentinel(t *testing.T, err, want error, says string) {
 // resources and prompts too.
 func TestServerOptionsCoverResources(t *testing.T) {
 	logs := &logbuf.Buffer{}
-	conn := testserver.StartHTTP(t, notesServer(t, mcpgo.Wrap(wrap.WithLogger(logs.Logger()))),
+	conn := testserver.StartHTTP(t, notesServer(t, attached(wrap.New(wrap.WithLogger(logs.Logger())))),
 		client.WithProtocolVersion("2025-11-25"))
 	for uri, code := range map[string]int{"note://missing": mcp.RESOURCE_NOT_FOUND, "notes://panic": mcp.INTERNAL_ERROR} {
 		conn.Wire.Reset()
@@ -327,7 +326,7 @@ func TestServerOptionsCoverResources(t *testing.T) {
 // been skipped for everything but tools/call).
 func TestResourceReadsAreRateLimited(t *testing.T) {
 	lim := limit.New(limit.PerMinute(1000), limit.WithTool(wrap.ResourcesRead, limit.PerMinute(1)))
-	s := notesServer(t, mcpgo.Option(wrap.New(wrap.WithLimit(lim))))
+	s := notesServer(t, attached(wrap.New(wrap.WithLimit(lim))))
 	conn := testserver.StartHTTP(t, s)
 	read := func() error {
 		_, err := conn.Client.ReadResource(t.Context(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "note://ok"}})

@@ -58,7 +58,7 @@ func fetchConfig(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, err
 // masked as internal errors; the model now reads which argument was wrong.
 func TestMCPGoArgumentErrorsReachTheModel(t *testing.T) {
 	var logs logbuf.Buffer
-	s := server.NewMCPServer("files", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithLogger(logs.Logger())))))
+	s := server.NewMCPServer("files", "1.0.0", attached(wrap.New(wrap.WithLogger(logs.Logger()))))
 	s.AddTool(mcp.NewTool("read_file"), readFile)
 	s.AddTool(mcp.NewTool("fetch_config"), fetchConfig)
 	s.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(func(_ context.Context, _ mcp.CallToolRequest, a struct {
@@ -128,8 +128,7 @@ func TestPublicErrorsAreShownAndMaskedOnesSaySo(t *testing.T) {
 		var u *userError
 		return errors.As(err, &u)
 	}
-	s := server.NewMCPServer("notes", "1.0.0", server.WithToolHandlerMiddleware(
-		mcpgo.Middleware(wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithPublicErrors(public)))))
+	s := server.NewMCPServer("notes", "1.0.0", attached(wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithPublicErrors(public))))
 	s.AddTool(mcp.NewTool("quota"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("save: %w", &userError{"you have used all 20 notes of your plan; delete one first"})
 	})
@@ -161,7 +160,7 @@ func TestPublicErrorsAreShownAndMaskedOnesSaySo(t *testing.T) {
 }
 
 // TestBothFormsShareOneConfiguration: with wrap.Middleware on the server,
-// tools registered with wrap.Tool or mcpgo.MustTyped — with no options, with
+// tools registered with wrap.Tool or mcpgo.Typed — with no options, with
 // nil, or built by another Wrapper — used to get no log line, no span and no
 // timeout, because the middleware stepped aside for them.
 func TestBothFormsShareOneConfiguration(t *testing.T) {
@@ -181,12 +180,12 @@ func TestBothFormsShareOneConfiguration(t *testing.T) {
 		return hang(ctx, req)
 	}
 	var other logbuf.Buffer
-	s := server.NewMCPServer("mixed", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(w)))
+	s := server.NewMCPServer("mixed", "1.0.0", attached(w))
 	s.AddTools(
 		mcpgo.Tool(w, mcp.NewTool("same_wrapper"), hang),
 		mcpgo.Tool(wrap.New(), mcp.NewTool("no_options"), hang),
-		mcpgo.MustTyped(nil, mcp.NewTool("typed_nil"), hangTyped),
-		mcpgo.MustTyped(w, mcp.NewTool("typed_w"), hangTyped),
+		mcpgo.Typed(nil, mcp.NewTool("typed_nil"), hangTyped),
+		mcpgo.Typed(w, mcp.NewTool("typed_w"), hangTyped),
 		// Built with another Wrapper: the attached Wrapper's middleware serves
 		// it (its timeout, log line and span); that Wrapper's own chain runs
 		// inside it (see mcpgo.Tool), and logs to its own logger only when

@@ -6,11 +6,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/backoff"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/wait"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // RetryPolicy says how calls to safe tools are retried; see WithRetry. Zero
@@ -96,7 +96,7 @@ const (
 // retry is the retry layer, retry(recover(handler)): it runs attempt
 // once and, when retries are on and the tool is safe to repeat, again
 // after a transient failure. It reads the code each attempt classified.
-func retry(ctx context.Context, req *call.Request, next Handler, cfg *config, rec *record, o *outcome) {
+func retry(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome) {
 	attempt(ctx, req, next, cfg, rec, o)
 	if cfg.retry == nil || o.proto != nil {
 		return
@@ -108,7 +108,7 @@ func retry(ctx context.Context, req *call.Request, next Handler, cfg *config, re
 	retryLoop(ctx, req, next, cfg, rec, o)
 }
 
-func retryLoop(ctx context.Context, req *call.Request, next Handler, cfg *config, rec *record, o *outcome) {
+func retryLoop(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome) {
 	p := cfg.retry
 	safe, looked := false, false
 	for n := 1; ; n++ {
@@ -127,7 +127,7 @@ func retryLoop(ctx context.Context, req *call.Request, next Handler, cfg *config
 		var delay time.Duration
 		switch {
 		case !safe:
-			o.sideEffects = errs.SideEffectsOf(o.err)
+			o.sideEffects = errmap.SideEffectsOf(o.err)
 			reason = skipUnsafe
 		case n > p.maxRetries:
 			reason = skipExhausted

@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
@@ -93,8 +94,7 @@ func (s *sleeps) got() []time.Duration {
 var readOnly = mcp.WithReadOnlyHintAnnotation(true)
 
 func serve(t *testing.T, logs *logbuf.Buffer, opts []wrap.Option, tools ...server.ServerTool) *testserver.Conn {
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(
-		mcpgo.Middleware(wrap.New(append([]wrap.Option{wrap.WithLogger(logs.Logger())}, opts...)...))))
+	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(append([]wrap.Option{wrap.WithLogger(logs.Logger())}, opts...)...)))
 	s.AddTools(tools...)
 	return testserver.StartHTTP(t, s)
 }
@@ -144,7 +144,7 @@ func TestDestructiveToolIsCalledOnceOn503(t *testing.T) {
 	}
 	info, _ := mcpgo.InfoOf(res)
 	text := res.Content[0].(mcp.TextContent).Text
-	if info.Code != "unavailable" || info.SideEffects != errs.SideEffectsPossible.String() || !strings.Contains(text, "the operation may have happened") {
+	if info.Code != "unavailable" || info.SideEffects != errmap.SideEffectsPossible.String() || !strings.Contains(text, "the operation may have happened") {
 		t.Fatalf("info %+v text %q", info, text)
 	}
 }
@@ -254,7 +254,7 @@ func TestRefusedConnectionOnADestructiveToolSaysNothingHappened(t *testing.T) {
 	}, wrap.WithRetry(wrap.RetryPolicy{}))
 	res, _ := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "refund"}})
 	info, _ := mcpgo.InfoOf(res)
-	if info.SideEffects != errs.SideEffectsNone.String() || !strings.Contains(info.Message, "nothing was done") {
+	if info.SideEffects != errmap.SideEffectsNone.String() || !strings.Contains(info.Message, "nothing was done") {
 		t.Fatalf("info %+v", info)
 	}
 }
@@ -278,7 +278,7 @@ func TestRetryReachesTheSpanAndTheMetric(t *testing.T) {
 	ob := obs.New(
 		obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))),
 		obs.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
-	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(obstest.WithObserver(ob), wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep})))
+	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(obstest.WithObserver(ob), wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep}))))
 	s.AddTools(server.ServerTool{Tool: mcp.NewTool("get_forecast", readOnly), Handler: api.handler})
 	conn := testserver.StartHTTP(t, s)
 	if res, err := conn.Call(t.Context(), "get_forecast", nil); err != nil || res.IsError {
@@ -329,7 +329,7 @@ func TestMiddlewareStepsAsideForToolsWithTheirOwnChain(t *testing.T) {
 			var sl sleeps
 			var logs logbuf.Buffer
 			w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep, BudgetTokens: 100}))
-			opts := []server.ServerOption{server.WithToolHandlerMiddleware(mcpgo.Middleware(w))}
+			opts := []server.ServerOption{attached(w)}
 			if between {
 				opts = append(opts, server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 					return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) { return next(ctx, req) }
@@ -338,7 +338,7 @@ func TestMiddlewareStepsAsideForToolsWithTheirOwnChain(t *testing.T) {
 			s := server.NewMCPServer("weather", "1.0.0", opts...)
 			s.AddTools(
 				mcpgo.Tool(w, mcp.NewTool("get_forecast", readOnly), api.handler),
-				mcpgo.MustTyped(w, mcp.NewTool("get_typed", readOnly), func(ctx context.Context, req mcp.CallToolRequest, _ struct {
+				mcpgo.Typed(w, mcp.NewTool("get_typed", readOnly), func(ctx context.Context, req mcp.CallToolRequest, _ struct {
 					City string `json:"city"`
 				}) (*mcp.CallToolResult, error) {
 					return api.handler(ctx, req)

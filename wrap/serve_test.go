@@ -75,7 +75,7 @@ func hugeCall(n int) []byte {
 // from 20 to 593 MiB) before any middleware could look at it.
 func TestHTTPServerCapsRequestBodies(t *testing.T) {
 	var ran atomic.Int64
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New())))
+	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New()))
 	s.AddTool(mcp.NewTool("echo"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ran.Add(1)
 		return mcp.NewToolResultText(req.GetString("text", "")), nil
@@ -127,7 +127,7 @@ func TestHTTPServerExpiresIdleSessions(t *testing.T) {
 	var gone atomic.Int64
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(context.Context, server.ClientSession) { gone.Add(1) })
-	s := server.NewMCPServer("weather", "1.0.0", server.WithHooks(hooks), server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New())))
+	s := server.NewMCPServer("weather", "1.0.0", server.WithHooks(hooks), attached(wrap.New()))
 	s.AddTool(mcp.NewTool("ok"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("fine"), nil
 	})

@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -29,7 +30,7 @@ import (
 // The answer reaching the client shows it was written before the write
 // deadline: past it, net/http closes the connection unwritten. No clock is
 // read for that, so a loaded machine cannot fail it; the timeout is long
-// enough that its margin (wrap.WriteMargin, 500ms) holds there.
+// enough that its margin (a tenth of the write timeout, 500ms) holds there.
 func TestTimeoutAnswerBeatsTheWriteTimeout(t *testing.T) {
 	const d = 5 * time.Second // the tool timeout and the write timeout
 	says := regexp.MustCompile(`timed out after ([0-9.]+m?s), the most the server's 5s write timeout leaves \(the tool's timeout is 5s\); the operation may still complete upstream`)
@@ -64,8 +65,8 @@ func TestTimeoutAnswerBeatsTheWriteTimeout(t *testing.T) {
 			if m == nil {
 				t.Fatalf("want a timeout answer naming the 5s timeout and the write timeout that cut it short, got %s", body)
 			}
-			if waited, err := time.ParseDuration(string(m[1])); err != nil || waited > d-wrap.WriteMargin(d) {
-				t.Errorf("the answer says it waited %s, want at most %v", m[1], d-wrap.WriteMargin(d))
+			if waited, err := time.ParseDuration(string(m[1])); err != nil || waited > d-adapter.WriteMargin(d) {
+				t.Errorf("the answer says it waited %s, want at most %v", m[1], d-adapter.WriteMargin(d))
 			}
 		})
 	}
@@ -94,7 +95,7 @@ func callHang(t *testing.T, d time.Duration, serve func(t *testing.T, s *server.
 	t.Helper()
 	release := make(chan struct{})
 	s := server.NewMCPServer("weather", "1.0.0",
-		mcpgo.Wrap(wrap.WithLogger(slog.New(slog.DiscardHandler)), wrap.WithTimeout(d)))
+		attached(wrap.New(wrap.WithLogger(slog.New(slog.DiscardHandler)), wrap.WithTimeout(d))))
 	s.AddTool(mcp.NewTool("hang"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		<-release // ignores its context, as a hung upstream call does
 		return mcp.NewToolResultText("late"), nil

@@ -10,7 +10,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // TestServerOptionsLogEveryRequest: the one-line retrofit with
@@ -19,7 +18,7 @@ import (
 // cannot see those.
 func TestServerOptionsLogEveryRequest(t *testing.T) {
 	var logs logbuf.Buffer
-	s := server.NewMCPServer("files", "1.0.0", mcpgo.Wrap(wrap.WithLogger(logs.Logger())))
+	s := server.NewMCPServer("files", "1.0.0", attached(wrap.New(wrap.WithLogger(logs.Logger()))))
 	s.AddTool(mcp.NewTool("echo"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("ok"), nil
 	})

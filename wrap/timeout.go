@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/internal/adapter"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 )
 
 // errTimedOut is the context cause that tells our own timeout apart from the
@@ -26,13 +28,13 @@ var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineEx
 // and dropped. The timeout bounds all attempts together.
 //
 // An abandoned handler keeps its bulkhead slot until it returns.
-func withTimeout(ctx context.Context, req *call.Request, next Handler, d time.Duration, cfg *config, rec *record, o *outcome) {
+func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Duration, cfg *config, rec *record, o *outcome) {
 	t := timeout{set: d, waited: d}
-	if due, ok := answerDue(ctx); ok {
+	if due, ok := adapter.AnswerDue(ctx); ok {
 		// The transport closes the connection then: answer before it.
-		if left := time.Until(due.at); left < d {
+		if left := time.Until(due.At); left < d {
 			d = max(left, 0).Truncate(time.Millisecond)
-			t.waited, t.writeTimeout = d, due.writeTimeout
+			t.waited, t.writeTimeout = d, due.WriteTimeout
 		}
 	}
 	tctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
@@ -162,7 +164,7 @@ func (p *workers) work(j *job) {
 type job struct {
 	ctx      context.Context
 	req      call.Request
-	next     Handler
+	next     handler
 	cfg      *config
 	rec      record
 	o        outcome
@@ -233,9 +235,9 @@ func twoFigures(d time.Duration) time.Duration {
 // timeoutSideEffects is what a timeout says about side effects: possible,
 // unless the tool is read-only or idempotent (then repeating it is safe and
 // the result says nothing more).
-func timeoutSideEffects(ctx context.Context, cfg *config, req *call.Request) errs.SideEffects {
+func timeoutSideEffects(ctx context.Context, cfg *config, req *call.Request) errmap.SideEffects {
 	if safeToRetry(ctx, cfg, req) {
-		return errs.SideEffectsUnknown
+		return errmap.SideEffectsUnknown
 	}
-	return errs.SideEffectsPossible
+	return errmap.SideEffectsPossible
 }

@@ -3,6 +3,7 @@ package wrap_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -46,16 +47,16 @@ func TestTypedOverHTTP(t *testing.T) {
 	w := wrap.New(wrap.WithLogger(logs.Logger()))
 	s := server.NewMCPServer("typed", "1.0.0")
 	s.AddTools(
-		mcpgo.MustTyped(w, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a weatherArgs) (*mcp.CallToolResult, error) {
+		mcpgo.Typed(w, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a weatherArgs) (*mcp.CallToolResult, error) {
 			calls.Add(1)
 			return mcp.NewToolResultText(a.City + " " + a.Units), nil
 		}),
-		must(mcpgo.TypedOut(w, mcp.NewTool("current"), func(_ context.Context, _ mcp.CallToolRequest, a weatherArgs) (weatherOut, error) {
+		mcpgo.Typed(w, mcp.NewTool("current"), func(_ context.Context, _ mcp.CallToolRequest, a weatherArgs) (weatherOut, error) {
 			if a.City == "Mars" {
 				return weatherOut{City: a.City, TempC: -120}, nil
 			}
 			return weatherOut{City: a.City, TempC: 21.5}, nil
-		})),
+		}),
 	)
 	c := testserver.StartHTTP(t, s)
 
@@ -139,11 +140,19 @@ func TestTypedOverHTTP(t *testing.T) {
 	})
 }
 
-func must(st server.ServerTool, err error) server.ServerTool {
-	if err != nil {
-		panic(err)
-	}
-	return st
+// panicked returns what f panicked with, as an error; nil when it did not.
+func panicked(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(error)
+			if !ok {
+				e = fmt.Errorf("%v", r)
+			}
+			err = e
+		}
+	}()
+	f()
+	return nil
 }
 
 func TestTypedRejectsBadStructsAtStartup(t *testing.T) {
@@ -156,8 +165,9 @@ func TestTypedRejectsBadStructsAtStartup(t *testing.T) {
 			type a struct {
 				X string `json:"x" validate:"required,nosuchrule"`
 			}
-			_, err := mcpgo.Typed(nil, mcp.NewTool("t"), func(context.Context, mcp.CallToolRequest, a) (*mcp.CallToolResult, error) { return nil, nil })
-			return err
+			return panicked(func() {
+				mcpgo.Typed(nil, mcp.NewTool("t"), func(context.Context, mcp.CallToolRequest, a) (*mcp.CallToolResult, error) { return nil, nil })
+			})
 		}, "nosuchrule"},
 		{"bad parameter", func() error {
 			type a struct {
@@ -185,8 +195,7 @@ func TestTypedRejectsBadStructsAtStartup(t *testing.T) {
 			return err
 		}, "cannot come from JSON"},
 		{"nil handler", func() error {
-			_, err := mcpgo.Typed[weatherArgs](nil, mcp.NewTool("t"), nil)
-			return err
+			return panicked(func() { mcpgo.Typed[weatherArgs, *mcp.CallToolResult](nil, mcp.NewTool("t"), nil) })
 		}, "nil handler"},
 	}
 	for _, tc := range cases {
@@ -204,7 +213,7 @@ func TestTypedRejectsBadStructsAtStartup(t *testing.T) {
 func TestBeforeAfterMessages(t *testing.T) {
 	b := validate.MustNew[weatherArgs]()
 	plain := server.NewMCPServer("before", "1.0.0", server.WithInputSchemaValidation())
-	plain.AddTool(mcp.NewTool("forecast", mcpgo.WithSchema(b)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	plain.AddTool(mcp.NewToolWithRawSchema("forecast", "", b.Schema()), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var a weatherArgs
 		if err := req.BindArguments(&a); err != nil {
 			return nil, err
@@ -212,7 +221,7 @@ func TestBeforeAfterMessages(t *testing.T) {
 		return mcp.NewToolResultText(a.City), nil
 	})
 	ours := server.NewMCPServer("after", "1.0.0")
-	ours.AddTools(mcpgo.MustTyped(nil, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a weatherArgs) (*mcp.CallToolResult, error) {
+	ours.AddTools(mcpgo.Typed(nil, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a weatherArgs) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(a.City), nil
 	}))
 	const bad = `{"cty":"Paris","days":30}`
@@ -242,7 +251,7 @@ func TestTypedSecretTagReachesTheLog(t *testing.T) {
 	w := wrap.New(obstest.WithObserver(obs.New(obs.WithLogger(logs.Logger()), obs.WithArgumentValues(),
 		obs.WithoutTracing(), obs.WithoutMetrics())))
 	s := server.NewMCPServer("t", "1")
-	s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("unlock"), func(_ context.Context, _ mcp.CallToolRequest, a unlockArgs) (*mcp.CallToolResult, error) {
+	s.AddTools(mcpgo.Typed(w, mcp.NewTool("unlock"), func(_ context.Context, _ mcp.CallToolRequest, a unlockArgs) (*mcp.CallToolResult, error) {
 		return nil, errs.Newf(errs.PermissionDenied, "door %s stays locked", a.Door)
 	}))
 	conn := testserver.StartHTTP(t, s)

@@ -170,11 +170,11 @@ func check(t *testing.T, res *mcp.CallToolResult, err error, w want) {
 
 func newServer(logs *logbuf.Buffer, opts ...server.ServerOption) *server.MCPServer {
 	return server.NewMCPServer("test", "1.0.0", append([]server.ServerOption{
-		server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(
+		attached(wrap.New(
 			wrap.WithLogger(logs.Logger()),
 			wrap.WithToolTimeout("slow_ignores_ctx", 200*time.Millisecond),
 			wrap.WithToolTimeout("slow_cooperative", 200*time.Millisecond),
-		))),
+		)),
 	}, opts...)...)
 }
 

@@ -70,10 +70,8 @@ func forecast(_ context.Context, _ *mcp.CallToolRequest, in Forecast) (*mcp.Call
 func newServer(w *wrap.Wrapper) (*mcp.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "gosdk-example", Version: "1.0.0"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "forecast", Description: "Weather forecast (go-sdk typed tool)"}, forecast)
-	if err := gosdk.AddTool(s, w, &mcp.Tool{Name: "forecast_v2", Description: "Weather forecast (validated by mcpwrap)",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, forecast); err != nil {
-		return nil, err
-	}
+	gosdk.AddTool(s, w, &mcp.Tool{Name: "forecast_v2", Description: "Weather forecast (validated by mcpwrap)",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, forecast)
 	s.AddTool(&mcp.Tool{Name: "order", Description: "Place an order", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, errors.New("insert order: dial postgres://shop:s3cret@db:5432/orders: connection refused") //mcpwrap:ignore masked the example shows a DSN scrubbed

@@ -5,11 +5,12 @@
 //	go run ./examples/notes
 //
 // It serves the same resources, resource template and prompts over
-// streamable HTTP on 127.0.0.1 twice, bare and with mcpgo.Resources(w) and
-// mcpgo.Prompts(w), reads and gets each on both, and prints the answer and,
+// streamable HTTP on 127.0.0.1 twice, bare and with mcpgo.Attach, reads
+// and gets each on both, and prints the answer and,
 // for the wrapped server, the operator's log line. It exits 1 if the
 // wrapped server leaks the database password, drops the connection, or
-// answers with another code than errs.ToJSONRPC's.
+// answers a step with another JSON-RPC code than docs/retrofit.md gives
+// for its failure (-32002, -32602 or -32603).
 package main
 
 import (
@@ -94,7 +95,7 @@ func register(s *server.MCPServer, release <-chan struct{}) {
 		<-release // an index that ignores cancellation
 		return nil, nil
 	})
-	s.AddPrompts(mcpgo.MustTypedPrompt(mcp.NewPrompt("summary"),
+	s.AddPrompts(mcpgo.TypedPrompt(mcp.NewPrompt("summary"),
 		func(_ context.Context, _ mcp.GetPromptRequest, a summaryArgs) (*mcp.GetPromptResult, error) {
 			return mcp.NewGetPromptResult("summary", []mcp.PromptMessage{
 				mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent("Summarise "+a.Topic))}), nil
@@ -119,7 +120,8 @@ func run(ctx context.Context, out io.Writer) error {
 
 	var logs strings.Builder
 	w := wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))), wrap.WithTimeout(500*time.Millisecond))
-	wrappedSrv := server.NewMCPServer("notes", "1.0.0", append(opts, mcpgo.Resources(w), mcpgo.Prompts(w))...)
+	wrappedSrv := server.NewMCPServer("notes", "1.0.0", opts...)
+	mcpgo.Attach(wrappedSrv, w)
 	register(wrappedSrv, release)
 	wrapped, err := serve(wrappedSrv, client.WithProtocolVersion("2025-11-25"))
 	if err != nil {

@@ -7,8 +7,8 @@
 // Without -redis the limit is the one-line form:
 //
 //	lim := limit.New(limit.PerMinute(10))
-//	s := server.NewMCPServer("search", "1.0.0",
-//		server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithLimit(lim)))))
+//	s := server.NewMCPServer("search", "1.0.0")
+//	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
 //
 // With -redis the buckets live in Redis, so any number of replicas behind a
 // load balancer share one limit per key:
@@ -82,8 +82,8 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 	}
 	lim := limit.New(limit.Rate{Limit: *calls, Per: *per}, opts...)
 
-	s := server.NewMCPServer("search", "1.0.0",
-		server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithLimit(lim), wrap.WithLogger(logger)))))
+	s := server.NewMCPServer("search", "1.0.0")
+	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim), wrap.WithLogger(logger)))
 	s.AddTool(mcp.NewTool("search",
 		mcp.WithDescription("Searches the catalogue."),
 		mcp.WithString("q", mcp.Required()),

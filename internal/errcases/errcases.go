@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -127,7 +129,7 @@ func base() []Case {
 		cs = append(cs, Case{"panicking_" + m, func() error { return Broken{Method: m} }},
 			Case{"panicking_" + m + "_wrapped", func() error { return &Wrapper{Msg: "call failed", Err: Broken{Method: m}} }})
 	}
-	for _, c := range errs.Codes() {
+	for _, c := range errmap.Codes() {
 		cs = append(cs, Case{"errs_" + c.String(), func() error { return errs.New(c, "the "+c.String()+" message") }},
 			Case{"errs_" + c.String() + "_wraps_broken", func() error { return errs.Wrap(c, Broken{Method: "Is"}, "the "+c.String()+" message") }})
 	}
@@ -151,7 +153,7 @@ func compose(r *rand.Rand, bs []Case, name string, depth int) Case {
 	c := bs[r.IntN(len(bs))]
 	for range depth {
 		inner := c
-		codes := errs.Codes()
+		codes := errmap.Codes()
 		switch r.IntN(5) {
 		case 0:
 			c = Case{inner.Name + "+wrapper", func() error { return &Wrapper{Msg: "step failed", Err: inner.Err()} }}
@@ -162,7 +164,7 @@ func compose(r *rand.Rand, bs []Case, name string, depth int) Case {
 			code := codes[r.IntN(len(codes))]
 			c = Case{inner.Name + "+errs." + code.String(), func() error { return errs.Wrap(code, inner.Err(), "the step failed") }}
 		case 3:
-			c = Case{inner.Name + "+mark", func() error { return errs.Mark(inner.Err(), errs.ErrTransport) }}
+			c = Case{inner.Name + "+mark", func() error { return errbase.Mark(inner.Err(), errbase.Transport) }}
 		case 4:
 			c = Case{inner.Name + "+errors.Join", func() error { return errors.Join(inner.Err(), io.EOF) }}
 		}
@@ -175,7 +177,7 @@ func compose(r *rand.Rand, bs []Case, name string, depth int) Case {
 // library's, the cases' own (a typed nil among them), and interfaces.
 func targets() []any {
 	return []any{
-		new(*errs.Error), new(*errs.RPCError), new(*NilError), new(*Wrapper), new(*Joined), new(Broken),
+		new(*errs.Error), new(*errmap.RPCError), new(*NilError), new(*Wrapper), new(*Joined), new(Broken),
 		new(*os.PathError), new(*net.OpError), new(*json.SyntaxError), new(*fs.PathError),
 		new(interface{ Timeout() bool }), new(interface{ Temporary() bool }),
 		new(interface{ RetryAfter() time.Duration }), new(error),
@@ -185,7 +187,7 @@ func targets() []any {
 // sentinels are the targets errors.Is is asked for.
 func sentinels() []error {
 	var typedNil *NilError
-	return []error{errs.ErrNotFound, errs.ErrInternal, errs.ErrInvalidArgument, errs.ErrUnavailable, errs.ErrTransport,
+	return []error{errs.New(errs.NotFound, ""), errs.New(errs.Internal, ""), errs.ErrNotSent, errbase.SessionEnded, errbase.Transport,
 		io.EOF, context.Canceled, context.DeadlineExceeded, fs.ErrNotExist, typedNil, Broken{}}
 }
 

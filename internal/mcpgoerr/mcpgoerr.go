@@ -1,5 +1,5 @@
 // Package mcpgoerr marks mcp-go's own error values with the failures errs
-// knows (errs.Mark), so that errs classifies them without importing mcp-go.
+// knows (errbase.Mark), so that errs classifies them without importing mcp-go.
 // The mcp-go adapter marks a handler's error, and the mcp-go client helpers
 // (wrap/upstream, wrap/outbound) the errors of the clients they hold.
 package mcpgoerr
@@ -10,7 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 )
 
 // Mark returns err marked with the errs failure its mcp-go sentinel or type
@@ -20,19 +20,19 @@ func Mark(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, transport.ErrSessionTerminated):
-		err = errs.Mark(err, errs.ErrSessionEnded)
+		err = errbase.Mark(err, errbase.SessionEnded)
 	case errors.Is(err, transport.ErrAuthorizationRequired), errors.Is(err, transport.ErrOAuthAuthorizationRequired):
-		err = errs.Mark(err, errs.ErrAuthRequired)
+		err = errbase.Mark(err, errbase.AuthRequired)
 	case errors.Is(err, mcp.ErrInvalidParams):
-		err = errs.Mark(err, errs.ErrInvalidParams)
+		err = errbase.Mark(err, errbase.InvalidParams)
 	case errors.Is(err, mcp.ErrResourceNotFound):
-		err = errs.Mark(err, errs.ErrResourceNotFound)
+		err = errbase.Mark(err, errbase.ResourceNotFound)
 	case errors.Is(err, mcp.ErrRequestInterrupted):
-		err = errs.Mark(err, errs.ErrInterrupted)
+		err = errbase.Mark(err, errbase.Interrupted)
 	}
 	var te *transport.Error
 	if errors.As(err, &te) {
-		err = errs.Mark(err, errs.ErrTransport)
+		err = errbase.Mark(err, errbase.Transport)
 	}
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 )
 
@@ -20,11 +21,11 @@ func TestMarkNamesEveryMCPGoSentinel(t *testing.T) {
 		kind error
 		code errs.Code
 	}{
-		{transport.ErrSessionTerminated, errs.ErrSessionEnded, errs.Unavailable},
-		{transport.ErrAuthorizationRequired, errs.ErrAuthRequired, errs.PermissionDenied},
-		{mcp.ErrInvalidParams, errs.ErrInvalidParams, errs.InvalidArgument},
-		{mcp.ErrResourceNotFound, errs.ErrResourceNotFound, errs.NotFound},
-		{mcp.ErrRequestInterrupted, errs.ErrInterrupted, errs.Canceled},
+		{transport.ErrSessionTerminated, errbase.SessionEnded, errs.Unavailable},
+		{transport.ErrAuthorizationRequired, errbase.AuthRequired, errs.PermissionDenied},
+		{mcp.ErrInvalidParams, errbase.InvalidParams, errs.InvalidArgument},
+		{mcp.ErrResourceNotFound, errbase.ResourceNotFound, errs.NotFound},
+		{mcp.ErrRequestInterrupted, errbase.Interrupted, errs.Canceled},
 	}
 	for _, c := range cases {
 		err := mcpgoerr.Mark(fmt.Errorf("call upstream: %w", c.err))

@@ -16,11 +16,11 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
@@ -50,8 +50,8 @@ func BenchmarkTelemetry(b *testing.B) {
 		{"bare", nil},
 		{"mcpgo_recovery_tracer_logger", []server.ServerOption{
 			server.WithRecovery(), server.WithTracer(mcpgo.Tracer(wrap.New(obstest.WithObserver(mcpgoObs)))), server.WithLogger(discard)}},
-		{"mcpwrap_observe", []server.ServerOption{mcpgo.Wrap(obstest.WithObserver(ours))}},
-		{"mcpwrap_no_telemetry", []server.ServerOption{server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New()))}},
+		{"mcpwrap_observe", []server.ServerOption{attached(wrap.New(obstest.WithObserver(ours)))}},
+		{"mcpwrap_no_telemetry", []server.ServerOption{attached(wrap.New())}},
 	}
 	for _, sv := range servers {
 		s := server.NewMCPServer("bench", "1.0.0", sv.opts...)

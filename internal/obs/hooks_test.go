@@ -19,7 +19,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
 // TestEveryRequestHasOneLineAndOneSpan: calls mcp-go answers before any
@@ -29,7 +29,7 @@ import (
 func TestEveryRequestHasOneLineAndOneSpan(t *testing.T) {
 	x := newTel(t)
 	s := server.NewMCPServer("w", "1.0.0", server.WithInputSchemaValidation(),
-		mcpgo.Wrap(obstest.WithObserver(x.obs)))
+		attached(wrap.New(obstest.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("weather", mcp.WithString("city", mcp.Required())),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("sunny"), nil

@@ -23,13 +23,13 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
@@ -132,7 +132,7 @@ func tools() []server.ServerTool {
 
 func TestEveryOutcomeOverHTTP(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(obstest.WithObserver(x.obs), wrap.WithToolTimeout("slow", 100*time.Millisecond)))
+	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(obstest.WithObserver(x.obs), wrap.WithToolTimeout("slow", 100*time.Millisecond))))
 	s.AddTools(tools()...)
 	conn := testserver.StartHTTP(t, s)
 
@@ -369,7 +369,7 @@ func TestParentFromMeta(t *testing.T) {
 	for _, withTracer := range []bool{false, true} {
 		t.Run(fmt.Sprintf("mcp-go WithTracer=%v", withTracer), func(t *testing.T) {
 			x := newTel(t)
-			opts := []server.ServerOption{mcpgo.Wrap(obstest.WithObserver(x.obs))}
+			opts := []server.ServerOption{attached(wrap.New(obstest.WithObserver(x.obs)))}
 			if withTracer {
 				opts = append(opts, server.WithTracer(mcpgo.Tracer(wrap.New(obstest.WithObserver(x.obs)))))
 			}
@@ -427,7 +427,7 @@ func resetRecorder(x *tel) *tracetest.SpanRecorder {
 
 func TestParentFromHTTPHeader(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(obstest.WithObserver(x.obs)))))
+	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(obstest.WithObserver(x.obs))))
 	s.AddTools(tools()...)
 	ctp := sdktrace.NewTracerProvider()
 	clientObs := obs.New(obs.WithTracerProvider(ctp))
@@ -463,7 +463,7 @@ func TestArgumentsAndResultAttributesAreOptIn(t *testing.T) {
 
 func TestEveryLogLineIsJSON(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(obstest.WithObserver(x.obs), wrap.WithToolTimeout("slow", 50*time.Millisecond)))))
+	s := server.NewMCPServer("w", "1", attached(wrap.New(obstest.WithObserver(x.obs), wrap.WithToolTimeout("slow", 50*time.Millisecond))))
 	s.AddTools(tools()...)
 	conn := testserver.StartHTTP(t, s)
 	for _, st := range tools() {
@@ -516,7 +516,7 @@ func TestWithoutTelemetryNothingIsRecorded(t *testing.T) {
 func TestAttributeValuesAreStrings(t *testing.T) {
 	// jsonrpc.request.id is a string attribute even for numeric ids.
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1", mcpgo.Wrap(obstest.WithObserver(x.obs)))
+	s := server.NewMCPServer("w", "1", attached(wrap.New(obstest.WithObserver(x.obs))))
 	s.AddTools(tools()...)
 	s.HandleMessage(t.Context(), []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"ok"}}`))
 	for _, kv := range x.span(t, "tools/call ok").Attributes() {
@@ -540,7 +540,7 @@ func reqFor(tool string) *call.Request {
 // for the life of the server.
 func TestRequestIDsAreForgotten(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("ids", "1.0.0", mcpgo.Wrap(obstest.WithObserver(x.obs)))
+	s := server.NewMCPServer("ids", "1.0.0", attached(wrap.New(obstest.WithObserver(x.obs))))
 	s.AddTools(tools()...)
 	conn := testserver.StartHTTP(t, s)
 	for _, name := range []string{"ok", "tool_error", "invalid", "panics", "ok"} {
@@ -563,7 +563,7 @@ func TestRequestIDsAreForgotten(t *testing.T) {
 // sessions have an id, and it reaches the span and the log line.
 func TestSessionIDOnStatefulSessions(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(obstest.WithObserver(x.obs)))))
+	s := server.NewMCPServer("w", "1", attached(wrap.New(obstest.WithObserver(x.obs))))
 	s.AddTools(tools()...)
 	conn := testserver.StartHTTP(t, s, client.WithProtocolVersion("2025-11-25"))
 	if _, err := conn.Call(t.Context(), "ok", nil); err != nil {

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 )
 
 // Began notes that the SDK received a request, before any middleware runs:

@@ -12,11 +12,11 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
@@ -39,7 +39,7 @@ func TestSecretsAppearNowhere(t *testing.T) {
 	x := newTel(t, obs.WithArgumentValues(), obs.WithArgumentsAttribute(true), obs.WithResultAttribute(true),
 		obs.WithSecretNames(obs.SecretNames(loginArgs{})...))
 	s := server.NewMCPServer("bank", "1.0.0", server.WithTracer(mcpgo.Tracer(wrap.New(obstest.WithObserver(x.obs)))),
-		mcpgo.Wrap(obstest.WithObserver(x.obs)))
+		attached(wrap.New(obstest.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("login"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("login as %s with password %s (pin %s, header %s) failed",
 			req.GetString("user", ""), req.GetString("password", ""), req.GetString("pin", ""), req.Header.Get("Authorization"))

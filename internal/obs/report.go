@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Outcome is how a call ended, the value of the log line's "outcome" and
@@ -96,7 +96,7 @@ func causeText(e *errs.Error, n int) string {
 	m := e.Message()
 	m = m[:runeCut(m, n+scrubMargin)]
 	var c string
-	switch cause := e.Cause().(type) {
+	switch cause := e.Unwrap().(type) {
 	case nil:
 	case *errs.Error:
 		c = causeText(cause, n)

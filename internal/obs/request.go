@@ -10,8 +10,8 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // maxURIBytes caps a resource URI on the log line and the span.

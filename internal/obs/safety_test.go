@@ -18,11 +18,11 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
@@ -39,7 +39,7 @@ func (panicErr) Error() string { panic("broken Error method") }
 // placeholder; logging it must not take the connection down.
 func TestBrokenErrorsAreLogged(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(obstest.WithObserver(x.obs)))
+	s := server.NewMCPServer("w", "1.0.0", attached(wrap.New(obstest.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("typed_nil"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var e *nilErr
 		return nil, e
@@ -66,7 +66,7 @@ func TestBrokenErrorsAreLogged(t *testing.T) {
 // tool names and causes never reach a log line raw.
 func TestLogLinesAreValidUTF8(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(obstest.WithObserver(x.obs)))
+	s := server.NewMCPServer("w", "1.0.0", attached(wrap.New(obstest.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("echo"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("bad input \xff\xfe and \u202Egnp.exe " + req.GetString("q", ""))
 	})
@@ -98,7 +98,7 @@ aFDrBz9vFqU4yVkzSHgFUa1hvLQdV3xmGfY5mQ3aXlpZkBqLcR4bJtXy8KpQwErT
 // and in span attributes is replaced whole, also when a cap cuts it.
 func TestKeyMaterialNeverLogged(t *testing.T) {
 	x := newTel(t, obs.WithArgumentValues(), obs.WithArgumentsAttribute(true), obs.WithMaxArgumentBytes(120))
-	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(obstest.WithObserver(x.obs)))
+	s := server.NewMCPServer("w", "1.0.0", attached(wrap.New(obstest.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("write_file"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("cannot write " + req.GetString("content", ""))
 	})
@@ -329,7 +329,7 @@ func TestCostIsFlatPastTheCaps(t *testing.T) {
 // cause ("… HTTP 429 Too Many Requests: … HTTP 429" before).
 func TestCauseSaysEachThingOnce(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1.0.0", mcpgo.Wrap(obstest.WithObserver(x.obs)))
+	s := server.NewMCPServer("w", "1.0.0", attached(wrap.New(obstest.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("limited"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errs.FromStatus("weather-api", http.StatusTooManyRequests, http.Header{"Retry-After": {"30"}})
 	})

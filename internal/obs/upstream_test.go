@@ -17,7 +17,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
@@ -46,7 +46,7 @@ func TestReconnectReachesTheSpanAndTheMetric(t *testing.T) {
 		upstream.WithClose(func(c *http.Client) error { c.CloseIdleConnections(); return nil }),
 		upstream.WithEvents(x.obs.UpstreamEvent))
 	defer h.Close()
-	s := server.NewMCPServer("up", "1.0.0", mcpgo.Wrap(obstest.WithObserver(x.obs)))
+	s := server.NewMCPServer("up", "1.0.0", attached(wrap.New(obstest.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("fetch"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if err := h.Do(ctx, get); err != nil {
 			return nil, err

@@ -37,21 +37,14 @@ func retrofit(logger *slog.Logger, opts ...server.ServerOption) *server.MCPServe
 	return s
 }
 
-// docs/retrofit.md: the same as a server option.
-func retrofitOption(logger *slog.Logger, opts []server.ServerOption) *server.MCPServer {
-	w := wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second))
-	s := server.NewMCPServer("weather", "1.0.0", append(opts, mcpgo.Option(w))...)
-	return s
-}
-
 // docs/retrofit.md: tools with a chain of their own, from the same Wrapper.
-func perTool(logger *slog.Logger, copyFile, forecastTool mcp.Tool, handleCopy server.ToolHandlerFunc, forecast mcpgo.TypedHandler[struct{ City string }]) {
+func perTool(logger *slog.Logger, copyFile, forecastTool mcp.Tool, handleCopy server.ToolHandlerFunc, forecast mcpgo.TypedHandler[struct{ City string }, *mcp.CallToolResult]) {
 	w := wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second))
 	s := server.NewMCPServer("weather", "1.0.0")
 	mcpgo.Attach(s, w)
 	s.AddTools(
 		mcpgo.Tool(w, copyFile, handleCopy, wrap.WithTimeout(2*time.Minute)), // this tool's own timeout
-		mcpgo.MustTyped(w, forecastTool, forecast),                           // typed, validated arguments
+		mcpgo.Typed(w, forecastTool, forecast),                               // typed, validated arguments
 	)
 }
 
@@ -102,7 +95,7 @@ func typed(logger *slog.Logger) *server.MCPServer {
 	w := wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second))
 	s := server.NewMCPServer("weather", "1.0.0")
 	mcpgo.Attach(s, w)
-	s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("forecast", mcp.WithDescription("Weather forecast")),
+	s.AddTools(mcpgo.Typed(w, mcp.NewTool("forecast", mcp.WithDescription("Weather forecast")),
 		func(ctx context.Context, req mcp.CallToolRequest, args forecastArgs) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("sunny in " + args.City), nil
 		}))
@@ -110,7 +103,7 @@ func typed(logger *slog.Logger) *server.MCPServer {
 }
 
 // docs/typed-arguments.md: a typed result.
-func typedOut(w *wrap.Wrapper, s *server.MCPServer) error {
+func typedOut(w *wrap.Wrapper, s *server.MCPServer) {
 	type forecastArgs struct {
 		City string `json:"city" validate:"required"`
 	}
@@ -119,15 +112,10 @@ func typedOut(w *wrap.Wrapper, s *server.MCPServer) error {
 		TempC float64 `json:"temp_c" validate:"min=-90,max=60"`
 	}
 
-	st, err := mcpgo.TypedOut(w, mcp.NewTool("forecast"),
+	s.AddTools(mcpgo.Typed(w, mcp.NewTool("forecast"),
 		func(ctx context.Context, req mcp.CallToolRequest, a forecastArgs) (forecast, error) {
 			return forecast{City: a.City, TempC: 21}, nil
-		})
-	if err != nil {
-		return err // a bad tag, found at start-up
-	}
-	s.AddTools(st)
-	return nil
+		}))
 }
 
 // docs/typed-arguments.md: the schema without the typed handler.
@@ -137,7 +125,7 @@ func schemaOnly(w *wrap.Wrapper, s *server.MCPServer, handleForecast server.Tool
 	}
 
 	b := validate.MustNew[forecastArgs]()
-	s.AddTools(mcpgo.Tool(w, mcp.NewTool("forecast", mcpgo.WithSchema(b)), handleForecast))
+	s.AddTools(mcpgo.Tool(w, mcp.NewToolWithRawSchema("forecast", "", b.Schema()), handleForecast))
 }
 
 // docs/typed-arguments.md: a typed prompt.
@@ -147,7 +135,7 @@ func typedPrompt(s *server.MCPServer) {
 		Style string `json:"style" validate:"omitempty,oneof=short long" description:"short or long"`
 	}
 
-	s.AddPrompts(mcpgo.MustTypedPrompt(mcp.NewPrompt("summary"),
+	s.AddPrompts(mcpgo.TypedPrompt(mcp.NewPrompt("summary"),
 		func(ctx context.Context, req mcp.GetPromptRequest, a summaryArgs) (*mcp.GetPromptResult, error) {
 			return mcp.NewGetPromptResult("summary of "+a.Topic, nil), nil
 		}))
@@ -191,7 +179,7 @@ func upstreams(ctx context.Context, logger *slog.Logger, w *wrap.Wrapper,
 // docs/resilience.md: the bulkhead.
 func bulkhead(logger *slog.Logger) *wrap.Wrapper {
 	w := wrap.New(wrap.WithLogger(logger), wrap.WithBulkhead(wrap.Bulkhead{
-		PerTool:    128,         // the default, DefaultBulkheadPerTool; negative = no per-tool limit
+		PerTool:    128,         // the default; negative = no per-tool limit
 		Total:      512,         // all tools of the Wrapper together; 0 (the default) = no total limit
 		RetryAfter: time.Second, // suggested to the model when refused (the default)
 	}))

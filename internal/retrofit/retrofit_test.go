@@ -117,7 +117,7 @@ func fixture(t *testing.T, root string, wrapped bool, logs *logbuf.Buffer, spans
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
 		t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 		ob := obs.New(obs.WithLogger(logs.Logger()), obs.WithTracerProvider(tp), obs.WithoutMetrics())
-		opts = []server.ServerOption{mcpgo.Wrap(obstest.WithObserver(ob), wrap.WithTimeout(5*time.Second))}
+		opts = []server.ServerOption{attached(wrap.New(obstest.WithObserver(ob), wrap.WithTimeout(5*time.Second)))}
 	}
 	s := server.NewMCPServer("files", "1.0.0", opts...)
 	retrofit.AddTools(s, root)

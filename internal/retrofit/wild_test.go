@@ -85,7 +85,7 @@ func TestRetrofitSurvivesAWildServer(t *testing.T) {
 		// replaces the hooks: the chain is still outermost and the hooks
 		// are added again at the first tool call.
 		{"Option inside the server's options", func(w *wrap.Wrapper) *server.MCPServer {
-			return newWildServer(dir, mcpgo.Option(w))
+			return newWildServer(dir, attached(w))
 		}},
 	}
 	for _, f := range forms {

@@ -18,7 +18,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // BenchmarkEndToEndHTTP is tools/call throughput over streamable HTTP on
@@ -35,7 +34,7 @@ func BenchmarkEndToEndHTTP(b *testing.B) {
 		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 		ob := obs.New(obs.WithTracerProvider(tp), obs.WithMeterProvider(mp),
 			obs.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
-		return []server.ServerOption{mcpgo.Wrap(obstest.WithObserver(ob))}
+		return []server.ServerOption{attached(wrap.New(obstest.WithObserver(ob)))}
 	}
 	cases := []struct {
 		name string
@@ -43,7 +42,7 @@ func BenchmarkEndToEndHTTP(b *testing.B) {
 	}{
 		{"bare", func() []server.ServerOption { return nil }},
 		{"wrapped", func() []server.ServerOption {
-			return []server.ServerOption{server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New()))}
+			return []server.ServerOption{attached(wrap.New())}
 		}},
 		{"wrapped_observed", observed},
 	}

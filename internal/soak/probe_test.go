@@ -46,7 +46,7 @@ func TestAbandonedHandlerProbe(t *testing.T) {
 
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	s := server.NewMCPServer("probe", "1.0.0",
-		server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(200*time.Millisecond)))))
+		attached(wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(200*time.Millisecond))))
 	var entered atomic.Int64
 	s.AddTool(mcp.NewTool("hang"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		entered.Add(1)
@@ -112,10 +112,10 @@ func TestAbandonedHandlerProbe(t *testing.T) {
 		other.Load(), entered.Load())
 	t.Logf("goroutines %d → %d (+%d), RSS %.1f → %.1f MiB, heap+stacks in use %.1f → %.1f MiB", g0, g1, g1-g0, rss0, rss1, mem0, mem1)
 
-	if timeouts.Load() != wrap.DefaultBulkheadPerTool || busy.Load() != int64(calls-wrap.DefaultBulkheadPerTool) {
-		t.Errorf("want %d timeouts and the rest refused", wrap.DefaultBulkheadPerTool)
+	if timeouts.Load() != bulkheadPerTool || busy.Load() != int64(calls-bulkheadPerTool) {
+		t.Errorf("want %d timeouts and the rest refused", bulkheadPerTool)
 	}
-	if limit := 2*wrap.DefaultBulkheadPerTool + 64; g1-g0 > limit {
+	if limit := 2*bulkheadPerTool + 64; g1-g0 > limit {
 		t.Errorf("goroutines grew by %d, want at most %d", g1-g0, limit)
 	}
 	// The Go runtime's count, not RSS: the race detector multiplies RSS.
@@ -166,3 +166,6 @@ func rssMiB() float64 {
 	runtime.ReadMemStats(&m)
 	return mib(m.Sys)
 }
+
+// bulkheadPerTool is Bulkhead.PerTool's documented default.
+const bulkheadPerTool = 128

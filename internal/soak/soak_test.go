@@ -379,7 +379,7 @@ func TestSoak(t *testing.T) {
 	w := wrap.New(obstest.WithObserver(ob), wrap.WithRetry(wrap.RetryPolicy{}), wrap.WithTimeout(toolTimeout),
 		wrap.WithToolTimeout("forecast_hang", hangTimeout))
 	readOnly := mcp.WithReadOnlyHintAnnotation(true)
-	s := server.NewMCPServer("soak", "1.0.0", mcpgo.Option(w))
+	s := server.NewMCPServer("soak", "1.0.0", attached(w))
 	forecast := func(ctx context.Context, _ mcp.CallToolRequest, in forecastIn) (*mcp.CallToolResult, error) {
 		if err := fetch(ctx, plainHTTP, "http://"+faulty.Addr+"/forecast?mode="+in.Mode); err != nil {
 			return nil, err
@@ -387,8 +387,8 @@ func TestSoak(t *testing.T) {
 		return mcp.NewToolResultText(in.City + ": 21°C"), nil
 	}
 	s.AddTools(
-		mcpgo.MustTyped(w, mcp.NewTool("forecast", readOnly), forecast),
-		mcpgo.MustTyped(w, mcp.NewTool("forecast_hang", readOnly), forecast),
+		mcpgo.Typed(w, mcp.NewTool("forecast", readOnly), forecast),
+		mcpgo.Typed(w, mcp.NewTool("forecast_hang", readOnly), forecast),
 		mcpgo.Tool(w, mcp.NewTool("stable_forecast", readOnly), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			err := holder.Do(ctx, func(ctx context.Context, c *http.Client) error {
 				return fetch(ctx, c, "http://"+flaky.Addr+"/forecast?mode=ok")

@@ -34,7 +34,7 @@ func TestJaegerResourcesAndPrompts(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := wrap.New(wrap.WithTelemetry(tel.Options()...))
-	s := server.NewMCPServer("notes", "1.0.0", mcpgo.Option(w))
+	s := server.NewMCPServer("notes", "1.0.0", attached(w))
 	s.AddResource(mcp.NewResource("note://today", "today"),
 		func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, Text: "tides"}}, nil

@@ -19,7 +19,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // EnvPrometheus is the base URL of a running Prometheus whose job "mcpwrap"
@@ -55,7 +54,7 @@ func TestPrometheusEndToEnd(t *testing.T) {
 		t.Fatalf("MetricsURL = %q, Prometheus scrapes %q", tel.MetricsURL, want)
 	}
 
-	s := server.NewMCPServer("weather", "1.0.0", mcpgo.Wrap(wrap.WithTelemetry(tel.Options()...)))
+	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(wrap.WithTelemetry(tel.Options()...))))
 	s.AddTool(mcp.NewTool(okTool), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("sunny"), nil
 	})

@@ -10,13 +10,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
 
 // hostile are argument payloads a model (or an attacker behind one) can
-// send: every answer must stay within errs.MaxResultBytes.
+// send: every answer must stay within errmap.MaxResultBytes.
 func hostile() []struct{ name, args string } {
 	var keys strings.Builder
 	keys.WriteString(`{"city":"P"`)
@@ -59,8 +59,8 @@ func TestHostileArgumentsBounded(t *testing.T) {
 					t.Fatalf("%s: want invalid_argument, got %.300s", tool, toolText(res))
 				}
 				b, _ := json.Marshal(res)
-				if len(b) > errs.MaxResultBytes {
-					t.Errorf("%s: answer is %d bytes, want at most %d", tool, len(b), errs.MaxResultBytes)
+				if len(b) > errmap.MaxResultBytes {
+					t.Errorf("%s: answer is %d bytes, want at most %d", tool, len(b), errmap.MaxResultBytes)
 				}
 				ratio := float64(d) / float64(max(base, time.Microsecond))
 				t.Logf("%s: %d bytes in %v, %.1f× go-sdk carrying the payload (%v)", tool, len(b), d, ratio, base)

@@ -15,7 +15,7 @@
 // its own transport (&mcp.StdioTransport{}, or an *mcp.IOTransport over
 // its own reader and writer):
 //
-//	err := gosdk.Run(ctx, s, w, &mcp.StdioTransport{}) // was s.Run(ctx, &mcp.StdioTransport{})
+//	err := gosdk.Run(ctx, s, w, &mcp.StdioTransport{}) // instead of s.Run(ctx, &mcp.StdioTransport{})
 //
 // Run is Attach plus Transport: go-sdk's stream transports end the session
 // (the process, for a stdio server) on a message nested deeper than they
@@ -52,8 +52,9 @@
 //     call's session, through the middleware added before it) when a
 //     failed call needs them; a successful call never does.
 //   - resources/read, prompts/get: a failure is a *jsonrpc.Error with the
-//     code and data of errs.ToJSONRPC, its message scrubbed (go-sdk would
-//     send a handler's error with code 0 and its text).
+//     code and data every JSON-RPC error answer of mcpwrap has (see
+//     docs/retrofit.md), its message scrubbed (go-sdk would send a
+//     handler's error with code 0 and its text).
 //   - What go-sdk answers itself (unknown tool, prompt or resource) is sent
 //     as go-sdk sends it, and logged once with its JSON-RPC code.
 //

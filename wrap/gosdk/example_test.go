@@ -54,13 +54,10 @@ func ExampleAddTool() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "1.0.0"}, nil)
 	// Without Attach the tool runs the chain itself; with it, the
 	// middleware does, once.
-	err := gosdk.AddTool(s, wrap.New(), &mcp.Tool{Name: "forecast"},
+	gosdk.AddTool(s, wrap.New(), &mcp.Tool{Name: "forecast"},
 		func(_ context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sunny in " + in.City}}}, nil, nil
 		})
-	if err != nil {
-		panic(err)
-	}
 	cs := serve(s)
 	defer cs.Close()
 	res, _ := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "forecast", Arguments: json.RawMessage(`{"cty":"Rome","days":0}`)})

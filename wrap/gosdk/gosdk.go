@@ -11,8 +11,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/adapter"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Attach serves s's tools/call, resources/read and prompts/get through w's
@@ -23,16 +25,16 @@ import (
 // nothing; what must outlive the server lives in w. A nil w means
 // wrap.New().
 func Attach(s *mcp.Server, w *wrap.Wrapper) {
-	s.AddReceivingMiddleware(Middleware(w))
+	s.AddReceivingMiddleware(middleware(w))
 }
 
-// Middleware returns w's chain as a go-sdk receiving middleware, for
-// (*mcp.Server).AddReceivingMiddleware: Attach without the server. Every
+// middleware returns w's chain as a go-sdk receiving middleware. Every
 // other method passes through untouched. It is safe for concurrent use.
-func Middleware(w *wrap.Wrapper) mcp.Middleware {
+func middleware(w *wrap.Wrapper) mcp.Middleware {
 	if w == nil {
 		w = wrap.New()
 	}
+	serve := adapter.Chain(w)
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch r := req.(type) {
@@ -40,22 +42,22 @@ func Middleware(w *wrap.Wrapper) mcp.Middleware {
 				if r.Params == nil {
 					break
 				}
-				if _, own := w.Lookup(r.Params.Name); own {
+				if adapter.Own(w, r.Params.Name) {
 					// The tool's own handler (AddTool) must not run the
 					// chain a second time.
 					ctx = context.WithValue(ctx, servedKey{}, w)
 				}
-				return serveTool(ctx, w.Serve, r, toolNext{method: method, next: next})
+				return serveTool(ctx, serve, r, toolNext{method: method, next: next})
 			case *mcp.ReadResourceRequest:
 				if r.Params == nil {
 					break
 				}
-				return serveResource(ctx, w, method, r, next)
+				return serveResource(ctx, serve, method, r, next)
 			case *mcp.GetPromptRequest:
 				if r.Params == nil {
 					break
 				}
-				return servePrompt(ctx, w, method, r, next)
+				return servePrompt(ctx, serve, method, r, next)
 			}
 			return next(ctx, method, req)
 		}
@@ -95,9 +97,9 @@ type toolCall struct {
 
 var toolCalls = sync.Pool{New: func() any { return new(toolCall) }}
 
-// serveTool runs one tools/call through serve (a Wrapper's or a Chain's).
-func serveTool(ctx context.Context, serve func(context.Context, *call.Request, wrap.Handler) wrap.Answer,
-	req *mcp.CallToolRequest, next toolNext) (*mcp.CallToolResult, error) {
+// serveTool runs one tools/call through serve (a Wrapper's chain or one
+// tool's).
+func serveTool(ctx context.Context, serve adapter.Serve, req *mcp.CallToolRequest, next toolNext) (*mcp.CallToolResult, error) {
 	tc := toolCalls.Get().(*toolCall)
 	tc.m, tc.next = req, next
 	tc.req = call.Request{Kind: call.Tool, Name: req.Params.Name, Raw: req.Params.Arguments, SDK: tc}
@@ -193,7 +195,7 @@ func toolError(err error) (out error) {
 		return err
 	}
 	if w, ok := err.(*jsonrpc.Error); ok {
-		return wrap.ProtocolErrorFor(w, int(w.Code), sdkAnswerCode(w))
+		return call.ProtocolError(w, int(w.Code), sdkAnswerCode(w))
 	}
 	var e *errs.Error
 	if errors.As(err, &e) {
@@ -203,12 +205,12 @@ func toolError(err error) (out error) {
 }
 
 // toolAnswer turns the chain's answer into what go-sdk sends.
-func toolAnswer(a wrap.Answer) (*mcp.CallToolResult, error) {
+func toolAnswer(a call.Answer) (*mcp.CallToolResult, error) {
 	switch {
 	case a.Protocol != nil:
 		return nil, wireError(a.Protocol)
 	case a.Error != nil:
-		return ErrorResult(a.Error), nil
+		return errorResult(a.Error), nil
 	case a.Result != nil:
 		return a.Result.(toolResult).r, nil
 	}
@@ -228,8 +230,8 @@ func wireError(err error) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 }
 
-// ErrorResult is the go-sdk form of an error result the chain built.
-func ErrorResult(r *errs.Result) *mcp.CallToolResult {
+// errorResult is the go-sdk form of an error result the chain built.
+func errorResult(r *errmap.Result) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}, IsError: true}
 	if sc := r.Structured(); sc != nil {
 		res.StructuredContent = sc
@@ -243,7 +245,7 @@ func InfoOf(res *mcp.CallToolResult) (errs.Info, bool) {
 	if res == nil || !res.IsError {
 		return errs.Info{}, false
 	}
-	return errs.InfoOf(res.StructuredContent)
+	return errmap.InfoOf(res.StructuredContent)
 }
 
 // toolResult is a go-sdk tool result seen by the chain. One pointer, so

@@ -6,7 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 )
 
 // Looking a tool up: go-sdk keeps a tool's annotations in the *mcp.Tool the

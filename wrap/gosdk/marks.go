@@ -6,11 +6,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 )
 
 // mark returns err marked with the errs failure its go-sdk sentinel stands
-// for (errs.Mark), so that errs classifies it without importing go-sdk: a
+// for (errbase.Mark), so that errs classifies it without importing go-sdk: a
 // handler that keeps a go-sdk client session returns these when the
 // upstream went away.
 func mark(err error) error {
@@ -18,7 +18,7 @@ func mark(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, mcp.ErrConnectionClosed), errors.Is(err, mcp.ErrSessionMissing):
-		return errs.Mark(err, errs.ErrSessionEnded)
+		return errbase.Mark(err, errbase.SessionEnded)
 	}
 	var w *jsonrpc.Error
 	if errors.As(err, &w) {
@@ -26,7 +26,7 @@ func mark(err error) error {
 		// text with the inner code.
 		switch w.Code {
 		case jsonrpc.CodeInvalidParams:
-			return errs.Mark(err, errs.ErrInvalidParams)
+			return errbase.Mark(err, errbase.InvalidParams)
 		}
 	}
 	return err

@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/matrix.golden")
@@ -101,7 +101,7 @@ func probes() []probe {
 	ps := []probe{
 		{name: "tool ok", do: tool("echo", `{}`)},
 	}
-	for _, c := range errs.Codes() {
+	for _, c := range errmap.Codes() {
 		ps = append(ps, probe{name: "tool errs." + c.String(), do: tool("code_"+c.String(), `{}`)})
 	}
 	ps = append(ps,

@@ -19,12 +19,12 @@ func gosdkRetrofit(logger *slog.Logger) *mcp.Server {
 }
 
 // docs/typed-arguments.md: a typed go-sdk tool.
-func gosdkTyped(s *mcp.Server, w *wrap.Wrapper) error {
+func gosdkTyped(s *mcp.Server, w *wrap.Wrapper) {
 	type forecastArgs struct {
 		City string `json:"city" validate:"required" description:"City name, e.g. Paris"`
 		Days int    `json:"days" validate:"omitempty,min=1,max=14"`
 	}
-	return gosdk.AddTool(s, w, &mcp.Tool{Name: "forecast", Description: "Weather forecast"},
+	gosdk.AddTool(s, w, &mcp.Tool{Name: "forecast", Description: "Weather forecast"},
 		func(ctx context.Context, req *mcp.CallToolRequest, args forecastArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sunny in " + args.City}}}, nil, nil
 		})

@@ -3,14 +3,13 @@ package gosdk
 import (
 	"context"
 	"encoding/json"
-	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/internal/adapter"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 )
 
 // methodCall is one resources/read or prompts/get on its way through the
@@ -25,22 +24,22 @@ type methodCall struct {
 // serveResource serves resources/read (resources and templates; go-sdk
 // looks the URI up behind the middleware, so an unknown URI is answered by
 // go-sdk and logged by the chain).
-func serveResource(ctx context.Context, w *wrap.Wrapper, method string, r *mcp.ReadResourceRequest, next mcp.MethodHandler) (mcp.Result, error) {
+func serveResource(ctx context.Context, serve adapter.Serve, method string, r *mcp.ReadResourceRequest, next mcp.MethodHandler) (mcp.Result, error) {
 	mc := &methodCall{method: method, m: r, next: next}
 	mc.req = call.Request{Kind: call.Resource, Name: r.Params.URI, SDK: mc}
 	fill(&mc.req, r.Session, r.Extra, r.Params.Meta, r)
-	return requestAnswer(w.Serve(ctx, &mc.req, handleMethod))
+	return requestAnswer(serve(ctx, &mc.req, handleMethod))
 }
 
 // servePrompt serves prompts/get.
-func servePrompt(ctx context.Context, w *wrap.Wrapper, method string, r *mcp.GetPromptRequest, next mcp.MethodHandler) (mcp.Result, error) {
+func servePrompt(ctx context.Context, serve adapter.Serve, method string, r *mcp.GetPromptRequest, next mcp.MethodHandler) (mcp.Result, error) {
 	mc := &methodCall{method: method, m: r, next: next}
 	mc.req = call.Request{Kind: call.Prompt, Name: r.Params.Name, SDK: mc}
 	if len(r.Params.Arguments) > 0 {
 		mc.req.Args = r.Params.Arguments
 	}
 	fill(&mc.req, r.Session, r.Extra, r.Params.Meta, r)
-	return requestAnswer(w.Serve(ctx, &mc.req, handleMethod))
+	return requestAnswer(serve(ctx, &mc.req, handleMethod))
 }
 
 func handleMethod(ctx context.Context, r *call.Request) (call.Result, error) {
@@ -72,39 +71,25 @@ func isNil(res mcp.Result) bool {
 // requestAnswer turns the chain's answer to a resources/read or prompts/get
 // into what go-sdk sends: a failure is always a *jsonrpc.Error, whose code
 // and data go-sdk sends as they are.
-func requestAnswer(a wrap.Answer) (mcp.Result, error) {
+func requestAnswer(a call.Answer) (mcp.Result, error) {
 	switch {
 	case a.Protocol != nil:
 		return nil, wireError(a.Protocol)
 	case a.RPC != nil:
-		return nil, RPCError(a.RPC)
+		return nil, rpcError(a.RPC)
 	case a.Result != nil:
 		return a.Result.(methodResult).r, nil
 	}
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "mcpwrap: empty answer"} // unreachable
 }
 
-// RPCError is the go-sdk form of a JSON-RPC error the chain built.
-func RPCError(e *errs.RPCError) *jsonrpc.Error {
+// rpcError is the go-sdk form of a JSON-RPC error the chain built.
+func rpcError(e *errmap.RPCError) *jsonrpc.Error {
 	w := &jsonrpc.Error{Code: int64(e.Code), Message: e.Message}
 	if data, err := json.Marshal(e.Data); err == nil {
 		w.Data = data
 	}
 	return w
-}
-
-// RPCInfoOf reads the errs.RPCData of a JSON-RPC error a go-sdk client
-// received (the *jsonrpc.Error in err's chain).
-func RPCInfoOf(err error) (errs.RPCData, bool) {
-	var w *jsonrpc.Error
-	if !errors.As(err, &w) || len(w.Data) == 0 {
-		return errs.RPCData{}, false
-	}
-	var d errs.RPCData
-	if json.Unmarshal(w.Data, &d) != nil || d.Code == "" {
-		return errs.RPCData{}, false
-	}
-	return d, true
 }
 
 // methodResult is a resource's or prompt's result seen by the chain.

@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
@@ -58,7 +59,7 @@ func newServer(w *wrap.Wrapper) *mcp.Server {
 	raw("echo", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
 	})
-	for _, c := range errs.Codes() {
+	for _, c := range errmap.Codes() {
 		raw("code_"+c.String(), func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, errs.New(c, "the "+c.String()+" message")
 		})
@@ -103,18 +104,14 @@ func newServer(w *wrap.Wrapper) *mcp.Server {
 	})
 	if w != nil {
 		// The same tool through validate (every violation, did-you-mean).
-		if err := gosdk.AddTool(s, w, &mcp.Tool{Name: "bound", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		gosdk.AddTool(s, w, &mcp.Tool{Name: "bound", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
 			func(_ context.Context, _ *mcp.CallToolRequest, in weather) (*mcp.CallToolResult, forecast, error) {
 				return nil, forecast{Summary: "sunny in " + in.City}, nil
-			}); err != nil {
-			panic(err)
-		}
-		if err := gosdk.AddTool(s, w, &mcp.Tool{Name: "bound_login"},
+			})
+		gosdk.AddTool(s, w, &mcp.Tool{Name: "bound_login"},
 			func(context.Context, *mcp.CallToolRequest, loginArgs) (*mcp.CallToolResult, any, error) {
 				return nil, nil, errors.New("login failed: password=hunter2")
-			}); err != nil {
-			panic(err)
-		}
+			})
 	}
 
 	s.AddResource(&mcp.Resource{URI: "res://ok", Name: "ok"}, func(_ context.Context, r *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

@@ -6,8 +6,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/jsonsize"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Measure is the result's size as sent and whether go-sdk can send it

@@ -78,10 +78,6 @@ func Transport(t mcp.Transport) mcp.Transport {
 	return t
 }
 
-// StdioTransport is Transport(&mcp.StdioTransport{}): go-sdk's stdio
-// transport, answering a message it would end the session on.
-func StdioTransport() mcp.Transport { return Transport(&mcp.StdioTransport{}) }
-
 // newGuarded guards a go-sdk stream transport t over in and out with the
 // limits of the go-sdk version in the build. MaxLineLength (a field from
 // v1.8.0 on, with the 1 000-level depth limit) is read by name, so that

@@ -10,11 +10,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/adapter"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/paging"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // AddTool is mcp.AddTool with package validate's arguments: it registers a
@@ -27,20 +28,21 @@ import (
 // accepts, the output schema is derived from it and every result is
 // checked against its tags (a result breaking them is an internal error);
 // the output is sent as structuredContent, and as the text content when
-// the result has none. The tool gets its own chain in w (w.Chain) with its
+// the result has none. The tool gets its own chain in w, with its
 // annotations (readOnlyHint, idempotentHint allow retries) and its
 // mcpwrap:"secret" fields redacted. On a server w is attached to, the
 // middleware serves the tool with that chain; on a server without it, the
-// handler runs the chain itself. An error means In's or Out's tags are
-// wrong, or h is nil. A nil w means wrap.New(). The tool is copied; t is
-// not modified.
-func AddTool[In, Out any](s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...validate.Option) error {
+// handler runs the chain itself. AddTool panics when In's or Out's tags
+// are wrong or h is nil, as mcp.AddTool does: programming errors, found at
+// start-up, when the tool is registered. A nil w means wrap.New(). The tool
+// is copied; t is not modified.
+func AddTool[In, Out any](s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...validate.Option) {
 	if h == nil {
-		return fmt.Errorf("gosdk: tool %q: nil handler", t.Name)
+		panic(fmt.Errorf("gosdk: tool %q: nil handler", t.Name))
 	}
 	in, err := validate.New[In](opts...)
 	if err != nil {
-		return fmt.Errorf("gosdk: tool %q: %w", t.Name, err)
+		panic(fmt.Errorf("gosdk: tool %q: %w", t.Name, err))
 	}
 	tt := *t
 	tt.InputSchema = in.Schema()
@@ -88,8 +90,7 @@ func AddTool[In, Out any](s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.Too
 		return res, nil
 	}
 	var zero In
-	Tool(s, w, &tt, handler, wrap.WithSecrets(obs.SecretNames(zero)...), wrap.WithBoundArguments())
-	return nil
+	tool(s, w, &tt, handler, true, []wrap.Option{wrap.WithSecrets(obs.SecretNames(zero)...)})
 }
 
 // Tool is (*mcp.Server).AddTool with a chain of the tool's own: w's
@@ -101,15 +102,21 @@ func AddTool[In, Out any](s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.Too
 // handler runs the chain itself. The handler is safe for concurrent use
 // when h is. A nil w means wrap.New().
 func Tool(s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.ToolHandler, opts ...wrap.Option) {
+	tool(s, w, t, h, false, opts)
+}
+
+// tool is Tool; bound says h decodes and checks its arguments itself (a
+// typed tool).
+func tool(s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.ToolHandler, bound bool, opts []wrap.Option) {
 	if w == nil {
 		w = wrap.New()
 	}
-	c := w.Chain(t.Name, infoOf(t), opts...)
+	serve := adapter.Tool(w, t.Name, infoOf(t), bound, opts)
 	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if ctx.Value(servedKey{}) == w {
 			return h(ctx, req)
 		}
-		return serveTool(ctx, c.Serve, req, toolNext{tool: h})
+		return serveTool(ctx, serve, req, toolNext{tool: h})
 	})
 }
 

@@ -7,7 +7,7 @@ import (
 	"net"
 	"net/http"
 
-	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 )
 
 // Key says whose calls share a bucket. Scope names the kind of key and

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpwrap/mcpwrap/wrap/call"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"

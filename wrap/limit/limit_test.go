@@ -21,12 +21,13 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -56,7 +57,7 @@ func TestDenialOverHTTP(t *testing.T) {
 		return okHandler(ctx, req)
 	}
 	lim := limit.New(limit.PerMinute(3), limit.WithMeterProvider(mp))
-	s := server.NewMCPServer("t", "1", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(obstest.WithObserver(ob), wrap.WithLimit(lim)))))
+	s := server.NewMCPServer("t", "1", attached(wrap.New(obstest.WithObserver(ob), wrap.WithLimit(lim))))
 	s.AddTool(mcp.NewTool("search"), search)
 	s.AddTool(mcp.NewTool("other"), okHandler)
 	url := listen(t, s)
@@ -381,7 +382,7 @@ func TestStoreFailure(t *testing.T) {
 			allowed := 0
 			for i := range 5 {
 				err := l.Admit(ctx, callOf("t"))
-				info := errs.ToResult(err, errs.Call{Tool: "t"}).Info
+				info := errmap.ToResult(err, errmap.Call{Tool: "t"}).Info
 				switch {
 				case !closed && i >= limit.OutageAfter-1:
 					// An outage, fail open: the local fallback applies the
@@ -467,7 +468,7 @@ func TestDenialJSON(t *testing.T) {
 		_ = l.Admit(context.Background(), callOf("search"))
 	}
 	err := l.Admit(context.Background(), callOf("search"))
-	res := errs.ToResult(err, errs.Call{Tool: "search", ID: "c1"})
+	res := errmap.ToResult(err, errmap.Call{Tool: "search", ID: "c1"})
 	b, _ := json.Marshal(res.Structured())
 	want := `{"error":{"code":"rate_limited","message":"tool \"search\" allows 10 calls per minute shared by all callers without a session, credential or known address; retry after 6s","retryable":true,"retryAfterSeconds":6,"callId":"c1","tool":"search"}}`
 	if string(b) != want {
@@ -484,7 +485,7 @@ func TestBeforeBinding(t *testing.T) {
 	}
 	w := wrap.New(wrap.WithLimit(limit.New(limit.PerMinute(1))))
 	var bound int
-	st := mcpgo.MustTyped(w, mcp.NewTool("search"), func(_ context.Context, _ mcp.CallToolRequest, a args) (*mcp.CallToolResult, error) {
+	st := mcpgo.Typed(w, mcp.NewTool("search"), func(_ context.Context, _ mcp.CallToolRequest, a args) (*mcp.CallToolResult, error) {
 		bound++
 		return mcp.NewToolResultText(a.Q), nil
 	})

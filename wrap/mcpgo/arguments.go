@@ -13,7 +13,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 )
 
-// ArgumentError recognises the errors mcp-go returns when a handler reads
+// argumentError recognises the errors mcp-go returns when a handler reads
 // the arguments of req with its own helpers, and returns them as
 // InvalidArgument errors whose message is mcp-go's sentence and whose one
 // violation names the parameter:
@@ -45,7 +45,7 @@ import (
 //
 // It reports false for any other error, and for an error already carrying
 // an *Error, which keeps the code it was given.
-func ArgumentError(err error, req mcp.CallToolRequest) (*errs.Error, bool) {
+func argumentError(err error, req mcp.CallToolRequest) (*errs.Error, bool) {
 	if err == nil {
 		return nil, false
 	}
@@ -210,7 +210,7 @@ func bindError(ute *json.UnmarshalTypeError, req mcp.CallToolRequest) (*errs.Err
 
 // textBindError recognises the sentence of a *json.UnmarshalTypeError about
 // a struct field whose type was lost (formatted with %s or %v), wherever it
-// stands in err's text, as ArgumentResult does in a result's: the path and
+// stands in err's text, as argumentResult does in a result's: the path and
 // the JSON kind it names must be in req's arguments (at any offset: the
 // text has none).
 func textBindError(err error, req mcp.CallToolRequest) (*errs.Error, bool) {
@@ -393,15 +393,15 @@ func valueStart(raw []byte, off int64) int64 {
 // mcp.NewStructuredToolHandler return when BindArguments fails.
 const typedPrefix = "failed to bind arguments: "
 
-// ArgumentResult recognises the isError result with which mcp-go's typed
+// argumentResult recognises the isError result with which mcp-go's typed
 // handlers (mcp.NewTypedToolHandler, mcp.NewStructuredToolHandler) answer
 // a binding failure — "failed to bind arguments: json: cannot unmarshal
 // string into Go struct field Args.days of type int" — and returns it as
-// the InvalidArgument error ArgumentError gives for the same failure. Only
+// the InvalidArgument error argumentError gives for the same failure. Only
 // the text is left of the error, so the rule is weaker than
-// ArgumentError's: req must hold a value of the named JSON kind at the
+// argumentError's: req must hold a value of the named JSON kind at the
 // named path (the byte offset is not known).
-func ArgumentResult(res *mcp.CallToolResult, req mcp.CallToolRequest) (*errs.Error, bool) {
+func argumentResult(res *mcp.CallToolResult, req mcp.CallToolRequest) (*errs.Error, bool) {
 	if res == nil || !res.IsError || len(res.Content) != 1 || res.StructuredContent != nil {
 		return nil, false
 	}

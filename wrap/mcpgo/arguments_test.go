@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 )
 
 // request decodes a tools/call the way mcp-go's server does.
@@ -83,7 +84,7 @@ func TestArgumentErrorRecognisesEveryRequireHelper(t *testing.T) {
 				if len(v) != 1 || v[0].Parameter != c.param || v[0].Rule != c.rule || v[0].Got != c.got || v[0].Message != herr.Error() {
 					t.Errorf("violations %+v, want parameter %q rule %q got %q", v, c.param, c.rule, c.got)
 				}
-				res := errs.ToResult(e, errs.Call{Tool: "read_file"})
+				res := errmap.ToResult(e, errmap.Call{Tool: "read_file"})
 				want := `invalid arguments for tool "read_file": ` + herr.Error()
 				if got := res.Text; got != want {
 					t.Errorf("model reads %q, want %q", got, want)

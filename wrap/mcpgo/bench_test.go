@@ -57,8 +57,8 @@ func typedForms(b *testing.B) ([]string, []*server.MCPServer) {
 	bare.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
 	servers := []*server.MCPServer{bare}
 	for _, w := range []*wrap.Wrapper{wrap.New(), wrap.New(obstest.WithObserver(benchobs.Observer(b)))} {
-		s := server.NewMCPServer("bench", "1.0.0", mcpgo.Option(w))
-		s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("forecast"), benchForecast))
+		s := server.NewMCPServer("bench", "1.0.0", attached(w))
+		s.AddTools(mcpgo.Typed(w, mcp.NewTool("forecast"), benchForecast))
 		servers = append(servers, s)
 	}
 	floor := server.NewMCPServer("bench", "1.0.0", server.WithToolHandlerMiddleware(handWrittenTelemetry(b)))
@@ -197,4 +197,20 @@ func BenchmarkTypedCall64(b *testing.B) {
 		close(errc)
 		return <-errc
 	})
+}
+
+// BenchmarkMiddlewarePerCall is a tool call behind Attach's middleware as
+// mcp-go applies it: rebuilt for every call.
+func BenchmarkMiddlewarePerCall(b *testing.B) {
+	res := mcp.NewToolResultText("ok")
+	bare := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return res, nil }
+	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "bench"}}
+	mw := mcpgo.Middleware(wrap.New())
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := mw(bare)(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -10,23 +10,26 @@
 //	s := server.NewMCPServer("weather", "1.0.0", opts...)
 //	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second)))
 //
-// Option is the same as a server option. Tools that need options of their
-// own, or typed arguments, come from the same Wrapper:
+// Tools that need options of their own, or typed arguments, come from the
+// same Wrapper:
 //
 //	s.AddTools(
 //		mcpgo.Tool(w, copyFile, handleCopy, wrap.WithTimeout(2*time.Minute)),
-//		mcpgo.MustTyped(w, forecastTool, forecast),
+//		mcpgo.Typed(w, forecastTool, forecast),
 //	)
 //
-// MustTyped and Typed bind and validate a struct (package validate) and
-// advertise its schema; TypedOut checks a structured result too;
-// TypedPrompt does the same for prompt arguments; WithSchema advertises a
-// struct's schema for an untyped handler. NewHTTPServer is mcp-go's
-// streamable HTTP server with a cap on request bodies (4 MiB by default)
-// and on idle sessions (30 minutes). Tracer and MetaPropagator connect
-// mcp-go's own tracing to a Wrapper's telemetry without a second
-// server span; InfoOf reads the machine-readable error of a result, on either side
-// of the wire.
+// Typed binds and validates a struct (package validate), advertises its
+// schema and, for a handler returning a struct, checks the structured result
+// too; TypedPrompt does the same for prompt arguments. Both panic on a
+// struct whose tags are wrong, at start-up. NewHTTPServer is mcp-go's
+// streamable HTTP server with a cap on request bodies (4 MiB by default) and
+// on idle sessions (30 minutes); ServeStdio serves stdio and answers what
+// was read before the client closed stdin. When limits a middleware of your
+// own to some tools. Tracer, MetaPropagator and HTTPPropagator connect
+// mcp-go's own tracing (and an mcp-go client's) to a Wrapper's telemetry
+// without a second server span; InfoOf reads the machine-readable error of a
+// result, on either side of the wire; MarkError marks an mcp-go client's
+// errors for wrap/upstream.
 //
 // What is scrubbed: an error the chain answers (a Go error, a panic, a
 // timeout) is shown by errs' rules, its message scrubbed of the call's
@@ -40,7 +43,7 @@
 // the tool's annotations, read where mcp-go finds the tool: the session's
 // tools (AddSessionTool) first, then the server's.
 //
-// This package converts between mcp-go's types and package call's at the
-// edge, once per request and back; the chain itself is package wrap's.
+// This package converts between mcp-go's types and the chain's neutral
+// request and result at the edge, once per request and back; the chain itself is package wrap's.
 // Everything here is safe for concurrent use.
 package mcpgo

@@ -13,14 +13,16 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/adapter"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // attached is one Wrapper attached to one server.
 type attached struct {
-	w *wrap.Wrapper
+	w     *wrap.Wrapper
+	serve adapter.Serve // w's chain
 	// hooks is the Hooks value the hooks were added to; a server.WithHooks
 	// applied later replaces it, which checkHooks repairs.
 	mu     sync.Mutex // serialises a repair
@@ -51,7 +53,7 @@ func (a *attached) register(h *server.Hooks) {
 			a.onRPCError(ctx, msg, err)
 		}
 	})
-	o := a.w.Observer()
+	o := adapter.Observer(a.w)
 	if o == nil {
 		return
 	}
@@ -106,7 +108,7 @@ func (a *attached) checkHooks(ctx context.Context) {
 		a.repaired.Store(done, struct{}{})
 	}
 	a.register(h)
-	if o := a.w.Observer(); o != nil {
+	if o := adapter.Observer(a.w); o != nil {
 		o.Log(ctx, slog.LevelWarn, "mcpwrap's hooks were replaced by a later server.WithHooks and were added again; "+
 			"calls mcp-go answered before this one were not logged (use mcpgo.Attach after NewMCPServer)")
 	}

@@ -40,7 +40,7 @@ func TestSessionToolAdviceFollowsAnnotations(t *testing.T) {
 			server.ServerTool{Tool: mcp.NewTool("close_issue", mcp.WithDestructiveHintAnnotation(true)), Handler: hang})
 	})
 	s = server.NewMCPServer("issues", "1.0.0", server.WithHooks(hooks),
-		server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(wrap.WithTimeout(50*time.Millisecond)))))
+		attached(wrap.New(wrap.WithTimeout(50*time.Millisecond))))
 	s.AddTool(mcp.NewTool("report"), hang) // unannotated: shadowed by the session's read-only one
 	s.AddTool(mcp.NewTool("stat_issue", readOnly), hang)
 	s.AddTool(mcp.NewTool("delete_repo"), hang)

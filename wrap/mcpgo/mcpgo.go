@@ -11,10 +11,12 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/adapter"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/paging"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Attach wraps every tool, resource and prompt handler of s with w's chain,
@@ -25,43 +27,21 @@ import (
 // span, the hook that sends resource and prompt errors with their JSON-RPC
 // code and data, and, when w observes, trace propagation from params._meta
 // and HTTP headers. Call it once per server, after server.NewMCPServer
-// (options given later, such as a WithHooks applied by hand, would replace
-// the hooks). Attaching allocates a few small objects and starts nothing;
+// (a server.WithHooks applied later replaces the hooks; the middleware
+// notices at the first tool call and adds them again, saying so in a log
+// line). Attaching allocates a few small objects and starts nothing;
 // what must outlive the server lives in w.
 func Attach(s *server.MCPServer, w *wrap.Wrapper) {
-	Option(w)(s)
-}
-
-// Option is Attach as a server option, for a server built from a list of
-// options: server.NewMCPServer(name, version, append(opts, mcpgo.Option(w))...).
-// Its place in the list does not matter for the middleware (it is moved
-// outermost); a server.WithHooks given after it replaces its hooks, which
-// the middleware notices at the first tool call and adds again, saying so
-// in a log line.
-func Option(w *wrap.Wrapper) server.ServerOption {
-	return func(s *server.MCPServer) {
-		a := &attached{w: w}
-		s.Use(a.middleware())
-		server.WithResourceHandlerMiddleware(resourceMiddleware(w))(s)
-		server.WithPromptHandlerMiddleware(promptMiddleware(w))(s)
-		outermost(s)
-		a.addHooks(s)
-		if w.Observer() != nil {
-			server.WithMetaPropagator(MetaPropagator(w))(s)
-			server.WithPropagator(HTTPPropagator(w))(s)
-		}
+	a := &attached{w: w, serve: adapter.Chain(w)}
+	s.Use(a.middleware())
+	server.WithResourceHandlerMiddleware(resourceMiddleware(w))(s)
+	server.WithPromptHandlerMiddleware(promptMiddleware(w))(s)
+	outermost(s)
+	a.addHooks(s)
+	if adapter.Observer(w) != nil {
+		server.WithMetaPropagator(MetaPropagator(w))(s)
+		server.WithPropagator(HTTPPropagator(w))(s)
 	}
-}
-
-// Wrap is Option(wrap.New(opts...)).
-func Wrap(opts ...wrap.Option) server.ServerOption { return Option(wrap.New(opts...)) }
-
-// Middleware returns w's chain as an mcp-go tool middleware alone, without
-// the hooks Attach adds: the calls mcp-go answers before any middleware get
-// no log line then. Register it first (server.WithToolHandlerMiddleware or
-// (*server.MCPServer).Use) so that it is outermost.
-func Middleware(w *wrap.Wrapper) server.ToolHandlerMiddleware {
-	return (&attached{w: w}).middleware()
 }
 
 func (a *attached) middleware() server.ToolHandlerMiddleware {
@@ -71,12 +51,12 @@ func (a *attached) middleware() server.ToolHandlerMiddleware {
 		// closure.
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			a.checkHooks(ctx)
-			if _, own := w.Lookup(req.Params.Name); own {
+			if adapter.Own(w, req.Params.Name) {
 				// The tool's own handler (Tool, Typed) must not run the
 				// chain a second time.
 				ctx = context.WithValue(ctx, servedKey{}, w)
 			}
-			return serveTool(ctx, w.Serve, req, next)
+			return serveTool(ctx, a.serve, req, next)
 		}
 	}
 }
@@ -96,9 +76,9 @@ type toolCall struct {
 
 var toolCalls = sync.Pool{New: func() any { return new(toolCall) }}
 
-// serveTool runs one tools/call through serve (a Wrapper's or a Chain's).
-func serveTool(ctx context.Context, serve func(context.Context, *call.Request, wrap.Handler) wrap.Answer,
-	req mcp.CallToolRequest, next server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
+// serveTool runs one tools/call through serve (a Wrapper's chain or one
+// tool's).
+func serveTool(ctx context.Context, serve adapter.Serve, req mcp.CallToolRequest, next server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
 	tc := toolCalls.Get().(*toolCall)
 	tc.fill(ctx, req, next)
 	a := serve(ctx, &tc.req, handleTool)
@@ -141,7 +121,7 @@ func handleTool(ctx context.Context, r *call.Request) (call.Result, error) {
 		return resultOf(res), toolError(ctx, err, tc.m)
 	}
 	if res != nil && res.IsError {
-		if e, ok := ArgumentResult(res, tc.m); ok {
+		if e, ok := argumentResult(res, tc.m); ok {
 			return nil, e
 		}
 	}
@@ -166,7 +146,7 @@ func toolError(ctx context.Context, err error, req mcp.CallToolRequest) (out err
 		if mcp.IsModernProtocol(server.RequestProtocolVersion(ctx)) {
 			code = mcp.INTERNAL_ERROR
 		}
-		return wrap.ProtocolErrorCode(err, code)
+		return call.ProtocolError(err, code, errs.Internal)
 	}
 	var e *errs.Error
 	if errors.As(err, &e) {
@@ -174,7 +154,7 @@ func toolError(ctx context.Context, err error, req mcp.CallToolRequest) (out err
 	}
 	err = mcpgoerr.Mark(err)
 	if errs.From(err).Code() == errs.Internal {
-		if a, ok := ArgumentError(err, req); ok {
+		if a, ok := argumentError(err, req); ok {
 			return a
 		}
 	}
@@ -188,26 +168,17 @@ func isURLElicitation(err error) bool {
 }
 
 // toolAnswer turns the chain's answer into what mcp-go sends.
-func toolAnswer(a wrap.Answer) (*mcp.CallToolResult, error) {
+func toolAnswer(a call.Answer) (*mcp.CallToolResult, error) {
 	switch {
 	case a.Protocol != nil:
 		return nil, a.Protocol
 	case a.Error != nil:
-		return ErrorResult(a.Error), nil
+		return mcpgoerr.Result(a.Error), nil
 	case a.Result != nil:
 		return a.Result.(toolResult).r, nil
 	}
 	//mcpwrap:ignore masked unreachable: the chain always answers
 	return nil, errors.New("mcpwrap: empty answer")
-}
-
-// ErrorResult is the mcp-go form of an error result the chain built.
-func ErrorResult(r *errs.Result) *mcp.CallToolResult {
-	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(r.Text)}, IsError: true}
-	if sc := r.Structured(); sc != nil {
-		res.StructuredContent = sc
-	}
-	return res
 }
 
 // InfoOf reads the errs.Info in an mcp-go result, whether it was built in
@@ -216,7 +187,7 @@ func InfoOf(res *mcp.CallToolResult) (errs.Info, bool) {
 	if res == nil || !res.IsError {
 		return errs.Info{}, false
 	}
-	return errs.InfoOf(res.StructuredContent)
+	return errmap.InfoOf(res.StructuredContent)
 }
 
 // MarkError marks mcp-go's error values (an upstream session that ended, an

@@ -35,7 +35,7 @@ func TestRawToolRefusesNonObjectArguments(t *testing.T) {
 			})
 			w := wrap.New(wrap.WithLogger(logs.Logger()))
 			mcpgo.Attach(s, w)
-			s.AddTools(mcpgo.MustTyped(w, mcp.NewTool("typed"), func(context.Context, mcp.CallToolRequest, struct {
+			s.AddTools(mcpgo.Typed(w, mcp.NewTool("typed"), func(context.Context, mcp.CallToolRequest, struct {
 				City string `json:"city" validate:"required"`
 			}) (*mcp.CallToolResult, error) {
 				return mcp.NewToolResultText("ok"), nil

@@ -8,7 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// outermost moves the middlewares Option just appended (the last of each of
+// outermost moves the middlewares Attach just appended (the last of each of
 // mcp-go's three middleware lists) to the front, so that the chain is
 // outermost whatever the server registered before it: a server's own
 // middleware that returns a Go error then goes through the chain too.

@@ -2,6 +2,7 @@ package mcpgo
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -17,13 +18,15 @@ type TypedPromptHandler[T any] func(ctx context.Context, req mcp.GetPromptReques
 // (json names, description tags, "required" rules; see
 // validate.Binder.PromptArguments) and a handler that binds and validates them
 // before calling h. Arguments that break T's rules are an
-// errs.InvalidArgument error naming each one, which a server with mcpwrap attached
-// sends as JSON-RPC -32602; h is not called. It fails when T is not a
-// struct validate accepts. The handler is safe for concurrent use if h is.
-func TypedPrompt[T any](prompt mcp.Prompt, h TypedPromptHandler[T], opts ...validate.Option) (server.ServerPrompt, error) {
+// errs.InvalidArgument error naming each one, which a server with mcpwrap
+// attached sends as JSON-RPC -32602; h is not called. TypedPrompt panics
+// when T is not a struct validate accepts or its tags are wrong, as Typed
+// does: a programming error, found at start-up. The handler is safe for
+// concurrent use if h is.
+func TypedPrompt[T any](prompt mcp.Prompt, h TypedPromptHandler[T], opts ...validate.Option) server.ServerPrompt {
 	b, err := validate.New[T](opts...)
 	if err != nil {
-		return server.ServerPrompt{}, err
+		panic(fmt.Errorf("mcpgo: prompt %q: %w", prompt.Name, err))
 	}
 	prompt.Arguments = nil
 	for _, a := range b.PromptArguments() {
@@ -38,15 +41,5 @@ func TypedPrompt[T any](prompt mcp.Prompt, h TypedPromptHandler[T], opts ...vali
 			}
 			return h(ctx, req, args)
 		},
-	}, nil
-}
-
-// MustTypedPrompt is TypedPrompt that panics on error, for registration at
-// start-up.
-func MustTypedPrompt[T any](prompt mcp.Prompt, h TypedPromptHandler[T], opts ...validate.Option) server.ServerPrompt {
-	p, err := TypedPrompt(prompt, h, opts...)
-	if err != nil {
-		panic(err)
 	}
-	return p
 }

@@ -9,23 +9,26 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/adapter"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // resourceMiddleware serves resources/read (resources and templates)
-// through w's chain. A failure is answered with the *errs.RPCError the
+// through w's chain. A failure is answered with the *errmap.RPCError the
 // chain built; the error hook Attach adds gives it its JSON-RPC code and
 // data on the wire.
 func resourceMiddleware(w *wrap.Wrapper) server.ResourceHandlerMiddleware {
+	serve := adapter.Chain(w)
 	return func(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 		return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			rc := &resourceCall{m: req, next: next}
 			rc.req = call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header, SDK: rc}
 			fill(ctx, &rc.req, req.Params.Meta)
-			a := w.Serve(ctx, &rc.req, handleResource)
+			a := serve(ctx, &rc.req, handleResource)
 			switch {
 			case a.Protocol != nil:
 				return nil, a.Protocol
@@ -65,6 +68,7 @@ func (r resourceResult) MapText(func(string) string) call.Result { return r }
 
 // promptMiddleware serves prompts/get through w's chain.
 func promptMiddleware(w *wrap.Wrapper) server.PromptHandlerMiddleware {
+	serve := adapter.Chain(w)
 	return func(next server.PromptHandlerFunc) server.PromptHandlerFunc {
 		return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			pc := &promptCall{m: req, next: next}
@@ -73,7 +77,7 @@ func promptMiddleware(w *wrap.Wrapper) server.PromptHandlerMiddleware {
 				pc.req.Args = req.Params.Arguments
 			}
 			fill(ctx, &pc.req, req.Params.Meta)
-			a := w.Serve(ctx, &pc.req, handlePrompt)
+			a := serve(ctx, &pc.req, handlePrompt)
 			switch {
 			case a.Protocol != nil:
 				return nil, a.Protocol
@@ -138,16 +142,16 @@ func fill(ctx context.Context, r *call.Request, meta *mcp.Meta) {
 }
 
 // onRPCError runs when mcp-go answers a resources/read or prompts/get with
-// an error: it gives an errs.RPCError its code and data on the wire, and
+// an error: it gives an errmap.RPCError its code and data on the wire, and
 // logs a read of a URI no handler matches or a prompt mcp-go does not
 // know, which no middleware saw: the client's mistake, not_found.
 func (a *attached) onRPCError(ctx context.Context, msg any, err error) {
-	var rpc *errs.RPCError
+	var rpc *errmap.RPCError
 	if errors.As(err, &rpc) {
 		sendRPCError(err, rpc)
 		return
 	}
-	o := a.w.Observer()
+	o := adapter.Observer(a.w)
 	if o == nil {
 		return
 	}
@@ -177,25 +181,6 @@ func (a *attached) onRPCError(ctx context.Context, msg any, err error) {
 	}
 	o.Answered(ctx, &r, obs.Report{Outcome: obs.CodeOutcome(errs.NotFound),
 		Err: errs.Wrap(errs.NotFound, err, ""), JSONRPCCode: code}, false)
-}
-
-// Resources returns the server option that serves resources/read alone
-// through w's chain, with the error hook that gives its failures their
-// JSON-RPC code and data. Attach includes it.
-func Resources(w *wrap.Wrapper) server.ServerOption {
-	return func(s *server.MCPServer) {
-		server.WithResourceHandlerMiddleware(resourceMiddleware(w))(s)
-		(&attached{w: w}).addRPCHook(s, mcp.MethodResourcesRead)
-	}
-}
-
-// Prompts returns the server option that serves prompts/get alone through
-// w's chain, with the error hook. Attach includes it.
-func Prompts(w *wrap.Wrapper) server.ServerOption {
-	return func(s *server.MCPServer) {
-		server.WithPromptHandlerMiddleware(promptMiddleware(w))(s)
-		(&attached{w: w}).addRPCHook(s, mcp.MethodPromptsGet)
-	}
 }
 
 func (a *attached) addRPCHook(s *server.MCPServer, method mcp.MCPMethod) {

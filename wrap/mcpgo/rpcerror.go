@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"unsafe"
 
-	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 )
 
 // requestErrorCode returns the JSON-RPC code of mcp-go's *requestError.
@@ -20,10 +20,10 @@ func requestErrorCode(err error) (int, bool) {
 // error a resource or prompt handler returns as -32603 with the error's
 // text, and offers no way to choose the code; its error hooks, though, get
 // the very error value it then encodes, after they return. So the hook sets
-// that value's code and data from the *errs.RPCError inside it. The value's
+// that value's code and data from the *errmap.RPCError inside it. The value's
 // layout is checked field by field first: on any other mcp-go it changes
 // nothing, and the client still reads -32603 with the same safe message.
-func sendRPCError(err error, rpc *errs.RPCError) {
+func sendRPCError(err error, rpc *errmap.RPCError) {
 	code, data := requestErrorField(err, "code"), requestErrorField(err, "data")
 	if code.Kind() != reflect.Int || data.Kind() != reflect.Interface || data.NumMethod() != 0 {
 		return

@@ -12,18 +12,17 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mcpwrap/mcpwrap/wrap"
-
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
-// Defaults of HTTPLimits.
+// The defaults of HTTPLimits.
 const (
-	DefaultMaxBodyBytes      = 4 << 20
-	DefaultSessionIdleTTL    = 30 * time.Minute
-	DefaultReadHeaderTimeout = 10 * time.Second
+	defaultMaxBodyBytes      = 4 << 20
+	defaultSessionIdleTTL    = 30 * time.Minute
+	defaultReadHeaderTimeout = 10 * time.Second
 )
 
 // HTTPLimits are limits of the streamable HTTP transport that no tool
@@ -32,20 +31,20 @@ const (
 // middleware runs. Zero fields take the defaults; a negative value turns a
 // limit off.
 type HTTPLimits struct {
-	// MaxBodyBytes caps a request body (default DefaultMaxBodyBytes, 4 MiB).
+	// MaxBodyBytes caps a request body (default 4 MiB).
 	// A larger body is answered with HTTP 413 (when its Content-Length says
 	// so) or, when it is cut off while read, HTTP 400 with a JSON-RPC parse
 	// error; either way no handler runs.
 	MaxBodyBytes int64
 	// SessionIdleTTL drops the state of a session that made no request for
-	// this long (default DefaultSessionIdleTTL, 30 minutes): mcp-go's
+	// this long (default 30 minutes): mcp-go's
 	// WithSessionIdleTTL. With mcp-go's default session ids a client coming
 	// back later still gets answers (its per-session tools and log level are
 	// gone); with server.WithStateful(true) it gets HTTP 404 and
 	// initializes again.
 	SessionIdleTTL time.Duration
 	// ReadHeaderTimeout bounds the reading of a request's headers by Serve
-	// and ListenAndServe (default DefaultReadHeaderTimeout).
+	// and ListenAndServe (default 10 seconds).
 	ReadHeaderTimeout time.Duration
 	// WriteTimeout bounds the answer to one POST, counted from its start,
 	// as http.Server's WriteTimeout does (default 0: no bound; the GET
@@ -56,13 +55,13 @@ type HTTPLimits struct {
 
 func (l HTTPLimits) evaluate() HTTPLimits {
 	if l.MaxBodyBytes == 0 {
-		l.MaxBodyBytes = DefaultMaxBodyBytes
+		l.MaxBodyBytes = defaultMaxBodyBytes
 	}
 	if l.SessionIdleTTL == 0 {
-		l.SessionIdleTTL = DefaultSessionIdleTTL
+		l.SessionIdleTTL = defaultSessionIdleTTL
 	}
 	if l.ReadHeaderTimeout == 0 {
-		l.ReadHeaderTimeout = DefaultReadHeaderTimeout
+		l.ReadHeaderTimeout = defaultReadHeaderTimeout
 	}
 	return l
 }
@@ -83,7 +82,7 @@ type HTTPServer struct {
 // A write deadline never eats an answer. When a POST has one
 // (l.WriteTimeout, or else the WriteTimeout of the http.Server that
 // ServeHTTP runs in, found in the request's context), its answer is due
-// wrap.WriteMargin before it, and the timeout layer (WithTimeout) waits no
+// a tenth of the write timeout (at most a second) before it, and the timeout layer (WithTimeout) waits no
 // longer than that: a tool whose timeout is as long as the write timeout
 // or longer answers with a timeout while the connection still carries it,
 // instead of the client getting nothing. A tool without a timeout has no
@@ -108,7 +107,7 @@ func NewHTTPServer(s *server.MCPServer, l HTTPLimits, opts ...server.StreamableH
 	if l.MaxBodyBytes > 0 {
 		h.handler = limitBody(h.mcp, l.MaxBodyBytes)
 	}
-	h.handler = wrap.WithinWriteTimeout(h.handler, max(l.WriteTimeout, 0))
+	h.handler = adapter.WithinWriteTimeout(h.handler, max(l.WriteTimeout, 0))
 	h.hs = &http.Server{Handler: h.handler, ReadHeaderTimeout: max(l.ReadHeaderTimeout, 0)}
 	return h
 }
@@ -140,7 +139,7 @@ func (h *HTTPServer) Shutdown(ctx context.Context) error {
 // ServeStdio serves s over stdin and stdout as server.ServeStdio does (opts
 // are passed on), with two differences. When the client closes stdin, it
 // answers every request read before, waiting for them at most
-// StdioDrainTimeout, where mcp-go cancels them and may leave queued tool
+// ten seconds, where mcp-go cancels them and may leave queued tool
 // calls unanswered. And it writes out the lines logger holds before it
 // returns (observe.FlushLogger): when the client closes stdin, and on
 // SIGTERM or SIGINT, which it turns into a return, as server.ServeStdio

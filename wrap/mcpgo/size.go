@@ -6,8 +6,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/jsonsize"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // Measure is the result's size as sent and whether mcp-go can send it. A

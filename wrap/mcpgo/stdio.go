@@ -12,13 +12,13 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// StdioDrainTimeout bounds how long ServeStdio, once the client has closed
+// stdioDrainTimeout bounds how long ServeStdio, once the client has closed
 // stdin, waits for the answers to the requests it read before.
-const StdioDrainTimeout = 10 * time.Second
+const stdioDrainTimeout = 10 * time.Second
 
 // drain sits between mcp-go's stdio server and stdin and stdout, and holds
 // the end of stdin back from it until every request read before the end has
-// been answered (at most StdioDrainTimeout, or until ctx ends). mcp-go
+// been answered (at most stdioDrainTimeout, or until ctx ends). mcp-go
 // v1.2.1's StdioServer.Listen, on the end of its input, cancels the context
 // of every request and stops its tool-call workers, which may leave queued
 // calls unanswered: a client that writes its requests and closes stdin at
@@ -70,7 +70,7 @@ func (d *drain) Read(p []byte) (int, error) {
 }
 
 // hold waits, the first time it is called, until every request read has
-// been answered, StdioDrainTimeout has passed, or ctx ends.
+// been answered, stdioDrainTimeout has passed, or ctx ends.
 func (d *drain) hold() {
 	if d.held {
 		return
@@ -84,7 +84,7 @@ func (d *drain) hold() {
 	d.drained = make(chan struct{})
 	drained := d.drained
 	d.mu.Unlock()
-	t := time.NewTimer(StdioDrainTimeout)
+	t := time.NewTimer(stdioDrainTimeout)
 	defer t.Stop()
 	select {
 	case <-drained:

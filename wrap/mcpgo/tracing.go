@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
@@ -25,7 +26,7 @@ import (
 // baggage as unprefixed keys of params._meta, for server.WithMetaPropagator
 // (Attach adds it) and client.WithMetaPropagator.
 func MetaPropagator(w *wrap.Wrapper) tracing.MetaPropagator {
-	return metaPropagator{w.Observer().Propagator()}
+	return metaPropagator{adapter.Observer(w).Propagator()}
 }
 
 type metaPropagator struct{ p propagation.TextMapPropagator }
@@ -59,7 +60,7 @@ func (m metaPropagator) ExtractMeta(ctx context.Context, meta *mcp.Meta) context
 // for HTTP headers with w's propagator, as MetaPropagator, for
 // server.WithPropagator (Attach adds it) and client.WithPropagator.
 func HTTPPropagator(w *wrap.Wrapper) tracing.Propagator {
-	return httpPropagator{w.Observer().Propagator()}
+	return httpPropagator{adapter.Observer(w).Propagator()}
 }
 
 type httpPropagator struct{ p propagation.TextMapPropagator }
@@ -83,7 +84,7 @@ func (h httpPropagator) Extract(ctx context.Context, headers http.Header) contex
 // never a second server span for a call. Status descriptions and recorded
 // errors are redacted.
 // Without telemetry on w it starts no spans.
-func Tracer(w *wrap.Wrapper) tracing.Tracer { return mcpTracer{w.Observer()} }
+func Tracer(w *wrap.Wrapper) tracing.Tracer { return mcpTracer{adapter.Observer(w)} }
 
 type mcpTracer struct{ o *obs.Observer }
 

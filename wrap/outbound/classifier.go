@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 )
 
 // classifier classifies one response incrementally: Write the body as it
@@ -89,7 +89,7 @@ func newClassifier(status int, header http.Header, id string, max int64) *classi
 	if header != nil {
 		c.v.ContentType, _, _ = mime.ParseMediaType(header.Get("Content-Type"))
 		if ra := header.Get("Retry-After"); ra != "" {
-			c.v.RetryAfter, c.v.HasRetryAfter = errs.ParseRetryAfter(ra, time.Now())
+			c.v.RetryAfter, c.v.HasRetryAfter = errbase.ParseRetryAfter(ra, time.Now())
 		}
 	}
 	switch {

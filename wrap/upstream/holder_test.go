@@ -16,6 +16,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
@@ -198,7 +199,7 @@ func TestBreakerOpensFailsFastProbesAndCloses(t *testing.T) {
 			t.Fatalf("want a fail-fast while open, got %v", err)
 		}
 	}
-	res := errs.ToResult(err, errs.Call{Tool: "get_forecast"})
+	res := errmap.ToResult(err, errmap.Call{Tool: "get_forecast"})
 	if text := errs.From(err).Message(); text != "upstream weather-api is unavailable" {
 		t.Fatalf("message %q", text)
 	}

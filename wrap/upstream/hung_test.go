@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
@@ -105,7 +106,7 @@ func TestHungUpstreamOpensTheBreakerAfterConsecutiveTimeouts(t *testing.T) {
 	sentMu.Unlock()
 	info, took := call()
 	if info.Code != errs.Unavailable.String() || !strings.HasPrefix(info.Message, "upstream hung-api is unavailable") ||
-		info.RetryAfterSeconds < 1 || info.SideEffects != errs.SideEffectsNone.String() {
+		info.RetryAfterSeconds < 1 || info.SideEffects != errmap.SideEffectsNone.String() {
 		t.Fatalf("the call after the breaker opened: %+v", info)
 	}
 	// Failing at once, not after waiting: a call that had reached the hung
@@ -158,7 +159,7 @@ func TestHungHealthCheckFailsInTheHealthTimeout(t *testing.T) {
 	_, err = h.Get(ctx)
 	t.Logf("Get of a hung upstream failed in %v (health timeout 100ms, caller's timeout %v); the next Get in %v: %v",
 		took.Round(time.Millisecond), callTimeout, time.Since(begin).Round(time.Microsecond), err)
-	if !errors.Is(err, upstream.ErrOpen) || errs.SideEffectsOf(err) != errs.SideEffectsNone || errs.From(err).RetryAfter() <= 0 {
+	if !errors.Is(err, upstream.ErrOpen) || errmap.SideEffectsOf(err) != errmap.SideEffectsNone || errs.From(err).RetryAfter() <= 0 {
 		t.Fatalf("the next Get: %v", err)
 	}
 	if !strings.Contains(errs.From(err).Message(), "hung-api") {

@@ -98,8 +98,8 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	defer h.Close()
 
 	const deadline = 3 * time.Second
-	s := server.NewMCPServer("weather", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(wrap.New(
-		wrap.WithLogger(logs.Logger()), wrap.WithTimeout(deadline), wrap.WithRetry(wrap.RetryPolicy{})))))
+	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(
+		wrap.WithLogger(logs.Logger()), wrap.WithTimeout(deadline), wrap.WithRetry(wrap.RetryPolicy{}))))
 	s.AddTools(forecastTool(h, base))
 	conn := serveMCP(t, s)
 	session := conn.Client.GetSessionId()

@@ -18,9 +18,8 @@ import (
 
 func main() {
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	s := server.NewMCPServer("weather", "1.0.0",
-		mcpgo.Wrap(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second)),
-	)
+	s := server.NewMCPServer("weather", "1.0.0")
+	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(30*time.Second)))
 	s.AddTool(mcp.NewTool("get_forecast", mcp.WithString("city", mcp.Required())), forecast)
 	if err := server.ServeStdio(s); err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -14,8 +14,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit/internal/redistest"
@@ -111,7 +112,7 @@ func TestOutage(t *testing.T) {
 			allowed, limited := 0, 0
 			for i := range 20 {
 				err := l.Admit(ctx, callOf("search"))
-				info := errs.ToResult(err, errs.Call{Tool: "search"}).Info
+				info := errmap.ToResult(err, errmap.Call{Tool: "search"}).Info
 				switch {
 				case err == nil && !closed:
 					allowed++
@@ -179,7 +180,7 @@ func TestStalled(t *testing.T) {
 	case err := <-done:
 		// One slow call is not an outage: it is refused with a retry,
 		// not run unchecked.
-		if info := errs.ToResult(err, errs.Call{Tool: "search"}).Info; err != nil && (info.Code != "unavailable" || info.RetryAfterSeconds != 1) {
+		if info := errmap.ToResult(err, errmap.Call{Tool: "search"}).Info; err != nil && (info.Code != "unavailable" || info.RetryAfterSeconds != 1) {
 			t.Errorf("a call on a stalled Redis: %v", err)
 		}
 	case <-time.After(5 * time.Second):

@@ -21,7 +21,8 @@ func main() {
 	bare := flag.Bool("bare", false, "serve with server.ServeStdio")
 	flag.Parse()
 	logger := obs.NewLogger(obs.WithLogBuffer(), obs.WithLogFormat("json"))
-	s := server.NewMCPServer("stdioexit", "1.0.0", mcpgo.Wrap(wrap.WithLogger(logger)))
+	s := server.NewMCPServer("stdioexit", "1.0.0")
+	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger)))
 	s.AddTool(mcp.NewTool("echo", mcp.WithString("text")), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(req.GetString("text", "")), nil
 	})

@@ -279,7 +279,7 @@ func TestBareGoSDKPanicKillsTheProcess(t *testing.T) {
 
 // TestWrappedGoSDKPasses: the go-sdk server that
 // TestBareGoSDKPanicKillsTheProcess shows dying and leaking, with
-// gosdk.Attach (and gosdk.StdioTransport over stdio): no answer fails
+// gosdk.Attach (and gosdk.Transport over stdio): no answer fails
 // except the raw fetch_doc tool's own messages, which do not name its
 // parameter (names_param), and, over HTTP only, 5 000 levels of nesting,
 // which go-sdk's HTTP handler refuses with 400 before any middleware.

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// maskedSentence is the sentence errs.ToResult gives the model for an
+// maskedSentence is the sentence errmap.ToResult gives the model for an
 // internal error (errs/result.go, modelMessage).
 const maskedSentence = `internal error in %s (call id …); the details are in the server log`
 

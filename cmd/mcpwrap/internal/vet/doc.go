@@ -14,7 +14,7 @@
 //	stdout     stdout writes reachable from handlers of a program that serves stdio
 //	secret     a secret-named variable or field formatted into an error or result text
 //	panic      a panic in a go-sdk handler of a server without mcpwrap (go-sdk does not recover it)
-//	perrequest wrap.New or mcpgo.Wrap inside a per-request server factory: build the Wrapper once
+//	perrequest wrap.New inside a per-request server factory: build the Wrapper once
 //
 // Findings in same-package helpers up to four calls deep are reported at the
 // helper's line. The command in cmd/mcpwrap runs Analyzers either over

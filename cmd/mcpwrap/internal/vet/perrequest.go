@@ -12,7 +12,7 @@ import (
 // PerRequest: a Wrapper built inside a per-request server factory.
 var PerRequest = &analysis.Analyzer{
 	Name: "perrequest",
-	Doc:  "report wrap.New (or mcpgo.Wrap) inside a function that runs per HTTP request: build the Wrapper once",
+	Doc:  "report wrap.New inside a function that runs per HTTP request: build the Wrapper once",
 	Run:  runPerRequest,
 }
 
@@ -74,8 +74,8 @@ func runPerRequest(pass *analysis.Pass) (any, error) {
 				fn := typeutil.StaticCallee(pass.TypesInfo, call)
 				switch {
 				case fn == nil:
-				case isFunc(fn, mcpwrapWrap, "New") || isFunc(fn, mcpwrapMCPGo, "Wrap"):
-					r.report(call.Pos(), fmt.Sprintf("%s builds a new Wrapper (%s.%s) on every HTTP request%s: each gets fresh limits, loop guard, breakers and instruments, so no limit holds and every request pays the construction; build the Wrapper once, outside the factory, and attach that one (gosdk.Attach(s, w), mcpgo.Option(w))", root.what, fn.Pkg().Name(), fn.Name(), via))
+				case isFunc(fn, mcpwrapWrap, "New"):
+					r.report(call.Pos(), fmt.Sprintf("%s builds a new Wrapper (%s.%s) on every HTTP request%s: each gets fresh limits, loop guard, breakers and instruments, so no limit holds and every request pays the construction; build the Wrapper once, outside the factory, and attach that one (gosdk.Attach(s, w), mcpgo.Attach(s, w))", root.what, fn.Pkg().Name(), fn.Name(), via))
 				case decls[fn.Origin()] != nil && depth < maxDepth && !seen[decls[fn.Origin()]]:
 					fd := decls[fn.Origin()]
 					seen[fd] = true

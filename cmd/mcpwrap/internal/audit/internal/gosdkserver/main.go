@@ -95,7 +95,7 @@ func main() {
 	}
 	var tr mcp.Transport = &mcp.StdioTransport{}
 	if *wrapped {
-		tr = gosdk.StdioTransport()
+		tr = gosdk.Transport(&mcp.StdioTransport{})
 	}
 	if err := s.Run(context.Background(), tr); err != nil {
 		log.Fatal(err)

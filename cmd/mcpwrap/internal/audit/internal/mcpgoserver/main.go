@@ -24,7 +24,7 @@ import (
 )
 
 func main() {
-	wrapped := flag.Bool("wrap", false, "retrofit with mcpgo.Wrap")
+	wrapped := flag.Bool("wrap", false, "retrofit with mcpgo.Attach")
 	serveHTTP := flag.Bool("http", false, "serve streamable HTTP on 127.0.0.1:0 and print the URL on stdout")
 	noisy := flag.Bool("print", false, "print a banner and a line per call on stdout (breaks stdio)")
 	extra := flag.Int("tools", 0, "extra read-only tools echo_1…echo_N")
@@ -33,12 +33,11 @@ func main() {
 	panicky := flag.Bool("panicky-prompt", false, "add a prompt whose handler panics on its argument")
 	flag.Parse()
 
-	var opts []server.ServerOption
+	s := server.NewMCPServer("audit-fixture-mcpgo", "1.0.0")
 	if *wrapped {
 		logger := observe.NewLogger(observe.WithLogOutput(os.Stderr), observe.WithLogBuffer())
-		opts = append(opts, mcpgo.Wrap(wrap.WithLogger(logger), wrap.WithTimeout(25*time.Second)))
+		mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger), wrap.WithTimeout(25*time.Second)))
 	}
-	s := server.NewMCPServer("audit-fixture-mcpgo", "1.0.0", opts...)
 
 	s.AddResource(mcp.NewResource("fixture://readme", "readme"),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {

@@ -80,7 +80,8 @@ func main() {
 		return attachPerRequest(newSDKServer())
 	}, nil))
 	mux.HandleFunc("/bad-mcpgo", func(w http.ResponseWriter, r *http.Request) {
-		s := newMCPGoServer(mcpgo.Wrap(wrap.WithTimeout(10 * time.Second))) // defect: perrequest
+		s := newMCPGoServer(server.WithToolCapabilities(true))
+		mcpgo.Attach(s, wrap.New(wrap.WithTimeout(10*time.Second))) // defect: perrequest
 		server.NewStreamableHTTPServer(s, server.WithStateLess(true)).ServeHTTP(w, r)
 	})
 	mux.Handle("/bad-attach", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -89,10 +90,12 @@ func main() {
 		server.NewStreamableHTTPServer(s, server.WithStateLess(true)).ServeHTTP(w, r)
 	}))
 	mux.HandleFunc("/good-mcpgo", func(w http.ResponseWriter, r *http.Request) {
-		s := newMCPGoServer(mcpgo.Option(shared)) // clean: perrequest
+		s := newMCPGoServer()
+		mcpgo.Attach(s, shared) // clean: perrequest
 		server.NewStreamableHTTPServer(s, server.WithStateLess(true)).ServeHTTP(w, r)
 	})
-	once := newMCPGoServer(mcpgo.Wrap()) // clean: perrequest
+	once := newMCPGoServer()
+	mcpgo.Attach(once, wrap.New()) // clean: perrequest
 	mux.Handle("/mcpgo", server.NewStreamableHTTPServer(once))
 	fmt.Println("listening") // clean: stdout
 	log.Fatal(http.ListenAndServe("127.0.0.1:8080", mux))

@@ -1,4 +1,4 @@
-package errs
+package errbase
 
 import (
 	"errors"
@@ -29,13 +29,13 @@ type guarded struct {
 
 func (g *guarded) Error() string { return g.text }
 
-func (g *guarded) Is(target error) bool { return safeIs(g.err, target) }
+func (g *guarded) Is(target error) bool { return SafeIs(g.err, target) }
 
-func (g *guarded) As(target any) bool { return safeAs(g.err, target) }
+func (g *guarded) As(target any) bool { return SafeAs(g.err, target) }
 
-// safeIs is errors.Is(err, target), false where a method in err's chain
+// SafeIs is errors.Is(err, target), false where a method in err's chain
 // panics.
-func safeIs(err, target error) (ok bool) {
+func SafeIs(err, target error) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
@@ -44,9 +44,9 @@ func safeIs(err, target error) (ok bool) {
 	return errors.Is(err, target)
 }
 
-// safeAs is errors.As(err, target), false where a method in err's chain
+// SafeAs is errors.As(err, target), false where a method in err's chain
 // panics or the match is a nil pointer. target is set only on a match.
-func safeAs(err error, target any) (ok bool) {
+func SafeAs(err error, target any) (ok bool) {
 	t := reflect.ValueOf(target)
 	if t.Kind() != reflect.Pointer || t.IsNil() {
 		return false // errors.As rejects such a target before calling As
@@ -57,16 +57,16 @@ func safeAs(err error, target any) (ok bool) {
 			ok = false
 		}
 	}()
-	if !errors.As(err, found.Interface()) || nilValue(found.Elem()) {
+	if !errors.As(err, found.Interface()) || NilValue(found.Elem()) {
 		return false
 	}
 	t.Elem().Set(found.Elem())
 	return true
 }
 
-// nilValue reports whether v holds a nil pointer, map, slice, func or
+// NilValue reports whether v holds a nil pointer, map, slice, func or
 // channel, directly or inside an interface.
-func nilValue(v reflect.Value) bool {
+func NilValue(v reflect.Value) bool {
 	if v.Kind() == reflect.Interface {
 		if v.IsNil() {
 			return true
@@ -80,16 +80,15 @@ func nilValue(v reflect.Value) bool {
 	return false
 }
 
-// isNilError reports whether err is a nil pointer (or map, slice, func,
-// channel) held by a non-nil error: a typed nil, whose methods usually
-// panic.
-func isNilError(err error) bool {
-	return err != nil && nilValue(reflect.ValueOf(err))
+// IsNil reports whether err is a nil pointer (or map, slice, func, channel)
+// held by a non-nil error: a typed nil, whose methods usually panic.
+func IsNil(err error) bool {
+	return err != nil && NilValue(reflect.ValueOf(err))
 }
 
 // safeText is err's text, or a description of why it cannot be read.
 func safeText(err error) (s string) {
-	if isNilError(err) {
+	if IsNil(err) {
 		return fmt.Sprintf("<nil %T>", err)
 	}
 	defer func() {
@@ -106,9 +105,9 @@ type nilCause struct{ typ string }
 
 func (n *nilCause) Error() string { return "<nil " + n.typ + ">" }
 
-// usable returns err, or a nilCause describing it when err is a typed nil.
-func usable(err error) error {
-	if isNilError(err) {
+// Usable returns err, or an error describing it when err is a typed nil.
+func Usable(err error) error {
+	if IsNil(err) {
 		return &nilCause{typ: fmt.Sprintf("%T", err)}
 	}
 	return err

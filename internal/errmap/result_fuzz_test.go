@@ -1,4 +1,4 @@
-package errs_test
+package errmap_test
 
 import (
 	"encoding/json"
@@ -12,13 +12,15 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
+	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // FuzzToResult feeds arbitrary codes, messages, causes and retry-after values
 // through the one error->result mapping: it must never panic, always build a
 // well-formed isError result whose structuredContent survives a JSON round
-// trip, stay under errs.MaxResultBytes whatever the message and violations
+// trip, stay under errmap.MaxResultBytes whatever the message and violations
 // hold, and never show a masked code's message or any cause text.
 func FuzzToResult(f *testing.F) {
 	f.Add(uint8(0), "db down", "password=hunter2", int64(0), "get", "c1", 1)
@@ -45,7 +47,7 @@ func FuzzToResult(f *testing.F) {
 			err = fmt.Errorf("wrapped: %w", err)
 		}
 		// The result as the mcp-go adapter sends it.
-		res := mcpgo.ErrorResult(errs.ToResult(err, errs.Call{Tool: tool, ID: id, Attempts: attempts}))
+		res := mcpgoerr.Result(errmap.ToResult(err, errmap.Call{Tool: tool, ID: id, Attempts: attempts}))
 		if res == nil || !res.IsError || len(res.Content) != 1 {
 			t.Fatalf("malformed result %+v", res)
 		}
@@ -57,8 +59,8 @@ func FuzzToResult(f *testing.F) {
 		if jerr != nil {
 			t.Fatalf("result does not marshal: %v", jerr)
 		}
-		if len(raw) > errs.MaxResultBytes {
-			t.Fatalf("result is %d bytes, over %d", len(raw), errs.MaxResultBytes)
+		if len(raw) > errmap.MaxResultBytes {
+			t.Fatalf("result is %d bytes, over %d", len(raw), errmap.MaxResultBytes)
 		}
 		var back mcp.CallToolResult
 		if jerr := json.Unmarshal(raw, &back); jerr != nil {

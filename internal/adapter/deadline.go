@@ -1,4 +1,4 @@
-package wrap
+package adapter
 
 import (
 	"context"
@@ -13,30 +13,30 @@ func WriteMargin(writeTimeout time.Duration) time.Duration {
 	return min(writeTimeout/10, time.Second)
 }
 
-// answerDueKey is the context key of the answerDue of a POST; the timeout
+// answerDueKey is the context key of the AnswerDue of a POST; the timeout
 // layer never waits past it.
 type answerDueKey struct{}
 
-// due is when the answer to a call must be written, and the write timeout
+// Due is when the answer to a call must be written, and the write timeout
 // that sets it.
-type due struct {
-	at           time.Time
-	writeTimeout time.Duration
+type Due struct {
+	At           time.Time
+	WriteTimeout time.Duration
 }
 
-// answerDue returns the time by which the call's answer must be written,
+// AnswerDue returns the time by which the call's answer must be written,
 // if its transport has one: the one WithinWriteTimeout set, or else, for a
 // call that net/http serves through another handler (an SDK's HTTP handler
 // mounted directly), its http.Server's WriteTimeout counted from now, the
 // call's start, which is a little after the server's own start of it.
-func answerDue(ctx context.Context) (due, bool) {
-	if d, ok := ctx.Value(answerDueKey{}).(due); ok {
+func AnswerDue(ctx context.Context) (Due, bool) {
+	if d, ok := ctx.Value(answerDueKey{}).(Due); ok {
 		return d, true
 	}
 	if hs, ok := ctx.Value(http.ServerContextKey).(*http.Server); ok && hs.WriteTimeout > 0 {
-		return due{time.Now().Add(hs.WriteTimeout - WriteMargin(hs.WriteTimeout)), hs.WriteTimeout}, true
+		return Due{time.Now().Add(hs.WriteTimeout - WriteMargin(hs.WriteTimeout)), hs.WriteTimeout}, true
 	}
-	return due{}, false
+	return Due{}, false
 }
 
 // WithinWriteTimeout tells the calls of a POST that their answer is due
@@ -44,7 +44,7 @@ func answerDue(ctx context.Context) (due, bool) {
 // 0 for none), or else the serving http.Server's WriteTimeout. It is a
 // value, not a context deadline: an SDK writes nothing for a request whose
 // context has ended, so only the timeout layer acts on it. Wrap the SDK's
-// HTTP handler with it (the mcp-go adapter's NewHTTPServer does).
+// HTTP handler with it (mcpgo.NewHTTPServer does).
 func WithinWriteTimeout(next http.Handler, own time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -69,7 +69,7 @@ func WithinWriteTimeout(next http.Handler, own time.Duration) http.Handler {
 			_ = rc.SetWriteDeadline(start.Add(own))
 			defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
 		}
-		ctx := context.WithValue(r.Context(), answerDueKey{}, due{start.Add(wt - WriteMargin(wt)), wt})
+		ctx := context.WithValue(r.Context(), answerDueKey{}, Due{start.Add(wt - WriteMargin(wt)), wt})
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -5,15 +5,16 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcpwrap/mcpwrap/internal/adapter"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/call"
 )
 
 // An adapter describes each request with a call.Request, hands the chain a
 // Handler that runs the SDK's handler, and sends what the Answer holds.
 func Example() {
 	req := &call.Request{Kind: call.Tool, Name: "read_note", Args: map[string]any{"name": "x.md"}}
-	a := wrap.New().Serve(context.Background(), req, func(context.Context, *call.Request) (call.Result, error) {
+	a := adapter.Chain(wrap.New())(context.Background(), req, func(context.Context, *call.Request) (call.Result, error) {
 		return nil, errors.New("quota exhausted for this session")
 	})
 	fmt.Println(a.Error.Text)

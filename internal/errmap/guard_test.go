@@ -1,10 +1,12 @@
-package errs_test
+package errmap_test
 
 import (
 	"testing"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 	"github.com/mcpwrap/mcpwrap/internal/errcases"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 )
 
 // TestHandedErrorsSurviveInspection: what errs hands an SDK (Guard, and the
@@ -24,10 +26,10 @@ func TestHandedErrorsSurviveInspection(t *testing.T) {
 				return c.Err()
 			}()
 			handed := map[string]error{
-				"Guard":  errs.Guard(err),
-				"RPC":    errs.ToJSONRPC(errs.Wrap(errs.Internal, err, ""), errs.Request{Prompt: "p"}),
-				"Shown":  errs.ToJSONRPC(errs.Wrap(errs.Internal, err, ""), errs.Request{Prompt: "p", Shown: "shown"}),
-				"NilRPC": errs.ToJSONRPC(nilRPC, errs.Request{URI: "x://y"}),
+				"Guard":  errbase.Guard(err),
+				"RPC":    errmap.ToJSONRPC(errs.Wrap(errs.Internal, err, ""), errmap.Request{Prompt: "p"}),
+				"Shown":  errmap.ToJSONRPC(errs.Wrap(errs.Internal, err, ""), errmap.Request{Prompt: "p", Shown: "shown"}),
+				"NilRPC": errmap.ToJSONRPC(nilRPC, errmap.Request{URI: "x://y"}),
 			}
 			for name, h := range handed {
 				if h == nil {

@@ -1,4 +1,4 @@
-package errs_test
+package errmap_test
 
 import (
 	"encoding/json"
@@ -9,7 +9,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
+	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 )
 
 // resultSize is the length of a result as mcp-go puts it on the wire.
@@ -39,30 +40,30 @@ func TestToResultBoundedAnswer(t *testing.T) {
 	cases := []struct {
 		name     string
 		err      error
-		call     errs.Call
+		call     errmap.Call
 		listed   int
 		omitted  int
 		inText   string
 		notEmpty bool
 	}{
-		{"huge message", errs.New(errs.NotFound, huge), errs.Call{Tool: "t"}, 0, 0, "…", true},
-		{"huge invalid-argument message", errs.New(errs.InvalidArgument, huge), errs.Call{Tool: "t"}, 0, 0, "…", true},
+		{"huge message", errs.New(errs.NotFound, huge), errmap.Call{Tool: "t"}, 0, 0, "…", true},
+		{"huge invalid-argument message", errs.New(errs.InvalidArgument, huge), errmap.Call{Tool: "t"}, 0, 0, "…", true},
 		{"thousands of violations", errs.New(errs.InvalidArgument, "", errs.Violations(manyViolations(50000, "")...)),
-			errs.Call{Tool: "t"}, errs.MaxViolations, 50000 - errs.MaxViolations, "and 49980 more", true},
+			errmap.Call{Tool: "t"}, errmap.MaxViolations, 50000 - errmap.MaxViolations, "and 49980 more", true},
 		{"violations already cut by the binder", errs.New(errs.InvalidArgument, "", errs.Violations(manyViolations(3, "")...), errs.Omitted(7)),
-			errs.Call{Tool: "t"}, 3, 7, "and 7 more", true},
+			errmap.Call{Tool: "t"}, 3, 7, "and 7 more", true},
 		{"huge violation fields", errs.New(errs.InvalidArgument, "", errs.Violations(manyViolations(100, huge[:1<<16])...)),
-			errs.Call{Tool: "t"}, -1, -1, "…", true},
-		{"huge tool and call id", errs.New(errs.Unavailable, "down"), errs.Call{Tool: huge, ID: huge, Attempts: 3,
-			SideEffects: errs.SideEffectsPossible}, 0, 0, "not retried automatically", true},
+			errmap.Call{Tool: "t"}, -1, -1, "…", true},
+		{"huge tool and call id", errs.New(errs.Unavailable, "down"), errmap.Call{Tool: huge, ID: huge, Attempts: 3,
+			SideEffects: errmap.SideEffectsPossible}, 0, 0, "not retried automatically", true},
 		{"huge message with many violations", errs.New(errs.InvalidArgument, huge, errs.Violations(manyViolations(500, huge[:4096])...)),
-			errs.Call{Tool: huge, ID: huge}, -1, -1, "…", true},
+			errmap.Call{Tool: huge, ID: huge}, -1, -1, "…", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res := errs.ToResult(tc.err, tc.call)
-			if n := resultSize(t, mcpgo.ErrorResult(res)); n > errs.MaxResultBytes {
-				t.Fatalf("result is %d bytes, want at most %d", n, errs.MaxResultBytes)
+			res := errmap.ToResult(tc.err, tc.call)
+			if n := resultSize(t, mcpgoerr.Result(res)); n > errmap.MaxResultBytes {
+				t.Fatalf("result is %d bytes, want at most %d", n, errmap.MaxResultBytes)
 			}
 			info, ok := res.Info, res.Info.Code != ""
 			if !ok {
@@ -93,7 +94,7 @@ func BenchmarkToResult(b *testing.B) {
 		b.Run("violations="+strconv.Itoa(n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = errs.ToResult(err, errs.Call{Tool: "t", ID: "c"})
+				_ = errmap.ToResult(err, errmap.Call{Tool: "t", ID: "c"})
 			}
 		})
 	}
@@ -102,7 +103,7 @@ func BenchmarkToResult(b *testing.B) {
 		b.Run("message="+strconv.Itoa(size>>10)+"KiB", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = errs.ToResult(err, errs.Call{Tool: "t", ID: "c"})
+				_ = errmap.ToResult(err, errmap.Call{Tool: "t", ID: "c"})
 			}
 		})
 	}
@@ -115,16 +116,16 @@ func TestPossibleSideEffectsAreNotRetryable(t *testing.T) {
 	timeout := errs.New(errs.Timeout, `tool "copy_file" timed out after 30s; the operation may still complete upstream`)
 	for _, tc := range []struct {
 		name      string
-		effects   errs.SideEffects
+		effects   errmap.SideEffects
 		retryable bool
 		says      string
 	}{
-		{"side effects possible", errs.SideEffectsPossible, false, "check before calling it again"},
-		{"nothing was done", errs.SideEffectsNone, true, "nothing was done"},
-		{"safe to repeat", errs.SideEffectsUnknown, true, "may still complete upstream"},
+		{"side effects possible", errmap.SideEffectsPossible, false, "check before calling it again"},
+		{"nothing was done", errmap.SideEffectsNone, true, "nothing was done"},
+		{"safe to repeat", errmap.SideEffectsUnknown, true, "may still complete upstream"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			info := errs.ToResult(timeout, errs.Call{Tool: "copy_file", SideEffects: tc.effects}).Info
+			info := errmap.ToResult(timeout, errmap.Call{Tool: "copy_file", SideEffects: tc.effects}).Info
 			if info.Retryable != tc.retryable || !strings.Contains(info.Message, tc.says) {
 				t.Fatalf("retryable %v, message %q; want retryable %v and a message saying %q",
 					info.Retryable, info.Message, tc.retryable, tc.says)

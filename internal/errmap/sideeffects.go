@@ -1,9 +1,11 @@
-package errs
+package errmap
 
 import (
 	"errors"
 	"net"
 	"syscall"
+
+	"github.com/mcpwrap/mcpwrap/errs"
 )
 
 // SideEffects says whether a failed call may have acted upstream; the
@@ -15,7 +17,7 @@ const (
 	// repeat).
 	SideEffectsUnknown SideEffects = iota
 	// SideEffectsNone: the request never reached the upstream (refused,
-	// circuit open, rate limited, ErrNotSent); nothing happened.
+	// circuit open, rate limited, errs.ErrNotSent); nothing happened.
 	SideEffectsNone
 	// SideEffectsPossible: the upstream may have acted before the failure
 	// (a reset, a timeout, a 503 from a gateway).
@@ -33,25 +35,17 @@ func (s SideEffects) String() string {
 	return ""
 }
 
-// MarshalText returns String.
-func (s SideEffects) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
-// ErrNotSent marks a failure that happened before anything was sent to the
-// upstream (a circuit breaker open, a failed dial, a closed client): match it
-// with errors.Is. Such a call changed nothing, so it is safe to repeat.
-var ErrNotSent = errors.New("not sent to the upstream")
-
 // SideEffectsOf tells whether a failed call may have acted upstream:
-// SideEffectsNone when the request provably never got there (ErrNotSent, a
-// refused connection, a DNS failure, a rate limit), SideEffectsPossible
-// otherwise.
+// SideEffectsNone when the request provably never got there
+// (errs.ErrNotSent, a refused connection, a DNS failure, a rate limit),
+// SideEffectsPossible otherwise.
 func SideEffectsOf(err error) SideEffects {
 	var dns *net.DNSError
 	switch {
-	case errors.Is(err, ErrNotSent),
+	case errors.Is(err, errs.ErrNotSent),
 		errors.Is(err, syscall.ECONNREFUSED),
 		errors.As(err, &dns),
-		CodeOf(err) == RateLimited:
+		errs.CodeOf(err) == errs.RateLimited:
 		return SideEffectsNone
 	}
 	return SideEffectsPossible

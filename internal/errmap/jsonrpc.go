@@ -1,6 +1,11 @@
-package errs
+package errmap
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
+)
 
 // The JSON-RPC codes of MCP's error answers.
 const (
@@ -35,7 +40,7 @@ type Request struct {
 // resources/read or prompts/get: Code, the model-safe Message, and Data, the
 // machine-readable detail. Error returns Message, so an mcp-go handler that
 // returns it sends that text. It is handed to SDKs and their hooks, so it is
-// safe to inspect whatever the handler returned (see Guard): errors.Is and
+// safe to inspect whatever the handler returned (see errbase.Guard): errors.Is and
 // errors.As see the classified *Error and its cause, a panic in the cause's
 // chain or a nil-pointer match counting as no match; it has no Unwrap, so
 // nothing walks that chain unguarded.
@@ -43,14 +48,14 @@ type RPCError struct {
 	Code    int
 	Message string
 	Data    RPCData
-	err     *Error
+	err     *errs.Error
 }
 
 // RPCData is the data member of an RPCError: the same fields as the
 // structuredContent of an error result (code, retryable, callId,
 // violations…), plus the URI or prompt the request named.
 type RPCData struct {
-	Info
+	errs.Info
 	URI    string `json:"uri,omitempty"`
 	Prompt string `json:"prompt,omitempty"`
 }
@@ -64,7 +69,7 @@ func (e *RPCError) Is(target error) bool {
 	if e == nil || e.err == nil {
 		return false
 	}
-	return safeIs(e.err, target)
+	return errbase.SafeIs(e.err, target)
 }
 
 // As finds the first error in the classified error's chain that matches
@@ -73,7 +78,7 @@ func (e *RPCError) As(target any) bool {
 	if e == nil || e.err == nil {
 		return false
 	}
-	return safeAs(e.err, target)
+	return errbase.SafeAs(e.err, target)
 }
 
 // ToJSONRPC is the one place an error becomes a JSON-RPC error, for methods
@@ -86,9 +91,9 @@ func (e *RPCError) As(target any) bool {
 // reads a generic sentence with the call id, also in data.callId. A nil
 // error describes an internal error.
 func ToJSONRPC(err error, req Request) *RPCError {
-	e := From(err)
+	e := errs.From(err)
 	if e == nil {
-		e = &Error{code: Internal}
+		e = internalError
 	}
 	req.URI = clipJSON(req.URI, maxExpectedBytes)
 	req.Prompt = clipJSON(req.Prompt, maxNameBytes)
@@ -97,28 +102,28 @@ func ToJSONRPC(err error, req Request) *RPCError {
 		subject = "resource " + strconv.Quote(req.URI)
 	}
 	if req.Shown != "" {
-		info := Info{Code: Internal.String(), Message: req.Shown, CallID: req.CallID, Attempts: req.Attempts}
+		info := errs.Info{Code: errs.Internal.String(), Message: req.Shown, CallID: req.CallID, Attempts: req.Attempts}
 		return &RPCError{Code: codeInternal, Message: req.Shown,
 			Data: RPCData{Info: info, URI: req.URI, Prompt: req.Prompt}, err: e}
 	}
 	res := ToResult(e, Call{Subject: subject, ID: req.CallID, Attempts: req.Attempts})
 	info := res.Info
 	return &RPCError{
-		Code:    req.code(e.code),
+		Code:    req.code(e.Code()),
 		Message: info.Message,
 		Data:    RPCData{Info: info, URI: req.URI, Prompt: req.Prompt},
 		err:     e,
 	}
 }
 
-func (req *Request) code(c Code) int {
+func (req *Request) code(c errs.Code) int {
 	switch c {
-	case NotFound:
+	case errs.NotFound:
 		if req.URI != "" && !req.Modern {
 			return codeResourceNotFound
 		}
 		return codeInvalidParams
-	case InvalidArgument:
+	case errs.InvalidArgument:
 		return codeInvalidParams
 	}
 	return codeInternal

@@ -1,4 +1,4 @@
-package errs
+package errmap
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpwrap/mcpwrap/errs"
 )
 
 // Call identifies the tool call an error result answers.
@@ -24,31 +26,6 @@ type Call struct {
 	// tool is not known to be safe to repeat, whether the operation may have
 	// happened. SideEffectsUnknown says nothing.
 	SideEffects SideEffects
-}
-
-// Info is the machine-readable error in a result's structuredContent, under
-// the key "error". Clients decode it with InfoOf.
-type Info struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	// Retryable says whether repeating the call may succeed (not whether it
-	// is safe: that depends on the tool). It is false when SideEffects is
-	// "possible": the operation may have happened, and the text tells the
-	// model to check before calling again.
-	Retryable         bool   `json:"retryable"`
-	RetryAfterSeconds int64  `json:"retryAfterSeconds,omitempty"`
-	CallID            string `json:"callId,omitempty"`
-	Tool              string `json:"tool,omitempty"`
-	Attempts          int    `json:"attempts,omitempty"`
-	// SideEffects is "none" or "possible" when the call was not retried
-	// because the tool may change something (see Call.SideEffects).
-	SideEffects string      `json:"sideEffects,omitempty"`
-	Violations  []Violation `json:"violations,omitempty"`
-	// OmittedViolations is how many more violations were found than are
-	// listed: the list stops at MaxViolations entries or MaxResultBytes.
-	// Whoever collected them may also have stopped checking early, so there
-	// may be more still.
-	OmittedViolations int `json:"omittedViolations,omitempty"`
 }
 
 // The bounds of a result built by ToResult, whatever the error holds: the
@@ -78,7 +55,7 @@ const (
 // envelope is the structuredContent object of an error result:
 // {"error": {...}}.
 type envelope struct {
-	Error Info `json:"error"`
+	Error errs.Info `json:"error"`
 }
 
 // Result is an error result in no SDK's types: what an adapter sends as a
@@ -86,7 +63,7 @@ type envelope struct {
 // set, structuredContent envelope{Info}.
 type Result struct {
 	Text string
-	Info Info
+	Info errs.Info
 }
 
 // Structured returns the result's structuredContent: envelope{Info}, or nil
@@ -105,34 +82,39 @@ func (r *Result) Structured() any {
 // sentence with the call id, the operator gets the cause from the log.
 // ToResult(nil, …) describes an internal error: a nil error is not a result.
 func ToResult(err error, call Call) *Result {
-	e := From(err)
+	e := errs.From(err)
 	if e == nil {
-		e = &Error{code: Internal}
+		e = internalError
 	}
 	call.Tool = clipJSON(call.Tool, maxNameBytes)
 	call.ID = clipJSON(call.ID, maxNameBytes)
-	viols, omitted := listed(e.violations)
-	info := Info{
-		Code:              e.code.String(),
-		Message:           clipJSON(modelMessage(e, call, len(viols), e.omitted+omitted), maxTextBytes),
-		Retryable:         e.code.Retryable() && call.SideEffects != SideEffectsPossible,
+	all := e.Violations()
+	viols, omitted := listed(all)
+	omitted += e.Omitted()
+	info := errs.Info{
+		Code:              e.Code().String(),
+		Message:           clipJSON(modelMessage(e, all, call, len(viols), omitted), maxTextBytes),
+		Retryable:         e.Code().Retryable() && call.SideEffects != SideEffectsPossible,
 		CallID:            call.ID,
 		Tool:              call.Tool,
 		Attempts:          call.Attempts,
 		SideEffects:       call.SideEffects.String(),
 		Violations:        viols,
-		OmittedViolations: e.omitted + omitted,
+		OmittedViolations: omitted,
 	}
-	if e.retryAfter > 0 {
-		info.RetryAfterSeconds = int64((e.retryAfter + time.Second - 1) / time.Second)
+	if ra := e.RetryAfter(); ra > 0 {
+		info.RetryAfterSeconds = int64((ra + time.Second - 1) / time.Second)
 	}
 	return &Result{Text: info.Message, Info: info}
 }
 
+// internalError stands for a nil error: a nil error is not a result.
+var internalError = errs.New(errs.Internal, "")
+
 // modelMessage builds the sentence the model reads. When the error has no
 // message of its own, it is made of the first shown violations' messages
 // and says how many more there are.
-func modelMessage(e *Error, call Call, shown, omitted int) string {
+func modelMessage(e *errs.Error, viols []errs.Violation, call Call, shown, omitted int) string {
 	var b strings.Builder
 	tool := call.Tool
 	switch {
@@ -143,24 +125,25 @@ func modelMessage(e *Error, call Call, shown, omitted int) string {
 	default:
 		tool = "tool " + strconv.Quote(tool)
 	}
-	switch e.code {
-	case Internal:
+	code := e.Code()
+	switch code {
+	case errs.Internal:
 		b.WriteString("internal error in " + tool)
 		writeCallID(&b, call.ID)
 		b.WriteString("; the details are in the server log")
 		return b.String()
-	case Fatal:
+	case errs.Fatal:
 		b.WriteString("the server hit a fatal error in " + tool + " and is shutting down")
 		writeCallID(&b, call.ID)
 		b.WriteString("; do not retry this call on this server.")
 		return b.String()
-	case InvalidArgument:
+	case errs.InvalidArgument:
 		b.WriteString("invalid arguments for " + tool + ": ")
 	}
-	msg := e.msg
-	if msg == "" && len(e.violations) > 0 {
+	msg := e.Message()
+	if msg == "" && len(viols) > 0 {
 		parts := make([]string, 0, shown+1)
-		for _, v := range e.violations[:shown] {
+		for _, v := range viols[:shown] {
 			parts = append(parts, clipJSON(v.Message, maxViolationMsg))
 		}
 		if omitted > 0 {
@@ -169,18 +152,19 @@ func modelMessage(e *Error, call Call, shown, omitted int) string {
 		msg = strings.Join(parts, "; ")
 	}
 	if msg == "" {
-		msg = defaultMessage(e.code)
+		msg = defaultMessage(code)
 	}
 	msg = clipJSON(msg, maxMessageBytes)
-	if e.retryAfter > 0 || e.code == Unavailable || call.Attempts > 1 ||
+	ra := e.RetryAfter()
+	if ra > 0 || code == errs.Unavailable || call.Attempts > 1 ||
 		call.SideEffects == SideEffectsNone || call.SideEffects == SideEffectsPossible {
 		msg = openEnd(msg) // clauses follow: one sentence, not "done.; retry"
 	}
 	b.WriteString(msg)
 	switch {
-	case e.retryAfter > 0:
-		b.WriteString("; retry after " + e.retryAfter.Round(time.Millisecond).String())
-	case e.code == Unavailable:
+	case ra > 0:
+		b.WriteString("; retry after " + ra.Round(time.Millisecond).String())
+	case code == errs.Unavailable:
 		b.WriteString("; retrying later may help")
 	}
 	if call.Attempts > 1 {
@@ -209,17 +193,17 @@ func openEnd(s string) string {
 // listed returns the violations a result shows, each with its fields
 // clipped, at most MaxViolations of them within maxViolationsBytes, and how
 // many it leaves out.
-func listed(vs []Violation) ([]Violation, int) {
+func listed(vs []errs.Violation) ([]errs.Violation, int) {
 	if len(vs) == 0 {
 		return nil, 0
 	}
-	out := make([]Violation, 0, min(len(vs), MaxViolations))
+	out := make([]errs.Violation, 0, min(len(vs), MaxViolations))
 	budget := maxViolationsBytes
 	for _, v := range vs {
 		if len(out) == MaxViolations {
 			break
 		}
-		c := Violation{
+		c := errs.Violation{
 			Parameter: clipJSON(v.Parameter, maxParameterBytes),
 			Rule:      clipJSON(v.Rule, maxRuleBytes),
 			Expected:  clipJSON(v.Expected, maxExpectedBytes),
@@ -291,23 +275,23 @@ func writeCallID(b *strings.Builder, id string) {
 	}
 }
 
-func defaultMessage(c Code) string {
+func defaultMessage(c errs.Code) string {
 	switch c {
-	case InvalidArgument:
+	case errs.InvalidArgument:
 		return "the arguments are not valid"
-	case NotFound:
+	case errs.NotFound:
 		return "not found"
-	case PermissionDenied:
+	case errs.PermissionDenied:
 		return "permission denied"
-	case Conflict:
+	case errs.Conflict:
 		return "the request conflicts with the current state"
-	case Unavailable:
+	case errs.Unavailable:
 		return "the upstream service is unavailable"
-	case Timeout:
+	case errs.Timeout:
 		return "the operation timed out; it may still complete upstream"
-	case RateLimited:
+	case errs.RateLimited:
 		return "rate limit reached"
-	case Canceled:
+	case errs.Canceled:
 		return "the request was cancelled"
 	}
 	return "error"
@@ -316,28 +300,28 @@ func defaultMessage(c Code) string {
 // InfoOf reads the Info that ToResult put into a result's
 // structuredContent, whether the result was built in process (an envelope)
 // or decoded from the wire by a client (a map, raw JSON).
-func InfoOf(structured any) (Info, bool) {
+func InfoOf(structured any) (errs.Info, bool) {
 	switch sc := structured.(type) {
 	case envelope:
 		return sc.Error, true
 	case *envelope:
 		if sc == nil {
-			return Info{}, false
+			return errs.Info{}, false
 		}
 		return sc.Error, true
 	case nil:
-		return Info{}, false
+		return errs.Info{}, false
 	}
 	raw, ok := structured.(json.RawMessage)
 	if !ok {
 		var err error
 		if raw, err = json.Marshal(structured); err != nil {
-			return Info{}, false
+			return errs.Info{}, false
 		}
 	}
 	var env envelope
 	if json.Unmarshal(raw, &env) != nil || env.Error.Code == "" {
-		return Info{}, false
+		return errs.Info{}, false
 	}
 	return env.Error, true
 }

@@ -1,0 +1,37 @@
+package errbase
+
+import "errors"
+
+// Failures an SDK reports with its own error values. An SDK adapter
+// (internal/mcpgoerr, wrap/gosdk) marks its SDK's errors with Mark; errs
+// maps each kind to a code and a sentence.
+var (
+	// SessionEnded: the session with an upstream MCP server ended.
+	SessionEnded = errors.New("the MCP session ended")
+	// AuthRequired: an upstream MCP server requires authorization.
+	AuthRequired = errors.New("authorization required")
+	// InvalidParams: an MCP peer rejected the parameters (-32602).
+	InvalidParams = errors.New("invalid params")
+	// ResourceNotFound: an MCP peer has no such resource.
+	ResourceNotFound = errors.New("resource not found")
+	// Interrupted: an MCP request was interrupted.
+	Interrupted = errors.New("request interrupted")
+	// Transport: a failure of an SDK's client transport while talking to a
+	// peer.
+	Transport = errors.New("transport error")
+)
+
+// Mark returns err, unchanged in text and chain, also matching kind (one of
+// the kinds above) with errors.Is. Mark(nil, kind) is nil.
+func Mark(err, kind error) error {
+	if err == nil {
+		return nil
+	}
+	return &marked{err: Usable(err), kind: kind}
+}
+
+type marked struct{ err, kind error }
+
+func (m *marked) Error() string        { return m.err.Error() }
+func (m *marked) Unwrap() error        { return m.err }
+func (m *marked) Is(target error) bool { return target == m.kind }
