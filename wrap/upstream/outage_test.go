@@ -21,7 +21,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
-	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
@@ -382,5 +381,5 @@ func serveMCP(t *testing.T, s *server.MCPServer) *testserver.Conn {
 	if _, err := cl.Initialize(t.Context(), mcp.InitializeRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	return &testserver.Conn{Conn: &outboundtest.Conn{Client: cl, URL: url, Wire: wire}}
+	return &testserver.Conn{Client: cl, URL: url, Wire: wire}
 }
