@@ -21,11 +21,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -40,7 +42,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("kitchen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8931", "listen address (loopback unless -allow-remote)")
-	scenario := fs.String("scenario", "baseline", "default scenario, name?key=value&… ("+strings.Join(outboundtest.Names(), ", ")+")")
+	scenario := fs.String("scenario", "baseline", "default scenario, name?key=value&… (go doc outboundtest lists them)")
 	stdio := fs.Bool("stdio", false, "serve the tools over stdio instead, without faults")
 	remote := fs.Bool("allow-remote", false, "allow a non-loopback listen address")
 	if err := fs.Parse(args); err != nil {
@@ -53,11 +55,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	sc, err := outboundtest.ParseScenario(*scenario)
+	k, err := outboundtest.NewHandler(*scenario)
 	if err != nil {
 		fmt.Fprintln(stderr, "kitchen:", err)
 		return 64
 	}
+	defer k.Close() // releases the requests uncooperative_hang holds
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "kitchen:", err)
@@ -67,15 +70,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kitchen: %s is not a loopback address; pass -allow-remote to serve faults to a network\n", host)
 		return 64
 	}
-	k, err := outboundtest.Start(*addr, sc)
+	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "kitchen:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "kitchen: serving %s (scenario %s; control: POST %s?scenario=…&session=…)\n", k.URL, sc, k.Control)
+	hs := &http.Server{Handler: k, ReadHeaderTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
+	go func() { _ = hs.Serve(ln) }()
+	base := "http://" + ln.Addr().String()
+	fmt.Fprintf(stdout, "kitchen: serving %s/mcp (scenario %s; control: POST %s%s?scenario=…&session=…)\n",
+		base, *scenario, base, outboundtest.ControlPath)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	<-ctx.Done()
-	_ = k.Close()
+	k.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = hs.Shutdown(sctx)
 	return 0
 }

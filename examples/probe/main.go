@@ -101,10 +101,10 @@ type callJSON struct {
 type rpcJSON struct {
 	// ID is absent when the probe could not see it (stdio: mcp-go numbers
 	// the requests itself), never null: null would read as a JSON-RPC error
-	// for an unparseable request.
-	ID           *outbound.ID `json:"id,omitempty"`
-	ErrorCode    *int64       `json:"errorCode"`
-	ErrorMessage string       `json:"errorMessage,omitempty"`
+	// for an unparseable request. It is the id's JSON text, as on the wire.
+	ID           json.RawMessage `json:"id,omitempty"`
+	ErrorCode    *int64          `json:"errorCode"`
+	ErrorMessage string          `json:"errorMessage,omitempty"`
 }
 
 type reportJSON struct {
@@ -149,7 +149,7 @@ func parseFlags(args []string, stderr io.Writer) (f flags, ok bool) {
 	fs.BoolVar(&f.asJSON, "json", false, "print one JSON document instead of text")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "timeout for setup and for each call")
 	fs.BoolVar(&f.retry, "retry", false, "retry safely: only tools annotated read-only or idempotent, per the outbound.Advise rules")
-	fs.Int64Var(&f.maxBytes, "max-bytes", outbound.DefaultMaxMessageBytes, "read limit for one JSON-RPC message")
+	fs.Int64Var(&f.maxBytes, "max-bytes", 16<<20, "read limit for one JSON-RPC message")
 	f.headers = headers{}
 	fs.Var(f.headers, "header", "extra HTTP header Name=value (repeatable), e.g. Kitchen-Scenario=tool_error")
 	if err := fs.Parse(args); err != nil {
@@ -192,6 +192,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	opts := []outbound.Option{}
 	if f.retry {
+		// The annotations are the server's claims: -retry trusts them.
 		opts = append(opts, outbound.WithRetry(outbound.RetryLimits{}), outbound.WithIdempotent(outbound.IdempotentFromAnnotations(tools)))
 	}
 	oc := outbound.New(mc, opts...)
@@ -217,7 +218,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		if code := exitCode(r.Outcome); code > worst {
 			worst = code
-			rep.Worst = r.Outcome.String()
+			rep.Worst = string(r.Outcome)
 		}
 		texts = append(texts, describe(cj))
 	}
@@ -234,7 +235,7 @@ func callReq(tool string, args map[string]any) mcp.CallToolRequest {
 }
 
 // connect makes the mcp-go client (streamable HTTP through outbound's
-// Transport, or a stdio subprocess) and what closes it.
+// RoundTripper, or a stdio subprocess) and what closes it.
 func connect(f flags, rep *reportJSON) (*client.Client, func(), error) {
 	if f.url == "" {
 		rep.Server = strings.Join(f.command, " ")
@@ -244,23 +245,22 @@ func connect(f flags, rep *reportJSON) (*client.Client, func(), error) {
 		}
 		return mc, func() { _ = mc.Close() }, nil
 	}
-	tr := outbound.NewTransport(nil, outbound.WithMaxMessageBytes(f.maxBytes))
-	st, err := transport.NewStreamableHTTP(f.url, transport.WithHTTPBasicClient(&http.Client{Transport: tr}),
-		transport.WithHTTPHeaders(f.headers))
+	hc := &http.Client{Transport: outbound.NewTransport(nil, outbound.WithMaxMessageBytes(f.maxBytes))}
+	st, err := transport.NewStreamableHTTP(f.url, transport.WithHTTPBasicClient(hc), transport.WithHTTPHeaders(f.headers))
 	if err != nil {
 		return nil, nil, err
 	}
 	mc := client.NewClient(st)
-	return mc, func() { _ = mc.Close(); tr.CloseIdleConnections() }, nil
+	return mc, func() { _ = mc.Close(); hc.CloseIdleConnections() }, nil
 }
 
 // setup starts the session and lists the tools, recording every POST.
 func setup(ctx context.Context, mc *client.Client, timeout time.Duration, rep *reportJSON) ([]mcp.Tool, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	tctx, tr := outbound.WithTrace(ctx)
+	tctx, posts := outbound.WithTrace(ctx)
 	defer func() {
-		for _, p := range tr.Posts() {
+		for _, p := range posts() {
 			rep.Setup = append(rep.Setup, postJSON{Method: p.Method, Status: p.Status})
 		}
 	}()
@@ -296,15 +296,14 @@ func toJSON(tool string, args map[string]any, r outbound.Report) callJSON {
 	v := r.Verdict
 	a, _ := json.Marshal(args)
 	cj := callJSON{
-		Tool: tool, Arguments: a, Outcome: r.Outcome, Layer: r.Layer(), HTTPStatus: v.HTTPStatus, ContentType: v.ContentType,
+		Tool: tool, Arguments: a, Outcome: r.Outcome, Layer: r.Outcome.Layer(), HTTPStatus: v.HTTPStatus, ContentType: v.ContentType,
 		HTTPStatuses: r.HTTPStatuses, PostCount: r.PostCount, SSEEvents: v.Events, StrayResponses: v.StrayResponses,
 		JSONRPC: rpcJSON{ErrorMessage: v.ErrorMessage}, IsError: v.IsError, Text: v.Text, Detail: v.Detail,
-		RetryOrigin: r.RetryOrigin.String(), Attempts: r.Attempts, RetryAdvised: r.Advice.Retry, Advice: r.Advice.Reason,
+		RetryOrigin: r.RetryOrigin, Attempts: r.Attempts, RetryAdvised: r.Advice.Retry, Advice: r.Advice.Reason,
 		DurationMs: float64(r.Duration.Microseconds()) / 1000,
 	}
-	if !r.ID.IsZero() {
-		id := r.ID
-		cj.JSONRPC.ID = &id
+	if r.ID != "" {
+		cj.JSONRPC.ID = json.RawMessage(r.ID)
 	}
 	if cj.HTTPStatuses == nil {
 		cj.HTTPStatuses = []int{}
@@ -422,11 +421,11 @@ func print(w io.Writer, asJSON bool, rep reportJSON, texts []string) {
 	fmt.Fprintf(w, "worst outcome %s, exit %d\n", orDash(rep.Worst), rep.Exit)
 }
 
-func idNote(id *outbound.ID) string {
+func idNote(id json.RawMessage) string {
 	if id == nil {
 		return ""
 	}
-	return " (id " + id.String() + ")"
+	return " (id " + string(id) + ")"
 }
 
 func orDash(s string) string {

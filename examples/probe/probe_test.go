@@ -45,10 +45,7 @@ var probeCases = []struct {
 // TestProbeAgainstKitchen runs the probe (in-process) against a real kitchen
 // on loopback, one kitchen session per scenario, and reads its -json output.
 func TestProbeAgainstKitchen(t *testing.T) {
-	k, err := outboundtest.Start("127.0.0.1:0", outboundtest.Scenario{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := outboundtest.NewServer("")
 	defer k.Close()
 	for i, tc := range probeCases {
 		t.Run(tc.scenario, func(t *testing.T) {
@@ -60,7 +57,7 @@ func TestProbeAgainstKitchen(t *testing.T) {
 			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 				t.Fatalf("output is not JSON: %v\n%s%s", err, out.String(), errOut.String())
 			}
-			if code != tc.exit || rep.Exit != code || len(rep.Calls) != 1 || rep.Calls[0].Outcome.String() != tc.outcome {
+			if code != tc.exit || rep.Exit != code || len(rep.Calls) != 1 || string(rep.Calls[0].Outcome) != tc.outcome {
 				t.Fatalf("exit %d, report %+v; want %s, exit %d", code, rep, tc.outcome, tc.exit)
 			}
 			if rep.Worst != tc.outcome {
@@ -75,10 +72,7 @@ func TestProbeAgainstKitchen(t *testing.T) {
 
 // TestProbeText checks the human output: three layers and the outcome.
 func TestProbeText(t *testing.T) {
-	k, err := outboundtest.Start("127.0.0.1:0", outboundtest.Scenario{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := outboundtest.NewServer("")
 	defer k.Close()
 	var out bytes.Buffer
 	code := run(t.Context(), []string{"-url", k.URL, "-header", "Kitchen-Session=t", "-header", "Kitchen-Scenario=jsonrpc_error?call=2"}, &out, &out)
@@ -108,14 +102,7 @@ func TestProbeText(t *testing.T) {
 // initialize created, so setup failed every time. Now each plain probe sees
 // the 503 on its first POST only and ends in TOOL_SUCCESS.
 func TestPlainProbeAgainstAStatusSequenceKitchen(t *testing.T) {
-	sc, err := outboundtest.ParseScenario("http_status_sequence?statuses=503,200")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := outboundtest.Start("127.0.0.1:0", sc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := outboundtest.NewServer("http_status_sequence?statuses=503,200")
 	defer k.Close()
 	for n := range 2 {
 		var out, errOut bytes.Buffer

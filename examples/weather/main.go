@@ -37,7 +37,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
-	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
+	"github.com/mcpwrap/mcpwrap/wrap/outbound"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
@@ -246,14 +246,24 @@ func (w *weatherClient) tools() []server.ServerTool {
 // drive is the demo: a real client calls the real server while the
 // upstream misbehaves.
 func drive(ctx context.Context, s *server.MCPServer, api *fakeAPI, w *weatherClient, out io.Writer) error {
-	conn, err := outboundtest.Serve(s)
+	cl, stop, err := serve(s)
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
+	defer stop()
+	// outbound classifies every answer as it crossed the wire.
+	oc := outbound.New(cl)
+	rpcErrors := 0
 	call := func(what, tool string) *mcp.CallToolResult {
 		begin := time.Now()
-		res, err := conn.Call(ctx, tool, map[string]any{"city": "Lyon"})
+		var req mcp.CallToolRequest
+		req.Params.Name = tool
+		req.Params.Arguments = map[string]any{"city": "Lyon"}
+		r := oc.Call(ctx, req)
+		if r.Outcome == outbound.OutcomeJSONRPCError {
+			rpcErrors++
+		}
+		res, err := r.Result, r.Err
 		took := time.Since(begin).Round(10 * time.Millisecond)
 		switch {
 		case err != nil:
@@ -293,8 +303,8 @@ func drive(ctx context.Context, s *server.MCPServer, api *fakeAPI, w *weatherCli
 	if res == nil || res.IsError {
 		return errors.New("the server did not recover after the upstream came back")
 	}
-	if n := len(conn.Wire.JSONRPCErrors()); n != 0 {
-		return fmt.Errorf("%d JSON-RPC errors on the wire", n)
+	if rpcErrors != 0 {
+		return fmt.Errorf("%d JSON-RPC errors on the wire", rpcErrors)
 	}
 	fmt.Fprintln(out, "0 JSON-RPC errors on the wire")
 	return nil

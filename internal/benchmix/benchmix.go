@@ -11,8 +11,9 @@ import (
 )
 
 // Run calls call(i) for every form i in turn, b.N rounds, and reports
-// "<form>-µs" medians, "<form>-overhead-%" and "<form>-×bare" (the ratio
-// of the medians) against names[0]. A call
+// "<form>-µs" medians, "<form>-overhead-%", "<form>-added-ns" (the
+// difference of the medians) and "<form>-×bare" (their ratio) against
+// names[0]. A call
 // that returns an error fails the benchmark.
 func Run(b *testing.B, names []string, call func(i int) error) {
 	took := make([][]time.Duration, len(names))
@@ -39,6 +40,7 @@ func Run(b *testing.B, names []string, call func(i int) error) {
 		m := median(took[i])
 		b.ReportMetric(m, names[i]+"-µs")
 		b.ReportMetric(100*(m-bare)/bare, names[i]+"-overhead-%")
+		b.ReportMetric(1000*(m-bare), names[i]+"-added-ns")
 		b.ReportMetric(m/bare, names[i]+"-×"+names[0])
 	}
 	b.ReportMetric(0, "ns/op")

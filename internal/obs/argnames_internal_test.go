@@ -89,3 +89,65 @@ func BenchmarkArgumentNames(b *testing.B) {
 		}
 	})
 }
+
+// TestArgumentNamesThroughKeyOrder: a tool's remembered key order writes
+// the same bytes as the encoder, on the call that remembers it, on the
+// calls after, and for a call of the same tool with other keys.
+func TestArgumentNamesThroughKeyOrder(t *testing.T) {
+	r := NewRedactor("pin")
+	many := map[string]any{}
+	for i := range 70 {
+		many[strings.Repeat("k", i+1)] = i
+	}
+	first := map[string]any{"city": "Lyon", "days": float64(2), "units": "metric", "lat": 4.0, "lon": 5.0, "hourly": true}
+	calls := []map[string]any{
+		{"city": "Paris", "days": float64(3), "units": "metric", "lat": 48.85, "lon": 2.35, "hourly": true},
+		{"city": "Rome", "days": float64(14), "units": "imperial", "lat": 1.0, "lon": 2.0, "hourly": false},
+		{"city": "Oslo", "days": float64(1)},
+		{"city": "Oslo", "days": float64(1), "units": "metric", "lat": 1.0, "lon": 2.0, "pin": "1234"},
+		{"api_key": "x", "password": "y", "pin": "1234", "city": "Rome"},
+		{"a\nb": 1, "c": "y"},
+		many,
+		{},
+	}
+	var k keyOrders
+	for _, tool := range []string{"forecast", "other"} {
+		for i, args := range calls {
+			want, err := encodedSizes(r, args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := k.appendSizes(r, tool, args)
+			if !ok {
+				if got, _ = argumentNames(r, args); string(got) != string(want) {
+					t.Fatalf("%s call %d, general path: got %s, want %s", tool, i, got, want)
+				}
+				continue
+			}
+			if string(got) != string(want) {
+				t.Fatalf("%s call %d: got  %s\nwant %s", tool, i, got, want)
+			}
+		}
+		calls = append(calls[2:], calls[:2]...) // the other tool remembers other keys first
+	}
+	if _, ok := k.appendSizes(r, "forecast", first); !ok {
+		t.Fatal("the remembered key order was not used for the same keys")
+	}
+}
+
+// TestArgumentNamesSecretsPerObserver: WithSecrets' copy does not use the
+// key order its parent remembered with other secret names.
+func TestArgumentNamesSecretsPerObserver(t *testing.T) {
+	o := New()
+	args := map[string]any{"city": "Paris", "pin": "1234"}
+	c := &Recording{o: o, tool: "t", args: args}
+	got, _ := c.argumentNames()
+	if strings.Contains(string(got), Redacted) {
+		t.Fatalf("pin redacted without being a secret name: %s", got)
+	}
+	c = &Recording{o: o.WithSecrets("pin"), tool: "t", args: args}
+	got, _ = c.argumentNames()
+	if !strings.Contains(string(got), `"pin":"`+Redacted+`"`) {
+		t.Fatalf("pin not redacted by WithSecrets' copy: %s", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,8 +20,11 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 )
 
-// log writes the call's one line.
-func (c *Recording) log(ctx context.Context, out *Report, d time.Duration, errType, code string, cause *lazyCause) {
+// log writes the call's one line, at now. The record is built here and
+// handed to the logger's handler, which is what Logger.LogAttrs does less a
+// second Enabled check, a second clock read and a heap slice of the
+// attributes.
+func (c *Recording) log(ctx context.Context, out *Report, now time.Time, d time.Duration, errType, code string, cause *lazyCause) {
 	l := c.o.logger
 	if l == nil {
 		return
@@ -29,8 +33,11 @@ func (c *Recording) log(ctx context.Context, out *Report, d time.Duration, errTy
 	if !l.Enabled(ctx, level) {
 		return
 	}
-	attrs := make([]slog.Attr, 0, 18)
-	attrs = append(attrs,
+	if ctx == nil { // as Logger.LogAttrs does, for the handler
+		ctx = context.Background()
+	}
+	var buf [18]slog.Attr // as many as a line can carry: on the stack
+	attrs := append(buf[:0],
 		c.nameAttr(),
 		slog.String(semconv.KeyCallID, c.callID),
 		slog.String(semconv.KeyOutcome, string(out.Outcome)),
@@ -53,7 +60,23 @@ func (c *Recording) log(ctx context.Context, out *Report, d time.Duration, errTy
 	}
 	attrs = c.appendFailure(attrs, out, errType, code, cause)
 	attrs = appendTraceIDs(attrs, c.span)
-	l.LogAttrs(ctx, level, c.message(), attrs...)
+	r := slog.NewRecord(now, level, c.message(), c.o.logPC())
+	r.AddAttrs(attrs...)
+	_ = l.Handler().Handle(ctx, r)
+}
+
+// logPC is the program counter a handler built with AddSource reports for
+// the call's line: this file's log, where Logger.LogAttrs would have found
+// its caller. It is looked up once per Observer (a stack walk costs about
+// as much as the rest of the record).
+func (o *Observer) logPC() uintptr {
+	if pc := o.linePC.Load(); pc != 0 {
+		return pc
+	}
+	var pcs [1]uintptr
+	runtime.Callers(2, pcs[:]) // skip runtime.Callers and logPC
+	o.linePC.Store(pcs[0])
+	return pcs[0]
 }
 
 func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code string, cause *lazyCause) []slog.Attr {
@@ -98,7 +121,7 @@ func (c *Recording) arguments() (asJSON []byte, text string) {
 			case argsFull:
 				c.argState, c.argText = c.fullArguments()
 			case argsNames:
-				c.argState, c.argText = c.capJSON(argumentNames(c.o.red, c.args))
+				c.argState, c.argText = c.capJSON(c.argumentNames())
 			}
 		}
 	}
@@ -165,6 +188,18 @@ func argumentNames(r *Redactor, args any) ([]byte, error) {
 		}
 	}
 	return marshalPlain(argumentSizes(r, args))
+}
+
+// argumentNames is argumentNames(c.o.red, c.args) for a known tool
+// through the tool's remembered key order: the keys are not sorted nor
+// checked for secrets again on every call.
+func (c *Recording) argumentNames() ([]byte, error) {
+	if m, ok := c.args.(map[string]any); ok && !c.anyTool && c.o.keyOrders != nil {
+		if b, ok := c.o.keyOrders.appendSizes(c.o.red, c.tool, m); ok {
+			return b, nil
+		}
+	}
+	return argumentNames(c.o.red, c.args)
 }
 
 // appendArgumentSizes writes what marshalPlain(argumentSizes(r, m)) would

@@ -41,6 +41,8 @@ type Observer struct {
 	calls     *sync.Map // *pending by the request context's Done channel
 	attrSets  *sync.Map // durationKey → metric.RecordOption
 	attrCount *atomic.Int32
+	linePC    *atomic.Uintptr // see logPC
+	keyOrders *keyOrders      // the arguments' key order per tool; not shared with WithSecrets' copies
 }
 
 // defaultPropagator reads and writes W3C traceparent/tracestate plus
@@ -65,7 +67,8 @@ func New(opts ...Option) *Observer {
 		return c.use
 	}
 	o := &Observer{cfg: c, logger: c.logger, red: NewRedactor(c.secretNames...), prop: c.propagator,
-		calls: new(sync.Map), attrSets: new(sync.Map), attrCount: new(atomic.Int32)}
+		calls: new(sync.Map), attrSets: new(sync.Map), attrCount: new(atomic.Int32),
+		linePC: new(atomic.Uintptr), keyOrders: new(keyOrders)}
 	if o.prop == nil {
 		o.prop = defaultPropagator
 	}
@@ -137,6 +140,7 @@ func (o *Observer) WithSecrets(names ...string) *Observer {
 	d := *o
 	d.cfg.secretNames = append(slices.Clip(o.cfg.secretNames), names...)
 	d.red = NewRedactor(d.cfg.secretNames...)
+	d.keyOrders = new(keyOrders) // which keys are secret changed
 	return &d
 }
 

@@ -190,7 +190,8 @@ func (c *Recording) End(ctx context.Context, out Report) {
 	if c == nil {
 		return
 	}
-	d := time.Since(c.begin)
+	now := time.Now()
+	d := now.Sub(c.begin)
 	errType := out.ErrorType()
 	var code string
 	if out.Err != nil {
@@ -220,7 +221,7 @@ func (c *Recording) End(ctx context.Context, out Report) {
 			c.o.panics.Add(ctx, 1, c.panicOption())
 		}
 	}
-	c.log(ctx, &out, d, errType, code, &cause)
+	c.log(ctx, &out, now, d, errType, code, &cause)
 }
 
 func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc *lazyCause) {

@@ -56,7 +56,7 @@ func (c *Recording) openSpan(ctx context.Context, name string, meta map[string]a
 		s.SetAttributes(attrs...)
 		return ctx
 	}
-	if !trace.SpanContextFromContext(ctx).IsValid() {
+	if (len(meta) > 0 || len(header) > 0) && !trace.SpanContextFromContext(ctx).IsValid() {
 		if len(meta) > 0 {
 			ctx = o.prop.Extract(ctx, MetaCarrier(meta))
 		}

@@ -257,8 +257,8 @@ func callingSide(ctx context.Context, url string, logger *slog.Logger, req mcp.C
 	hc := &http.Client{Transport: outbound.NewTransport(nil)} // sees every POST; SSE read event by event as mcp-go reads it
 	tr, _ := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(hc))
 	mc := client.NewClient(tr) // Start, Initialize as usual
-	c := outbound.New(mc, outbound.WithLogger(logger),
-		outbound.WithRetry(outbound.RetryLimits{}), outbound.WithIdempotent(outbound.IdempotentTools("get_forecast")))
+	c := outbound.New(mc, outbound.WithLogger(logger.With("client", "gateway@1")), outbound.WithRetry(outbound.RetryLimits{}),
+		outbound.WithIdempotent(func(tool string) bool { return tool == "get_forecast" }))
 	rep := c.Call(ctx, req)          // rep.Outcome, rep.HTTPStatuses, rep.PostCount, rep.Advice, rep.Result, rep.Err
 	res, err := c.CallTool(ctx, req) // drop-in: a transport/protocol outcome, or a result the wire contradicts, is always a *outbound.CallError
 	_, _, _ = rep, res, err

@@ -1,6 +1,8 @@
-// Package testserver starts real mcp-go servers on loopback for tests, on
-// top of the public outboundtest.Serve, and upstreams that can be stopped
-// and started again on the same port (Restartable); it adds what needs a
+// Package testserver starts real mcp-go servers on loopback for our tests:
+// Serve connects a real client whose HTTP responses Wire records, so a
+// JSON-RPC error or a dropped connection on the wire can be counted;
+// Restartable is an upstream that can be stopped and started again on the
+// same port; StartHTTP, StartRestartable and CallRaw add what needs a
 // testing.TB.
 package testserver
 
@@ -12,33 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
 )
-
-// Conn is outboundtest.Conn with helpers for tests.
-type Conn struct{ *outboundtest.Conn }
-
-// Wire and Response are outboundtest's wire recorder.
-type (
-	Wire     = outboundtest.Wire
-	Response = outboundtest.Response
-)
-
-// Messages splits a recorded body into its JSON-RPC messages.
-func Messages(r Response) []json.RawMessage { return outboundtest.Messages(r) }
-
-// Listen is outboundtest.Listen.
-func Listen(s *server.MCPServer) (string, func(), error) { return outboundtest.Listen(s) }
-
-// Serve is outboundtest.Serve.
-func Serve(s *server.MCPServer, opts ...client.ClientOption) (*Conn, error) {
-	c, err := outboundtest.Serve(s, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return &Conn{c}, nil
-}
 
 // StartHTTP serves s over streamable HTTP on 127.0.0.1:0 and connects a real
 // mcp-go client to it. Everything is stopped when the test ends.

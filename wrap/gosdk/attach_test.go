@@ -6,7 +6,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/benchmix"
+	"github.com/mcpwrap/mcpwrap/internal/benchobs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
@@ -31,6 +34,37 @@ func BenchmarkAttachPerRequest(b *testing.B) {
 		for b.Loop() {
 			gosdk.Attach(mcp.NewServer(impl, nil), w)
 		}
+	})
+	observed := wrap.New(obstest.WithObserver(benchobs.Observer(b)))
+	b.Run("attached_observed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			gosdk.Attach(mcp.NewServer(impl, nil), observed)
+		}
+	})
+}
+
+// BenchmarkAttachSideBySide is BenchmarkAttachPerRequest with the forms
+// taking turns call by call, so that a busy machine slows them alike: the
+// median of building a server bare, then attached to a Wrapper that logs,
+// then to one that logs, traces and measures; "added-ns" is what attaching
+// adds to the bare median.
+//
+//	go test -run '^$' -bench AttachSideBySide -benchtime 20000x -count 3 .
+func BenchmarkAttachSideBySide(b *testing.B) {
+	var logs logbuf.Buffer
+	logged := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithLoopGuard(wrap.LoopGuard{}))
+	observed := wrap.New(obstest.WithObserver(benchobs.Observer(b)))
+	impl := &mcp.Implementation{Name: "per-request", Version: "1.0.0"}
+	benchmix.Run(b, []string{"bare", "attached", "attached_observed"}, func(i int) error {
+		s := mcp.NewServer(impl, nil)
+		switch i {
+		case 1:
+			gosdk.Attach(s, logged)
+		case 2:
+			gosdk.Attach(s, observed)
+		}
+		return nil
 	})
 }
 

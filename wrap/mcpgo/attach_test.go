@@ -6,7 +6,10 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/benchmix"
+	"github.com/mcpwrap/mcpwrap/internal/benchobs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -32,6 +35,59 @@ func BenchmarkAttachPerRequest(b *testing.B) {
 		for b.Loop() {
 			mcpgo.Attach(server.NewMCPServer("per-request", "1.0.0"), w)
 		}
+	})
+	observed := wrap.New(obstest.WithObserver(benchobs.Observer(b)))
+	b.Run("attached_observed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			mcpgo.Attach(server.NewMCPServer("per-request", "1.0.0"), observed)
+		}
+	})
+}
+
+// TestAttachIsCheap: attaching a Wrapper that observes (the hooks, the
+// propagators, the three middlewares) allocates a bounded few small
+// objects beyond the server's own and starts no goroutine.
+func TestAttachIsCheap(t *testing.T) {
+	w := wrap.New(obstest.WithObserver(benchobs.Observer(t)))
+	servers := make([]*server.MCPServer, 0, 101)
+	for range 101 {
+		servers = append(servers, server.NewMCPServer("per-request", "1.0.0"))
+	}
+	before := runtime.NumGoroutine()
+	i := 0
+	allocs := testing.AllocsPerRun(100, func() {
+		mcpgo.Attach(servers[i], w)
+		i++
+	})
+	if allocs > 15 {
+		t.Fatalf("Attach allocates %.0f objects, want at most 15", allocs)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Fatalf("%d goroutines after 101 attaches, %d before", after, before)
+	}
+}
+
+// BenchmarkAttachSideBySide is BenchmarkAttachPerRequest with the forms
+// taking turns call by call, so that a busy machine slows them alike: the
+// median of building a server bare, then attached to a Wrapper that logs,
+// then to one that logs, traces and measures; "added-ns" is what attaching
+// adds to the bare median.
+//
+//	go test -run '^$' -bench AttachSideBySide -benchtime 20000x -count 3 .
+func BenchmarkAttachSideBySide(b *testing.B) {
+	var logs logbuf.Buffer
+	logged := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithLoopGuard(wrap.LoopGuard{}))
+	observed := wrap.New(obstest.WithObserver(benchobs.Observer(b)))
+	benchmix.Run(b, []string{"bare", "attached", "attached_observed"}, func(i int) error {
+		s := server.NewMCPServer("per-request", "1.0.0")
+		switch i {
+		case 1:
+			mcpgo.Attach(s, logged)
+		case 2:
+			mcpgo.Attach(s, observed)
+		}
+		return nil
 	})
 }
 

@@ -48,12 +48,21 @@ func (a *attached) addHooks(s *server.MCPServer) {
 }
 
 func (a *attached) register(h *server.Hooks) {
-	h.AddOnError(func(ctx context.Context, _ any, m mcp.MCPMethod, msg any, err error) {
-		if m == mcp.MethodResourcesRead || m == mcp.MethodPromptsGet {
+	o := adapter.Observer(a.w)
+	// One error hook for both jobs: a server per request pays for each
+	// closure and each list it starts.
+	h.AddOnError(func(ctx context.Context, id any, m mcp.MCPMethod, msg any, err error) {
+		switch {
+		case m == mcp.MethodResourcesRead || m == mcp.MethodPromptsGet:
 			a.onRPCError(ctx, msg, err)
+		case m == mcp.MethodToolsCall && o != nil:
+			if _, ok := a.repaired.LoadAndDelete(ctx.Done()); ok {
+				return
+			}
+			req, _ := msg.(*mcp.CallToolRequest)
+			answered(ctx, o, id, req, nil, err)
 		}
 	})
-	o := adapter.Observer(a.w)
 	if o == nil {
 		return
 	}
@@ -65,15 +74,6 @@ func (a *attached) register(h *server.Hooks) {
 			return
 		}
 		answered(ctx, o, id, req, result, nil)
-	})
-	h.AddOnError(func(ctx context.Context, id any, method mcp.MCPMethod, msg any, err error) {
-		if method == mcp.MethodToolsCall {
-			if _, ok := a.repaired.LoadAndDelete(ctx.Done()); ok {
-				return
-			}
-			req, _ := msg.(*mcp.CallToolRequest)
-			answered(ctx, o, id, req, nil, err)
-		}
 	})
 }
 

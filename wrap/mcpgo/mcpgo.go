@@ -34,8 +34,9 @@ import (
 func Attach(s *server.MCPServer, w *wrap.Wrapper) {
 	a := &attached{w: w, serve: adapter.Chain(w)}
 	s.Use(a.middleware())
-	server.WithResourceHandlerMiddleware(resourceMiddleware(w))(s)
-	server.WithPromptHandlerMiddleware(promptMiddleware(w))(s)
+	// One chain value for the three middlewares: each lookup allocates.
+	server.WithResourceHandlerMiddleware(resourceMiddleware(a.serve))(s)
+	server.WithPromptHandlerMiddleware(promptMiddleware(a.serve))(s)
 	outermost(s)
 	a.addHooks(s)
 	if adapter.Observer(w) != nil {

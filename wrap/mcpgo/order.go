@@ -19,33 +19,55 @@ import (
 // mcp-go upgrade renames or retypes them; moved reports false then, and the
 // chain stays where it was appended.
 func outermost(s *server.MCPServer) bool {
-	ok := true
-	for _, f := range [...]struct{ list, mu string }{
+	f := orderFields()
+	if !f.ok {
+		return false
+	}
+	v := reflect.ValueOf(s).Elem()
+	for i := range f.list {
+		moveLastFirst(v.Field(f.list[i]), v.Field(f.mu[i]))
+	}
+	return true
+}
+
+// orderFields are the indices in server.MCPServer of the three middleware
+// lists and their locks, found once: a server per request must not pay
+// for looking fields up by name. ok is false when one is missing or has
+// another type.
+var orderFields = sync.OnceValue(func() (f struct {
+	list, mu [3]int
+	ok       bool
+}) {
+	t := reflect.TypeFor[server.MCPServer]()
+	for i, n := range [...]struct{ list, mu string }{
 		{"toolHandlerMiddlewares", "toolMiddlewareMu"},
 		{"resourceHandlerMiddlewares", "resourceMiddlewareMu"},
 		{"promptHandlerMiddlewares", "promptMiddlewareMu"},
 	} {
-		ok = moveLastFirst(s, f.list, f.mu) && ok
+		l, okl := t.FieldByName(n.list)
+		m, okm := t.FieldByName(n.mu)
+		if !okl || !okm || len(l.Index) != 1 || len(m.Index) != 1 || l.Type.Kind() != reflect.Slice ||
+			m.Type != reflect.TypeFor[sync.RWMutex]() {
+			return f
+		}
+		f.list[i], f.mu[i] = l.Index[0], m.Index[0]
 	}
-	return ok
-}
+	f.ok = true
+	return f
+})
 
-func moveLastFirst(s *server.MCPServer, list, mu string) bool {
-	v := reflect.ValueOf(s).Elem()
-	l, m := v.FieldByName(list), v.FieldByName(mu)
-	if !l.IsValid() || l.Kind() != reflect.Slice || !m.IsValid() || m.Type() != reflect.TypeFor[sync.RWMutex]() {
-		return false
-	}
+// moveLastFirst moves the last element of the slice l to the front, under
+// the lock m.
+func moveLastFirst(l, m reflect.Value) {
 	lock := (*sync.RWMutex)(unsafe.Pointer(m.UnsafeAddr()))
 	lock.Lock()
 	defer lock.Unlock()
-	l = reflect.NewAt(l.Type(), unsafe.Pointer(l.UnsafeAddr())).Elem()
 	n := l.Len()
 	if n < 2 {
-		return true
+		return
 	}
+	l = reflect.NewAt(l.Type(), unsafe.Pointer(l.UnsafeAddr())).Elem()
 	last := reflect.ValueOf(l.Index(n - 1).Interface())
 	reflect.Copy(l.Slice(1, n), l.Slice(0, n-1))
 	l.Index(0).Set(last)
-	return true
 }

@@ -14,15 +14,13 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
-	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
 // resourceMiddleware serves resources/read (resources and templates)
-// through w's chain. A failure is answered with the *errmap.RPCError the
+// through the Wrapper's chain, serve. A failure is answered with the *errmap.RPCError the
 // chain built; the error hook Attach adds gives it its JSON-RPC code and
 // data on the wire.
-func resourceMiddleware(w *wrap.Wrapper) server.ResourceHandlerMiddleware {
-	serve := adapter.Chain(w)
+func resourceMiddleware(serve adapter.Serve) server.ResourceHandlerMiddleware {
 	return func(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 		return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			rc := &resourceCall{m: req, next: next}
@@ -66,9 +64,8 @@ func (resourceResult) Check() error                              { return nil }
 func (resourceResult) Text() string                              { return "" }
 func (r resourceResult) MapText(func(string) string) call.Result { return r }
 
-// promptMiddleware serves prompts/get through w's chain.
-func promptMiddleware(w *wrap.Wrapper) server.PromptHandlerMiddleware {
-	serve := adapter.Chain(w)
+// promptMiddleware serves prompts/get through the Wrapper's chain, serve.
+func promptMiddleware(serve adapter.Serve) server.PromptHandlerMiddleware {
 	return func(next server.PromptHandlerFunc) server.PromptHandlerFunc {
 		return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			pc := &promptCall{m: req, next: next}

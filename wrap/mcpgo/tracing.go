@@ -26,14 +26,19 @@ import (
 // baggage as unprefixed keys of params._meta, for server.WithMetaPropagator
 // (Attach adds it) and client.WithMetaPropagator.
 func MetaPropagator(w *wrap.Wrapper) tracing.MetaPropagator {
-	return metaPropagator{adapter.Observer(w).Propagator()}
+	o := adapter.Observer(w)
+	_ = o.Propagator() // a Wrapper without an Observer fails here, not at the first request
+	return metaPropagator{o}
 }
 
-type metaPropagator struct{ p propagation.TextMapPropagator }
+// metaPropagator and httpPropagator hold the Observer, not its propagator:
+// a one-pointer struct becomes an interface value without an allocation,
+// which a server built per request would pay for.
+type metaPropagator struct{ o *obs.Observer }
 
 func (m metaPropagator) InjectMeta(ctx context.Context, meta *mcp.Meta) *mcp.Meta {
 	carrier := propagation.MapCarrier{}
-	m.p.Inject(ctx, carrier)
+	m.o.Propagator().Inject(ctx, carrier)
 	if len(carrier) == 0 {
 		return meta
 	}
@@ -53,27 +58,29 @@ func (m metaPropagator) ExtractMeta(ctx context.Context, meta *mcp.Meta) context
 	if meta == nil || len(meta.AdditionalFields) == 0 {
 		return ctx
 	}
-	return m.p.Extract(ctx, obs.MetaCarrier(meta.AdditionalFields))
+	return m.o.Propagator().Extract(ctx, obs.MetaCarrier(meta.AdditionalFields))
 }
 
 // HTTPPropagator returns an OpenTelemetry-backed mcp-go tracing.Propagator
 // for HTTP headers with w's propagator, as MetaPropagator, for
 // server.WithPropagator (Attach adds it) and client.WithPropagator.
 func HTTPPropagator(w *wrap.Wrapper) tracing.Propagator {
-	return httpPropagator{adapter.Observer(w).Propagator()}
+	o := adapter.Observer(w)
+	_ = o.Propagator()
+	return httpPropagator{o}
 }
 
-type httpPropagator struct{ p propagation.TextMapPropagator }
+type httpPropagator struct{ o *obs.Observer }
 
 func (h httpPropagator) Inject(ctx context.Context, headers http.Header) {
-	h.p.Inject(ctx, propagation.HeaderCarrier(headers))
+	h.o.Propagator().Inject(ctx, propagation.HeaderCarrier(headers))
 }
 
 func (h httpPropagator) Extract(ctx context.Context, headers http.Header) context.Context {
 	if trace.SpanContextFromContext(ctx).IsValid() || len(headers) == 0 {
 		return ctx
 	}
-	return h.p.Extract(ctx, propagation.HeaderCarrier(headers))
+	return h.o.Propagator().Extract(ctx, propagation.HeaderCarrier(headers))
 }
 
 // Tracer returns an OpenTelemetry-backed mcp-go tracing.Tracer writing to

@@ -122,7 +122,7 @@ func transient(v Verdict) (why string, hint time.Duration, final bool) {
 	case OutcomeJSONRPCError:
 		return "JSON-RPC error " + strconv.FormatInt(v.ErrorCode, 10) + ": do not repeat the same request; fix it and make a new call", 0, true
 	case OutcomeMalformedJSON, OutcomeInvalidEnvelope, OutcomeInvalidToolResult, OutcomeBodyTooLarge:
-		return v.Outcome.String() + ": no blind retry; keep the sanitized response, request id and protocol version for diagnosis", 0, true
+		return string(v.Outcome) + ": no blind retry; keep the sanitized response, request id and protocol version for diagnosis", 0, true
 	case OutcomeNotToolCallResponse:
 		return "a 202/204 answers a notification; the transport is misrouting responses", 0, true
 	case OutcomeToolError:

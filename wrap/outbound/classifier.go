@@ -10,13 +10,12 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/errbase"
 )
 
-// Classifier classifies one response incrementally: Write the body as it
-// arrives, check Decided to stop reading early, and call Finish once. It is
-// what ClassifyResponse and Classify use, and what a tee on a response body
-// (an http.RoundTripper) uses to classify a stream another reader consumes.
-// A Classifier is not safe for concurrent use.
-type Classifier struct {
-	id      ID
+// classifier classifies one response incrementally: Write the body as it
+// arrives, check decided to stop reading early, and call finish once. It is
+// what Classify uses, and what Transport's tee on a response body uses to
+// classify a stream mcp-go consumes. It is not safe for concurrent use.
+type classifier struct {
+	id      string // canonical JSON text; "" for none
 	max     int64
 	v       Verdict
 	decided bool
@@ -80,17 +79,12 @@ func (s *jsonScan) feed(p []byte) int {
 	return -1
 }
 
-// NewClassifier starts classifying a response to the request with the given
-// id. Status decides at once for anything but 2xx, 202 and 204; so does a
-// content type that is neither JSON nor an event stream.
-func NewClassifier(status int, header http.Header, id ID, opts ...ClassifyOption) *Classifier {
-	cfg := classifyConfig{max: DefaultMaxMessageBytes}
-	for _, o := range opts {
-		if o != nil {
-			o(&cfg)
-		}
-	}
-	c := &Classifier{id: id, max: cfg.max}
+// newClassifier starts classifying a response to the request with the
+// given id (canonical text) and read limit. Status decides at once for
+// anything but 2xx, 202 and 204; so does a content type that is neither
+// JSON nor an event stream.
+func newClassifier(status int, header http.Header, id string, max int64) *classifier {
+	c := &classifier{id: id, max: max}
 	c.v.HTTPStatus = status
 	if header != nil {
 		c.v.ContentType, _, _ = mime.ParseMediaType(header.Get("Content-Type"))
@@ -113,16 +107,10 @@ func NewClassifier(status int, header http.Header, id ID, opts ...ClassifyOption
 	return c
 }
 
-// Streaming reports whether the response is an event stream, where a body
-// abandoned before the verdict means the response never came.
-func (c *Classifier) Streaming() bool { return c.sse }
-
-// Decided reports whether the verdict is known; further input is ignored.
-func (c *Classifier) Decided() bool { return c.decided }
-
-// Write feeds the next bytes of the body. It always consumes all of p and
+// Write feeds the next bytes of the body; once decided is true, further
+// input is ignored. It always consumes all of p and
 // never fails, so it can sit behind an io.TeeReader.
-func (c *Classifier) Write(p []byte) (int, error) {
+func (c *classifier) Write(p []byte) (int, error) {
 	if c.decided {
 		return len(p), nil
 	}
@@ -145,9 +133,9 @@ func (c *Classifier) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Finish returns the verdict. readErr is the error that ended the body, or
+// finish returns the verdict. readErr is the error that ended the body, or
 // nil when it ended cleanly (io.EOF) or reading stopped on purpose.
-func (c *Classifier) Finish(readErr error) Verdict {
+func (c *classifier) finish(readErr error) Verdict {
 	if c.decided {
 		return c.v
 	}
@@ -157,7 +145,7 @@ func (c *Classifier) Finish(readErr error) Verdict {
 	if c.sse {
 		// An event still open at the end of the stream is discarded, as the
 		// SSE specification requires: it was never terminated.
-		detail := "the event stream ended before the response with id " + c.id.String()
+		detail := "the event stream ended before the response with id " + c.id
 		if c.v.Events > 0 {
 			detail += " (" + strconv.Itoa(c.v.Events) + " events read)"
 		}
@@ -176,11 +164,11 @@ func (c *Classifier) Finish(readErr error) Verdict {
 	return c.v
 }
 
-func (c *Classifier) decide(o Outcome, detail string) {
+func (c *classifier) decide(o Outcome, detail string) {
 	if n := c.v.StrayResponses; n > 0 {
-		note := "skipped a response to another request (id " + c.v.StrayID.String() + ")"
+		note := "skipped a response to another request (id " + c.v.StrayID + ")"
 		if n > 1 {
-			note = "skipped " + strconv.Itoa(n) + " responses to other requests (first id " + c.v.StrayID.String() + ")"
+			note = "skipped " + strconv.Itoa(n) + " responses to other requests (first id " + c.v.StrayID + ")"
 		}
 		if detail != "" {
 			note = detail + "; " + note

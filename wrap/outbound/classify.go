@@ -9,12 +9,9 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/jsonrpcid"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 )
-
-// DefaultMaxMessageBytes is the classifier's default read limit for one
-// JSON-RPC message: a whole application/json body, or one SSE event.
-const DefaultMaxMessageBytes = 16 << 20
 
 // Verdict is the classification of one tools/call response: the outcome and
 // what a log line needs to explain it. Fields that do not apply are zero.
@@ -27,8 +24,9 @@ type Verdict struct {
 	// RetryAfter is the server's Retry-After (seconds or HTTP date), if sent.
 	RetryAfter    time.Duration
 	HasRetryAfter bool
-	// ID is the response's id as it came, when it parsed.
-	ID ID
+	// ID is the response's JSON-RPC id as JSON text (7, "abc"), when it
+	// parsed; integers are normalised (1.0 is 1), and "" means none.
+	ID string
 	// ErrorCode, ErrorMessage and ErrorData are the JSON-RPC error member
 	// (OutcomeJSONRPCError only). ErrorData is kept up to 1 KiB.
 	ErrorCode    int64
@@ -58,7 +56,7 @@ type Verdict struct {
 	// event stream carried before the verdict; they are skipped, as the MCP
 	// SDK clients skip them, and Detail says so. StrayID is the first one's id.
 	StrayResponses int
-	StrayID        ID
+	StrayID        string
 	// Detail says in a few words why the outcome was chosen when the
 	// outcome alone does not ("content is a string, not an array"), and
 	// that stray responses were skipped.
@@ -68,69 +66,53 @@ type Verdict struct {
 	Cause error
 }
 
-// Layer returns the layer of the verdict's outcome.
-func (v Verdict) Layer() Layer { return v.Outcome.Layer() }
-
-// ClassifyOption configures a classifier.
-type ClassifyOption func(*classifyConfig)
-
-type classifyConfig struct{ max int64 }
-
-// WithMaxMessageBytes sets the read limit for one JSON-RPC message (a JSON body
-// or one SSE event). A message past it gives OutcomeBodyTooLarge and reading stops.
-// n <= 0 keeps DefaultMaxMessageBytes.
-func WithMaxMessageBytes(n int64) ClassifyOption {
-	return func(c *classifyConfig) {
-		if n > 0 {
-			c.max = n
-		}
+// Classify classifies the response to the tools/call request whose
+// JSON-RPC id is id, given as JSON text (7 or "abc", quotes included): the
+// HTTP status first, then the JSON-RPC envelope, then the tool result. Pass
+// it what http.Client.Do or RoundTrip returned; err != nil (or no response)
+// is OutcomeNetworkError, with a safe sentence as Detail and err as Cause.
+//
+// It reads resp.Body as it streams until the verdict is known (for an SSE
+// stream, the event that carries the response with the request's id;
+// responses to other ids before it are skipped and counted in
+// StrayResponses) or the body ends, and never more than the read limit per
+// message (WithMaxMessageBytes). It does not close the body. A read that
+// blocks (a server that hangs mid-stream) ends when the request's context
+// does. A captured exchange is classified the same way, from an
+// http.Response whose Body reads the captured bytes.
+func Classify(resp *http.Response, err error, id string, opts ...Option) Verdict {
+	if err != nil {
+		return transportError(err)
 	}
-}
-
-// Classify classifies a captured response to the tools/call request with
-// the given id: status first, then the envelope, then the tool result.
-// header may be nil; its Content-Type selects JSON or SSE and its
-// Retry-After is kept.
-func Classify(status int, header http.Header, body []byte, id ID, opts ...ClassifyOption) Verdict {
-	c := NewClassifier(status, header, id, opts...)
-	_, _ = c.Write(body)
-	return c.Finish(nil)
-}
-
-// ClassifyResponse classifies a live response as it streams: it reads
-// resp.Body until the verdict is known (for an SSE stream, the event that
-// carries the response with the request's id; responses to other ids before
-// it are skipped and counted in StrayResponses) or the body ends, and never
-// more than the read limit per message. It does not close the body. A read
-// that blocks (a server that hangs mid-stream) ends when the request's
-// context does.
-func ClassifyResponse(resp *http.Response, id ID, opts ...ClassifyOption) Verdict {
-	c := NewClassifier(resp.StatusCode, resp.Header, id, opts...)
-	if c.Decided() || resp.Body == nil {
-		return c.Finish(nil)
+	if resp == nil {
+		return Verdict{Outcome: OutcomeNetworkError, Detail: "no response"}
+	}
+	c := newClassifier(resp.StatusCode, resp.Header, jsonrpcid.Canonical(id), configure(opts).maxBytes)
+	if c.decided || resp.Body == nil {
+		return c.finish(nil)
 	}
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := resp.Body.Read(buf)
 		if n > 0 {
 			_, _ = c.Write(buf[:n])
-			if c.Decided() {
-				return c.Finish(nil)
+			if c.decided {
+				return c.finish(nil)
 			}
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				err = nil
 			}
-			return c.Finish(err)
+			return c.finish(err)
 		}
 	}
 }
 
-// ClassifyTransportError gives the verdict for a request that got no HTTP
-// response at all (err from http.Client.Do or RoundTrip): OutcomeNetworkError, with
-// a safe sentence as Detail and err as Cause.
-func ClassifyTransportError(err error) Verdict {
+// transportError gives the verdict for a request that got no HTTP response
+// at all (err from http.Client.Do or RoundTrip): OutcomeNetworkError, with a
+// safe sentence as Detail and err as Cause.
+func transportError(err error) Verdict {
 	msg := errs.From(mcpgoerr.Mark(err)).Message()
 	if msg == "" {
 		msg = "the request failed before a response arrived"

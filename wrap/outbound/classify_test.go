@@ -65,7 +65,7 @@ func startPeer(t *testing.T, next func(n int) reply) *peer {
 }
 
 // post sends one tools/call with the given id and classifies the live answer.
-func post(t *testing.T, url string, id outbound.ID) outbound.Verdict {
+func post(t *testing.T, url string, id string) outbound.Verdict {
 	t.Helper()
 	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"synthetic","arguments":{}}}`, id)
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
@@ -79,7 +79,13 @@ func post(t *testing.T, url string, id outbound.ID) outbound.Verdict {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	return outbound.ClassifyResponse(resp, id, outbound.WithMaxMessageBytes(1<<20))
+	return outbound.Classify(resp, nil, id, outbound.WithMaxMessageBytes(1<<20))
+}
+
+// captured is a response whose body reads body: how a captured exchange is
+// classified.
+func captured(status int, h http.Header, body []byte) *http.Response {
+	return &http.Response{StatusCode: status, Header: h, Body: io.NopCloser(bytes.NewReader(body))}
 }
 
 const (
@@ -98,8 +104,8 @@ type wantVerdict struct {
 
 func check(t *testing.T, got outbound.Verdict, want wantVerdict) {
 	t.Helper()
-	if got.Outcome != want.outcome || got.Layer() != want.layer {
-		t.Errorf("outcome %s (%s), want %s (%s); detail %q", got.Outcome, got.Layer(), want.outcome, want.layer, got.Detail)
+	if got.Outcome != want.outcome || got.Outcome.Layer() != want.layer {
+		t.Errorf("outcome %s (%s), want %s (%s); detail %q", got.Outcome, got.Outcome.Layer(), want.outcome, want.layer, got.Detail)
 	}
 	if want.status != 0 && got.HTTPStatus != want.status {
 		t.Errorf("status %d, want %d", got.HTTPStatus, want.status)
@@ -138,7 +144,7 @@ func TestCoreCases(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := startPeer(t, func(int) reply { return tc.r })
-			check(t, post(t, p.url, outbound.NumberID(1)), tc.want)
+			check(t, post(t, p.url, "1"), tc.want)
 			if p.count() != 1 {
 				t.Errorf("%d POSTs, want 1", p.count())
 			}
@@ -152,11 +158,11 @@ func TestCoreCases(t *testing.T) {
 			}
 			return reply{200, "", nil, good}
 		})
-		check(t, post(t, p.url, outbound.NumberID(1)), wantVerdict{outbound.OutcomeHTTPError, outbound.LayerTransport, 503, 0, ""})
+		check(t, post(t, p.url, "1"), wantVerdict{outbound.OutcomeHTTPError, outbound.LayerTransport, 503, 0, ""})
 		if p.count() != 1 {
 			t.Fatalf("%d POSTs after the first call, want 1: nothing retries on its own", p.count())
 		}
-		check(t, post(t, p.url, outbound.NumberID(1)), wantVerdict{outbound.OutcomeToolSuccess, outbound.LayerApplication, 200, 0, "complete"})
+		check(t, post(t, p.url, "1"), wantVerdict{outbound.OutcomeToolSuccess, outbound.LayerApplication, 200, 0, "complete"})
 		if p.count() != 2 {
 			t.Errorf("%d POSTs, want 2", p.count())
 		}
@@ -181,49 +187,49 @@ func TestEdgeCases(t *testing.T) {
 	const ev = "text/event-stream"
 	cases := []struct {
 		name string
-		id   outbound.ID
+		id   string
 		r    reply
 		want wantVerdict
 	}{
-		{"SSE success after a notification", outbound.NumberID(1), reply{200, ev, nil, sse(": keepalive", progress, "id: 7\nevent: message\ndata: "+good)},
+		{"SSE success after a notification", "1", reply{200, ev, nil, sse(": keepalive", progress, "id: 7\nevent: message\ndata: "+good)},
 			wantVerdict{outbound.OutcomeToolSuccess, outbound.LayerApplication, 200, 0, "complete"}},
-		{"SSE with CRLF lines and split data", outbound.NumberID(1), reply{200, ev, nil, strings.ReplaceAll("data: {\"jsonrpc\":\"2.0\",\"id\":1,\ndata: \"result\":{\"content\":[]}}\n\n", "\n", "\r\n")},
+		{"SSE with CRLF lines and split data", "1", reply{200, ev, nil, strings.ReplaceAll("data: {\"jsonrpc\":\"2.0\",\"id\":1,\ndata: \"result\":{\"content\":[]}}\n\n", "\n", "\r\n")},
 			wantVerdict{outbound.OutcomeToolSuccess, outbound.LayerApplication, 200, 0, "complete"}},
-		{"SSE error response", outbound.NumberID(1), reply{200, ev, nil, sse(progress, "data: "+rpcError)},
+		{"SSE error response", "1", reply{200, ev, nil, sse(progress, "data: "+rpcError)},
 			wantVerdict{outbound.OutcomeJSONRPCError, outbound.LayerProtocol, 200, -32602, ""}},
-		{"SSE truncated before the response", outbound.NumberID(1), reply{200, ev, nil, sse(progress) + "data: {\"jsonrpc\":\"2.0\",\"id\":1,"},
+		{"SSE truncated before the response", "1", reply{200, ev, nil, sse(progress) + "data: {\"jsonrpc\":\"2.0\",\"id\":1,"},
 			wantVerdict{outbound.OutcomeIncompleteStream, outbound.LayerTransport, 200, 0, ""}},
-		{"SSE with no events", outbound.NumberID(1), reply{200, ev, nil, ""},
+		{"SSE with no events", "1", reply{200, ev, nil, ""},
 			wantVerdict{outbound.OutcomeIncompleteStream, outbound.LayerTransport, 200, 0, ""}},
-		{"SSE event that is not JSON", outbound.NumberID(1), reply{200, ev, nil, sse("data: <html>")},
+		{"SSE event that is not JSON", "1", reply{200, ev, nil, sse("data: <html>")},
 			wantVerdict{outbound.OutcomeMalformedJSON, outbound.LayerProtocol, 200, 0, ""}},
-		{"202 with an empty body", outbound.NumberID(1), reply{202, "", nil, ""},
+		{"202 with an empty body", "1", reply{202, "", nil, ""},
 			wantVerdict{outbound.OutcomeNotToolCallResponse, outbound.LayerTransport, 202, 0, ""}},
-		{"429 with Retry-After", outbound.NumberID(1), reply{429, "", map[string]string{"Retry-After": "3"}, `{"error":"slow down"}`},
+		{"429 with Retry-After", "1", reply{429, "", map[string]string{"Retry-After": "3"}, `{"error":"slow down"}`},
 			wantVerdict{outbound.OutcomeHTTPError, outbound.LayerTransport, 429, 0, ""}},
-		{"HTML error page with 200", outbound.NumberID(1), reply{200, "text/html; charset=utf-8", nil, "<html><body>Bad gateway</body></html>"},
+		{"HTML error page with 200", "1", reply{200, "text/html; charset=utf-8", nil, "<html><body>Bad gateway</body></html>"},
 			wantVerdict{outbound.OutcomeMalformedJSON, outbound.LayerProtocol, 200, 0, ""}},
-		{"HTML body labelled JSON", outbound.NumberID(1), reply{200, "", nil, "<html><body>Bad gateway</body></html>"},
+		{"HTML body labelled JSON", "1", reply{200, "", nil, "<html><body>Bad gateway</body></html>"},
 			wantVerdict{outbound.OutcomeMalformedJSON, outbound.LayerProtocol, 200, 0, ""}},
-		{"batch array", outbound.NumberID(1), reply{200, "", nil, "[" + good + "]"},
+		{"batch array", "1", reply{200, "", nil, "[" + good + "]"},
 			wantVerdict{outbound.OutcomeInvalidEnvelope, outbound.LayerProtocol, 200, 0, ""}},
-		{"string id answered with a number", outbound.StringID("1"), reply{200, "", nil, good},
+		{"string id answered with a number", `"1"`, reply{200, "", nil, good},
 			wantVerdict{outbound.OutcomeInvalidEnvelope, outbound.LayerProtocol, 200, 0, ""}},
-		{"number id answered with a string", outbound.NumberID(1), reply{200, "", nil, strings.Replace(good, `"id":1`, `"id":"1"`, 1)},
+		{"number id answered with a string", "1", reply{200, "", nil, strings.Replace(good, `"id":1`, `"id":"1"`, 1)},
 			wantVerdict{outbound.OutcomeInvalidEnvelope, outbound.LayerProtocol, 200, 0, ""}},
-		{"string id answered with the same string", outbound.StringID("a-1"), reply{200, "", nil, strings.Replace(good, `"id":1`, `"id":"a-1"`, 1)},
+		{"string id answered with the same string", `"a-1"`, reply{200, "", nil, strings.Replace(good, `"id":1`, `"id":"a-1"`, 1)},
 			wantVerdict{outbound.OutcomeToolSuccess, outbound.LayerApplication, 200, 0, "complete"}},
-		{"null result", outbound.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":null}`},
+		{"null result", "1", reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":null}`},
 			wantVerdict{outbound.OutcomeInvalidToolResult, outbound.LayerProtocol, 200, 0, ""}},
-		{"isError a string", outbound.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":"true"}}`},
+		{"isError a string", "1", reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":"true"}}`},
 			wantVerdict{outbound.OutcomeInvalidToolResult, outbound.LayerProtocol, 200, 0, "complete"}},
-		{"unknown resultType", outbound.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"partial","content":[]}}`},
+		{"unknown resultType", "1", reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"partial","content":[]}}`},
 			wantVerdict{outbound.OutcomeInvalidToolResult, outbound.LayerProtocol, 200, 0, "partial"}},
-		{"jsonrpc 1.0", outbound.NumberID(1), reply{200, "", nil, strings.Replace(good, `"2.0"`, `"1.0"`, 1)},
+		{"jsonrpc 1.0", "1", reply{200, "", nil, strings.Replace(good, `"2.0"`, `"1.0"`, 1)},
 			wantVerdict{outbound.OutcomeInvalidEnvelope, outbound.LayerProtocol, 200, 0, ""}},
-		{"error code not an integer", outbound.NumberID(1), reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"error":{"code":"-32602","message":"x"}}`},
+		{"error code not an integer", "1", reply{200, "", nil, `{"jsonrpc":"2.0","id":1,"error":{"code":"-32602","message":"x"}}`},
 			wantVerdict{outbound.OutcomeInvalidEnvelope, outbound.LayerProtocol, 200, 0, ""}},
-		{"empty 200", outbound.NumberID(1), reply{200, "", nil, ""},
+		{"empty 200", "1", reply{200, "", nil, ""},
 			wantVerdict{outbound.OutcomeMalformedJSON, outbound.LayerProtocol, 200, 0, ""}},
 	}
 	for _, tc := range cases {
@@ -265,17 +271,17 @@ func TestSSEStrayResponseBeforeToolErrorIsSkipped(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := startPeer(t, func(int) reply { return reply{200, ev, nil, tc.body} })
-			got := post(t, p.url, outbound.NumberID(1))
+			got := post(t, p.url, "1")
 			if got.Outcome != tc.want || got.StrayResponses != tc.strays || !strings.Contains(got.Detail, tc.detail) {
 				t.Errorf("%s, %d strays, detail %q; want %s, %d strays, detail with %q", got.Outcome, got.StrayResponses, got.Detail, tc.want, tc.strays, tc.detail)
 			}
-			if got.Outcome != outbound.OutcomeIncompleteStream && got.ID != outbound.NumberID(1) {
+			if got.Outcome != outbound.OutcomeIncompleteStream && got.ID != "1" {
 				t.Errorf("verdict id %s, want the request's id 1", got.ID)
 			}
 		})
 	}
 	// A JSON body has one message: another id there is still no answer to this request.
-	if got := outbound.Classify(200, nil, []byte(stray), outbound.NumberID(1)); got.Outcome != outbound.OutcomeInvalidEnvelope {
+	if got := outbound.Classify(captured(200, nil, []byte(stray)), nil, "1"); got.Outcome != outbound.OutcomeInvalidEnvelope {
 		t.Errorf("JSON body with id 7: %s, want INVALID_ENVELOPE", got.Outcome)
 	}
 }
@@ -300,7 +306,7 @@ func TestInputRequiredWithoutInputRequests(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := outbound.Classify(200, nil, []byte(`{"jsonrpc":"2.0","id":1,"result":`+tc.result+`}`), outbound.NumberID(1))
+			got := outbound.Classify(captured(200, nil, []byte(`{"jsonrpc":"2.0","id":1,"result":`+tc.result+`}`)), nil, "1")
 			if got.Outcome != tc.want || got.InputRequests != tc.requests || !strings.Contains(got.Detail, tc.detail) {
 				t.Errorf("%s, %d requests, detail %q; want %s, %d, %q", got.Outcome, got.InputRequests, got.Detail, tc.want, tc.requests, tc.detail)
 			}
@@ -347,7 +353,7 @@ func TestHugeBodyIsBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := outbound.ClassifyResponse(resp, outbound.NumberID(1), outbound.WithMaxMessageBytes(limit))
+		got := outbound.Classify(resp, nil, "1", outbound.WithMaxMessageBytes(limit))
 		read = got.Bytes
 		resp.Body.Close()
 		if got.Outcome != outbound.OutcomeBodyTooLarge {
@@ -359,7 +365,7 @@ func TestHugeBodyIsBounded(t *testing.T) {
 	})
 	t.Run("one huge SSE event", func(t *testing.T) {
 		body := "data: " + strings.Repeat("x", 4*limit) + "\n\n"
-		got := outbound.Classify(200, http.Header{"Content-Type": {"text/event-stream"}}, []byte(body), outbound.NumberID(1), outbound.WithMaxMessageBytes(limit))
+		got := outbound.Classify(captured(200, http.Header{"Content-Type": {"text/event-stream"}}, []byte(body)), nil, "1", outbound.WithMaxMessageBytes(limit))
 		if got.Outcome != outbound.OutcomeBodyTooLarge {
 			t.Fatalf("outcome %s, want BODY_TOO_LARGE", got.Outcome)
 		}
@@ -370,7 +376,7 @@ func TestHugeBodyIsBounded(t *testing.T) {
 			b.WriteString(progress + "\n\n")
 		}
 		b.WriteString("data: " + good + "\n\n")
-		got := outbound.Classify(200, http.Header{"Content-Type": {"text/event-stream"}}, []byte(b.String()), outbound.NumberID(1), outbound.WithMaxMessageBytes(limit))
+		got := outbound.Classify(captured(200, http.Header{"Content-Type": {"text/event-stream"}}, []byte(b.String())), nil, "1", outbound.WithMaxMessageBytes(limit))
 		if got.Outcome != outbound.OutcomeToolSuccess || got.Events != 2001 {
 			t.Fatalf("outcome %s after %d events, want TOOL_SUCCESS after 2001", got.Outcome, got.Events)
 		}
@@ -397,7 +403,7 @@ func TestStreamStopsAtTheResponse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	if got := outbound.ClassifyResponse(resp, outbound.NumberID(1)); got.Outcome != outbound.OutcomeToolSuccess {
+	if got := outbound.Classify(resp, nil, "1"); got.Outcome != outbound.OutcomeToolSuccess {
 		t.Fatalf("outcome %s, want TOOL_SUCCESS", got.Outcome)
 	}
 }
@@ -425,13 +431,13 @@ func TestConnectionClosedMidBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	got := outbound.ClassifyResponse(resp, outbound.NumberID(1))
+	got := outbound.Classify(resp, nil, "1")
 	if got.Outcome != outbound.OutcomeIncompleteStream || got.Cause == nil {
 		t.Fatalf("outcome %s cause %v, want INCOMPLETE_STREAM with a cause", got.Outcome, got.Cause)
 	}
 }
 
-func TestClassifyTransportError(t *testing.T) {
+func TestClassifyNoResponse(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -442,25 +448,29 @@ func TestClassifyTransportError(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error from a closed port")
 	}
-	got := outbound.ClassifyTransportError(err)
-	if got.Outcome != outbound.OutcomeNetworkError || got.Layer() != outbound.LayerTransport || !errors.Is(got.Cause, err) {
+	got := outbound.Classify(nil, err, "1")
+	if got.Outcome != outbound.OutcomeNetworkError || got.Outcome.Layer() != outbound.LayerTransport || !errors.Is(got.Cause, err) {
 		t.Fatalf("got %+v", got)
 	}
 	if strings.Contains(got.Detail, addr) {
 		t.Errorf("detail leaks the address: %q", got.Detail)
+	}
+	if got := outbound.Classify(nil, nil, "1"); got.Outcome != outbound.OutcomeNetworkError || got.Detail == "" {
+		t.Errorf("no response and no error: %+v", got)
 	}
 }
 
 func TestServerErrorOfAnMcpwrapResult(t *testing.T) {
 	body := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"upstream busy"}],"isError":true,` +
 		`"structuredContent":{"error":{"code":"rate_limited","message":"m","retryable":true,"retryAfterSeconds":2}}}}`
-	got := outbound.Classify(200, nil, []byte(body), outbound.NumberID(1))
+	got := outbound.Classify(captured(200, nil, []byte(body)), nil, "1")
 	if got.Outcome != outbound.OutcomeToolError || got.ServerError == nil || got.ServerError.Code != "rate_limited" || got.Text != "upstream busy" {
 		t.Fatalf("got %+v", got)
 	}
 }
 
-// BenchmarkClassify measures a captured JSON success and an SSE success.
+// BenchmarkClassify measures a JSON success and an SSE success, read from
+// a body in memory.
 func BenchmarkClassify(b *testing.B) {
 	jsonHdr := http.Header{"Content-Type": {"application/json"}}
 	sseHdr := http.Header{"Content-Type": {"text/event-stream"}}
@@ -468,20 +478,13 @@ func BenchmarkClassify(b *testing.B) {
 	b.Run("json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = outbound.Classify(200, jsonHdr, []byte(good), outbound.NumberID(1))
+			_ = outbound.Classify(captured(200, jsonHdr, []byte(good)), nil, "1")
 		}
 	})
 	b.Run("sse", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = outbound.Classify(200, sseHdr, sseBody, outbound.NumberID(1))
-		}
-	})
-	b.Run("live-json", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			resp := &http.Response{StatusCode: 200, Header: jsonHdr, Body: io.NopCloser(bytes.NewReader([]byte(good)))}
-			_ = outbound.ClassifyResponse(resp, outbound.NumberID(1))
+			_ = outbound.Classify(captured(200, sseHdr, sseBody), nil, "1")
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -24,16 +25,10 @@ type Client struct {
 	cfg  config
 }
 
-// New wraps next. See the Option functions; the zero set logs nothing and
-// never retries.
+// New wraps next. Of the options, WithLogger, WithRetry and WithIdempotent
+// apply; none logs nothing and never retries.
 func New(next Caller, opts ...Option) *Client {
-	cfg := defaults()
-	for _, o := range opts {
-		if o != nil {
-			o(&cfg)
-		}
-	}
-	return &Client{next: next, cfg: cfg}
+	return &Client{next: next, cfg: configure(opts)}
 }
 
 // Report is what one tools/call came to, across its POSTs (multi round-trip
@@ -51,11 +46,15 @@ type Report struct {
 	// statuses in order (0 where no response arrived).
 	PostCount    int
 	HTTPStatuses []int
-	// ID is the JSON-RPC id of the last tools/call request.
-	ID ID
+	// ID is the JSON-RPC id of the last tools/call request, as JSON text
+	// (see Verdict.ID); "" when the wire was not visible.
+	ID string
 	// Attempts counts calls to the wrapped CallTool (1 + retries).
-	Attempts    int
-	RetryOrigin RetryOrigin
+	Attempts int
+	// RetryOrigin says who repeated the call, as the log's retryOrigin
+	// field: "none", "sdk" (this package's retries), "business" or "manual"
+	// (the context came from BusinessRetry or ManualRetry).
+	RetryOrigin string
 	// Advice is the retry decision for the final outcome: what the caller
 	// may do next.
 	Advice   Advice
@@ -65,16 +64,13 @@ type Report struct {
 	Err    error
 }
 
-// Layer returns the layer of the final outcome.
-func (r Report) Layer() Layer { return r.Outcome.Layer() }
-
 // CallError is returned by CallTool when the call's outcome is a
 // transport or protocol failure that mcp-go did not report as an error.
 type CallError struct{ Report Report }
 
 // Error returns e.g. "tools/call get_forecast: HTTP_ERROR (HTTP 500)".
 func (e *CallError) Error() string {
-	s := "tools/call " + e.Report.Tool + ": " + e.Report.Outcome.String()
+	s := "tools/call " + e.Report.Tool + ": " + string(e.Report.Outcome)
 	if d := e.Report.Verdict.Detail; d != "" {
 		s += " (" + d + ")"
 	}
@@ -104,17 +100,17 @@ func (c *Client) CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 // Call makes the call, retrying when allowed, and reports what it came to.
 func (c *Client) Call(ctx context.Context, req mcp.CallToolRequest) Report {
 	start := c.cfg.now()
-	rep := Report{Tool: req.Params.Name, RetryOrigin: RetryNone}
-	if o, ok := ctx.Value(originKey{}).(RetryOrigin); ok {
+	rep := Report{Tool: req.Params.Name, RetryOrigin: retryNone}
+	if o, ok := ctx.Value(originKey{}).(string); ok {
 		rep.RetryOrigin = o
 	}
 	idem := c.cfg.idempotent(req.Params.Name)
 	for {
 		rep.Attempts++
-		actx, tr := WithTrace(ctx)
+		actx, trace := WithTrace(ctx)
 		res, err := c.next.CallTool(actx, req)
 		rep.Result, rep.Err = res, err
-		posts := tr.Posts()
+		posts := trace()
 		rep.Verdict = verdictOf(posts, res, err)
 		rep.Outcome = rep.Verdict.Outcome
 		for _, p := range posts {
@@ -134,7 +130,7 @@ func (c *Client) Call(ctx context.Context, req mcp.CallToolRequest) Report {
 		if c.cfg.sleep(ctx, rep.Advice.After) != nil {
 			break
 		}
-		rep.RetryOrigin = RetrySDK
+		rep.RetryOrigin = retrySDK
 	}
 	rep.Duration = c.cfg.now().Sub(start)
 	c.log(ctx, rep)
@@ -149,19 +145,18 @@ func verdictOf(posts []Post, res *mcp.CallToolResult, err error) Verdict {
 			return *posts[i].Verdict
 		}
 	}
-	return FromResult(res, err)
+	return fromResult(res, err)
 }
 
-// FromResult classifies what an mcp-go CallTool returned, for transports
+// fromResult classifies what an mcp-go CallTool returned, for transports
 // where the wire is not visible (stdio, in-process). It is coarser than the
 // wire: mcp-go has already decoded the result and turned JSON-RPC errors
 // into Go errors (codes it does not know are lost).
-func FromResult(res *mcp.CallToolResult, err error) Verdict {
+func fromResult(res *mcp.CallToolResult, err error) Verdict {
 	if err != nil {
 		var te *transport.Error
 		if errors.As(err, &te) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-			v := ClassifyTransportError(err)
-			return v
+			return transportError(err)
 		}
 		v := Verdict{Outcome: OutcomeJSONRPCError, ErrorMessage: err.Error(), Detail: "JSON-RPC error (decoded by mcp-go)"}
 		for code, sentinel := range map[int64]error{
@@ -183,8 +178,10 @@ func FromResult(res *mcp.CallToolResult, err error) Verdict {
 		return Verdict{Outcome: OutcomeInvalidToolResult, Detail: "the result does not encode"}
 	}
 	env := append(append([]byte(`{"jsonrpc":"2.0","id":0,"result":`), b...), '}')
-	v := Classify(200, nil, env, NumberID(0))
-	v.HTTPStatus, v.ID, v.Bytes = 0, ID{}, 0
+	c := newClassifier(http.StatusOK, nil, "0", defaultMaxMessageBytes)
+	_, _ = c.Write(env)
+	v := c.finish(nil)
+	v.HTTPStatus, v.ID, v.Bytes = 0, "", 0
 	return v
 }
 
@@ -194,7 +191,7 @@ func (c *Client) log(ctx context.Context, r Report) {
 		return
 	}
 	level := slog.LevelInfo
-	switch r.Layer() {
+	switch r.Outcome.Layer() {
 	case LayerTransport, LayerProtocol:
 		level = slog.LevelError
 	case LayerApplication:
@@ -212,8 +209,8 @@ func (c *Client) log(ctx context.Context, r Report) {
 	if r.Verdict.ResultType != "" {
 		resultType = r.Verdict.ResultType
 	}
-	if !r.ID.IsZero() {
-		id = r.ID
+	if r.ID != "" {
+		id = wireID(r.ID)
 	}
 	attrs := []slog.Attr{
 		slog.String("protocolVersion", r.ProtocolVersion),
@@ -223,14 +220,11 @@ func (c *Client) log(ctx context.Context, r Report) {
 		slog.Any("httpStatuses", r.HTTPStatuses),
 		slog.Group("jsonrpc", slog.Any("id", id), slog.Any("errorCode", errorCode)),
 		slog.Any("resultType", resultType),
-		slog.String("outcome", r.Outcome.String()),
-		slog.String("layer", r.Layer().String()),
-		slog.String("retryOrigin", r.RetryOrigin.String()),
+		slog.String("outcome", string(r.Outcome)),
+		slog.String("layer", string(r.Outcome.Layer())),
+		slog.String("retryOrigin", r.RetryOrigin),
 		slog.Int("attempts", r.Attempts),
 		slog.Float64("durationMs", float64(r.Duration.Microseconds())/1000),
-	}
-	if c.cfg.clientName != "" {
-		attrs = append([]slog.Attr{slog.String("client", c.cfg.clientName)}, attrs...)
 	}
 	if r.Verdict.Detail != "" {
 		attrs = append(attrs, slog.String("detail", r.Verdict.Detail))
@@ -243,3 +237,11 @@ func (c *Client) log(ctx context.Context, r Report) {
 	}
 	l.LogAttrs(ctx, level, "tools/call", attrs...)
 }
+
+// wireID logs a JSON-RPC id as it went on the wire: a JSON number or
+// string in JSON records, its JSON text in text records.
+type wireID string
+
+func (id wireID) MarshalJSON() ([]byte, error) { return []byte(id), nil }
+
+func (id wireID) String() string { return string(id) }

@@ -2,6 +2,7 @@ package outbound_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 
@@ -9,19 +10,23 @@ import (
 )
 
 // An HTTP 200 is not a success: the classifier checks the status, then the
-// JSON-RPC envelope, then the tool result.
+// JSON-RPC envelope, then the tool result. A captured exchange is
+// classified from an http.Response whose Body reads the captured bytes.
 func ExampleClassify() {
-	hdr := http.Header{"Content-Type": {"application/json"}}
+	answer := func(status int, body string) *http.Response {
+		return &http.Response{StatusCode: status, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(body))}
+	}
 	for _, body := range []string{
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}]}}`,
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"failed"}],"isError":true}}`,
 		`{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`,
 	} {
-		v := outbound.Classify(200, hdr, []byte(body), outbound.NumberID(1))
-		fmt.Println(strings.TrimSpace(fmt.Sprintf("%-16s %-11s %s", v.Outcome, v.Layer(), v.Detail)))
+		v := outbound.Classify(answer(200, body), nil, "1")
+		fmt.Println(strings.TrimSpace(fmt.Sprintf("%-16s %-11s %s", v.Outcome, v.Outcome.Layer(), v.Detail)))
 	}
-	v := outbound.Classify(503, hdr, []byte(`{}`), outbound.NumberID(1))
+	v := outbound.Classify(answer(503, `{}`), nil, "1")
 	a := outbound.Advise(v, false, 0, outbound.RetryLimits{})
 	fmt.Println(v.Outcome, "retry:", a.Retry, "-", a.Reason)
 	// Output:

@@ -1,8 +1,9 @@
 package outbound_test
 
 import (
-	"bytes"
+	"io"
 	"net/http"
+	"slices"
 	"testing"
 
 	"github.com/mcpwrap/mcpwrap/wrap/outbound"
@@ -35,29 +36,29 @@ func FuzzClassify(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, status int, ct string, body []byte, chunk uint8) {
 		h := http.Header{"Content-Type": {ct}}
-		whole := outbound.Classify(status, h, body, outbound.NumberID(1), outbound.WithMaxMessageBytes(4096))
-		if !whole.Outcome.Valid() {
-			t.Fatalf("undefined outcome %d", whole.Outcome)
+		whole := outbound.Classify(captured(status, h, body), nil, "1", outbound.WithMaxMessageBytes(4096))
+		if !slices.Contains(outbound.Outcomes, whole.Outcome) {
+			t.Fatalf("undefined outcome %q", whole.Outcome)
 		}
 		// Feed the same body in chunks, as a live stream arrives.
-		c := outbound.NewClassifier(status, h, outbound.NumberID(1), outbound.WithMaxMessageBytes(4096))
-		n := int(chunk%64) + 1
-		for rest := body; len(rest) > 0 && !c.Decided(); {
-			k := min(n, len(rest))
-			_, _ = c.Write(rest[:k])
-			rest = rest[k:]
-		}
-		live := c.Finish(nil)
-		if live.Outcome != whole.Outcome {
+		resp := &http.Response{StatusCode: status, Header: h, Body: io.NopCloser(&chunkReader{rest: body, n: int(chunk%64) + 1})}
+		if live := outbound.Classify(resp, nil, "1", outbound.WithMaxMessageBytes(4096)); live.Outcome != whole.Outcome {
 			t.Fatalf("chunked %s, whole %s", live.Outcome, whole.Outcome)
-		}
-		resp := &http.Response{StatusCode: status, Header: h, Body: readCloser{bytes.NewReader(body)}}
-		if got := outbound.ClassifyResponse(resp, outbound.NumberID(1), outbound.WithMaxMessageBytes(4096)); got.Outcome != whole.Outcome {
-			t.Fatalf("live %s, whole %s", got.Outcome, whole.Outcome)
 		}
 	})
 }
 
-type readCloser struct{ *bytes.Reader }
+// chunkReader reads rest at most n bytes at a time.
+type chunkReader struct {
+	rest []byte
+	n    int
+}
 
-func (readCloser) Close() error { return nil }
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.rest) == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), r.n)], r.rest)
+	r.rest = r.rest[k:]
+	return k, nil
+}

@@ -7,10 +7,11 @@ import (
 	"strconv"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/jsonrpcid"
 )
 
 // message classifies one complete JSON-RPC message, the response to c.id.
-func (c *Classifier) message(data []byte) {
+func (c *classifier) message(data []byte) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		c.decide(OutcomeMalformedJSON, "empty body")
 		return
@@ -42,7 +43,7 @@ func (c *Classifier) message(data []byte) {
 		c.decide(OutcomeInvalidEnvelope, "no id")
 		return
 	}
-	got, ok := ParseID(rawID)
+	got, ok := jsonrpcid.Parse(rawID)
 	if !ok {
 		c.decide(OutcomeInvalidEnvelope, "id "+clip(string(bytes.TrimSpace(rawID)), 40)+" is neither a string nor a number")
 		return
@@ -53,7 +54,7 @@ func (c *Classifier) message(data []byte) {
 	}
 	c.v.ID = got
 	if got != c.id {
-		c.decide(OutcomeInvalidEnvelope, "id "+got.String()+" does not match the request's id "+c.id.String())
+		c.decide(OutcomeInvalidEnvelope, "id "+got+" does not match the request's id "+c.id)
 		return
 	}
 	rawResult, hasResult := env["result"]
@@ -73,7 +74,7 @@ func (c *Classifier) message(data []byte) {
 	c.result(rawResult)
 }
 
-func (c *Classifier) rpcError(raw json.RawMessage) {
+func (c *classifier) rpcError(raw json.RawMessage) {
 	var e struct {
 		Code    json.RawMessage `json:"code"`
 		Message *string         `json:"message"`
@@ -115,7 +116,7 @@ func integer(raw json.RawMessage) (int64, bool) {
 	return int64(f), true
 }
 
-func (c *Classifier) result(raw json.RawMessage) {
+func (c *classifier) result(raw json.RawMessage) {
 	if firstByte(raw) != '{' {
 		c.decide(OutcomeInvalidToolResult, "result is not an object")
 		return
@@ -175,7 +176,7 @@ func (c *Classifier) result(raw json.RawMessage) {
 // stray skips a response to another request on an event stream: a client
 // routes responses by id, so one for another request is not this call's
 // answer (the MCP SDK clients drop it too).
-func (c *Classifier) stray(id ID) {
+func (c *classifier) stray(id string) {
 	if c.v.StrayResponses == 0 {
 		c.v.StrayID = id
 	}
@@ -184,7 +185,7 @@ func (c *Classifier) stray(id ID) {
 
 // inputRequired checks what an input_required result must carry: at least
 // one of inputRequests (an object) and requestState (a string).
-func (c *Classifier) inputRequired(r map[string]json.RawMessage) {
+func (c *classifier) inputRequired(r map[string]json.RawMessage) {
 	reqs, hasReqs := r["inputRequests"]
 	if hasReqs {
 		var m map[string]json.RawMessage

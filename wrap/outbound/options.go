@@ -3,7 +3,6 @@ package outbound
 import (
 	"context"
 	"log/slog"
-	"slices"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -11,12 +10,14 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/wait"
 )
 
-// Option configures a Client.
+// Option configures a Client (New), the RoundTripper of NewTransport or a
+// classification (Classify). Each option says what it applies to; the others
+// ignore it.
 type Option func(*config)
 
 type config struct {
+	maxBytes   int64
 	logger     *slog.Logger
-	clientName string
 	retry      bool
 	limits     RetryLimits
 	idempotent func(tool string) bool
@@ -24,30 +25,56 @@ type config struct {
 	now        func() time.Time
 }
 
+// defaultMaxMessageBytes is the default read limit for one JSON-RPC
+// message: a whole application/json body, or one SSE event.
+const defaultMaxMessageBytes = 16 << 20
+
 func defaults() config {
 	return config{
+		maxBytes:   defaultMaxMessageBytes,
 		idempotent: func(string) bool { return false },
 		sleep:      wait.Sleep,
 		now:        time.Now,
 	}
 }
 
-// WithLogger logs one record per call to l. Without it nothing is logged.
+func configure(opts []Option) config {
+	cfg := defaults()
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	return cfg
+}
+
+// WithMaxMessageBytes sets the read limit for one JSON-RPC message (a JSON
+// body or one SSE event) of NewTransport and Classify. A message past it
+// gives OutcomeBodyTooLarge and reading stops. n <= 0 keeps the default,
+// 16 MiB.
+func WithMaxMessageBytes(n int64) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.maxBytes = n
+		}
+	}
+}
+
+// WithLogger makes a Client log one record per call to l. Without it
+// nothing is logged. To name the calling side in every record, pass
+// l.With("client", "gateway@1.4.0").
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
-// WithClientName sets the "client" field of the log record, e.g.
-// "gateway@1.4.0".
-func WithClientName(name string) Option { return func(c *config) { c.clientName = name } }
-
-// WithRetry turns on automatic retries, as Advise decides them within
-// limits, for the tools WithIdempotent accepts. Off by default: a failed
-// call is reported, not repeated.
+// WithRetry turns on a Client's automatic retries, as Advise decides them
+// within limits, for the tools WithIdempotent accepts. Off by default: a
+// failed call is reported, not repeated.
 func WithRetry(limits RetryLimits) Option {
 	return func(c *config) { c.retry, c.limits = true, limits }
 }
 
-// WithIdempotent says which tools are safe to repeat (read-only or
-// idempotent). Nothing is, by default. nil keeps the default.
+// WithIdempotent says which tools a Client may repeat (read-only or
+// idempotent), e.g. func(tool string) bool { return tool == "get_forecast" },
+// or IdempotentFromAnnotations. Nothing is, by default. nil keeps the default.
 func WithIdempotent(f func(tool string) bool) Option {
 	return func(c *config) {
 		if f != nil {
@@ -56,9 +83,9 @@ func WithIdempotent(f func(tool string) bool) Option {
 	}
 }
 
-// WithSleep replaces the wait between retries (tests pass one that records
+// withSleep replaces the wait between retries (tests pass one that records
 // the delay and returns at once). nil keeps the default, which honours ctx.
-func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
+func withSleep(f func(ctx context.Context, d time.Duration) error) Option {
 	return func(c *config) {
 		if f != nil {
 			c.sleep = f
@@ -66,8 +93,8 @@ func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
 	}
 }
 
-// WithClock replaces time.Now for the log's durations. nil keeps time.Now.
-func WithClock(now func() time.Time) Option {
+// withClock replaces time.Now for the log's durations. nil keeps time.Now.
+func withClock(now func() time.Time) Option {
 	return func(c *config) {
 		if now != nil {
 			c.now = now
@@ -75,59 +102,40 @@ func WithClock(now func() time.Time) Option {
 	}
 }
 
-// IdempotentTools returns a predicate for WithIdempotent that accepts the
-// named tools.
-func IdempotentTools(names ...string) func(string) bool {
-	names = slices.Clone(names)
-	return func(tool string) bool { return slices.Contains(names, tool) }
-}
-
 // IdempotentFromAnnotations returns a predicate for WithIdempotent that
 // accepts tools whose annotations say readOnlyHint or idempotentHint. The
 // annotations are the server's claims: use it only with servers you trust.
 func IdempotentFromAnnotations(tools []mcp.Tool) func(string) bool {
-	var names []string
+	names := map[string]bool{}
 	for _, t := range tools {
 		a := t.Annotations
 		if (a.ReadOnlyHint != nil && *a.ReadOnlyHint) || (a.IdempotentHint != nil && *a.IdempotentHint) {
-			names = append(names, t.Name)
+			names[t.Name] = true
 		}
 	}
-	return IdempotentTools(names...)
+	return func(tool string) bool { return names[tool] }
 }
 
-// RetryOrigin says who repeated a call: nobody, the SDK (this package's
-// retries), the application's own logic, or a person.
-type RetryOrigin uint8
-
-// The retry origins, as the log record's retryOrigin field names them.
+// The retry origins, as the log record's retryOrigin field and
+// Report.RetryOrigin name them.
 const (
-	RetryNone RetryOrigin = iota
-	RetrySDK
-	RetryBusiness
-	RetryManual
+	retryNone     = "none"
+	retrySDK      = "sdk"
+	retryBusiness = "business"
+	retryManual   = "manual"
 )
-
-// String returns "none", "sdk", "business" or "manual".
-func (o RetryOrigin) String() string {
-	switch o {
-	case RetrySDK:
-		return "sdk"
-	case RetryBusiness:
-		return "business"
-	case RetryManual:
-		return "manual"
-	}
-	return "none"
-}
-
-// MarshalText makes a RetryOrigin its name in JSON.
-func (o RetryOrigin) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 
 type originKey struct{}
 
-// WithRetryOrigin marks calls made with ctx as repeats by the application
-// (RetryBusiness) or a person (RetryManual), for the log record.
-func WithRetryOrigin(ctx context.Context, o RetryOrigin) context.Context {
-	return context.WithValue(ctx, originKey{}, o)
+// BusinessRetry marks the calls made with the returned context as repeats
+// the application's own logic decided: retryOrigin "business" in the log
+// record and the Report.
+func BusinessRetry(ctx context.Context) context.Context {
+	return context.WithValue(ctx, originKey{}, retryBusiness)
+}
+
+// ManualRetry marks the calls made with the returned context as repeats a
+// person asked for: retryOrigin "manual" in the log record and the Report.
+func ManualRetry(ctx context.Context) context.Context {
+	return context.WithValue(ctx, originKey{}, retryManual)
 }

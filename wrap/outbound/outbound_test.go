@@ -26,27 +26,24 @@ import (
 // startKitchen serves a kitchen on 127.0.0.1:0 for the test.
 func startKitchen(t *testing.T) *outboundtest.Server {
 	t.Helper()
-	k, err := outboundtest.Start("127.0.0.1:0", outboundtest.Scenario{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := outboundtest.NewServer("")
 	t.Cleanup(func() { _ = k.Close() })
 	return k
 }
 
 // connect starts and initializes a real mcp-go client whose HTTP client goes
-// through outbound.Transport, in its own kitchen session.
+// through outbound.NewTransport, in its own kitchen session.
 func connect(t *testing.T, url, session string, opts ...transport.StreamableHTTPCOption) *client.Client {
 	t.Helper()
-	tr := outbound.NewTransport(nil, outbound.WithMaxMessageBytes(1<<20))
-	opts = append([]transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(&http.Client{Transport: tr}),
+	hc := &http.Client{Transport: outbound.NewTransport(nil, outbound.WithMaxMessageBytes(1<<20))}
+	opts = append([]transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(hc),
 		transport.WithHTTPHeaders(map[string]string{outboundtest.HeaderSession: session})}, opts...)
 	st, err := transport.NewStreamableHTTP(url, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := client.NewClient(st)
-	t.Cleanup(func() { _ = c.Close(); tr.CloseIdleConnections() })
+	t.Cleanup(func() { _ = c.Close(); hc.CloseIdleConnections() })
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	if err := c.Start(ctx); err != nil {
@@ -66,13 +63,12 @@ func callReq(tool string, args map[string]any) mcp.CallToolRequest {
 	return r
 }
 
-func mustScenario(t *testing.T, s string) outboundtest.Scenario {
+// setScenario sets the scenario of a kitchen session.
+func setScenario(t *testing.T, k *outboundtest.Server, session, scenario string) {
 	t.Helper()
-	sc, err := outboundtest.ParseScenario(s)
-	if err != nil {
+	if err := k.SetScenario(session, scenario); err != nil {
 		t.Fatal(err)
 	}
-	return sc
 }
 
 type want struct {
@@ -117,7 +113,7 @@ func TestKitchenScenarios(t *testing.T) {
 		t.Run(tc.scenario, func(t *testing.T) {
 			session := fmt.Sprintf("s%d", i)
 			mc := connect(t, k.URL, session)
-			k.SetScenario(session, mustScenario(t, tc.scenario))
+			setScenario(t, k, session, tc.scenario)
 			c := outbound.New(mc)
 			for n, w := range tc.calls {
 				ctx := t.Context()
@@ -131,7 +127,7 @@ func TestKitchenScenarios(t *testing.T) {
 					t.Errorf("call %d: %s %v code %d (%s; err %v), want %s %v code %d",
 						n+1, r.Outcome, r.HTTPStatuses, r.Verdict.ErrorCode, r.Verdict.Detail, r.Err, w.outcome, w.statuses, w.code)
 				}
-				if r.PostCount != len(w.statuses) || r.Attempts != 1 || r.RetryOrigin != outbound.RetryNone {
+				if r.PostCount != len(w.statuses) || r.Attempts != 1 || r.RetryOrigin != "none" {
 					t.Errorf("call %d: postCount %d attempts %d origin %s; nothing may retry on its own", n+1, r.PostCount, r.Attempts, r.RetryOrigin)
 				}
 			}
@@ -142,7 +138,10 @@ func TestKitchenScenarios(t *testing.T) {
 // TestHTTP500WithAResultBody: mcp-go v1.2.1 hands a 500's body to the caller
 // as a result; the wire outcome is HTTP_ERROR and CallTool says so.
 func TestHTTP500WithAResultBody(t *testing.T) {
-	k := outboundtest.NewHandler(outboundtest.Scenario{})
+	k, err := outboundtest.NewHandler("")
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer k.Close()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
@@ -180,14 +179,14 @@ func TestHTTP500WithAResultBody(t *testing.T) {
 func TestStrayResponseOnTheStream(t *testing.T) {
 	k := startKitchen(t)
 	mc := connect(t, k.URL, "stray")
-	k.SetScenario("stray", mustScenario(t, "tool_error?stray=true"))
+	setScenario(t, k, "stray", "tool_error?stray=true")
 	bare, err := mc.CallTool(t.Context(), callReq("echo", nil))
 	if err != nil || bare == nil || bare.IsError {
 		t.Fatalf("expected bare mcp-go to return the stray success, got %v, %v", bare, err)
 	}
 	c := outbound.New(mc)
 	r := c.Call(t.Context(), callReq("echo", nil))
-	if r.Outcome != outbound.OutcomeToolError || r.Verdict.StrayResponses != 1 || r.Verdict.StrayID != outbound.StringID("kitchen-stray") ||
+	if r.Outcome != outbound.OutcomeToolError || r.Verdict.StrayResponses != 1 || r.Verdict.StrayID != `"kitchen-stray"` ||
 		!strings.Contains(r.Verdict.Detail, "skipped a response to another request") {
 		t.Fatalf("%s, %d strays (%s), detail %q; want TOOL_ERROR after one skipped stray", r.Outcome, r.Verdict.StrayResponses, r.Verdict.StrayID, r.Verdict.Detail)
 	}
@@ -222,12 +221,12 @@ func TestRetry(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			session := fmt.Sprintf("r%d", i)
 			mc := connect(t, k.URL, session)
-			k.SetScenario(session, mustScenario(t, tc.scenario))
+			setScenario(t, k, session, tc.scenario)
 			var sleeps []time.Duration
 			var logs logbuf.Buffer
 			c := outbound.New(mc,
 				outbound.WithRetry(outbound.RetryLimits{Rand: func() float64 { return 0.5 }}),
-				outbound.WithIdempotent(outbound.IdempotentTools("echo")),
+				outbound.WithIdempotent(func(tool string) bool { return tool == "echo" }),
 				outbound.WithSleep(func(_ context.Context, d time.Duration) error { sleeps = append(sleeps, d); return nil }),
 				outbound.WithLogger(logs.Logger()))
 			r := c.Call(t.Context(), callReq(tc.tool, map[string]any{"a": 1, "b": 2}))
@@ -253,11 +252,11 @@ func TestRetry(t *testing.T) {
 func TestLogRecord(t *testing.T) {
 	k := startKitchen(t)
 	mc := connect(t, k.URL, "log")
-	k.SetScenario("log", mustScenario(t, "jsonrpc_error?call=2"))
+	setScenario(t, k, "log", "jsonrpc_error?call=2")
 	var logs logbuf.Buffer
-	c := outbound.New(mc, outbound.WithLogger(logs.Logger()), outbound.WithClientName("gateway@1"))
+	c := outbound.New(mc, outbound.WithLogger(logs.Logger().With("client", "gateway@1")))
 	_ = c.Call(t.Context(), callReq("echo", nil))
-	_ = c.Call(outbound.WithRetryOrigin(t.Context(), outbound.RetryManual), callReq("echo", nil))
+	_ = c.Call(outbound.ManualRetry(t.Context()), callReq("echo", nil))
 	lines, err := logs.Lines()
 	if err != nil || len(lines) != 2 {
 		t.Fatalf("%d lines, %v", len(lines), err)
@@ -276,7 +275,7 @@ func TestLogRecord(t *testing.T) {
 		t.Errorf("httpStatuses = %v", bad["httpStatuses"])
 	}
 	rpc, _ := bad["jsonrpc"].(map[string]any)
-	if rpc["errorCode"] != float64(-32602) || rpc["id"] == nil {
+	if _, isNumber := rpc["id"].(float64); rpc["errorCode"] != float64(-32602) || !isNumber {
 		t.Errorf("jsonrpc = %v", bad["jsonrpc"])
 	}
 	if ok["outcome"] != "TOOL_SUCCESS" || ok["resultType"] != "complete" || ok["level"] != "INFO" || ok["retryOrigin"] != "none" {

@@ -8,7 +8,7 @@ import (
 
 // feedSSE splits p into lines (\n, \r\n or \r) and dispatches events on
 // blank lines.
-func (c *Classifier) feedSSE(p []byte) {
+func (c *classifier) feedSSE(p []byte) {
 	for len(p) > 0 && !c.decided {
 		if c.skipLF {
 			c.skipLF = false
@@ -38,7 +38,7 @@ func (c *Classifier) feedSSE(p []byte) {
 	}
 }
 
-func (c *Classifier) sseLine(line []byte) {
+func (c *classifier) sseLine(line []byte) {
 	if len(line) == 0 {
 		c.dispatch()
 		return
@@ -67,7 +67,7 @@ func (c *Classifier) sseLine(line []byte) {
 	}
 }
 
-func (c *Classifier) dispatch() {
+func (c *classifier) dispatch() {
 	data, event := c.data, c.event
 	c.data, c.event = nil, ""
 	if data == nil {

@@ -10,15 +10,19 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/mcpwrap/mcpwrap/internal/jsonrpcid"
 )
 
-// Post is one HTTP POST of an MCP session, as Transport saw it.
+// Post is one HTTP POST of an MCP session, as the RoundTripper of
+// NewTransport saw it.
 type Post struct {
 	// Method is the JSON-RPC method ("tools/call", "initialize", …); ""
 	// for a response the client sends back or a body that is not JSON-RPC.
 	Method string
-	// ID is the request's JSON-RPC id; zero for a notification.
-	ID ID
+	// ID is the request's JSON-RPC id as JSON text (normalised as
+	// Verdict.ID); "" for a notification.
+	ID string
 	// Tool is params.name of a tools/call.
 	Tool string
 	// ProtocolVersion is the MCP-Protocol-Version header the client sent.
@@ -38,29 +42,31 @@ type Post struct {
 	Elapsed time.Duration
 }
 
-// Trace collects the POSTs made with a context. It is safe for concurrent
+// trace collects the POSTs made with a context. It is safe for concurrent
 // use.
-type Trace struct {
-	mu    sync.Mutex
-	posts []*Post
+type trace struct {
+	mu       sync.Mutex
+	recorded []*Post
 }
 
 type traceKey struct{}
 
-// WithTrace returns a context under which Transport records every POST into
-// the returned Trace. Client.Call does this per call; use it directly to see
-// the POSTs of Start, Initialize or ListTools.
-func WithTrace(ctx context.Context) (context.Context, *Trace) {
-	t := &Trace{}
-	return context.WithValue(ctx, traceKey{}, t), t
+// WithTrace returns a context under which the RoundTripper of NewTransport
+// records every POST, and a function that returns a snapshot of the POSTs
+// recorded so far, in the order they were sent. Client.Call does this per
+// call; use it directly to see the POSTs of Start, Initialize or ListTools.
+// The function is safe for concurrent use.
+func WithTrace(ctx context.Context) (context.Context, func() []Post) {
+	t := &trace{}
+	return context.WithValue(ctx, traceKey{}, t), t.posts
 }
 
-// Posts returns a snapshot of the POSTs recorded so far.
-func (t *Trace) Posts() []Post {
+// posts returns a snapshot of the POSTs recorded so far.
+func (t *trace) posts() []Post {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := make([]Post, len(t.posts))
-	for i, p := range t.posts {
+	out := make([]Post, len(t.recorded))
+	for i, p := range t.recorded {
 		out[i] = *p
 		if p.Verdict != nil {
 			v := *p.Verdict
@@ -70,52 +76,49 @@ func (t *Trace) Posts() []Post {
 	return out
 }
 
-func (t *Trace) add(p *Post) {
+func (t *trace) add(p *Post) {
 	t.mu.Lock()
-	t.posts = append(t.posts, p)
+	t.recorded = append(t.recorded, p)
 	t.mu.Unlock()
 }
 
-func (t *Trace) set(p *Post, v Verdict, elapsed time.Duration) {
+func (t *trace) set(p *Post, v Verdict, elapsed time.Duration) {
 	t.mu.Lock()
 	p.Verdict = &v
 	p.Elapsed = elapsed
 	t.mu.Unlock()
 }
 
-// Transport is an http.RoundTripper for transport.WithHTTPBasicClient that
-// observes every POST of an MCP session and classifies tools/call responses
-// as the client reads them. It changes nothing on the wire.
-type Transport struct {
-	next http.RoundTripper
-	opts []ClassifyOption
-}
-
-// NewTransport wraps next (nil means a clone of http.DefaultTransport).
-// opts configure the classifier, e.g. WithMaxMessageBytes.
-func NewTransport(next http.RoundTripper, opts ...ClassifyOption) *Transport {
+// NewTransport returns an http.RoundTripper for an *http.Client given to
+// mcp-go's transport.WithHTTPBasicClient: it observes every POST of an MCP
+// session and classifies tools/call responses as the client reads them,
+// changing nothing on the wire. It wraps next (nil means a clone of
+// http.DefaultTransport); of the options, WithMaxMessageBytes applies. The
+// http.Client's CloseIdleConnections reaches next's. It is safe for
+// concurrent use.
+func NewTransport(next http.RoundTripper, opts ...Option) http.RoundTripper {
 	if next == nil {
 		next = http.DefaultTransport.(*http.Transport).Clone()
 	}
-	return &Transport{next: next, opts: append([]ClassifyOption(nil), opts...)}
+	return &roundTripper{next: next, max: configure(opts).maxBytes}
 }
 
-// NewHTTPClient returns an *http.Client whose transport is a Transport over
-// a clone of http.DefaultTransport, ready for transport.WithHTTPBasicClient.
-func NewHTTPClient(opts ...ClassifyOption) *http.Client {
-	return &http.Client{Transport: NewTransport(nil, opts...)}
+// roundTripper is what NewTransport returns.
+type roundTripper struct {
+	next http.RoundTripper
+	max  int64
 }
 
 // CloseIdleConnections closes the idle connections of the wrapped transport.
-func (t *Transport) CloseIdleConnections() {
+func (t *roundTripper) CloseIdleConnections() {
 	if c, ok := t.next.(interface{ CloseIdleConnections() }); ok {
 		c.CloseIdleConnections()
 	}
 }
 
 // RoundTrip implements http.RoundTripper.
-func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	tr, _ := req.Context().Value(traceKey{}).(*Trace)
+func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	tr, _ := req.Context().Value(traceKey{}).(*trace)
 	if tr == nil || req.Method != http.MethodPost || req.Body == nil {
 		return t.next.RoundTrip(req)
 	}
@@ -139,12 +142,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if json.Unmarshal(body, &msg) == nil {
 		p.Method = msg.Method
-		p.ID, _ = ParseID(msg.ID)
+		p.ID, _ = jsonrpcid.Parse(msg.ID)
 		if msg.Method == "tools/call" {
 			p.Tool = msg.Params.Name
 		}
 	}
-	toolCall := p.Method == "tools/call" && !p.ID.IsZero()
+	toolCall := p.Method == "tools/call" && p.ID != ""
 	tr.add(p)
 	start := time.Now()
 	resp, err := t.next.RoundTrip(r2)
@@ -153,7 +156,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		p.Err = err
 		tr.mu.Unlock()
 		if toolCall {
-			tr.set(p, ClassifyTransportError(err), time.Since(start))
+			tr.set(p, transportError(err), time.Since(start))
 		}
 		return nil, err
 	}
@@ -166,9 +169,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !toolCall {
 		return resp, nil
 	}
-	c := NewClassifier(resp.StatusCode, resp.Header, p.ID, t.opts...)
-	if c.Decided() || resp.Body == nil {
-		tr.set(p, c.Finish(nil), time.Since(start))
+	c := newClassifier(resp.StatusCode, resp.Header, p.ID, t.max)
+	if c.decided || resp.Body == nil {
+		tr.set(p, c.finish(nil), time.Since(start))
 		return resp, nil
 	}
 	resp.Body = &teeBody{rc: resp.Body, c: c, done: func(v Verdict) { tr.set(p, v, time.Since(start)) }}
@@ -184,7 +187,7 @@ var errAbandoned = errors.New("the client closed the response stream before the 
 type teeBody struct {
 	rc       io.ReadCloser
 	mu       sync.Mutex
-	c        *Classifier
+	c        *classifier
 	finished bool
 	done     func(Verdict)
 }
@@ -200,7 +203,7 @@ func (b *teeBody) Read(p []byte) (int, error) {
 		_, _ = b.c.Write(p[:n])
 	}
 	switch {
-	case b.c.Decided():
+	case b.c.decided:
 		b.finish(nil)
 	case errors.Is(err, io.EOF):
 		b.finish(nil)
@@ -213,7 +216,7 @@ func (b *teeBody) Read(p []byte) (int, error) {
 func (b *teeBody) Close() error {
 	b.mu.Lock()
 	if !b.finished {
-		if b.c.Streaming() {
+		if b.c.sse {
 			b.finish(errAbandoned)
 		} else {
 			b.finish(nil)
@@ -225,5 +228,5 @@ func (b *teeBody) Close() error {
 
 func (b *teeBody) finish(err error) {
 	b.finished = true
-	b.done(b.c.Finish(err))
+	b.done(b.c.finish(err))
 }

@@ -22,7 +22,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/upstreamhook"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
-	"github.com/mcpwrap/mcpwrap/wrap/outbound/outboundtest"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
@@ -383,5 +382,5 @@ func serveMCP(t *testing.T, s *server.MCPServer) *testserver.Conn {
 	if _, err := cl.Initialize(t.Context(), mcp.InitializeRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	return &testserver.Conn{Conn: &outboundtest.Conn{Client: cl, URL: url, Wire: wire}}
+	return &testserver.Conn{Client: cl, URL: url, Wire: wire}
 }

@@ -16,14 +16,18 @@ import (
 // A client under test meets a server that answers tools/call with a
 // JSON-RPC error inside an HTTP 200.
 func Example() {
-	k := outboundtest.NewServer(outboundtest.Scenario{})
+	k := outboundtest.NewServer("")
 	defer k.Close()
-	sc, _ := outboundtest.ParseScenario("jsonrpc_error?code=-32602")
-	k.SetScenario("example", sc)
+	if err := k.SetScenario("example", "jsonrpc_error?code=-32602"); err != nil {
+		fmt.Println(err)
+		return
+	}
 
 	ctx := context.Background()
+	hc := &http.Client{Transport: outbound.NewTransport(nil)}
+	defer hc.CloseIdleConnections()
 	st, _ := transport.NewStreamableHTTP(k.URL,
-		transport.WithHTTPBasicClient(&http.Client{Transport: outbound.NewTransport(nil)}),
+		transport.WithHTTPBasicClient(hc),
 		transport.WithHTTPHeaders(map[string]string{outboundtest.HeaderSession: "example"}))
 	mc := client.NewClient(st)
 	defer mc.Close()

@@ -11,31 +11,31 @@ import (
 
 // The scenario names.
 const (
-	Baseline             = "baseline"
-	HTTPStatusSequence   = "http_status_sequence"
-	JSONRPCError         = "jsonrpc_error"
-	ToolError            = "tool_error"
-	MalformedPayload     = "malformed_payload"
-	NonCompliantEnvelope = "non_compliant_envelope"
-	ConnectionClose      = "connection_close"
-	SSETruncated         = "sse_truncated"
-	UncooperativeHang    = "uncooperative_hang"
-	LateResponse         = "late_response"
-	AuthToken            = "auth_token"
-	InputRequired        = "input_required"
-	SSE                  = "sse"
+	baseline             = "baseline"
+	httpStatusSequence   = "http_status_sequence"
+	jsonrpcError         = "jsonrpc_error"
+	toolError            = "tool_error"
+	malformedPayload     = "malformed_payload"
+	nonCompliantEnvelope = "non_compliant_envelope"
+	connectionClose      = "connection_close"
+	sseTruncated         = "sse_truncated"
+	uncooperativeHang    = "uncooperative_hang"
+	lateResponse         = "late_response"
+	authToken            = "auth_token"
+	inputRequired        = "input_required"
+	sseStream            = "sse"
 )
 
-// Names returns every scenario name.
-func Names() []string {
-	return []string{Baseline, HTTPStatusSequence, JSONRPCError, ToolError, MalformedPayload, NonCompliantEnvelope,
-		ConnectionClose, SSETruncated, UncooperativeHang, LateResponse, AuthToken, InputRequired, SSE}
+// names returns every scenario name.
+func names() []string {
+	return []string{baseline, httpStatusSequence, jsonrpcError, toolError, malformedPayload, nonCompliantEnvelope,
+		connectionClose, sseTruncated, uncooperativeHang, lateResponse, authToken, inputRequired, sseStream}
 }
 
-// Scenario is one fault and its parameters. Its text form is
+// scenario is one fault and its parameters. Its text form is
 // name?key=value&…, e.g. "http_status_sequence?statuses=503,200" or
-// "jsonrpc_error?code=-32602&call=2".
-type Scenario struct {
+// "jsonrpc_error?code=-32602&call=2"; the package doc lists them.
+type scenario struct {
 	Name string
 	// Statuses (http_status_sequence) are replayed across successive POSTs
 	// of the session, any method; 2xx lets the POST through.
@@ -65,25 +65,25 @@ type Scenario struct {
 	Stray bool
 }
 
-// ParseScenario reads a scenario's text form; "" is baseline.
-func ParseScenario(s string) (Scenario, error) {
+// parseScenario reads a scenario's text form; "" is baseline.
+func parseScenario(s string) (scenario, error) {
 	name, query, _ := strings.Cut(strings.TrimSpace(s), "?")
 	if name == "" {
-		name = Baseline
+		name = baseline
 	}
 	name = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "errors."), "timeout."), "auth.")
 	if name == "token_lifecycle" {
-		name = AuthToken
+		name = authToken
 	}
-	if !slices.Contains(Names(), name) {
-		return Scenario{}, fmt.Errorf("unknown scenario %q (known: %s)", name, strings.Join(Names(), ", "))
+	if !slices.Contains(names(), name) {
+		return scenario{}, fmt.Errorf("unknown scenario %q (known: %s)", name, strings.Join(names(), ", "))
 	}
 	q, err := url.ParseQuery(query)
 	if err != nil {
-		return Scenario{}, fmt.Errorf("scenario %s: %w", name, err)
+		return scenario{}, fmt.Errorf("scenario %s: %w", name, err)
 	}
-	sc := Scenario{Name: name, Code: -32602, Message: "Invalid params (injected by the kitchen)", Delay: 2 * time.Second, Until: 2}
-	if name == HTTPStatusSequence {
+	sc := scenario{Name: name, Code: -32602, Message: "Invalid params (injected by the kitchen)", Delay: 2 * time.Second, Until: 2}
+	if name == httpStatusSequence {
 		sc.Statuses = []int{503, 200}
 	}
 	for k, vs := range q {
@@ -95,7 +95,7 @@ func ParseScenario(s string) (Scenario, error) {
 			for f := range strings.SplitSeq(v, ",") {
 				n, perr := strconv.Atoi(strings.TrimSpace(f))
 				if perr != nil || n < 100 || n > 599 {
-					return Scenario{}, fmt.Errorf("scenario %s: bad status %q", name, f)
+					return scenario{}, fmt.Errorf("scenario %s: bad status %q", name, f)
 				}
 				sc.Statuses = append(sc.Statuses, n)
 			}
@@ -118,17 +118,17 @@ func ParseScenario(s string) (Scenario, error) {
 		case "stray":
 			sc.Stray, err = strconv.ParseBool(v)
 		default:
-			return Scenario{}, fmt.Errorf("scenario %s: unknown parameter %q", name, k)
+			return scenario{}, fmt.Errorf("scenario %s: unknown parameter %q", name, k)
 		}
 		if err != nil {
-			return Scenario{}, fmt.Errorf("scenario %s: parameter %s: %w", name, k, err)
+			return scenario{}, fmt.Errorf("scenario %s: parameter %s: %w", name, k, err)
 		}
 	}
 	return sc, nil
 }
 
 // String returns the scenario's text form.
-func (s Scenario) String() string {
+func (s scenario) String() string {
 	q := url.Values{}
 	if len(s.Statuses) > 0 {
 		var f []string
@@ -141,11 +141,11 @@ func (s Scenario) String() string {
 		q.Set("retry_after", strconv.Itoa(s.RetryAfter))
 	}
 	switch s.Name {
-	case JSONRPCError:
+	case jsonrpcError:
 		q.Set("code", strconv.FormatInt(s.Code, 10))
-	case LateResponse:
+	case lateResponse:
 		q.Set("delay", s.Delay.String())
-	case AuthToken:
+	case authToken:
 		q.Set("until", strconv.Itoa(s.Until))
 	}
 	if s.Call > 0 {

@@ -44,14 +44,14 @@ const (
 type Handler struct {
 	real    http.Handler
 	mu      sync.Mutex
-	def     Scenario
+	def     scenario
 	session map[string]*session
 	stop    chan struct{}
 	once    sync.Once
 }
 
 type session struct {
-	sc    Scenario
+	sc    scenario
 	posts int
 	calls int
 }
@@ -73,21 +73,34 @@ func NewMCPServer() *server.MCPServer {
 	return s
 }
 
-// NewHandler returns a fault injector whose sessions start with def.
-func NewHandler(def Scenario) *Handler {
-	s := NewMCPServer()
-	if def.Name == "" {
-		def.Name = Baseline
+// NewHandler returns a fault injector whose sessions start with the given
+// scenario, in its text form ("" is baseline); an unknown scenario or
+// parameter is an error. Close it when done.
+func NewHandler(scenario string) (*Handler, error) {
+	def, err := parseScenario(scenario)
+	if err != nil {
+		return nil, err
 	}
-	return &Handler{real: server.NewStreamableHTTPServer(s), def: def, session: map[string]*session{}, stop: make(chan struct{})}
+	return &Handler{real: server.NewStreamableHTTPServer(NewMCPServer()), def: def, session: map[string]*session{}, stop: make(chan struct{})}, nil
 }
 
 // Close releases requests held by uncooperative_hang.
 func (k *Handler) Close() { k.once.Do(func() { close(k.stop) }) }
 
-// SetScenario sets the scenario of one session (resetting its counters), or
-// with key "" the default for new sessions and the server-wide session.
-func (k *Handler) SetScenario(key string, sc Scenario) {
+// SetScenario sets the scenario of one session, in its text form, and
+// resets the session's counters; with session "" it sets the default for
+// new sessions and resets the server-wide session. An unknown scenario or
+// parameter is an error, and changes nothing.
+func (k *Handler) SetScenario(session, scenario string) error {
+	sc, err := parseScenario(scenario)
+	if err != nil {
+		return err
+	}
+	k.set(session, sc)
+	return nil
+}
+
+func (k *Handler) set(key string, sc scenario) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if key == "" {
@@ -107,7 +120,7 @@ func sessionKey(r *http.Request) string {
 
 // post is what the Handler knows of one POST when it decides what to do.
 type post struct {
-	sc       Scenario
+	sc       scenario
 	n        int // the session's POSTs so far, this one included
 	calls    int // the session's tools/call requests so far
 	toolCall bool
@@ -157,7 +170,7 @@ func (k *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // count records one POST in the session key, switching its scenario first
 // when the request asks for another one.
-func (k *Handler) count(key, scenario string, toolCall bool) post {
+func (k *Handler) count(key, text string, toolCall bool) post {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	st := k.session[key]
@@ -165,8 +178,8 @@ func (k *Handler) count(key, scenario string, toolCall bool) post {
 		st = &session{sc: k.def}
 		k.session[key] = st
 	}
-	if scenario != "" && scenario != st.sc.String() {
-		if sc, err := ParseScenario(scenario); err == nil && sc.String() != st.sc.String() {
+	if text != "" && text != st.sc.String() {
+		if sc, err := parseScenario(text); err == nil && sc.String() != st.sc.String() {
 			*st = session{sc: sc}
 		}
 	}
@@ -227,7 +240,7 @@ func (a *adoptWriter) Unwrap() http.ResponseWriter { return a.ResponseWriter }
 // an expired token) and reports whether it answered.
 func (k *Handler) preempt(w http.ResponseWriter, r *http.Request, p post) bool {
 	switch p.sc.Name {
-	case HTTPStatusSequence:
+	case httpStatusSequence:
 		if p.n <= len(p.sc.Statuses) {
 			if status := p.sc.Statuses[p.n-1]; status < 200 || status > 299 {
 				if p.sc.RetryAfter > 0 {
@@ -239,7 +252,7 @@ func (k *Handler) preempt(w http.ResponseWriter, r *http.Request, p post) bool {
 				return true
 			}
 		}
-	case AuthToken:
+	case authToken:
 		if p.toolCall && p.calls < p.sc.Until {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="kitchen", error="invalid_token"`)
 			http.Error(w, `{"error":"invalid_token"}`, http.StatusUnauthorized)
@@ -256,23 +269,23 @@ func (k *Handler) preempt(w http.ResponseWriter, r *http.Request, p post) bool {
 func (k *Handler) fault(w http.ResponseWriter, r *http.Request, p post) {
 	sc, id := p.sc, p.id
 	switch sc.Name {
-	case JSONRPCError:
+	case jsonrpcError:
 		k.answer(w, sc, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%q}}`, id, sc.Code, sc.Message))
-	case ToolError:
+	case toolError:
 		k.answer(w, sc, `{"jsonrpc":"2.0","id":`+id+`,"result":{"content":[{"type":"text","text":"kitchen: injected tool failure"}],"isError":true}}`)
-	case InputRequired:
+	case inputRequired:
 		k.answer(w, sc, `{"jsonrpc":"2.0","id":`+id+`,"result":{"resultType":"input_required","inputRequests":{"approval":`+
 			`{"method":"elicitation/create","params":{"mode":"form","message":"kitchen: approve?","requestedSchema":{"type":"object","properties":{}}}}},"requestState":"k1"}}`)
-	case MalformedPayload:
+	case malformedPayload:
 		if sc.Variant == "html" {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			_, _ = io.WriteString(w, "<html><body><h1>502 Bad Gateway</h1></body></html>")
 			return
 		}
 		k.answer(w, sc, `{"jsonrpc":"2.0","id":`+id+`,"result":{"content":[{"type":"text","text":"trunc`)
-	case NonCompliantEnvelope:
+	case nonCompliantEnvelope:
 		k.answer(w, sc, envelope(sc.Variant, id))
-	case ConnectionClose:
+	case connectionClose:
 		hj, ok := w.(http.Hijacker)
 		if !ok {
 			panic(http.ErrAbortHandler)
@@ -281,16 +294,16 @@ func (k *Handler) fault(w http.ResponseWriter, r *http.Request, p post) {
 		if err == nil {
 			_ = c.Close()
 		}
-	case SSETruncated:
+	case sseTruncated:
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
 		_, _ = io.WriteString(w, progressEvent())
 		if f, ok := w.(http.Flusher); ok {
 			f.Flush()
 		}
-	case UncooperativeHang, LateResponse:
+	case uncooperativeHang, lateResponse:
 		k.hold(w, r, sc)
-	case SSE:
+	case sseStream:
 		k.reframe(w, r, sc)
 	default:
 		k.real.ServeHTTP(w, r)
@@ -299,9 +312,9 @@ func (k *Handler) fault(w http.ResponseWriter, r *http.Request, p post) {
 
 // hold never answers (uncooperative_hang) or answers after sc.Delay
 // (late_response), until the client gives up or the Handler closes.
-func (k *Handler) hold(w http.ResponseWriter, r *http.Request, sc Scenario) {
+func (k *Handler) hold(w http.ResponseWriter, r *http.Request, sc scenario) {
 	var late <-chan time.Time
-	if sc.Name == LateResponse {
+	if sc.Name == lateResponse {
 		t := time.NewTimer(sc.Delay)
 		defer t.Stop()
 		late = t.C
@@ -315,7 +328,7 @@ func (k *Handler) hold(w http.ResponseWriter, r *http.Request, sc Scenario) {
 }
 
 // reframe sends the real server's JSON answer as an event stream.
-func (k *Handler) reframe(w http.ResponseWriter, r *http.Request, sc Scenario) {
+func (k *Handler) reframe(w http.ResponseWriter, r *http.Request, sc scenario) {
 	rec := httptest.NewRecorder()
 	k.real.ServeHTTP(rec, r)
 	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
@@ -364,7 +377,7 @@ const strayResponse = `{"jsonrpc":"2.0","id":"kitchen-stray","result":{"content"
 
 // answer writes one JSON-RPC message as JSON, or as SSE after a progress
 // notification when sc.SSE (and after a stray response when sc.Stray).
-func (k *Handler) answer(w http.ResponseWriter, sc Scenario, msg string) {
+func (k *Handler) answer(w http.ResponseWriter, sc scenario, msg string) {
 	if !sc.SSE && !sc.Stray {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, msg)
@@ -396,12 +409,12 @@ func (k *Handler) control(w http.ResponseWriter, r *http.Request) {
 			b, _ := io.ReadAll(io.LimitReader(r.Body, 4096))
 			text = strings.TrimSpace(string(b))
 		}
-		sc, err := ParseScenario(text)
+		sc, err := parseScenario(text)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		k.SetScenario(r.URL.Query().Get("session"), sc)
+		k.set(r.URL.Query().Get("session"), sc)
 		fmt.Fprintln(w, sc.String())
 	default:
 		w.Header().Set("Allow", "GET, POST")
@@ -409,7 +422,8 @@ func (k *Handler) control(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Server is a Handler serving on a listener.
+// Server is a Handler serving on a loopback port, as httptest.Server
+// serves a handler.
 type Server struct {
 	*Handler
 	// URL is the MCP endpoint, e.g. http://127.0.0.1:41234/mcp.
@@ -419,28 +433,24 @@ type Server struct {
 	hs      *http.Server
 }
 
-// NewServer serves a Handler whose sessions start with def on a free
-// loopback port, as httptest.NewServer does, and panics if it cannot
-// listen. Close it when done.
-func NewServer(def Scenario) *Server {
-	s, err := Start("127.0.0.1:0", def)
+// NewServer serves a Handler whose sessions start with the given scenario
+// (text form, "" is baseline) on 127.0.0.1 and a free port, as
+// httptest.NewServer does. An unknown scenario is a mistake in the test, and
+// so is a machine that cannot listen on loopback: both panic. Close it when
+// done.
+func NewServer(scenario string) *Server {
+	k, err := NewHandler(scenario)
 	if err != nil {
 		panic("outboundtest: " + err.Error())
 	}
-	return s
-}
-
-// Start serves a Handler on addr ("127.0.0.1:0" picks a port).
-func Start(addr string, def Scenario) (*Server, error) {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, err
+		panic("outboundtest: " + err.Error())
 	}
-	k := NewHandler(def)
 	hs := &http.Server{Handler: k, ReadHeaderTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
 	go func() { _ = hs.Serve(ln) }()
 	base := "http://" + ln.Addr().String()
-	return &Server{Handler: k, URL: base + "/mcp", Control: base + ControlPath, hs: hs}, nil
+	return &Server{Handler: k, URL: base + "/mcp", Control: base + ControlPath, hs: hs}
 }
 
 // Close releases held requests and stops the server.

@@ -20,16 +20,16 @@ import (
 // returns the methods and statuses of its setup POSTs.
 func plainClient(t *testing.T, url string) (*client.Client, []string, []int) {
 	t.Helper()
-	tr := outbound.NewTransport(nil)
-	st, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(&http.Client{Transport: tr}))
+	hc := &http.Client{Transport: outbound.NewTransport(nil)}
+	st, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(hc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := client.NewClient(st)
-	t.Cleanup(func() { _ = c.Close(); tr.CloseIdleConnections() })
+	t.Cleanup(func() { _ = c.Close(); hc.CloseIdleConnections() })
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	tctx, trace := outbound.WithTrace(ctx)
+	tctx, posts := outbound.WithTrace(ctx)
 	if err := c.Start(tctx); err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func plainClient(t *testing.T, url string) (*client.Client, []string, []int) {
 		ClientInfo: mcp.Implementation{Name: "outboundtest", Version: "0"}}})
 	var methods []string
 	var statuses []int
-	for _, p := range trace.Posts() {
+	for _, p := range posts() {
 		methods = append(methods, p.Method)
 		statuses = append(statuses, p.Status)
 	}
@@ -54,11 +54,7 @@ func plainClient(t *testing.T, url string) (*client.Client, []string, []int) {
 // every time. The client's session now carries on, and each new plain
 // client sees the sequence from its start.
 func TestStatusSequenceSurvivesInitializeForAPlainClient(t *testing.T) {
-	sc, err := outboundtest.ParseScenario("http_status_sequence?statuses=503,200")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := outboundtest.NewServer(sc)
+	k := outboundtest.NewServer("http_status_sequence?statuses=503,200")
 	t.Cleanup(func() { _ = k.Close() }) // after the clients' cleanups
 	for run := range 2 {
 		c, methods, statuses := plainClient(t, k.URL)

@@ -15,7 +15,6 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	mcptransport "github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mcpwrap/mcpwrap/wrap/outbound"
 	"net/textproto"
 )
 
@@ -660,7 +659,7 @@ func (a *auditor) cancelProbe(ctx context.Context, p probe, add func(...Result))
 	go func() {
 		c2, c2cancel := context.WithTimeout(cctx, a.cfg.callTimeout)
 		defer c2cancel()
-		done <- a.sess.t.roundTrip(c2, outbound.NumberID(id), requestMessage(id, "tools/call", callParams(p)))
+		done <- a.sess.t.roundTrip(c2, strconv.FormatInt(id, 10), requestMessage(id, "tools/call", callParams(p)))
 	}()
 	time.Sleep(5 * time.Millisecond)
 	err := a.sess.notify(ctx, "notifications/cancelled", []byte(`{"requestId":`+strconv.FormatInt(id, 10)+`,"reason":"mcpwrap audit: cancelled mid-flight"}`))

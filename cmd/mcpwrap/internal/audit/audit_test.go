@@ -433,11 +433,7 @@ func TestBrokenAnswersFail(t *testing.T) {
 		{"uncooperative_hang", "no answer within"},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
-			sc, err := outboundtest.ParseScenario(tc.scenario)
-			if err != nil {
-				t.Fatal(err)
-			}
-			k := outboundtest.NewServer(sc)
+			k := outboundtest.NewServer(tc.scenario)
 			defer k.Close()
 			r, code := runAudit(t, "--tools", "echo", "--call-timeout", "300ms", "--burst", "2", k.URL)
 			if code != audit.ExitFailed {

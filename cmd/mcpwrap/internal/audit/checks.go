@@ -142,11 +142,11 @@ func describe(r response) string {
 	}
 	switch v.Outcome {
 	case outbound.OutcomeToolError, outbound.OutcomeToolSuccess:
-		return v.Outcome.String() + " (" + byteCount(r.size) + took + ") " + strconv.Quote(clip(answerText(r.msg), 100))
+		return string(v.Outcome) + " (" + byteCount(r.size) + took + ") " + strconv.Quote(clip(answerText(r.msg), 100))
 	case outbound.OutcomeJSONRPCError:
 		return "JSON-RPC " + strconv.FormatInt(v.ErrorCode, 10) + " (" + byteCount(r.size) + took + ") " + strconv.Quote(clip(v.ErrorMessage, 100))
 	}
-	d := v.Outcome.String()
+	d := string(v.Outcome)
 	if v.Detail != "" {
 		d += ": " + v.Detail
 	}

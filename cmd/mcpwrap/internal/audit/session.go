@@ -40,7 +40,7 @@ func (s *session) request(ctx context.Context, method string, params []byte) res
 	ctx, cancel := context.WithTimeout(ctx, s.callTimeout)
 	defer cancel()
 	id := s.next.Add(1)
-	return s.t.roundTrip(ctx, outbound.NumberID(id), requestMessage(id, method, params))
+	return s.t.roundTrip(ctx, strconv.FormatInt(id, 10), requestMessage(id, method, params))
 }
 
 func requestMessage(id int64, method string, params []byte) []byte {
@@ -74,7 +74,7 @@ func rpcResult(r response) (json.RawMessage, error) {
 	}
 	if r.verdict.Outcome == outbound.OutcomeHTTPError || r.verdict.Outcome == outbound.OutcomeNetworkError ||
 		r.verdict.Outcome == outbound.OutcomeIncompleteStream || r.verdict.Outcome == outbound.OutcomeBodyTooLarge {
-		return nil, errors.New(r.verdict.Outcome.String() + ": " + r.verdict.Detail)
+		return nil, errors.New(string(r.verdict.Outcome) + ": " + r.verdict.Detail)
 	}
 	var m struct {
 		Result json.RawMessage `json:"result"`

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
@@ -19,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpwrap/mcpwrap/internal/jsonrpcid"
 	"github.com/mcpwrap/mcpwrap/wrap/outbound"
 )
 
@@ -37,7 +39,7 @@ type response struct {
 type transport interface {
 	// roundTrip sends the request msg (whose id is id) and waits for the
 	// response with that id until ctx ends.
-	roundTrip(ctx context.Context, id outbound.ID, msg []byte) response
+	roundTrip(ctx context.Context, id string, msg []byte) response
 	// notify sends a notification.
 	notify(ctx context.Context, msg []byte) error
 	// exited reports whether the server process has ended, and how
@@ -62,7 +64,7 @@ type stdio struct {
 	wmu sync.Mutex
 
 	mu      sync.Mutex
-	pending map[outbound.ID]chan frame
+	pending map[string]chan frame
 	noise   noise
 
 	done   chan struct{} // closed when the process has exited
@@ -115,7 +117,7 @@ func startStdio(argv []string, maxRead int) (*stdio, error) {
 	}
 	s := &stdio{
 		cmd: cmd, stdin: inW, maxRead: maxRead,
-		pending: map[outbound.ID]chan frame{},
+		pending: map[string]chan frame{},
 		done:    make(chan struct{}),
 		stderr:  &tail{max: 8 << 10},
 	}
@@ -214,7 +216,7 @@ func (s *stdio) line(line []byte, over int64) {
 		s.addNoise(line, 0)
 		return
 	}
-	id, hasID := outbound.ParseID(m.ID)
+	id, hasID := jsonrpcid.Parse(m.ID)
 	switch {
 	case m.Method != "" && hasID:
 		s.answerServerRequest(m.ID, m.Method)
@@ -233,7 +235,7 @@ type frame struct {
 	size int64
 }
 
-func (s *stdio) deliver(id outbound.ID, f frame) bool {
+func (s *stdio) deliver(id string, f frame) bool {
 	s.mu.Lock()
 	ch, ok := s.pending[id]
 	delete(s.pending, id)
@@ -245,17 +247,17 @@ func (s *stdio) deliver(id outbound.ID, f frame) bool {
 }
 
 // leadingID finds "id" in the first bytes of an over-long message.
-func leadingID(line []byte) (outbound.ID, bool) {
+func leadingID(line []byte) (string, bool) {
 	i := bytes.Index(line, []byte(`"id":`))
 	if i < 0 || i > 200 {
-		return outbound.ID{}, false
+		return "", false
 	}
 	rest := bytes.TrimLeft(line[i+5:], " ")
 	end := bytes.IndexAny(rest, ",}")
 	if end < 0 {
-		return outbound.ID{}, false
+		return "", false
 	}
-	return outbound.ParseID(rest[:end])
+	return jsonrpcid.Parse(rest[:end])
 }
 
 func (s *stdio) addNoise(line []byte, over int64) {
@@ -299,7 +301,7 @@ func (s *stdio) write(ctx context.Context, msg []byte) error {
 	return err
 }
 
-func (s *stdio) roundTrip(ctx context.Context, id outbound.ID, msg []byte) response {
+func (s *stdio) roundTrip(ctx context.Context, id string, msg []byte) response {
 	ch := make(chan frame, 1)
 	s.mu.Lock()
 	s.pending[id] = ch
@@ -333,14 +335,15 @@ func (s *stdio) roundTrip(ctx context.Context, id outbound.ID, msg []byte) respo
 	}
 }
 
-func (s *stdio) answer(f frame, id outbound.ID, start time.Time) response {
+func (s *stdio) answer(f frame, id string, start time.Time) response {
 	r := response{msg: f.line, size: f.size, elapsed: time.Since(start)}
 	if f.size > int64(len(f.line)) {
 		r.verdict = outbound.Verdict{Outcome: outbound.OutcomeBodyTooLarge, Bytes: f.size,
 			Detail: "message larger than " + strconv.Itoa(s.maxRead) + " bytes"}
 		return r
 	}
-	r.verdict = outbound.Classify(http.StatusOK, jsonHeader, f.line, id, outbound.WithMaxMessageBytes(int64(s.maxRead)))
+	ok := &http.Response{StatusCode: http.StatusOK, Header: jsonHeader, Body: io.NopCloser(bytes.NewReader(f.line))}
+	r.verdict = outbound.Classify(ok, nil, id, outbound.WithMaxMessageBytes(int64(s.maxRead)))
 	return r
 }
 
@@ -440,7 +443,7 @@ func (t *httpTransport) listen() {
 		if resp.StatusCode != http.StatusOK {
 			return
 		}
-		f := &sseFilter{next: io.Discard, request: t.answerServerRequest}
+		f := &sseFilter{request: t.answerServerRequest}
 		buf := make([]byte, 32<<10)
 		body := io.LimitReader(resp.Body, 64<<20)
 		for {
@@ -532,12 +535,12 @@ func (t *httpTransport) post(ctx context.Context, msg []byte) (*http.Response, e
 	return t.client.Do(req)
 }
 
-func (t *httpTransport) roundTrip(ctx context.Context, id outbound.ID, msg []byte) response {
+func (t *httpTransport) roundTrip(ctx context.Context, id string, msg []byte) response {
 	start := time.Now()
 	resp, err := t.post(ctx, msg)
 	if err != nil {
 		r := noResponse(err, start)
-		r.verdict = outbound.ClassifyTransportError(err)
+		r.verdict = outbound.Classify(nil, err, id)
 		r.err = errors.New(r.verdict.Detail + " (HTTP connection dropped)")
 		if ctx.Err() != nil {
 			r.err = fmt.Errorf("no answer within %s", time.Since(start).Round(time.Millisecond))
@@ -552,37 +555,22 @@ func (t *httpTransport) roundTrip(ctx context.Context, id outbound.ID, msg []byt
 		}
 		t.mu.Unlock()
 	}
-	c := outbound.NewClassifier(resp.StatusCode, resp.Header, id, outbound.WithMaxMessageBytes(int64(t.maxRead)))
-	var body bytes.Buffer
-	lr := io.LimitReader(resp.Body, int64(t.maxRead)*2)
-	buf := make([]byte, 32<<10)
-	var readErr error
-	var events *sseFilter
-	if c.Streaming() {
-		events = &sseFilter{next: c, request: func(id json.RawMessage, method string) { t.answerServerRequest(id, method) }}
+	// The classifier reads the body up to its verdict through rec, which
+	// keeps what it read and answers the requests the server sends on an
+	// event stream (they are not the response).
+	rec := &recorder{r: io.LimitReader(resp.Body, int64(t.maxRead)*2), max: t.maxRead * 2}
+	streaming := false
+	if ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct == "text/event-stream" {
+		streaming = true
+		rec.events = &sseFilter{request: t.answerServerRequest}
 	}
-	for !c.Decided() {
-		n, err := lr.Read(buf)
-		if n > 0 {
-			if events != nil {
-				events.write(buf[:n])
-			} else {
-				_, _ = c.Write(buf[:n])
-			}
-			if body.Len() < t.maxRead*2 {
-				body.Write(buf[:n])
-			}
-		}
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				readErr = err
-			}
-			break
-		}
-	}
-	v := c.Finish(readErr)
+	live := *resp
+	live.Body = io.NopCloser(rec)
+	v := outbound.Classify(&live, nil, id, outbound.WithMaxMessageBytes(int64(t.maxRead)))
+	readErr := rec.err
+	body := &rec.body
 	r := response{verdict: v, elapsed: time.Since(start)}
-	if c.Streaming() {
+	if streaming {
 		r.msg = sseMessage(body.Bytes(), id)
 	} else {
 		r.msg = body.Bytes()
@@ -600,11 +588,36 @@ func (t *httpTransport) roundTrip(ctx context.Context, id outbound.ID, msg []byt
 	return r
 }
 
-// sseFilter passes an event stream on to the classifier event by event,
-// except the requests the server sends the client on it (ping, roots/list,
-// elicitation…), which it answers instead: they are not the response.
+// recorder reads r for the classifier, keeps up to max bytes of what was
+// read and the read error that ended it (io.EOF aside), and passes an
+// event stream to events.
+type recorder struct {
+	r      io.Reader
+	max    int
+	body   bytes.Buffer
+	err    error
+	events *sseFilter
+}
+
+func (rc *recorder) Read(p []byte) (int, error) {
+	n, err := rc.r.Read(p)
+	if n > 0 {
+		if rc.events != nil {
+			rc.events.write(p[:n])
+		}
+		if rc.body.Len() < rc.max {
+			rc.body.Write(p[:n])
+		}
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		rc.err = err
+	}
+	return n, err
+}
+
+// sseFilter reads an event stream event by event and answers the requests
+// the server sends the client on it (ping, roots/list, elicitation…).
 type sseFilter struct {
-	next    io.Writer
 	request func(id json.RawMessage, method string)
 	line    []byte
 	data    []byte
@@ -645,12 +658,10 @@ func (f *sseFilter) event() {
 		Method string          `json:"method"`
 	}
 	if json.Unmarshal(d, &m) == nil && m.Method != "" {
-		if _, ok := outbound.ParseID(m.ID); ok {
+		if _, ok := jsonrpcid.Parse(m.ID); ok {
 			f.request(m.ID, m.Method)
 		}
-		return // a request or a notification from the server
 	}
-	_, _ = f.next.Write(append(append([]byte("data: "), bytes.ReplaceAll(d, []byte("\n"), []byte("\ndata: "))...), '\n', '\n'))
 }
 
 // answerServerRequest answers a server's request on a response stream
@@ -665,7 +676,7 @@ func (t *httpTransport) answerServerRequest(id json.RawMessage, method string) {
 }
 
 // sseMessage finds the data of the event carrying the response with id.
-func sseMessage(stream []byte, id outbound.ID) []byte {
+func sseMessage(stream []byte, id string) []byte {
 	var data []byte
 	flush := func() []byte {
 		d := data
@@ -677,7 +688,7 @@ func sseMessage(stream []byte, id outbound.ID) []byte {
 			ID json.RawMessage `json:"id"`
 		}
 		if json.Unmarshal(d, &m) == nil {
-			if got, ok := outbound.ParseID(m.ID); ok && got == id {
+			if got, ok := jsonrpcid.Parse(m.ID); ok && got == id {
 				return d
 			}
 		}

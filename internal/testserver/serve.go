@@ -1,4 +1,4 @@
-package outboundtest
+package testserver
 
 import (
 	"bytes"
@@ -20,6 +20,7 @@ import (
 )
 
 // Conn is a running streamable-HTTP server and an initialized client of it.
+// It is safe for concurrent use.
 type Conn struct {
 	Client *client.Client
 	URL    string
@@ -77,7 +78,7 @@ func Serve(s *server.MCPServer, opts ...client.ClientOption) (*Conn, error) {
 		return nil, err
 	}
 	if _, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ClientInfo: mcp.Implementation{Name: "outboundtest", Version: "0"},
+		ClientInfo: mcp.Implementation{Name: "testserver", Version: "0"},
 	}}); err != nil {
 		stop()
 		return nil, err
@@ -93,7 +94,8 @@ func (c *Conn) Call(ctx context.Context, tool string, args map[string]any) (*mcp
 	return c.Client.CallTool(ctx, req)
 }
 
-// Wire records every HTTP response the client received.
+// Wire records every HTTP response the client received. It is safe for
+// concurrent use.
 type Wire struct {
 	mu        sync.Mutex
 	responses []Response

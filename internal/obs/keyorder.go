@@ -1,0 +1,80 @@
+package obs
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// keyOrders remembers, per tool, the sorted keys of its arguments and
+// which of them are secret, for appendSizes; at most maxAttrSets tools.
+type keyOrders struct {
+	m sync.Map // tool → *keyOrder
+	n atomic.Int32
+}
+
+type keyOrder struct {
+	keys   []string // sorted, every one plainKey
+	secret []bool
+	size   int // the bytes of the keys and the JSON around them
+}
+
+// appendSizes writes what appendArgumentSizes(r, m) would, through the
+// tool's key order; ok is false when m's keys are not the ones
+// remembered (or cannot be), and the caller takes the general path.
+func (k *keyOrders) appendSizes(r *Redactor, tool string, m map[string]any) (b []byte, ok bool) {
+	var ko *keyOrder
+	if v, found := k.m.Load(tool); found {
+		ko = v.(*keyOrder)
+	} else if ko = newKeyOrder(r, m); ko == nil {
+		return nil, false
+	} else if k.n.Add(1) <= maxAttrSets {
+		k.m.Store(tool, ko)
+	}
+	if len(ko.keys) != len(m) {
+		return nil, false
+	}
+	b = make([]byte, 0, ko.size+16*len(ko.keys))
+	b = append(b, '{')
+	for i, key := range ko.keys {
+		v, present := m[key]
+		if !present {
+			return nil, false
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, key...)
+		b = append(b, `":"`...)
+		if ko.secret[i] {
+			b = append(b, Redacted...)
+		} else {
+			b = appendSizeOf(b, v)
+		}
+		b = append(b, '"')
+	}
+	return append(b, '}'), true
+}
+
+// newKeyOrder is m's key order, or nil when a key is not plain or there
+// are too many to remember.
+func newKeyOrder(r *Redactor, m map[string]any) *keyOrder {
+	if len(m) > 64 {
+		return nil
+	}
+	ko := &keyOrder{keys: make([]string, 0, len(m)), size: 2}
+	for key := range m {
+		if !plainKey(key) {
+			return nil
+		}
+		ko.keys = append(ko.keys, key)
+		ko.size += len(key) + 6
+	}
+	slices.Sort(ko.keys)
+	ko.secret = make([]bool, len(ko.keys))
+	for i, key := range ko.keys {
+		ko.secret[i] = r.IsSecretName(key)
+	}
+	return ko
+}
