@@ -348,13 +348,14 @@ func (w *walker) secrets(v reflect.Value, depth int) {
 
 // SecretNames returns the JSON names of the fields of the struct type of v
 // (and of nested structs) tagged mcpwrap:"secret", for WithSecretNames: a
-// typed argument struct declares its secrets once.
+// typed argument struct declares its secrets once (the typed tools of both
+// adapters pass them to the tool's chain).
 //
 //	type loginArgs struct {
 //		User     string `json:"user"`
 //		Password string `json:"pin" mcpwrap:"secret"`
 //	}
-//	observe.New(observe.WithSecretNames(observe.SecretNames(loginArgs{})...))
+//	wrap.WithSecrets(obs.SecretNames(loginArgs{})...)
 func SecretNames(v any) []string {
 	var out []string
 	var walk func(t reflect.Type, depth int)
