@@ -2,8 +2,7 @@ package wrap
 
 import (
 	"context"
-
-	"github.com/mcpwrap/mcpwrap/internal/call"
+	"net/http"
 )
 
 // Limiter admits or refuses a call before anything else of the chain runs
@@ -11,11 +10,14 @@ import (
 // costs one check each. A refusal is an error that finish turns into a
 // result like any other: limit.Limiter answers errs.RateLimited with
 // retryAfterSeconds. Admit must be safe for concurrent use and must return
-// within a bounded time. The wrap/limit package provides it (the request
-// is the chain's own type, which only mcpwrap's packages name); importing
-// wrap links none.
+// within a bounded time. The wrap/limit package provides one (importing
+// wrap links none of it); any type with this method is one. tool is the
+// tool's name (resources are limited as ResourcesRead, prompts as
+// PromptsGet + " " + the prompt's name), session the MCP session id (empty
+// for stateless HTTP and stdio), header the HTTP request's headers (nil on
+// stdio).
 type Limiter interface {
-	Admit(ctx context.Context, req *call.Request) error
+	Admit(ctx context.Context, tool, session string, header http.Header) error
 }
 
 // WithLimit puts l in front of every call (see Limiter). Nil, the default,

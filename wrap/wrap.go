@@ -123,15 +123,9 @@ func layers(ctx context.Context, req *call.Request, next handler, cfg *config, r
 	}
 	// A rate-limited call costs nothing more: it takes no bulkhead slot.
 	if cfg.limit != nil {
-		lreq := req
-		if req.Kind != call.Tool {
-			// Resources and prompts are limited under the names the
-			// layers know them by (ResourcesRead, PromptsGet + name).
-			r := *req
-			r.Name = rec.tool
-			lreq = &r
-		}
-		if err := cfg.limit.Admit(ctx, lreq); err != nil {
+		// Resources and prompts are limited under the names the layers
+		// know them by (ResourcesRead, PromptsGet + name): rec.tool.
+		if err := cfg.limit.Admit(ctx, rec.tool, req.Session, req.Header); err != nil {
 			o.err = errs.From(err)
 			return admitted{}
 		}

@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"strconv"
 	"sync/atomic"
 	"time"
-
-	"github.com/mcpwrap/mcpwrap/internal/call"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -127,16 +126,17 @@ func (l *Limiter) rateFor(tool string) Rate {
 // server-wide ceiling; wrap's chain calls it (wrap.WithLimit). A refusal is
 // an errs.RateLimited error naming the limit, with the wait until a call
 // fits; it is also a "rate_limited" event on the call's span and a count in
-// mcpwrap.tool.rate_limited. A nil Limiter admits everything.
-func (l *Limiter) Admit(ctx context.Context, req *call.Request) error {
+// mcpwrap.tool.rate_limited. A nil Limiter admits everything. tool,
+// session and header are what the key function sees as Call (see
+// wrap.Limiter for what each holds).
+func (l *Limiter) Admit(ctx context.Context, tool, session string, header http.Header) error {
 	if l == nil {
 		return nil
 	}
-	tool := req.Name
 	var now time.Time
 	if r := l.rateFor(tool); !r.isZero() {
 		now = l.now()
-		key := l.cfg.key(ctx, Call{Tool: tool, Session: req.Session, Header: req.Header})
+		key := l.cfg.key(ctx, Call{Tool: tool, Session: session, Header: header})
 		b := bucket(tool, key, r)
 		if b.Scope == scopeShared && !l.saidShared.Load() && l.saidShared.CompareAndSwap(false, true) {
 			l.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "rate limit: calls without a session, credential or known address share one bucket "+

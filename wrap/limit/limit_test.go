@@ -22,7 +22,6 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
@@ -217,10 +216,6 @@ func (c *clock) Add(d time.Duration) {
 	c.mu.Unlock()
 }
 
-func callOf(tool string) *call.Request {
-	return &call.Request{Kind: call.Tool, Name: tool}
-}
-
 // TestLimits steps a clock through the per-tool, override and ceiling
 // rules.
 func TestLimits(t *testing.T) {
@@ -229,11 +224,11 @@ func TestLimits(t *testing.T) {
 		c := newClock()
 		l := limit.New(limit.Rate{Limit: 2, Per: time.Minute}, ratelimit.WithClock(c.Now).(limit.Option))
 		for range 2 {
-			if err := l.Admit(ctx, callOf("a")); err != nil {
+			if err := l.Admit(ctx, "a", "", nil); err != nil {
 				t.Fatal(err)
 			}
 		}
-		err := l.Admit(ctx, callOf("a"))
+		err := l.Admit(ctx, "a", "", nil)
 		var e *errs.Error
 		if !errors.As(err, &e) || e.Code() != errs.RateLimited || e.RetryAfter() != 30*time.Second {
 			t.Fatalf("third call: %v (retry after %v)", err, e.RetryAfter())
@@ -242,22 +237,22 @@ func TestLimits(t *testing.T) {
 			t.Errorf("message %q", e.Message())
 		}
 		c.Add(30 * time.Second)
-		if err := l.Admit(ctx, callOf("a")); err != nil {
+		if err := l.Admit(ctx, "a", "", nil); err != nil {
 			t.Errorf("after the interval: %v", err)
 		}
 	})
 	t.Run("per-tool override and exemption", func(t *testing.T) {
 		l := limit.New(limit.Rate{Limit: 1, Per: time.Hour}, limit.WithTool("fast", limit.Rate{Limit: 100, Per: time.Second}), limit.WithTool("free", limit.Rate{}))
 		for i := range 50 {
-			if err := l.Admit(ctx, callOf("fast")); err != nil {
+			if err := l.Admit(ctx, "fast", "", nil); err != nil {
 				t.Fatalf("fast %d: %v", i, err)
 			}
-			if err := l.Admit(ctx, callOf("free")); err != nil {
+			if err := l.Admit(ctx, "free", "", nil); err != nil {
 				t.Fatalf("free %d: %v", i, err)
 			}
 		}
-		_ = l.Admit(ctx, callOf("slow"))
-		if err := l.Admit(ctx, callOf("slow")); errs.CodeOf(err) != errs.RateLimited {
+		_ = l.Admit(ctx, "slow", "", nil)
+		if err := l.Admit(ctx, "slow", "", nil); errs.CodeOf(err) != errs.RateLimited {
 			t.Errorf("slow: %v", err)
 		}
 	})
@@ -268,9 +263,7 @@ func TestLimits(t *testing.T) {
 		l := limit.New(limit.Rate{Limit: 100, Per: time.Minute}, byTenant, limit.WithServerLimit(limit.Rate{Limit: 5, Per: time.Minute}))
 		var denied error
 		for i := range 6 {
-			req := callOf("t")
-			req.Header = http.Header{"X-Tenant": {string(rune('a' + i))}}
-			denied = l.Admit(ctx, req)
+			denied = l.Admit(ctx, "t", "", http.Header{"X-Tenant": {string(rune('a' + i))}})
 		}
 		var e *errs.Error
 		if !errors.As(denied, &e) || e.Message() != "the server allows 5 calls per minute in total" {
@@ -281,8 +274,8 @@ func TestLimits(t *testing.T) {
 		l := limit.New(limit.Rate{Limit: 1, Per: time.Second, Burst: 1}, limit.WithKey(func(context.Context, limit.Call) limit.Key {
 			return limit.Key{Scope: "tenant", ID: "x"}
 		}))
-		_ = l.Admit(ctx, callOf("q"))
-		err := l.Admit(ctx, callOf("q"))
+		_ = l.Admit(ctx, "q", "", nil)
+		err := l.Admit(ctx, "q", "", nil)
 		if e := errs.From(err); e == nil || e.Message() != `tool "q" allows 1 call per second per tenant` {
 			t.Errorf("%v", err)
 		}
@@ -382,7 +375,7 @@ func TestStoreFailure(t *testing.T) {
 			st.set(true)
 			allowed := 0
 			for i := range 5 {
-				err := l.Admit(ctx, callOf("t"))
+				err := l.Admit(ctx, "t", "", nil)
 				info := errmap.ToResult(err, errmap.Call{Tool: "t"}).Info
 				switch {
 				case !closed && i >= ratelimit.OutageAfter-1:
@@ -404,15 +397,15 @@ func TestStoreFailure(t *testing.T) {
 				t.Fatalf("fail open, outage: %d calls allowed, want the rate's 1", allowed)
 			}
 			st.set(false)
-			if err := l.Admit(ctx, callOf("t")); err != nil {
+			if err := l.Admit(ctx, "t", "", nil); err != nil {
 				t.Fatalf("after recovery: %v", err)
 			}
-			if err := l.Admit(ctx, callOf("t")); errs.CodeOf(err) != errs.RateLimited {
+			if err := l.Admit(ctx, "t", "", nil); errs.CodeOf(err) != errs.RateLimited {
 				t.Fatalf("limits did not resume: %v", err)
 			}
 			st.set(true)
 			for range ratelimit.OutageAfter {
-				_ = l.Admit(ctx, callOf("t"))
+				_ = l.Admit(ctx, "t", "", nil)
 			}
 			out := logs.String()
 			if n := strings.Count(out, "rate-limit store failed"); n != 2 {
@@ -429,9 +422,9 @@ func TestDenialJSON(t *testing.T) {
 	// What the model reads, in full.
 	l := limit.New(limit.Rate{Limit: 10, Per: time.Minute})
 	for range 10 {
-		_ = l.Admit(context.Background(), callOf("search"))
+		_ = l.Admit(context.Background(), "search", "", nil)
 	}
-	err := l.Admit(context.Background(), callOf("search"))
+	err := l.Admit(context.Background(), "search", "", nil)
 	res := errmap.ToResult(err, errmap.Call{Tool: "search", ID: "c1"})
 	b, _ := json.Marshal(res.Structured())
 	want := `{"error":{"code":"rate_limited","message":"tool \"search\" allows 10 calls per minute shared by all callers without a session, credential or known address; retry after 6s","retryable":true,"retryAfterSeconds":6,"callId":"c1","tool":"search"}}`

@@ -13,7 +13,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/ratelimit"
@@ -35,10 +34,6 @@ func redisClient(t testing.TB, addr string) *redis.Client {
 	return rdb
 }
 
-func callOf(tool string) *call.Request {
-	return &call.Request{Kind: call.Tool, Name: tool}
-}
-
 // TestSharedAcrossLimiters: two limiters with their own clients, as two
 // replicas would be, share one bucket per key in Redis.
 func TestSharedAcrossLimiters(t *testing.T) {
@@ -55,7 +50,7 @@ func TestSharedAcrossLimiters(t *testing.T) {
 		if i%2 == 1 {
 			l = b
 		}
-		if last = l.Admit(ctx, callOf("search")); last == nil {
+		if last = l.Admit(ctx, "search", "", nil); last == nil {
 			allowed++
 		}
 	}
@@ -100,18 +95,18 @@ func TestOutage(t *testing.T) {
 			l := limit.New(limit.Rate{Limit: 3, Per: time.Minute}, opts...)
 			ctx := context.Background()
 			for range 3 {
-				if err := l.Admit(ctx, callOf("search")); err != nil {
+				if err := l.Admit(ctx, "search", "", nil); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if err := l.Admit(ctx, callOf("search")); errs.CodeOf(err) != errs.RateLimited {
+			if err := l.Admit(ctx, "search", "", nil); errs.CodeOf(err) != errs.RateLimited {
 				t.Fatalf("fourth call: %v", err)
 			}
 
 			srv.Stop()
 			allowed, limited := 0, 0
 			for i := range 20 {
-				err := l.Admit(ctx, callOf("search"))
+				err := l.Admit(ctx, "search", "", nil)
 				info := errmap.ToResult(err, errmap.Call{Tool: "search"}).Info
 				switch {
 				case err == nil && !closed:
@@ -137,12 +132,12 @@ func TestOutage(t *testing.T) {
 				if time.Now().After(deadline) {
 					t.Fatalf("no recovery:\n%s", logs.String())
 				}
-				_ = l.Admit(ctx, callOf("probe"))
+				_ = l.Admit(ctx, "probe", "", nil)
 				time.Sleep(50 * time.Millisecond)
 			}
 			allowed = 0
 			for range 5 {
-				if l.Admit(ctx, callOf("search")) == nil {
+				if l.Admit(ctx, "search", "", nil) == nil {
 					allowed++
 				}
 			}
@@ -169,13 +164,13 @@ func TestStalled(t *testing.T) {
 	l := limit.New(limit.Rate{Limit: 3, Per: time.Minute}, limit.WithLogger(logs.Logger()),
 		redislimit.Store(redisClient(t, srv.Addr), redislimit.WithWait(100*time.Millisecond)))
 	ctx := context.Background()
-	if err := l.Admit(ctx, callOf("search")); err != nil {
+	if err := l.Admit(ctx, "search", "", nil); err != nil {
 		t.Fatal(err)
 	}
 	srv.Pause()
 	defer srv.Resume()
 	done := make(chan error, 1)
-	go func() { done <- l.Admit(ctx, callOf("search")) }()
+	go func() { done <- l.Admit(ctx, "search", "", nil) }()
 	select {
 	case err := <-done:
 		// One slow call is not an outage: it is refused with a retry,
@@ -231,23 +226,23 @@ func TestRecoveryDoesNotFlap(t *testing.T) {
 	l := limit.New(limit.Rate{Limit: 100, Per: time.Minute}, limit.WithLogger(logs.Logger()), limit.WithFailClosed(),
 		redislimit.Store(rdb, redislimit.WithRetryInterval(retry), redislimit.WithPrefix(prefix(t))))
 	ctx := context.Background()
-	if err := l.Admit(ctx, callOf("search")); err != nil {
+	if err := l.Admit(ctx, "search", "", nil); err != nil {
 		t.Fatal(err)
 	}
 
 	srv.Stop()
 	for range ratelimit.OutageAfter { // an outage, not a single failure
-		if err := l.Admit(ctx, callOf("search")); errs.CodeOf(err) != errs.Unavailable {
+		if err := l.Admit(ctx, "search", "", nil); errs.CodeOf(err) != errs.Unavailable {
 			t.Fatalf("Redis down, fail closed: %v", err)
 		}
 	}
 	time.Sleep(retry) // the store asks Redis again after this
 	late := make(chan error, 1)
-	go func() { late <- l.Admit(context.WithValue(ctx, holdKey{}, true), callOf("search")) }()
+	go func() { late <- l.Admit(context.WithValue(ctx, holdKey{}, true), "search", "", nil) }()
 	<-hold.failed // it asked the stopped Redis and failed
 
 	srv.Restart()
-	if err := l.Admit(ctx, callOf("search")); err != nil {
+	if err := l.Admit(ctx, "search", "", nil); err != nil {
 		t.Fatalf("the first call after the restart: %v", err)
 	}
 	close(hold.release)
@@ -255,7 +250,7 @@ func TestRecoveryDoesNotFlap(t *testing.T) {
 		t.Fatalf("the call that failed during the outage: %v", err) // its answer is unknown: fail closed
 	}
 	for i := range 3 {
-		if err := l.Admit(ctx, callOf("search")); err != nil {
+		if err := l.Admit(ctx, "search", "", nil); err != nil {
 			t.Fatalf("call %d after the late failure was refused (the store switched itself off again): %v\n%s", i, err, logs.String())
 		}
 	}
@@ -297,7 +292,7 @@ func TestDeadRedisIsRefusedAtOnce(t *testing.T) {
 		redislimit.Store(rdb, redislimit.WithWait(5*time.Second), redislimit.WithPrefix(prefix(t))))
 	srv.Stop()
 	begin := time.Now()
-	err := lim.Admit(t.Context(), &call.Request{Kind: call.Tool, Name: "search"})
+	err := lim.Admit(t.Context(), "search", "", nil)
 	took := time.Since(begin)
 	if errs.CodeOf(err) != errs.Unavailable {
 		t.Fatalf("a stopped Redis answered: %v", err)
