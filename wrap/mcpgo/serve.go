@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -73,6 +74,28 @@ type HTTPServer struct {
 	mcp     *server.StreamableHTTPServer
 	handler http.Handler
 	hs      *http.Server
+
+	mu    sync.Mutex
+	fresh map[net.Conn]struct{} // accepted, no byte of a request read yet
+}
+
+// freshGrace is how long Shutdown leaves a connection that has sent no
+// byte of a request yet before it closes it. http.Server.Shutdown counts
+// such a connection busy for five seconds, and a Go client that dialled
+// one connection more than it used leaves one so: the whole of a
+// FatalExit's default Timeout, which the hooks after Shutdown share.
+const freshGrace = 200 * time.Millisecond
+
+// track follows the connections that have not started a request
+// (http.StateNew), for Shutdown.
+func (h *HTTPServer) track(c net.Conn, st http.ConnState) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if st != http.StateNew {
+		delete(h.fresh, c)
+		return
+	}
+	h.fresh[c] = struct{}{}
 }
 
 // NewHTTPServer returns the streamable HTTP server of s with the limits
@@ -94,7 +117,7 @@ type HTTPServer struct {
 //
 // Its Shutdown has the shape of a FatalExit hook:
 //
-//	hs := wrap.NewHTTPServer(s, wrap.HTTPLimits{})
+//	hs := mcpgo.NewHTTPServer(s, mcpgo.HTTPLimits{})
 //	// … wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{hs.Shutdown}}) …
 //	log.Fatal(hs.ListenAndServe(":8080"))
 func NewHTTPServer(s *server.MCPServer, l HTTPLimits, opts ...server.StreamableHTTPOption) *HTTPServer {
@@ -108,7 +131,8 @@ func NewHTTPServer(s *server.MCPServer, l HTTPLimits, opts ...server.StreamableH
 		h.handler = limitBody(h.mcp, l.MaxBodyBytes)
 	}
 	h.handler = adapter.WithinWriteTimeout(h.handler, max(l.WriteTimeout, 0))
-	h.hs = &http.Server{Handler: h.handler, ReadHeaderTimeout: max(l.ReadHeaderTimeout, 0)}
+	h.fresh = map[net.Conn]struct{}{}
+	h.hs = &http.Server{Handler: h.handler, ReadHeaderTimeout: max(l.ReadHeaderTimeout, 0), ConnState: h.track}
 	return h
 }
 
@@ -130,8 +154,19 @@ func (h *HTTPServer) ListenAndServe(addr string) error {
 
 // Shutdown stops accepting connections, waits (up to ctx) for the answers
 // being written, then closes the sessions and stops the idle-session
-// sweeper.
+// sweeper. A connection that has sent no byte of a request within 200ms of
+// the start of Shutdown is closed (http.Server.Shutdown alone would wait
+// five seconds for it): nothing was asked on it.
 func (h *HTTPServer) Shutdown(ctx context.Context) error {
+	t := time.AfterFunc(freshGrace, func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		for c := range h.fresh {
+			_ = c.Close()
+			delete(h.fresh, c)
+		}
+	})
+	defer t.Stop()
 	err := h.hs.Shutdown(ctx)
 	return errors.Join(err, h.mcp.Shutdown(ctx))
 }
