@@ -359,13 +359,6 @@ func header(w io.Writer, r *Report, md bool) {
 	fmt.Fprintln(w)
 }
 
-func countStr(n int) string {
-	if n < 0 {
-		return "not offered"
-	}
-	return strconv.Itoa(n)
-}
-
 func ifs(c bool, s string) string {
 	if c {
 		return s

@@ -531,8 +531,6 @@ func plainError(pass *analysis.Pass, e ast.Expr) string {
 // CtxLost: check 4, the handler's ctx not passed on.
 var CtxLost = newCheck("ctxlost", "report upstream calls that do not get the handler's ctx", runCtxLost)
 
-var httpNoCtx = map[string]bool{"Get": true, "Post": true, "PostForm": true, "Head": true}
-
 func runCtxLost(pass *analysis.Pass, hs *Handlers, r *reporter) {
 	crossSeen := map[string]bool{}
 	for _, b := range hs.Bodies {
