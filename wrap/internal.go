@@ -6,6 +6,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/policy"
 )
 
 // The SDK adapters (wrap/mcpgo, wrap/gosdk) run a Wrapper's chain, give a
@@ -25,4 +26,5 @@ func init() {
 		return ok
 	}
 	adapter.Observer = func(w any) *obs.Observer { return w.(*Wrapper).cfg.observer }
+	adapter.Policy = func(w any) *policy.Engine { return w.(*Wrapper).cfg.policy }
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/observe"
 )
 
@@ -64,6 +65,11 @@ type config struct {
 	// bound is set when the tool's handler checks its arguments' shape
 	// itself (a typed tool, adapter.Tool).
 	bound bool
+	// policy is WithAuthorization's, nil without one; scopes are
+	// WithScopes', declared for the tool a chain of its own serves.
+	policy *policy.Engine
+	scopes []string
+	scoped bool
 	// argModes are WithArgumentValues, WithArgumentNamesOnly and
 	// WithoutArguments, applied to the observer.
 	argModes []obs.Option

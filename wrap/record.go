@@ -40,6 +40,8 @@ type record struct {
 	// goroutine (with a timeout), which may outlive the answer. An atomic
 	// on every call would cost ~10 ns; this way only that path pays.
 	shared *atomic.Int32
+	// authz is the policy's decision (WithAuthorization), nil without one.
+	authz *obs.Authz
 }
 
 // start begins observing the call; the returned context carries its span.
@@ -113,6 +115,7 @@ func (r *record) log(ctx context.Context) {
 		Result:      r.result,
 		JSONRPCCode: r.rpcCode,
 		CutFrom:     r.cutFrom,
+		Authz:       r.authz,
 		// The model read a generic sentence instead of this error.
 		Masked: r.err != nil && !r.err.Code().Public() && r.outcome != obs.OutcomeProtocolError && !r.public,
 	}

@@ -25,7 +25,9 @@ type Wrapper struct {
 
 // New evaluates the options once and returns a Wrapper.
 func New(opts ...Option) *Wrapper {
-	return &Wrapper{cfg: newConfig(config{}, opts)}
+	w := &Wrapper{cfg: newConfig(config{}, opts)}
+	w.cfg.scoped, w.cfg.scopes = false, nil // WithScopes names a tool's own chain's scopes
+	return w
 }
 
 // handler and answer are the chain's names for what an adapter hands it
@@ -61,6 +63,9 @@ func (w *Wrapper) toolChain(name string, info call.Info, bound bool, opts []Opti
 	c.info = info
 	c.infoName = name
 	c.bound = c.bound || bound
+	if c.policy != nil && c.scoped {
+		c.policy.Declare(name, c.scopes)
+	}
 	w.chains.Store(name, &c)
 	return &c
 }
@@ -115,6 +120,9 @@ func refuseRepeated(ctx context.Context, cfg *config, rec *record, req *call.Req
 // produced in o. The caller gives back what admission holds (leave) once
 // the call is answered.
 func layers(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome) admitted {
+	if cfg.policy != nil && !authorize(ctx, req, cfg, rec, o) {
+		return admitted{}
+	}
 	if req.Kind == call.Tool && !cfg.bound {
 		if e := object(req); e != nil {
 			o.err = e

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/policy"
 )
 
 // Serve runs one chain for one request and always returns an Answer: h's
@@ -37,4 +38,7 @@ var (
 	// names it knows), nil when it neither logs nor observes: what an
 	// adapter connects the SDK's own hooks and tracing to.
 	Observer func(w any) *obs.Observer
+	// Policy returns w's authorization policy (wrap.WithAuthorization),
+	// nil without one: what an adapter filters the lists it sends by.
+	Policy func(w any) *policy.Engine
 )

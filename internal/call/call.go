@@ -9,6 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+
+	"github.com/mcpwrap/mcpwrap/wrap/authz"
 )
 
 // Kind is the method a request belongs to.
@@ -52,6 +54,18 @@ type Request struct {
 	// Lookup finds the tool's definition when Tool is not Known; nil when
 	// the adapter cannot.
 	Lookup Lookup
+	// Identify returns who makes the request, as the adapter finds it (a
+	// verified token's caller, the process owner over stdio); the zero
+	// Caller, anonymous and granted nothing, when it finds none. nil: the
+	// adapter cannot tell. The chain calls it only under a policy.
+	Identify func(ctx context.Context, r *Request) authz.Caller
+	// Ask asks the user to confirm the call (MCP elicitation); nil when the
+	// adapter cannot ask.
+	Ask func(ctx context.Context, message string) (Reply, error)
+	// Unknown returns the answer the SDK gives a request for a name it does
+	// not know (an unknown tool, prompt or resource), marked ProtocolError,
+	// for a name the caller may not know of; nil: a not_found answer.
+	Unknown func(r *Request) error
 	// SDK is the adapter's own value for the request (the SDK's request,
 	// its handler), for the Handler the adapter gives the chain. The chain
 	// never reads it.
@@ -66,6 +80,9 @@ type Info struct {
 	// ReadOnly and Idempotent are the tool's annotations (readOnlyHint,
 	// idempotentHint): a tool with either is safe to call again.
 	ReadOnly, Idempotent bool
+	// Destructive and OpenWorld are the destructiveHint and openWorldHint
+	// annotations, with MCP's defaults (true) when the tool says nothing.
+	Destructive, OpenWorld bool
 	// Paging names a parameter of the tool's input schema that bounds an
 	// answer (limit, page, cursor, offset, max…), "" when it has none:
 	// what a model can ask for less with.
@@ -130,3 +147,18 @@ type Sizer interface {
 	// against the tool's output schema, so a cut copy would be invalid).
 	Cut(budget int, note string) Result
 }
+
+// Reply is the user's answer to Request.Ask.
+type Reply uint8
+
+// The replies.
+const (
+	// Unsupported: the client cannot be asked (no elicitation capability).
+	Unsupported Reply = iota
+	// Accepted: the user confirmed.
+	Accepted
+	// Declined: the user said no.
+	Declined
+	// Cancelled: the user dismissed the question without answering.
+	Cancelled
+)

@@ -107,6 +107,9 @@ func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code 
 	if out.CutFrom > 0 {
 		attrs = append(attrs, slog.Int(semconv.KeyCutFrom, out.CutFrom))
 	}
+	if out.Authz != nil {
+		attrs = append(attrs, out.Authz.logAttr())
+	}
 	return attrs
 }
 

@@ -28,6 +28,7 @@ type Observer struct {
 	duration   metric.Float64Histogram
 	retries    metric.Int64Counter
 	repeated   metric.Int64Counter
+	denials    metric.Int64Counter
 	reconnects metric.Int64Counter
 	panics     metric.Int64Counter
 	logger     *slog.Logger
@@ -174,6 +175,10 @@ func (o *Observer) initMetrics() {
 			metric.WithDescription("Tool calls refused without running because the same call kept failing."))
 		return e
 	}(), func() (e error) {
+		o.denials, e = m.Int64Counter(semconv.MetricDenials, metric.WithUnit("{request}"),
+			metric.WithDescription("Requests an authorization policy did not allow, by tool and reason."))
+		return e
+	}(), func() (e error) {
 		o.panics, e = m.Int64Counter(semconv.MetricPanics, metric.WithUnit("{panic}"),
 			metric.WithDescription("Tool handler panics recovered."))
 		return e
@@ -181,7 +186,7 @@ func (o *Observer) initMetrics() {
 	if err != nil {
 		otel.Handle(err)
 	}
-	o.metrics = o.duration != nil && o.retries != nil && o.reconnects != nil && o.panics != nil && o.repeated != nil
+	o.metrics = o.duration != nil && o.retries != nil && o.reconnects != nil && o.panics != nil && o.repeated != nil && o.denials != nil
 }
 
 // Logger returns the logger of the per-call lines (nil without one).

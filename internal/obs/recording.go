@@ -215,6 +215,10 @@ func (c *Recording) End(ctx context.Context, out Report) {
 			c.o.repeated.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.metricToolName())))
 		}
 	}
+	if c.o.metrics && out.Authz != nil && out.Authz.Denied() {
+		c.o.denials.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.metricToolName()),
+			attribute.String(semconv.AttrAuthzReason, out.Authz.Reason)))
+	}
 	if c.o.metrics {
 		c.o.duration.Record(ctx, d.Seconds(), c.durationOption(errType))
 		if panicked {
@@ -256,6 +260,9 @@ func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc
 		attrs = append(attrs, attribute.String(semconv.AttrToolResult, c.resultText(out.Result)))
 	}
 	s.SetAttributes(attrs...)
+	if out.Authz != nil {
+		s.SetAttributes(out.Authz.spanAttrs()...)
+	}
 	if out.Err != nil {
 		cause := lc.get(c, out.Err)
 		if panicked {

@@ -55,6 +55,8 @@ type Report struct {
 	// CutFrom is the size in bytes of the handler's result before the
 	// answer-size cap cut it; 0 when it was not cut.
 	CutFrom int
+	// Authz is the authorization decision, when a policy made one.
+	Authz *Authz
 }
 
 // ErrorType returns the semantic conventions' error.type: the JSON-RPC code

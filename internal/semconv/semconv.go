@@ -35,6 +35,13 @@ const (
 	AttrMasked    = "mcpwrap.masked"
 	AttrCutFrom   = "mcpwrap.result.cut_from_bytes"
 	AttrUpstream  = "mcpwrap.upstream"
+	// The authorization decision of a call (wrap.WithAuthorization).
+	AttrAuthzDecision = "mcpwrap.authz.decision"
+	AttrAuthzReason   = "mcpwrap.authz.reason"
+	AttrAuthzSubject  = "mcpwrap.authz.subject"
+	AttrAuthzRequired = "mcpwrap.authz.required_scopes"
+	AttrAuthzGranted  = "mcpwrap.authz.granted_scopes"
+	AttrAuthzMissing  = "mcpwrap.authz.missing_scopes"
 	// AttrEvent replaces an event attribute named "event", which Jaeger's
 	// classic API would show instead of the event's name.
 	AttrEvent = "mcpwrap.event"
@@ -64,6 +71,9 @@ const (
 	MetricReconnects        = "mcpwrap.tool.reconnects"
 	MetricPanics            = "mcpwrap.tool.panics"
 	MetricRepeated          = "mcpwrap.tool.repeated_failures"
+	// MetricDenials counts the requests a policy did not allow, by tool
+	// and AttrAuthzReason.
+	MetricDenials = "mcpwrap.authz.denials"
 	EventRepeated           = "mcpwrap.repeated_failure"
 	// MetricHandlers counts the tool handlers holding a slot of wrap's
 	// bulkhead, by tool and AttrHandlerState.
@@ -111,6 +121,9 @@ const (
 	KeyMasked          = "masked"
 	KeyJSONRPCCode     = "jsonrpc_code"
 	KeyLateMS          = "late_ms"
+	// KeyAuthz is the group of the authorization decision: its keys are
+	// decision, reason, subject, required, granted, missing.
+	KeyAuthz = "authz"
 )
 
 // Log messages.

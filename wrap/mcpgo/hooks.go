@@ -16,6 +16,8 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/policy"
+	"github.com/mcpwrap/mcpwrap/wrap/authz"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -60,7 +62,7 @@ func (a *attached) register(h *server.Hooks) {
 				return
 			}
 			req, _ := msg.(*mcp.CallToolRequest)
-			answered(ctx, o, id, req, nil, err)
+			answered(ctx, o, adapter.Policy(a.w), id, req, nil, err)
 		}
 	})
 	if o == nil {
@@ -73,7 +75,7 @@ func (a *attached) register(h *server.Hooks) {
 		if _, ok := a.repaired.LoadAndDelete(ctx.Done()); ok {
 			return
 		}
-		answered(ctx, o, id, req, result, nil)
+		answered(ctx, o, nil, id, req, result, nil)
 	})
 }
 
@@ -116,7 +118,9 @@ func (a *attached) checkHooks(ctx context.Context) {
 
 // answered closes what Began opened: a call the chain never saw (mcp-go
 // answered it before any middleware) is recorded here.
-func answered(ctx context.Context, o *obs.Observer, id any, req *mcp.CallToolRequest, result any, err error) {
+// A tool that exists but was answered as unknown was hidden by e, the
+// policy (authorizeLists' filter): its line carries the decision.
+func answered(ctx context.Context, o *obs.Observer, e *policy.Engine, id any, req *mcp.CallToolRequest, result any, err error) {
 	var r call.Request
 	r.Kind = call.Tool
 	if req != nil {
@@ -130,7 +134,15 @@ func answered(ctx context.Context, o *obs.Observer, id any, req *mcp.CallToolReq
 		r.Session = s.SessionID()
 	}
 	r.RequestID = formatRequestID(id)
-	o.Answered(ctx, &r, unseenReport(result, err), errors.Is(err, server.ErrToolNotFound))
+	rep := unseenReport(result, err)
+	notFound := errors.Is(err, server.ErrToolNotFound)
+	if e != nil && notFound && req != nil {
+		if info := (lookup{}).Tool(ctx, r.Name); info.Known {
+			c := identify(ctx, nil)
+			rep.Authz = e.Audit(e.Decide(ctx, c, authz.Request{Method: policy.ToolsCall, Name: r.Name, Annotations: policy.AnnotationsOf(info)}), c)
+		}
+	}
+	o.Answered(ctx, &r, rep, notFound)
 }
 
 // unseenReport describes mcp-go's own answer: a JSON-RPC error, an

@@ -39,6 +39,7 @@ func Attach(s *server.MCPServer, w *wrap.Wrapper) {
 	server.WithPromptHandlerMiddleware(promptMiddleware(a.serve))(s)
 	outermost(s)
 	a.addHooks(s)
+	authorizeLists(s, w)
 	if adapter.Observer(w) != nil {
 		server.WithMetaPropagator(MetaPropagator(w))(s)
 		server.WithPropagator(HTTPPropagator(w))(s)
@@ -100,6 +101,9 @@ func (tc *toolCall) fill(ctx context.Context, req mcp.CallToolRequest, next serv
 		Header:   req.Header,
 		Protocol: server.RequestProtocolVersion(ctx),
 		Lookup:   lookup{},
+		Identify: identify,
+		Ask:      ask,
+		Unknown:  unknownName,
 		SDK:      tc,
 	}
 	if req.Params.Meta != nil {
@@ -304,7 +308,8 @@ func (lookup) Tool(ctx context.Context, name string) call.Info {
 
 func infoOf(t mcp.Tool) call.Info {
 	a := t.Annotations
-	info := call.Info{Known: true, ReadOnly: isTrue(a.ReadOnlyHint), Idempotent: isTrue(a.IdempotentHint)}
+	info := call.Info{Known: true, ReadOnly: isTrue(a.ReadOnlyHint), Idempotent: isTrue(a.IdempotentHint),
+		Destructive: a.DestructiveHint == nil || *a.DestructiveHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint}
 	if t.RawInputSchema != nil {
 		info.Paging = paging.Param(t.RawInputSchema)
 	} else if len(t.InputSchema.Properties) > 0 {

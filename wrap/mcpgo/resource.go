@@ -133,6 +133,7 @@ func fill(ctx context.Context, r *call.Request, meta *mcp.Meta) {
 	}
 	r.Protocol = server.RequestProtocolVersion(ctx)
 	r.Modern = mcp.IsModernProtocol(r.Protocol)
+	r.Identify, r.Unknown = identify, unknownName
 	if s := server.ClientSessionFromContext(ctx); s != nil {
 		r.Session = s.SessionID()
 	}

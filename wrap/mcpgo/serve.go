@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/wrap/authz"
 )
 
 // The defaults of HTTPLimits.
@@ -193,6 +194,9 @@ func ServeStdio(s *server.MCPServer, logger *slog.Logger, opts ...server.StdioOp
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
+	// Over stdio the caller is whoever started the process: an
+	// authorization policy grants it Policy.Local.
+	ctx = authz.NewContext(ctx, authz.Caller{Local: true, Subject: "uid:" + strconv.Itoa(os.Getuid())})
 	d := newDrain(ctx, os.Stdin, os.Stdout)
 	err := ss.Listen(ctx, d, d)
 	if errors.Is(err, context.Canceled) {

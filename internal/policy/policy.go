@@ -1,0 +1,355 @@
+// Package policy evaluates an authz.Policy: it is what the chain of package
+// wrap and the SDK adapters' list filters share, so that a tool is shown
+// exactly when a call to it would be allowed. A policy is evaluated from
+// data read once; Decide reads no lock but the registrations' map.
+package policy
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/wrap/authz"
+)
+
+// The methods a policy decides on.
+const (
+	ToolsCall     = "tools/call"
+	ResourcesRead = "resources/read"
+	PromptsGet    = "prompts/get"
+)
+
+// Verdict is what a policy made of a request.
+type Verdict uint8
+
+// The verdicts. Their names are the log line's authz.decision.
+const (
+	// Allowed: the call runs.
+	Allowed Verdict = iota
+	// Denied: the call is answered permission_denied (Decision.Err).
+	Denied
+	// Hidden: the caller may not know of the tool, resource or prompt; it
+	// is left out of lists and a call is answered like one to an unknown
+	// name.
+	Hidden
+)
+
+var verdictNames = [...]string{Allowed: "allowed", Denied: "denied", Hidden: "hidden"}
+
+func (v Verdict) String() string { return verdictNames[v] }
+
+// Reasons a request was not allowed, for the log line's authz.reason and
+// the denial metric.
+const (
+	ReasonUndeclared = "undeclared" // the policy names nothing for it
+	ReasonScope      = "scope"      // the caller lacks a required scope
+	ReasonReadOnly   = "read_only"  // read-only mode, and the tool is not
+	ReasonCheck      = "check"      // Policy.Check said no
+	ReasonDeclined   = "declined"   // the user declined the confirmation
+	ReasonNoConfirm  = "unconfirmable"
+)
+
+// Decision is the outcome of Decide.
+type Decision struct {
+	Verdict Verdict
+	// Reason says why a request was not allowed ("" when it was).
+	Reason string
+	// Required are the scopes the request needs; Missing those of them
+	// the caller lacks.
+	Required, Missing []string
+	// Err is the answer of a Denied call.
+	Err *errs.Error
+	// Confirm says an allowed call must be confirmed by the user first.
+	Confirm bool
+}
+
+// Engine is an evaluated Policy. It is safe for concurrent use.
+type Engine struct {
+	p         authz.Policy
+	tools     map[string][]string
+	prompts   map[string][]string
+	resources map[string][]string
+	prefixes  []prefix // resource keys ending in "*", longest first
+	public    map[string]bool
+	pubPrefix []string
+	confirm   map[string]bool
+	// declared holds what tools declared at registration (wrap.WithScopes).
+	declared sync.Map // string → []string
+	// warned remembers the undeclared names already logged.
+	warned sync.Map
+}
+
+type prefix struct {
+	p      string
+	scopes []string
+}
+
+// New evaluates p. It copies what it keeps, so that a later change to the
+// caller's maps has no effect.
+func New(p authz.Policy) *Engine {
+	e := &Engine{p: p, tools: copyMap(p.Tools), prompts: copyMap(p.Prompts), resources: map[string][]string{},
+		public: map[string]bool{}, confirm: map[string]bool{}}
+	for k, v := range p.Resources {
+		if strings.HasSuffix(k, "*") {
+			e.prefixes = append(e.prefixes, prefix{strings.TrimSuffix(k, "*"), slices.Clone(v)})
+			continue
+		}
+		e.resources[k] = slices.Clone(v)
+	}
+	slices.SortFunc(e.prefixes, func(a, b prefix) int { return len(b.p) - len(a.p) })
+	for _, n := range p.Public {
+		if strings.HasSuffix(n, "*") {
+			e.pubPrefix = append(e.pubPrefix, strings.TrimSuffix(n, "*"))
+			continue
+		}
+		e.public[n] = true
+	}
+	for _, n := range p.Confirm.Tools {
+		e.confirm[n] = true
+	}
+	e.p.Local = slices.Clone(p.Local)
+	return e
+}
+
+func copyMap(m map[string][]string) map[string][]string {
+	out := make(map[string][]string, len(m))
+	for k, v := range m {
+		out[k] = slices.Clone(v)
+	}
+	return out
+}
+
+// Declare adds scopes that the named tool requires, as its registration
+// said (wrap.WithScopes). A tool declared with no scopes is declared all
+// the same: it needs none.
+func (e *Engine) Declare(tool string, scopes []string) {
+	for {
+		old, loaded := e.declared.LoadOrStore(tool, slices.Clone(scopes))
+		if !loaded {
+			return
+		}
+		merged := slices.Clone(old.([]string))
+		for _, s := range scopes {
+			if !slices.Contains(merged, s) {
+				merged = append(merged, s)
+			}
+		}
+		if e.declared.CompareAndSwap(tool, old, merged) {
+			return
+		}
+	}
+}
+
+// Required returns the scopes a request of method for name needs, and
+// whether the policy declares it at all (a public name needs none).
+func (e *Engine) Required(method, name string) ([]string, bool) {
+	switch method {
+	case ToolsCall:
+		s, ok := e.tools[name]
+		if d, found := e.declared.Load(name); found {
+			s = union(s, d.([]string))
+			ok = true
+		}
+		if ok {
+			return s, true
+		}
+	case PromptsGet:
+		if s, ok := e.prompts[name]; ok {
+			return s, true
+		}
+	case ResourcesRead:
+		if s, ok := e.resources[name]; ok {
+			return s, true
+		}
+		for _, p := range e.prefixes {
+			if strings.HasPrefix(name, p.p) {
+				return p.scopes, true
+			}
+		}
+	}
+	if e.public[name] {
+		return nil, true
+	}
+	for _, p := range e.pubPrefix {
+		if strings.HasPrefix(name, p) {
+			return nil, true
+		}
+	}
+	return nil, false
+}
+
+func union(a, b []string) []string {
+	if len(a) == 0 {
+		return b
+	}
+	out := slices.Clone(a)
+	for _, s := range b {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Granted returns the scopes c holds: over stdio, the policy's Local.
+func (e *Engine) Granted(c authz.Caller) []string {
+	if c.Local {
+		return e.p.Local
+	}
+	return c.Scopes
+}
+
+// Decide says whether c may make request r. It never panics: a Check that
+// panics denies.
+func (e *Engine) Decide(ctx context.Context, c authz.Caller, r authz.Request) (d Decision) {
+	required, declared := e.Required(r.Method, r.Name)
+	d.Required = required
+	if !declared {
+		d.Verdict, d.Reason = Hidden, ReasonUndeclared
+		return d
+	}
+	if e.p.ReadOnly && r.Method == ToolsCall && !(r.Annotations.Known && r.Annotations.ReadOnly) {
+		d.Verdict, d.Reason = Hidden, ReasonReadOnly
+		return d
+	}
+	granted := authz.Caller{Scopes: e.Granted(c)}
+	if d.Missing = granted.Missing(required); len(d.Missing) > 0 {
+		d.Reason = ReasonScope
+		if !e.p.StepUp {
+			d.Verdict = Hidden
+			return d
+		}
+		if !r.Listing {
+			d.Verdict = Denied
+			d.Err = errs.New(errs.PermissionDenied, missingMessage(r, d.Missing, c.Local))
+		}
+		return d
+	}
+	if e.p.Check != nil {
+		if err := e.check(ctx, c, r); err != nil {
+			d.Reason = ReasonCheck
+			if r.Listing {
+				d.Verdict = Hidden
+				return d
+			}
+			d.Verdict, d.Err = Denied, checkError(err)
+			return d
+		}
+	}
+	if r.Method == ToolsCall && !r.Listing {
+		d.Confirm = e.confirm[r.Name] || e.p.Confirm.Destructive && destructive(r.Annotations)
+	}
+	return d
+}
+
+// destructive reads MCP's defaults: destructiveHint is true unless said
+// otherwise, and means nothing for a read-only tool; a tool whose
+// definition is not known may destroy.
+func destructive(a authz.Annotations) bool {
+	return !a.Known || !a.ReadOnly && a.Destructive
+}
+
+func (e *Engine) check(ctx context.Context, c authz.Caller, r authz.Request) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = errs.New(errs.PermissionDenied, "the authorization check failed")
+		}
+	}()
+	return e.p.Check(ctx, c, r)
+}
+
+// checkError is what the model reads of a Check's refusal: an errs error
+// as it is, anything else as permission_denied in its own words.
+func checkError(err error) *errs.Error {
+	if e := errs.From(err); e.Code() != errs.Internal {
+		return e
+	}
+	return errs.Wrap(errs.PermissionDenied, err, err.Error())
+}
+
+func missingMessage(r authz.Request, missing []string, local bool) string {
+	what := "calling " + r.Name
+	switch r.Method {
+	case ResourcesRead:
+		what = "reading " + r.Name
+	case PromptsGet:
+		what = "getting prompt " + r.Name
+	}
+	noun := "scope"
+	if len(missing) > 1 {
+		noun = "scopes"
+	}
+	if local {
+		return fmt.Sprintf("%s needs the %s %s, which this server does not grant over stdio", what, noun, strings.Join(missing, " "))
+	}
+	return fmt.Sprintf("%s needs the %s %s, which the access token does not grant", what, noun, strings.Join(missing, " "))
+}
+
+// Subject is how the log line and span name c: its subject, or the first
+// 16 hex digits of its SHA-256 when the policy says HashSubject; "local"
+// for the process owner without one, "" for an anonymous caller.
+func (e *Engine) Subject(c authz.Caller) string {
+	s := c.Subject
+	if s == "" && c.Local {
+		return "local"
+	}
+	if s == "" || !e.p.HashSubject {
+		return s
+	}
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:8])
+}
+
+// Confirmation returns the confirmation policy.
+func (e *Engine) Confirmation() authz.Confirm { return e.p.Confirm }
+
+// WarnUndeclared logs, once per name, a warning that the policy declares
+// nothing for method on name, so every caller is denied it: at start-up
+// for what a server registered before it was attached, and at the first
+// request for the rest.
+func (e *Engine) WarnUndeclared(ctx context.Context, o *obs.Observer, method, name string) {
+	if o == nil {
+		return
+	}
+	if _, ok := e.Required(method, name); ok {
+		return
+	}
+	if _, seen := e.warned.LoadOrStore(method+" "+name, true); seen {
+		return
+	}
+	o.Log(ctx, slog.LevelWarn, "authorization: no policy declares "+method+" "+name+
+		"; it is denied to every caller (declare it in the policy, or name it in Policy.Public)")
+}
+
+// Checks reports whether the policy has a Check, which reads the
+// arguments.
+func (e *Engine) Checks() bool { return e.p.Check != nil }
+
+// maxSubjectBytes caps the subject in the log line and span.
+const maxSubjectBytes = 256
+
+// Audit is what the log line, the span and the denial metric say of d, a
+// decision for c.
+func (e *Engine) Audit(d Decision, c authz.Caller) *obs.Authz {
+	sub := e.Subject(c)
+	if len(sub) > maxSubjectBytes {
+		sub = sub[:maxSubjectBytes]
+	}
+	return &obs.Authz{Decision: d.Verdict.String(), Reason: d.Reason, Subject: sub,
+		Required: d.Required, Granted: e.Granted(c), Missing: d.Missing}
+}
+
+// AnnotationsOf are a tool's hints, as the chain knows them, as a policy
+// reads them.
+func AnnotationsOf(i call.Info) authz.Annotations {
+	return authz.Annotations{Known: i.Known, ReadOnly: i.ReadOnly, Destructive: i.Destructive,
+		Idempotent: i.Idempotent, OpenWorld: i.OpenWorld}
+}

@@ -1,0 +1,156 @@
+package mcpgo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/adapter"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/policy"
+	"github.com/mcpwrap/mcpwrap/wrap/authz"
+)
+
+// identify is who calls: the Caller a verifier in front of mcp-go's HTTP
+// handler put in the request's context (authz.RequireBearer, NewHTTPServer
+// with Auth), or the process owner ServeStdio put there.
+func identify(ctx context.Context, _ *call.Request) authz.Caller {
+	c, _ := authz.FromContext(ctx)
+	return c
+}
+
+// unknownName is mcp-go's own answer to a name it does not know, word for
+// word: a caller may not learn that a hidden tool, prompt or resource
+// exists.
+func unknownName(r *call.Request) error {
+	switch r.Kind {
+	case call.Resource:
+		return fmt.Errorf("handler not found for resource URI '%s': %w", r.Name, server.ErrResourceNotFound)
+	case call.Prompt:
+		return call.ProtocolError(fmt.Errorf("prompt '%s' not found: %w", r.Name, server.ErrPromptNotFound),
+			mcp.INVALID_PARAMS, errs.NotFound)
+	}
+	return call.ProtocolError(fmt.Errorf("tool '%s' not found: %w", r.Name, server.ErrToolNotFound),
+		mcp.INVALID_PARAMS, errs.NotFound)
+}
+
+// confirmSchema asks for one boolean.
+var confirmSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"confirm": map[string]any{"type": "boolean", "title": "Allow", "description": "Allow this call to run"},
+	},
+	"required": []string{"confirm"},
+}
+
+// ask asks the user through MCP elicitation (elicitation/create) whether
+// the call may run. A client that did not declare the capability, a
+// session that cannot send requests to its client (stateless HTTP), or a
+// 2026-07-28 client (which learns of elicitations from a tool's result,
+// not a request) cannot be asked: Unsupported.
+func ask(ctx context.Context, msg string) (call.Reply, error) {
+	s := server.ServerFromContext(ctx)
+	sess := server.ClientSessionFromContext(ctx)
+	if s == nil || sess == nil {
+		return call.Unsupported, nil
+	}
+	if ci, ok := sess.(server.SessionWithClientInfo); ok && ci.GetClientCapabilities().Elicitation == nil {
+		return call.Unsupported, nil
+	}
+	res, err := s.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{Message: msg, RequestedSchema: confirmSchema}})
+	switch {
+	case errors.Is(err, server.ErrElicitationNotSupported), errors.Is(err, server.ErrServerInitiatedRequestUnsupported),
+		errors.Is(err, server.ErrNoActiveSession):
+		return call.Unsupported, nil
+	case err != nil:
+		return call.Cancelled, err
+	}
+	switch res.Action {
+	case mcp.ElicitationResponseActionAccept:
+		if m, ok := res.Content.(map[string]any); ok && m["confirm"] == true {
+			return call.Accepted, nil
+		}
+		return call.Declined, nil
+	case mcp.ElicitationResponseActionDecline:
+		return call.Declined, nil
+	}
+	return call.Cancelled, nil
+}
+
+// authorizeLists makes mcp-go's lists follow w's policy: tools and prompts
+// through its own filters (which it applies to calls too, so a hidden tool
+// is answered exactly as an unknown one), resources and templates by the
+// hooks after their lists.
+func authorizeLists(s *server.MCPServer, w any) {
+	e := adapter.Policy(w)
+	if e == nil {
+		return
+	}
+	server.WithToolFilter(func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
+		c := identify(ctx, nil)
+		out := make([]mcp.Tool, 0, len(tools))
+		for _, t := range tools {
+			r := authz.Request{Method: policy.ToolsCall, Name: t.Name, Listing: true, Annotations: policy.AnnotationsOf(infoOf(t))}
+			if e.Decide(ctx, c, r).Verdict != policy.Hidden {
+				out = append(out, t)
+			}
+		}
+		return out
+	})(s)
+	server.WithPromptFilter(func(ctx context.Context, prompts []mcp.Prompt) []mcp.Prompt {
+		c := identify(ctx, nil)
+		out := make([]mcp.Prompt, 0, len(prompts))
+		for _, p := range prompts {
+			if e.Decide(ctx, c, authz.Request{Method: policy.PromptsGet, Name: p.Name, Listing: true}).Verdict != policy.Hidden {
+				out = append(out, p)
+			}
+		}
+		return out
+	})(s)
+	o, ctx := adapter.Observer(w), context.Background()
+	for name := range s.ListTools() {
+		e.WarnUndeclared(ctx, o, policy.ToolsCall, name)
+	}
+	for name := range s.ListPrompts() {
+		e.WarnUndeclared(ctx, o, policy.PromptsGet, name)
+	}
+	for uri := range s.ListResources() {
+		e.WarnUndeclared(ctx, o, policy.ResourcesRead, uri)
+	}
+	h := s.GetHooks()
+	if h == nil {
+		h = &server.Hooks{}
+		server.WithHooks(h)(s)
+	}
+	visible := func(ctx context.Context, uri string) bool {
+		return e.Decide(ctx, identify(ctx, nil), authz.Request{Method: policy.ResourcesRead, Name: uri, Listing: true}).Verdict != policy.Hidden
+	}
+	h.AddAfterListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
+		if res == nil {
+			return
+		}
+		out := make([]mcp.Resource, 0, len(res.Resources))
+		for _, r := range res.Resources {
+			if visible(ctx, r.URI) {
+				out = append(out, r)
+			}
+		}
+		res.Resources = out
+	})
+	h.AddAfterListResourceTemplates(func(ctx context.Context, _ any, _ *mcp.ListResourceTemplatesRequest, res *mcp.ListResourceTemplatesResult) {
+		if res == nil {
+			return
+		}
+		out := make([]mcp.ResourceTemplate, 0, len(res.ResourceTemplates))
+		for _, t := range res.ResourceTemplates {
+			if t.URITemplate != nil && visible(ctx, t.URITemplate.Raw()) {
+				out = append(out, t)
+			}
+		}
+		res.ResourceTemplates = out
+	})
+}
