@@ -74,7 +74,7 @@ func authorize(ctx context.Context, req *call.Request, cfg *config, rec *record,
 		caller = req.Identify(ctx, req)
 	}
 	r := authz.Request{Method: methodOf(req.Kind), Name: req.Name}
-	if req.Kind == call.Tool {
+	if req.Kind == call.Tool && e.Annotated() {
 		r.Annotations = policy.AnnotationsOf(toolInfo(ctx, cfg, req))
 	}
 	if e.Checks() {
@@ -133,7 +133,7 @@ func confirm(ctx context.Context, req *call.Request, c authz.Confirm, r authz.Re
 		msg := confirmMessage(c, r)
 		actx, cancel := context.WithTimeout(ctx, confirmTimeout)
 		var err error
-		reply, err = req.Ask(actx, msg)
+		reply, err = req.Ask(actx, req, msg)
 		cancel()
 		if err != nil { // the client failed to answer, or took too long
 			reply = call.Cancelled

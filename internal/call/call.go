@@ -61,7 +61,7 @@ type Request struct {
 	Identify func(ctx context.Context, r *Request) authz.Caller
 	// Ask asks the user to confirm the call (MCP elicitation); nil when the
 	// adapter cannot ask.
-	Ask func(ctx context.Context, message string) (Reply, error)
+	Ask func(ctx context.Context, r *Request, message string) (Reply, error)
 	// Unknown returns the answer the SDK gives a request for a name it does
 	// not know (an unknown tool, prompt or resource), marked ProtocolError,
 	// for a name the caller may not know of; nil: a not_found answer.

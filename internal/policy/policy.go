@@ -353,3 +353,7 @@ func AnnotationsOf(i call.Info) authz.Annotations {
 	return authz.Annotations{Known: i.Known, ReadOnly: i.ReadOnly, Destructive: i.Destructive,
 		Idempotent: i.Idempotent, OpenWorld: i.OpenWorld}
 }
+
+// Annotated reports whether decisions read a tool's annotations (read-only
+// mode, confirming destructive tools), which an adapter may have to look up.
+func (e *Engine) Annotated() bool { return e.p.ReadOnly || e.p.Confirm.Destructive }

@@ -35,9 +35,19 @@ func middleware(w *wrap.Wrapper) mcp.Middleware {
 		w = wrap.New()
 	}
 	serve := adapter.Chain(w)
+	e := adapter.Policy(w)
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch r := req.(type) {
+			case *mcp.ListToolsRequest, *mcp.ListPromptsRequest, *mcp.ListResourcesRequest, *mcp.ListResourceTemplatesRequest:
+				if e == nil {
+					break
+				}
+				res, err := next(ctx, method, req)
+				if err != nil {
+					return res, err
+				}
+				return filterList(ctx, e, req, res), nil
 			case *mcp.CallToolRequest:
 				if r.Params == nil {
 					break
@@ -128,6 +138,7 @@ func fill(r *call.Request, s *mcp.ServerSession, extra *mcp.RequestExtra, meta m
 	}
 	r.Protocol = v.ProtocolVersion()
 	r.Modern = r.Protocol >= modernProtocol
+	r.Identify, r.Unknown, r.Ask = identify, unknownName, ask
 }
 
 // modernProtocol is the first protocol version whose resource errors

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/authz"
 )
 
 // The nesting go-sdk's stream transports decode: from v1.8.0 on (the
@@ -41,6 +42,9 @@ const idHead = 64 << 10
 // Do not call Attach on s as well: the chain would run twice.
 func Run(ctx context.Context, s *mcp.Server, w *wrap.Wrapper, t mcp.Transport) error {
 	Attach(s, w)
+	// Over stdio the caller is whoever started the process: an
+	// authorization policy grants it Policy.Local.
+	ctx = authz.NewContext(ctx, authz.Caller{Local: true, Subject: "uid:" + strconv.Itoa(os.Getuid())})
 	return s.Run(ctx, Transport(t))
 }
 

@@ -123,8 +123,15 @@ func tool(s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.ToolHandler, bound 
 
 func infoOf(t *mcp.Tool) call.Info {
 	info := call.Info{Known: true, Paging: paging.Param(t.InputSchema)}
+	info.Destructive, info.OpenWorld = true, true // MCP's defaults
 	if a := t.Annotations; a != nil {
 		info.ReadOnly, info.Idempotent = a.ReadOnlyHint, a.IdempotentHint
+		if a.DestructiveHint != nil {
+			info.Destructive = *a.DestructiveHint
+		}
+		if a.OpenWorldHint != nil {
+			info.OpenWorld = *a.OpenWorldHint
+		}
 	}
 	return info
 }

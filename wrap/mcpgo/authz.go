@@ -52,7 +52,7 @@ var confirmSchema = map[string]any{
 // session that cannot send requests to its client (stateless HTTP), or a
 // 2026-07-28 client (which learns of elicitations from a tool's result,
 // not a request) cannot be asked: Unsupported.
-func ask(ctx context.Context, msg string) (call.Reply, error) {
+func ask(ctx context.Context, _ *call.Request, msg string) (call.Reply, error) {
 	s := server.ServerFromContext(ctx)
 	sess := server.ClientSessionFromContext(ctx)
 	if s == nil || sess == nil {

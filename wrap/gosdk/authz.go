@@ -1,0 +1,168 @@
+package gosdk
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/policy"
+	"github.com/mcpwrap/mcpwrap/wrap/authz"
+)
+
+// callerOf is who calls: the TokenInfo go-sdk's auth.RequireBearerToken
+// verified (request Extra), else a Caller in the context (Run's process
+// owner, or a verifier of the server's own); the zero Caller otherwise.
+func callerOf(ctx context.Context, extra *mcp.RequestExtra) authz.Caller {
+	if extra != nil && extra.TokenInfo != nil {
+		return fromTokenInfo(extra.TokenInfo)
+	}
+	if ti := auth.TokenInfoFromContext(ctx); ti != nil {
+		return fromTokenInfo(ti)
+	}
+	c, _ := authz.FromContext(ctx)
+	return c
+}
+
+func fromTokenInfo(ti *auth.TokenInfo) authz.Caller {
+	return authz.Caller{Subject: ti.UserID, Scopes: ti.Scopes, Expires: ti.Expiration, Claims: ti.Extra}
+}
+
+// identify is call.Request.Identify for the requests the middleware
+// serves.
+func identify(ctx context.Context, r *call.Request) authz.Caller {
+	switch v := r.SDK.(type) {
+	case *toolCall:
+		return callerOf(ctx, v.m.Extra)
+	case *methodCall:
+		return callerOf(ctx, v.m.GetExtra())
+	}
+	return callerOf(ctx, nil)
+}
+
+// unknownName is go-sdk's own answer to a name it does not know, word for
+// word.
+func unknownName(r *call.Request) error {
+	switch r.Kind {
+	case call.Resource:
+		return call.ProtocolError(mcp.ResourceNotFoundError(r.Name), int(mcp.CodeResourceNotFound), errs.NotFound)
+	case call.Prompt:
+		return call.ProtocolError(&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", r.Name)},
+			jsonrpc.CodeInvalidParams, errs.NotFound)
+	}
+	return call.ProtocolError(&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", r.Name)},
+		jsonrpc.CodeInvalidParams, errs.NotFound)
+}
+
+// confirmSchema asks for one boolean.
+var confirmSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"confirm": map[string]any{"type": "boolean", "title": "Allow", "description": "Allow this call to run"},
+	},
+	"required": []string{"confirm"},
+}
+
+// ask is call.Request.Ask: MCP elicitation on the call's session, when the
+// client declared the capability.
+func ask(ctx context.Context, r *call.Request, msg string) (call.Reply, error) {
+	var ss *mcp.ServerSession
+	switch v := r.SDK.(type) {
+	case *toolCall:
+		ss = v.m.Session
+	case *methodCall:
+		if s, ok := v.m.GetSession().(*mcp.ServerSession); ok {
+			ss = s
+		}
+	}
+	if ss == nil {
+		return call.Unsupported, nil
+	}
+	ip := ss.InitializeParams()
+	if ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil {
+		return call.Unsupported, nil
+	}
+	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema})
+	if err != nil {
+		return call.Cancelled, err
+	}
+	switch res.Action {
+	case "accept":
+		if res.Content["confirm"] == true {
+			return call.Accepted, nil
+		}
+		return call.Declined, nil
+	case "decline":
+		return call.Declined, nil
+	}
+	return call.Cancelled, nil
+}
+
+// filterList leaves out of a tools/list, prompts/list, resources/list or
+// resources/templates/list result what the caller may not use, as e
+// decides; any other result is returned as it is. The result is copied,
+// never changed: go-sdk may hold it.
+func filterList(ctx context.Context, e *policy.Engine, req mcp.Request, res mcp.Result) mcp.Result {
+	c := callerOf(ctx, req.GetExtra())
+	visible := func(method, name string, a authz.Annotations) bool {
+		return e.Decide(ctx, c, authz.Request{Method: method, Name: name, Listing: true, Annotations: a}).Verdict != policy.Hidden
+	}
+	switch r := res.(type) {
+	case *mcp.ListToolsResult:
+		if r == nil {
+			return res
+		}
+		cp := *r
+		cp.Tools = nil
+		for _, t := range r.Tools {
+			if t != nil && visible(policy.ToolsCall, t.Name, policy.AnnotationsOf(infoOf(t))) {
+				cp.Tools = append(cp.Tools, t)
+			}
+		}
+		if cp.Tools == nil {
+			cp.Tools = []*mcp.Tool{}
+		}
+		return &cp
+	case *mcp.ListPromptsResult:
+		if r == nil {
+			return res
+		}
+		cp := *r
+		cp.Prompts = []*mcp.Prompt{}
+		for _, p := range r.Prompts {
+			if p != nil && visible(policy.PromptsGet, p.Name, authz.Annotations{}) {
+				cp.Prompts = append(cp.Prompts, p)
+			}
+		}
+		return &cp
+	case *mcp.ListResourcesResult:
+		if r == nil {
+			return res
+		}
+		cp := *r
+		cp.Resources = []*mcp.Resource{}
+		for _, x := range r.Resources {
+			if x != nil && visible(policy.ResourcesRead, x.URI, authz.Annotations{}) {
+				cp.Resources = append(cp.Resources, x)
+			}
+		}
+		return &cp
+	case *mcp.ListResourceTemplatesResult:
+		if r == nil {
+			return res
+		}
+		cp := *r
+		cp.ResourceTemplates = []*mcp.ResourceTemplate{}
+		for _, x := range r.ResourceTemplates {
+			if x != nil && visible(policy.ResourcesRead, x.URITemplate, authz.Annotations{}) {
+				cp.ResourceTemplates = append(cp.ResourceTemplates, x)
+			}
+		}
+		return &cp
+	}
+	return res
+}

@@ -1,0 +1,226 @@
+package gosdk_test
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/authz"
+	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
+)
+
+// tokens are what the test's stand-in verifier accepts: the policy is
+// under test here; package jwtauth's tests verify real tokens.
+var tokens = map[string]*auth.TokenInfo{
+	"reader": {UserID: "alice", Scopes: []string{"issues:read"}, Expiration: time.Now().Add(time.Hour)},
+	"admin":  {UserID: "bob", Scopes: []string{"issues:read", "repo:admin"}, Expiration: time.Now().Add(time.Hour)},
+}
+
+func standInVerifier(_ context.Context, tok string, _ *http.Request) (*auth.TokenInfo, error) {
+	if ti, ok := tokens[tok]; ok {
+		return ti, nil
+	}
+	return nil, auth.ErrInvalidToken
+}
+
+type authzServer struct {
+	s    *mcp.Server
+	runs map[string]*atomic.Int32
+	logs *logbuf.Buffer
+}
+
+// newAuthzServer builds a go-sdk server the way github-mcp-server does
+// (plain Server.AddTool, annotations on the tool), attached to a Wrapper
+// with policy p.
+func newAuthzServer(t *testing.T, p authz.Policy) *authzServer {
+	t.Helper()
+	as := &authzServer{s: mcp.NewServer(&mcp.Implementation{Name: "issues", Version: "1.0.0"}, nil),
+		runs: map[string]*atomic.Int32{}, logs: &logbuf.Buffer{}}
+	obj := map[string]any{"type": "object"}
+	add := func(name string, ann *mcp.ToolAnnotations) {
+		n := new(atomic.Int32)
+		as.runs[name] = n
+		as.s.AddTool(&mcp.Tool{Name: name, InputSchema: obj, Annotations: ann}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			n.Add(1)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran " + name}}}, nil
+		})
+	}
+	add("list_issues", &mcp.ToolAnnotations{ReadOnlyHint: true})
+	add("delete_repository", nil)
+	add("forgotten", nil)
+	add("ping", &mcp.ToolAnnotations{ReadOnlyHint: true})
+	as.s.AddPrompt(&mcp.Prompt{Name: "triage"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{}, nil
+	})
+	as.s.AddResource(&mcp.Resource{URI: "admin://audit", Name: "audit"}, func(_ context.Context, r *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: r.Params.URI, Text: "x"}}}, nil
+	})
+	gosdk.Attach(as.s, wrap.New(wrap.WithLogger(as.logs.Logger()), wrap.WithAuthorization(p)))
+	return as
+}
+
+func goPolicy() authz.Policy {
+	return authz.Policy{
+		Tools:     map[string][]string{"list_issues": {"issues:read"}, "delete_repository": {"repo:admin"}},
+		Prompts:   map[string][]string{"triage": {"issues:read"}},
+		Resources: map[string][]string{"admin://*": {"repo:admin"}},
+		Public:    []string{"ping"},
+	}
+}
+
+// serve serves as over streamable HTTP behind go-sdk's own
+// auth.RequireBearerToken.
+func (as *authzServer) serve(t *testing.T, stateless bool) string {
+	t.Helper()
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return as.s }, &mcp.StreamableHTTPOptions{Stateless: stateless})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: auth.RequireBearerToken(standInVerifier, nil)(h), ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	t.Cleanup(func() { _ = hs.Close() })
+	return "http://" + ln.Addr().String()
+}
+
+func connectAs(t *testing.T, url, tok string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	hc := &http.Client{Transport: bearer{tok, http.DefaultTransport}}
+	cl := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, opts)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+func names(t *testing.T, cs *mcp.ClientSession) []string {
+	t.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, tl := range res.Tools {
+		out = append(out, tl.Name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestGoSDKListsAndCallsFollowThePolicy: on go-sdk too, each caller is
+// listed what it may use, stateful and stateless; a hidden tool called by
+// name gets go-sdk's own unknown-tool answer and never runs.
+func TestGoSDKListsAndCallsFollowThePolicy(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
+			as := newAuthzServer(t, goPolicy())
+			url := as.serve(t, stateless)
+			reader := connectAs(t, url, "reader", nil)
+			if got := names(t, reader); !slices.Equal(got, []string{"list_issues", "ping"}) {
+				t.Errorf("reader is listed %v", got)
+			}
+			if got := names(t, connectAs(t, url, "admin", nil)); !slices.Equal(got, []string{"delete_repository", "list_issues", "ping"}) {
+				t.Errorf("admin is listed %v", got)
+			}
+			res, err := reader.ListResources(context.Background(), nil)
+			if err != nil || len(res.Resources) != 0 {
+				t.Errorf("reader is listed resources %v (%v)", res, err)
+			}
+			_, hidden := reader.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_repository"})
+			_, unknown := reader.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool"})
+			if hidden == nil || unknown == nil ||
+				hidden.Error() != strings.ReplaceAll(unknown.Error(), "no_such_tool", "delete_repository") {
+				t.Fatalf("hidden tool answered %v, an unknown one %v", hidden, unknown)
+			}
+			ok, err := reader.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_issues"})
+			if err != nil || ok.IsError {
+				t.Fatalf("allowed call: %+v, %v", ok, err)
+			}
+			if as.runs["delete_repository"].Load() != 0 || as.runs["list_issues"].Load() != 1 {
+				t.Fatalf("runs: delete_repository %d, list_issues %d", as.runs["delete_repository"].Load(), as.runs["list_issues"].Load())
+			}
+			lines, _ := as.logs.Find("tool", "delete_repository")
+			if len(lines) != 1 {
+				t.Fatalf("lines of the hidden call: %s", as.logs.String())
+			}
+			if a, _ := lines[0]["authz"].(map[string]any); a["decision"] != "hidden" || a["subject"] != "alice" {
+				t.Fatalf("authz of the hidden call: %v", a)
+			}
+		})
+	}
+}
+
+// TestConfirmDestructiveCalls: a destructive tool runs only after the
+// user confirms through elicitation; a decline, and a client that cannot
+// elicit, get permission_denied, and the decision is in the log line.
+func TestConfirmDestructiveCalls(t *testing.T) {
+	p := goPolicy()
+	p.Confirm = authz.Confirm{Destructive: true}
+	as := newAuthzServer(t, p)
+	url := as.serve(t, false)
+	var asked atomic.Value
+	answer := func(accept bool) *mcp.ClientOptions {
+		return &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked.Store(r.Params.Message)
+			if accept {
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
+			}
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		}}
+	}
+	call := func(cs *mcp.ClientSession) *mcp.CallToolResult {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_repository", Arguments: map[string]any{"repo": "acme/site"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := call(connectAs(t, url, "admin", answer(true))); res.IsError {
+		t.Fatalf("confirmed call: %+v", res)
+	}
+	if m, _ := asked.Load().(string); !strings.Contains(m, "delete_repository") || !strings.Contains(m, "repo") {
+		t.Fatalf("the user was asked %q", m)
+	}
+	for name, opts := range map[string]*mcp.ClientOptions{"declined": answer(false), "unconfirmable": nil} {
+		res := call(connectAs(t, url, "admin", opts))
+		info, _ := gosdk.InfoOf(res)
+		if !res.IsError || info.Code != "permission_denied" {
+			t.Fatalf("%s call: %+v", name, info)
+		}
+	}
+	if n := as.runs["delete_repository"].Load(); n != 1 {
+		t.Fatalf("delete_repository ran %d times, want 1 (the confirmed call)", n)
+	}
+	if n := as.runs["list_issues"].Load(); n != 0 {
+		t.Fatal("unexpected run")
+	}
+	var decisions []string
+	lines, _ := as.logs.Find("tool", "delete_repository")
+	for _, l := range lines {
+		a, _ := l["authz"].(map[string]any)
+		d, _ := a["decision"].(string)
+		decisions = append(decisions, d)
+	}
+	slices.Sort(decisions)
+	if !slices.Equal(decisions, []string{"confirmed", "declined", "denied"}) {
+		t.Fatalf("decisions logged: %v\n%s", decisions, as.logs.String())
+	}
+	// A read-only tool is never asked about.
+	if res, err := connectAs(t, url, "admin", answer(false)).CallTool(context.Background(), &mcp.CallToolParams{Name: "list_issues"}); err != nil || res.IsError {
+		t.Fatalf("read-only call under confirmation: %+v %v", res, err)
+	}
+}
