@@ -74,7 +74,7 @@ const (
 	// MetricDenials counts the requests a policy did not allow, by tool
 	// and AttrAuthzReason.
 	MetricDenials = "mcpwrap.authz.denials"
-	EventRepeated           = "mcpwrap.repeated_failure"
+	EventRepeated = "mcpwrap.repeated_failure"
 	// MetricHandlers counts the tool handlers holding a slot of wrap's
 	// bulkhead, by tool and AttrHandlerState.
 	MetricHandlers = "mcpwrap.tool.handlers"

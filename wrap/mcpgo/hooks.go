@@ -17,8 +17,8 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/policy"
-	"github.com/mcpwrap/mcpwrap/wrap/authz"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/authz"
 )
 
 // attached is one Wrapper attached to one server.
