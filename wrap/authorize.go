@@ -81,8 +81,11 @@ func authorize(ctx context.Context, req *call.Request, cfg *config, rec *record,
 		r.Arguments = rawArguments(req)
 	}
 	d := e.Decide(ctx, caller, r)
-	a := e.Audit(d, caller)
-	rec.authz = a
+	var a *obs.Authz
+	if cfg.observer != nil {
+		a = e.Audit(d, caller)
+		rec.authz = a
+	}
 	if d.Reason == policy.ReasonUndeclared {
 		e.WarnUndeclared(ctx, cfg.observer, r.Method, r.Name)
 	}
@@ -99,6 +102,9 @@ func authorize(ctx context.Context, req *call.Request, cfg *config, rec *record,
 	}
 	if r.Arguments == nil {
 		r.Arguments = rawArguments(req)
+	}
+	if a == nil {
+		a = new(obs.Authz) // the decision is not reported, but confirm records it
 	}
 	return confirm(ctx, req, e.Confirmation(), r, a, o)
 }

@@ -10,9 +10,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/call"
@@ -81,8 +83,11 @@ type Engine struct {
 	public    map[string]bool
 	pubPrefix []string
 	confirm   map[string]bool
-	// declared holds what tools declared at registration (wrap.WithScopes).
-	declared sync.Map // string → []string
+	// declared holds what tools declared at registration (wrap.WithScopes):
+	// a map never changed once stored, replaced whole under mu, so that a
+	// decision reads it without a lock.
+	mu       sync.Mutex
+	declared atomic.Pointer[map[string][]string]
 	// warned remembers the undeclared names already logged.
 	warned sync.Map
 }
@@ -131,21 +136,23 @@ func copyMap(m map[string][]string) map[string][]string {
 // said (wrap.WithScopes). A tool declared with no scopes is declared all
 // the same: it needs none.
 func (e *Engine) Declare(tool string, scopes []string) {
-	for {
-		old, loaded := e.declared.LoadOrStore(tool, slices.Clone(scopes))
-		if !loaded {
-			return
-		}
-		merged := slices.Clone(old.([]string))
-		for _, s := range scopes {
-			if !slices.Contains(merged, s) {
-				merged = append(merged, s)
-			}
-		}
-		if e.declared.CompareAndSwap(tool, old, merged) {
-			return
-		}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	m := map[string][]string{}
+	if old := e.declared.Load(); old != nil {
+		m = maps.Clone(*old)
 	}
+	// What the policy's map says is merged in here, once, so that a
+	// decision reads one slice and allocates nothing.
+	cur, ok := m[tool]
+	if !ok {
+		cur = e.tools[tool]
+	}
+	m[tool] = union(cur, scopes)
+	if m[tool] == nil {
+		m[tool] = []string{}
+	}
+	e.declared.Store(&m)
 }
 
 // Required returns the scopes a request of method for name needs, and
@@ -153,12 +160,12 @@ func (e *Engine) Declare(tool string, scopes []string) {
 func (e *Engine) Required(method, name string) ([]string, bool) {
 	switch method {
 	case ToolsCall:
-		s, ok := e.tools[name]
-		if d, found := e.declared.Load(name); found {
-			s = union(s, d.([]string))
-			ok = true
+		if m := e.declared.Load(); m != nil {
+			if d, found := (*m)[name]; found {
+				return d, true
+			}
 		}
-		if ok {
+		if s, ok := e.tools[name]; ok {
 			return s, true
 		}
 	case PromptsGet:
@@ -188,7 +195,7 @@ func (e *Engine) Required(method, name string) ([]string, bool) {
 
 func union(a, b []string) []string {
 	if len(a) == 0 {
-		return b
+		return slices.Clone(b)
 	}
 	out := slices.Clone(a)
 	for _, s := range b {

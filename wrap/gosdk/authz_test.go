@@ -2,8 +2,11 @@ package gosdk_test
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -222,5 +225,50 @@ func TestConfirmDestructiveCalls(t *testing.T) {
 	// A read-only tool is never asked about.
 	if res, err := connectAs(t, url, "admin", answer(false)).CallTool(context.Background(), &mcp.CallToolParams{Name: "list_issues"}); err != nil || res.IsError {
 		t.Fatalf("read-only call under confirmation: %+v %v", res, err)
+	}
+}
+
+// TestStdioCallerIsTheProcessOwner: over stdio (gosdk.Run) no token is
+// presented; the caller is the process owner, granted Policy.Local and
+// nothing else.
+func TestStdioCallerIsTheProcessOwner(t *testing.T) {
+	if os.Getenv("AUTHZ_STDIO_CHILD") == "1" {
+		p := goPolicy()
+		p.Local = []string{"issues:read"}
+		s := mcp.NewServer(&mcp.Implementation{Name: "issues", Version: "1.0.0"}, nil)
+		for _, name := range []string{"list_issues", "delete_repository", "ping"} {
+			s.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran"}}}, nil
+			})
+		}
+		w := wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(os.Stderr, nil))), wrap.WithAuthorization(p))
+		_ = gosdk.Run(context.Background(), s, w, &mcp.StdioTransport{})
+		os.Exit(0)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestStdioCallerIsTheProcessOwner$")
+	cmd.Env = append(os.Environ(), "AUTHZ_STDIO_CHILD=1")
+	var stderr logbuf.Buffer
+	cmd.Stderr = &stderr
+	cl := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := cl.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if got := names(t, cs); !slices.Equal(got, []string{"list_issues", "ping"}) {
+		t.Fatalf("the process owner is listed %v", got)
+	}
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "delete_repository"}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
+		t.Fatalf("delete_repository over stdio: %v", err)
+	}
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_issues"}); err != nil || res.IsError {
+		t.Fatalf("list_issues over stdio: %+v %v", res, err)
+	}
+	_ = cs.Close()
+	_ = cmd.Wait()
+	if !strings.Contains(stderr.String(), `"subject":"uid:`) {
+		t.Fatalf("the log line does not name the process owner: %s", stderr.String())
 	}
 }

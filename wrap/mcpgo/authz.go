@@ -92,11 +92,23 @@ func authorizeLists(s *server.MCPServer, w any) {
 	}
 	server.WithToolFilter(func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 		c := identify(ctx, nil)
+		visible := func(t *mcp.Tool) bool {
+			r := authz.Request{Method: policy.ToolsCall, Name: t.Name, Listing: true}
+			if e.Annotated() {
+				r.Annotations = toolAnnotations(*t)
+			}
+			return e.Decide(ctx, c, r).Verdict != policy.Hidden
+		}
+		if len(tools) == 1 { // a call's check, or a one-tool list: no copy
+			if visible(&tools[0]) {
+				return tools
+			}
+			return nil
+		}
 		out := make([]mcp.Tool, 0, len(tools))
-		for _, t := range tools {
-			r := authz.Request{Method: policy.ToolsCall, Name: t.Name, Listing: true, Annotations: policy.AnnotationsOf(infoOf(t))}
-			if e.Decide(ctx, c, r).Verdict != policy.Hidden {
-				out = append(out, t)
+		for i := range tools {
+			if visible(&tools[i]) {
+				out = append(out, tools[i])
 			}
 		}
 		return out
@@ -153,4 +165,12 @@ func authorizeLists(s *server.MCPServer, w any) {
 		}
 		res.ResourceTemplates = out
 	})
+}
+
+// toolAnnotations are t's hints with MCP's defaults, as a policy reads
+// them (infoOf without the input schema's walk).
+func toolAnnotations(t mcp.Tool) authz.Annotations {
+	a := t.Annotations
+	return authz.Annotations{Known: true, ReadOnly: isTrue(a.ReadOnlyHint), Idempotent: isTrue(a.IdempotentHint),
+		Destructive: a.DestructiveHint == nil || *a.DestructiveHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint}
 }

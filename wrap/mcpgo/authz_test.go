@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -16,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/benchmix"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -312,4 +315,131 @@ func TestReadOnlyModeAllowsOnlyReadOnlyTools(t *testing.T) {
 	if n := ps.runs["delete_repository"].Load(); n != 0 {
 		t.Fatalf("delete_repository ran %d times in read-only mode", n)
 	}
+}
+
+type elicitor struct {
+	accept bool
+	asked  atomic.Value
+}
+
+func (e *elicitor) Elicit(_ context.Context, r mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	e.asked.Store(r.Params.Message)
+	if !e.accept {
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
+	}
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
+		Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"confirm": true}}}, nil
+}
+
+// TestConfirmDestructiveCallsOnMCPGo: mcp-go's NewTool marks a tool
+// destructive unless told otherwise; under Confirm.Destructive such a call
+// runs only once the user confirms through elicitation; a decline and a
+// client without elicitation get permission_denied. Clients of
+// 2025-11-25 (which take server requests) are asked.
+func TestConfirmDestructiveCallsOnMCPGo(t *testing.T) {
+	p := issuesPolicy()
+	p.Confirm = authz.Confirm{Destructive: true}
+	ps := newPolicyServer(t, p, server.WithElicitation())
+	url := ps.serve(t)
+	call := func(opts ...client.ClientOption) *mcp.CallToolResult {
+		opts = append(opts, client.WithProtocolVersion("2025-11-25"))
+		res, err := connectAs(t, url, "admin", opts...).CallTool(context.Background(),
+			mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "delete_repository", Arguments: map[string]any{"repo": "acme/site"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	yes := &elicitor{accept: true}
+	if res := call(client.WithElicitationHandler(yes)); res.IsError {
+		t.Fatalf("confirmed call: %+v", res)
+	}
+	if m, _ := yes.asked.Load().(string); !strings.Contains(m, "delete_repository") || !strings.Contains(m, "repo") {
+		t.Fatalf("the user was asked %q", m)
+	}
+	for name, res := range map[string]*mcp.CallToolResult{
+		"declined":      call(client.WithElicitationHandler(&elicitor{})),
+		"unconfirmable": call(),
+	} {
+		info, _ := mcpgo.InfoOf(res)
+		if !res.IsError || info.Code != "permission_denied" {
+			t.Errorf("%s call: %+v", name, info)
+		}
+	}
+	if n := ps.runs["delete_repository"].Load(); n != 1 {
+		t.Fatalf("delete_repository ran %d times, want 1", n)
+	}
+	lines, _ := ps.logs.Find("tool", "delete_repository")
+	var got []string
+	for _, l := range lines {
+		a, _ := l["authz"].(map[string]any)
+		got = append(got, a["decision"].(string))
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"confirmed", "declined", "denied"}) {
+		t.Fatalf("decisions %v", got)
+	}
+}
+
+// TestStdioCallerIsTheProcessOwnerOnMCPGo: over stdio (mcpgo.ServeStdio)
+// the caller is the owner of the process, granted Policy.Local only.
+func TestStdioCallerIsTheProcessOwnerOnMCPGo(t *testing.T) {
+	if os.Getenv("AUTHZ_STDIO_CHILD") == "1" {
+		p := issuesPolicy()
+		p.Local = []string{"issues:read"}
+		s := server.NewMCPServer("issues", "1.0.0")
+		for _, tl := range []mcp.Tool{mcp.NewTool("list_issues"), mcp.NewTool("delete_repository"), mcp.NewTool("ping")} {
+			s.AddTool(tl, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText("ran"), nil
+			})
+		}
+		logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+		mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger), wrap.WithAuthorization(p)))
+		_ = mcpgo.ServeStdio(s, logger)
+		os.Exit(0)
+	}
+	cl, err := client.NewStdioMCPClient(os.Args[0], append(os.Environ(), "AUTHZ_STDIO_CHILD=1"), "-test.run=^TestStdioCallerIsTheProcessOwnerOnMCPGo$")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "t", Version: "0"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := toolNames(t, cl); !slices.Equal(got, []string{"list_issues", "ping"}) {
+		t.Fatalf("the process owner is listed %v", got)
+	}
+	if _, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "delete_repository"}}); err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Fatalf("delete_repository over stdio: %v", err)
+	}
+	if res, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "list_issues"}}); err != nil || res.IsError {
+		t.Fatalf("list_issues over stdio: %+v %v", res, err)
+	}
+}
+
+// BenchmarkAuthorizedCall measures what the policy adds to an allowed
+// call: the same typed tool through HandleMessage on one session, the
+// Wrapper without a policy and with one (the caller in the context, as a
+// verifier leaves it), the forms taking turns call by call; it reports
+// each form's median and the policy's overhead (%).
+//
+//	go test -run '^$' -bench AuthorizedCall -benchtime 20000x ./wrap/mcpgo/
+func BenchmarkAuthorizedCall(b *testing.B) {
+	p := authz.Policy{Tools: map[string][]string{"forecast": {"weather:read"}, "other": {"x"}}}
+	names := []string{"wrapped", "authorized"}
+	var servers []*server.MCPServer
+	for _, w := range []*wrap.Wrapper{wrap.New(), wrap.New(wrap.WithAuthorization(p))} {
+		s := server.NewMCPServer("bench", "1.0.0", attached(w))
+		s.AddTools(mcpgo.Typed(w, mcp.NewTool("forecast"), benchForecast))
+		servers = append(servers, s)
+	}
+	caller := authz.Caller{Subject: "alice", Scopes: []string{"openid", "weather:read"}}
+	ctxs := make([]context.Context, len(servers))
+	for i, s := range servers {
+		ctxs[i] = authz.NewContext(sessionContext(b, s, "bench-session"), caller)
+	}
+	b.ReportAllocs()
+	benchmix.Run(b, names, func(i int) error { return handle(ctxs[i], servers[i]) })
 }

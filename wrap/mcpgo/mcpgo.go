@@ -307,9 +307,8 @@ func (lookup) Tool(ctx context.Context, name string) call.Info {
 }
 
 func infoOf(t mcp.Tool) call.Info {
-	a := t.Annotations
-	info := call.Info{Known: true, ReadOnly: isTrue(a.ReadOnlyHint), Idempotent: isTrue(a.IdempotentHint),
-		Destructive: a.DestructiveHint == nil || *a.DestructiveHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint}
+	h := toolAnnotations(t)
+	info := call.Info{Known: true, ReadOnly: h.ReadOnly, Idempotent: h.Idempotent, Destructive: h.Destructive, OpenWorld: h.OpenWorld}
 	if t.RawInputSchema != nil {
 		info.Paging = paging.Param(t.RawInputSchema)
 	} else if len(t.InputSchema.Properties) > 0 {
