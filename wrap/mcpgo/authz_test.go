@@ -17,10 +17,16 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/attribute"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/internal/benchmix"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -442,4 +448,72 @@ func BenchmarkAuthorizedCall(b *testing.B) {
 	}
 	b.ReportAllocs()
 	benchmix.Run(b, names, func(i int) error { return handle(ctxs[i], servers[i]) })
+}
+
+// TestDecisionInSpanAndMetric: the decision, the subject and the scopes are
+// span attributes, and every request the policy did not allow counts in
+// mcpwrap.authz.denials by tool and reason; no claim reaches either.
+func TestDecisionInSpanAndMetric(t *testing.T) {
+	spans := tracetest.NewSpanRecorder()
+	reader := sdkmetric.NewManualReader()
+	p := issuesPolicy()
+	p.StepUp = true
+	s := server.NewMCPServer("issues", "1.0.0")
+	for _, name := range []string{"list_issues", "delete_repository"} {
+		s.AddTool(mcp.NewTool(name), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("ran"), nil
+		})
+	}
+	mcpgo.Attach(s, wrap.New(wrap.WithAuthorization(p), wrap.WithTelemetry(
+		observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))),
+		observe.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))))
+	ps := &policyServer{s: s}
+	cl := connectAs(t, ps.serve(t), "reader")
+	for _, tool := range []string{"list_issues", "delete_repository", "delete_repository"} {
+		if _, err := cl.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := map[string]map[attribute.Key]attribute.Value{}
+	for _, sp := range spans.Ended() {
+		m := map[attribute.Key]attribute.Value{}
+		for _, kv := range sp.Attributes() {
+			m[kv.Key] = kv.Value
+			if strings.Contains(kv.Value.Emit(), "acme") {
+				t.Errorf("a claim in span attribute %s", kv.Key)
+			}
+		}
+		got[sp.Name()] = m
+	}
+	allowed, denied := got["tools/call list_issues"], got["tools/call delete_repository"]
+	if allowed["mcpwrap.authz.decision"].AsString() != "allowed" || allowed["mcpwrap.authz.subject"].AsString() != "alice" {
+		t.Fatalf("allowed span: %v", allowed)
+	}
+	if denied["mcpwrap.authz.decision"].AsString() != "denied" || !slices.Equal(denied["mcpwrap.authz.missing_scopes"].AsStringSlice(), []string{"repo:admin"}) ||
+		!slices.Equal(denied["mcpwrap.authz.granted_scopes"].AsStringSlice(), []string{"issues:read"}) {
+		t.Fatalf("denied span: %v", denied)
+	}
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	var denials int64
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if m.Name != "mcpwrap.authz.denials" {
+				continue
+			}
+			for _, dp := range m.Data.(metricdata.Sum[int64]).DataPoints {
+				tool, _ := dp.Attributes.Value("gen_ai.tool.name")
+				reason, _ := dp.Attributes.Value("mcpwrap.authz.reason")
+				if tool.AsString() != "delete_repository" || reason.AsString() != "scope" {
+					t.Errorf("denial point %v", dp.Attributes)
+				}
+				denials += dp.Value
+			}
+		}
+	}
+	if denials != 2 {
+		t.Fatalf("%d denials counted, want 2", denials)
+	}
 }
