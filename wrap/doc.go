@@ -9,7 +9,7 @@
 //
 // For one call, the layers run outermost first:
 //
-//	observe(loop(answer(cap(object(limit(admit(timeout(retry(recover(bind(handler)))))))))))
+//	observe(loop(answer(cap(authorize(object(limit(admit(timeout(retry(recover(bind(handler))))))))))))
 //
 // observe gives the call its id, span and log line; loop is the loop guard
 // (WithLoopGuard): a call that failed the same way too often answers at
@@ -18,7 +18,10 @@
 // error as the one error result errs
 // describes; cap is the answer cap: a result over
 // WithResultLimit (DefaultResultLimit, 1 MiB, unless WithToolResultLimit
-// says otherwise for the tool) is cut, with a note saying so; object answers
+// says otherwise for the tool) is cut, with a note saying so; authorize is
+// WithAuthorization's policy (package authz): a call it does not allow runs
+// no layer inside it, and one it hides is answered as an unknown name;
+// object answers
 // a tool call whose arguments are not a JSON object (a string, a number, a
 // boolean, an array) with invalid_argument, as MCP requires (null or absent
 // arguments are an empty object; a typed tool's binder answers it itself);
@@ -37,6 +40,7 @@
 //	wrap/upstream  a reconnecting holder for upstream clients, with a breaker
 //	wrap/outbound  the calling side: classify answers, advise retries
 //	wrap/limit     rate limits, local or shared through Redis
+//	wrap/authz     who may call what: the caller, the policy, bearer tokens over HTTP
 //
 // A Wrapper and every chain it runs are safe for concurrent use; options are
 // evaluated once, in New.
