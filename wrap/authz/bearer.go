@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // defaultChallengeBytes is how much of a POST body RequireBearer reads, at
@@ -56,8 +54,9 @@ type Bearer struct {
 //   - no Authorization header, or one of another scheme: 401, with
 //     WWW-Authenticate: Bearer resource_metadata="…" (and scope="…" when
 //     o.Scopes are required);
-//   - a malformed bearer token, or one v refuses (ErrInvalidToken) or
-//     that has expired: 401 with error="invalid_token";
+//   - a malformed bearer token, or one v refuses (ErrInvalidToken): 401
+//     with error="invalid_token" (the verifier checks expiry: jwtauth
+//     does, with a clock skew);
 //   - v could not decide (any other error): 503;
 //   - a token without o.Scopes, or, with o.Challenge, without the scopes
 //     of what the request calls: 403 with error="insufficient_scope" and
@@ -82,9 +81,6 @@ func RequireBearer(v Verifier, o Bearer) func(http.Handler) http.Handler {
 				return
 			}
 			c, err := v(r.Context(), token, r)
-			if err == nil && !c.Expires.IsZero() && time.Now().After(c.Expires) {
-				err = fmt.Errorf("%w: expired at %s", ErrInvalidToken, c.Expires.UTC().Format(time.RFC3339))
-			}
 			switch {
 			case err == nil:
 			case errors.Is(err, ErrInvalidToken):
@@ -237,6 +233,9 @@ type rpcRequest struct {
 // r, whole), and answers 403 insufficient_scope when it calls something c
 // lacks the scopes of. It reports whether it answered.
 func (o *Bearer) insufficient(w http.ResponseWriter, r *http.Request, c Caller) bool {
+	if r.ContentLength > o.MaxBodyBytes {
+		return false // the handler behind refuses it, unread
+	}
 	var buf bytes.Buffer
 	if r.ContentLength > 0 {
 		buf.Grow(int(min(r.ContentLength, o.MaxBodyBytes) + 1))
