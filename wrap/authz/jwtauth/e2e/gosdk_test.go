@@ -100,7 +100,9 @@ func TestGoSDKWithHydraTokens(t *testing.T) {
 			elsewhere := cl.Token(t, []string{"mcp"}, []string{other})
 			meta := `resource_metadata="` + strings.TrimSuffix(endpoint, "/mcp") + `/.well-known/oauth-protected-resource/mcp"`
 
+			start := time.Now()
 			got, err := gosdkCall(t, endpoint, good)
+			t.Logf("call took %v", time.Since(start))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +131,10 @@ func TestGoSDKWithHydraTokens(t *testing.T) {
 			if strings.TrimSpace(body) != "invalid token" {
 				t.Errorf("go-sdk's answer: %q", body)
 			}
-			if _, err := gosdkCall(t, endpoint, tamper(t, good)); err == nil {
+			start = time.Now()
+			_, err = gosdkCall(t, endpoint, tamper(t, good))
+			t.Logf("refused connect took %v: %v", time.Since(start), err)
+			if err == nil {
 				t.Error("the go-sdk client connected with a tampered token")
 			}
 			noToken(t, "the server's log", log.String(), good, elsewhere)

@@ -120,6 +120,7 @@ func TestMCPGoWithHydraTokens(t *testing.T) {
 	t.Run("tampered signature: 401 invalid_token", func(t *testing.T) {
 		resp, body := post(t, endpoint, tamper(t, good), initialize)
 		expect(t, "tampered", resp, 401, `error="invalid_token"`, meta)
+		reason(t, log, "error in cryptographic primitive")
 		noToken(t, "the answer", header(resp)+body, good, tamper(t, good))
 		var unauthorized *transport.AuthorizationRequiredError
 		if _, err := mcpgoCall(t, endpoint, tamper(t, good), "whoami"); !errors.As(err, &unauthorized) || unauthorized.ResourceMetadataURL == "" {
@@ -129,6 +130,7 @@ func TestMCPGoWithHydraTokens(t *testing.T) {
 	t.Run("another audience: 401", func(t *testing.T) {
 		resp, _ := post(t, endpoint, elsewhere, initialize)
 		expect(t, "another audience", resp, 401, `error="invalid_token"`)
+		reason(t, log, "invalid audience")
 	})
 	t.Run("token lacking the server's scope: 403", func(t *testing.T) {
 		resp, _ := post(t, endpoint, noMCP, initialize)
@@ -169,16 +171,17 @@ func TestMCPGoWithHydraTokens(t *testing.T) {
 func TestMCPGoRefusesAnotherIssuer(t *testing.T) {
 	h := hydratest.At(t)
 	// The keys are Hydra's; the issuer the server trusts is another.
-	endpoint, _ := mcpgoServer(t, h, jwtauth.Config{Issuer: "https://issuer.example.com", JWKSURL: h.Public + "/.well-known/jwks.json"})
+	endpoint, log := mcpgoServer(t, h, jwtauth.Config{Issuer: "https://issuer.example.com", JWKSURL: h.Public + "/.well-known/jwks.json"})
 	cl := h.NewClient(t, hydratest.ClientOptions{Scopes: []string{"mcp"}, Audiences: []string{endpoint}})
 	resp, _ := post(t, endpoint, cl.Token(t, []string{"mcp"}, []string{endpoint}), initialize)
 	expect(t, "another issuer", resp, 401, `error="invalid_token"`)
+	reason(t, log, "invalid issuer")
 }
 
 func TestMCPGoRefusesAnExpiredToken(t *testing.T) {
 	h := hydratest.At(t)
 	const skew = time.Second
-	endpoint, _ := mcpgoServer(t, h, jwtauth.Config{Skew: skew})
+	endpoint, log := mcpgoServer(t, h, jwtauth.Config{Skew: skew})
 	cl := h.NewClient(t, hydratest.ClientOptions{Scopes: []string{"mcp"}, Audiences: []string{endpoint}, Lifespan: 2 * time.Second})
 	tok := cl.Token(t, []string{"mcp"}, []string{endpoint})
 	if resp, _ := post(t, endpoint, tok, initialize); resp.StatusCode != 200 {
@@ -187,11 +190,12 @@ func TestMCPGoRefusesAnExpiredToken(t *testing.T) {
 	time.Sleep(2*time.Second + skew + 1500*time.Millisecond) // exp has a one-second granularity
 	resp, _ := post(t, endpoint, tok, initialize)
 	expect(t, "expired", resp, 401, `error="invalid_token"`)
+	reason(t, log, "token is expired")
 }
 
 func TestMCPGoFollowsHydrasKeyRotation(t *testing.T) {
 	h := hydratest.At(t)
-	endpoint, _ := mcpgoServer(t, h, jwtauth.Config{MaxAge: time.Second, MinRefetch: 100 * time.Millisecond})
+	endpoint, log := mcpgoServer(t, h, jwtauth.Config{MaxAge: time.Second, MinRefetch: 100 * time.Millisecond})
 	cl := h.NewClient(t, hydratest.ClientOptions{Scopes: []string{"mcp"}, Audiences: []string{endpoint}})
 	old := cl.Token(t, []string{"mcp"}, []string{endpoint})
 	oldKID := kid(t, old)
@@ -214,7 +218,17 @@ func TestMCPGoFollowsHydrasKeyRotation(t *testing.T) {
 	time.Sleep(1200 * time.Millisecond) // MaxAge: the next verification fetches the set again
 	resp, _ := post(t, endpoint, old, initialize)
 	expect(t, fmt.Sprintf("old key %s deleted", oldKID), resp, 401, `error="invalid_token"`)
+	reason(t, log, "a key the issuer does not publish")
 	if resp, _ := post(t, endpoint, fresh, initialize); resp.StatusCode != 200 {
 		t.Fatalf("a token of the new key after the deletion: %d %q", resp.StatusCode, header(resp))
+	}
+}
+
+// reason fails unless the server logged a refusal for reason (the
+// verifier's, which the answer does not hold).
+func reason(t *testing.T, log *logs, reason string) {
+	t.Helper()
+	if !strings.Contains(log.String(), reason) {
+		t.Errorf("no refusal for %q logged: %.1000s", reason, log.String())
 	}
 }
