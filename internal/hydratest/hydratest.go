@@ -46,7 +46,7 @@ func At(t testing.TB) Hydra {
 	var md struct {
 		Issuer string `json:"issuer"`
 	}
-	h.do(t, http.MethodGet, h.Public+"/.well-known/openid-configuration", nil, nil, http.StatusOK, &md)
+	h.do(t, http.MethodGet, h.Public+"/.well-known/openid-configuration", nil, http.StatusOK, &md)
 	h.Issuer = md.Issuer
 	return h
 }
@@ -87,7 +87,7 @@ func (h Hydra) NewClient(t testing.TB, o ClientOptions) Client {
 	var out struct {
 		ID string `json:"client_id"`
 	}
-	h.do(t, http.MethodPost, h.Admin+"/admin/clients", nil, map[string]any{
+	h.do(t, http.MethodPost, h.Admin+"/admin/clients", map[string]any{
 		"client_secret":              secret,
 		"grant_types":                []string{"client_credentials"},
 		"response_types":             []string{"token"},
@@ -103,7 +103,7 @@ func (h Hydra) NewClient(t testing.TB, o ClientOptions) Client {
 		}
 	})
 	if o.Lifespan > 0 {
-		h.do(t, http.MethodPut, h.Admin+"/admin/clients/"+url.PathEscape(out.ID)+"/lifespans", nil, map[string]any{
+		h.do(t, http.MethodPut, h.Admin+"/admin/clients/"+url.PathEscape(out.ID)+"/lifespans", map[string]any{
 			"client_credentials_grant_access_token_lifespan": o.Lifespan.String(),
 		}, http.StatusOK, nil)
 	}
@@ -150,7 +150,7 @@ func (h Hydra) NewSigningKey(t testing.TB) string {
 			KID string `json:"kid"`
 		} `json:"keys"`
 	}
-	h.do(t, http.MethodPost, h.Admin+"/admin/keys/"+AccessTokenSet, nil,
+	h.do(t, http.MethodPost, h.Admin+"/admin/keys/"+AccessTokenSet,
 		map[string]string{"alg": "RS256", "use": "sig", "kid": kid}, http.StatusCreated, &out)
 	if len(out.Keys) == 0 {
 		t.Fatal("Hydra created no key")
@@ -161,7 +161,7 @@ func (h Hydra) NewSigningKey(t testing.TB) string {
 // DeleteSigningKey removes key kid of the access-token set.
 func (h Hydra) DeleteSigningKey(t testing.TB, kid string) {
 	t.Helper()
-	h.do(t, http.MethodDelete, h.Admin+"/admin/keys/"+AccessTokenSet+"/"+url.PathEscape(kid), nil, nil, http.StatusNoContent, nil)
+	h.do(t, http.MethodDelete, h.Admin+"/admin/keys/"+AccessTokenSet+"/"+url.PathEscape(kid), nil, http.StatusNoContent, nil)
 }
 
 // SigningKeys returns the ids of the access-token set's keys.
@@ -172,7 +172,7 @@ func (h Hydra) SigningKeys(t testing.TB) []string {
 			KID string `json:"kid"`
 		} `json:"keys"`
 	}
-	h.do(t, http.MethodGet, h.Admin+"/admin/keys/"+AccessTokenSet, nil, nil, http.StatusOK, &out)
+	h.do(t, http.MethodGet, h.Admin+"/admin/keys/"+AccessTokenSet, nil, http.StatusOK, &out)
 	var ids []string
 	for _, k := range out.Keys {
 		ids = append(ids, k.KID)
@@ -180,7 +180,7 @@ func (h Hydra) SigningKeys(t testing.TB) []string {
 	return ids
 }
 
-func (h Hydra) do(t testing.TB, method, u string, header http.Header, in any, want int, out any) {
+func (h Hydra) do(t testing.TB, method, u string, in any, want int, out any) {
 	t.Helper()
 	var body io.Reader
 	if in != nil {
@@ -193,9 +193,6 @@ func (h Hydra) do(t testing.TB, method, u string, header http.Header, in any, wa
 	req, err := http.NewRequest(method, u, body)
 	if err != nil {
 		t.Fatal(err)
-	}
-	for k, v := range header {
-		req.Header[k] = v
 	}
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
