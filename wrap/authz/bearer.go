@@ -190,7 +190,7 @@ func (o *Bearer) header(code, description string, scopes []string) string {
 		b.WriteString(sep)
 		b.WriteString(k)
 		b.WriteString("=")
-		b.WriteString(strconv.Quote(v))
+		b.WriteString(quote(v))
 		sep = ", "
 	}
 	if code != "" {
@@ -205,6 +205,25 @@ func (o *Bearer) header(code, description string, scopes []string) string {
 	if o.ResourceMetadata != "" {
 		param("resource_metadata", o.ResourceMetadata)
 	}
+	return b.String()
+}
+
+// quote is RFC 9110's quoted-string of s: a backslash before '"' and
+// '\\', control characters left out.
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20 || c == 0x7f:
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
 	return b.String()
 }
 

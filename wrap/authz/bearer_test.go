@@ -237,3 +237,11 @@ func BenchmarkRequireBearerChallenge(b *testing.B) {
 		h.ServeHTTP(httptest.NewRecorder(), r)
 	}
 }
+
+func TestRequireBearerQuotesParametersAsHTTPDoes(t *testing.T) {
+	h := authz.RequireBearer(verifier(), authz.Bearer{ResourceMetadata: `https://m.example/"x"\y` + "\n"})(echo())
+	w := do(t, h, nil, "")
+	if got, want := w.Header().Get("WWW-Authenticate"), `Bearer resource_metadata="https://m.example/\"x\"\\y"`; got != want {
+		t.Fatalf("%s, want %s", got, want)
+	}
+}

@@ -33,13 +33,18 @@ type issuer struct {
 	srv     *httptest.Server
 	mu      sync.Mutex
 	keys    map[string]any // kid → private key
+	enc     *rsa.PrivateKey
 	fetches atomic.Int32
 	delay   time.Duration
 }
 
 func newIssuer(t *testing.T) *issuer {
 	t.Helper()
-	is := &issuer{keys: map[string]any{}}
+	enc, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	is := &issuer{keys: map[string]any{}, enc: enc}
 	is.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/.well-known/openid-configuration":
@@ -48,11 +53,19 @@ func newIssuer(t *testing.T) *issuer {
 			is.fetches.Add(1)
 			time.Sleep(is.delay)
 			is.mu.Lock()
-			var set jose.JSONWebKeySet
+			var set struct {
+				Keys []any `json:"keys"`
+			}
 			for kid, k := range is.keys {
 				set.Keys = append(set.Keys, jose.JSONWebKey{Key: public(k), KeyID: kid, Use: "sig"})
 			}
 			is.mu.Unlock()
+			// Keys the verifier must skip: one of a type go-jose does not
+			// know, an encryption key, and a symmetric one.
+			set.Keys = append(set.Keys,
+				map[string]string{"kty": "XYZ", "kid": "k1"},
+				jose.JSONWebKey{Key: public(is.enc), KeyID: "enc", Use: "enc"},
+				jose.JSONWebKey{Key: []byte("0123456789abcdef0123456789abcdef"), KeyID: "hmac", Algorithm: "HS256"})
 			_ = json.NewEncoder(w).Encode(set)
 		default:
 			http.NotFound(w, r)
@@ -208,6 +221,8 @@ func TestVerifyRefuses(t *testing.T) {
 		{"HS256 keyed with the public key", signWith(t, jose.HS256, pubDER, "k1", "at+jwt", is.claims())},
 		{"unknown key", signWith(t, jose.ES256, other, "k9", "at+jwt", is.claims())},
 		{"right kid, another key", signWith(t, jose.ES256, other, "k1", "at+jwt", is.claims())},
+		{"the encryption key", signWith(t, jose.RS256, is.enc, "enc", "at+jwt", is.claims())},
+		{"HS256 with the set's symmetric key", signWith(t, jose.HS256, []byte("0123456789abcdef0123456789abcdef"), "hmac", "at+jwt", is.claims())},
 		{"another audience", is.sign(t, "k1", edit(func(c map[string]any) { c["aud"] = "https://other.example.com/mcp" }))},
 		{"no audience", is.sign(t, "k1", edit(func(c map[string]any) { delete(c, "aud") }))},
 		{"another issuer", is.sign(t, "k1", edit(func(c map[string]any) { c["iss"] = "https://evil.example.com" }))},

@@ -118,11 +118,13 @@ func (s *keySet) refresh(ctx context.Context) (*keys, error) {
 func (s *keySet) run(ctx context.Context, f *fetch) {
 	ctx, cancel := context.WithTimeout(ctx, defaultHTTPTimeout)
 	defer cancel()
-	var set jose.JSONWebKeySet
+	var set struct {
+		Keys []json.RawMessage `json:"keys"`
+	}
 	err := getJSON(ctx, s.client, s.url, &set)
 	var k *keys
 	if err == nil {
-		k, err = index(set)
+		k, err = index(set.Keys)
 	}
 	if err != nil {
 		err = fmt.Errorf("jwtauth: key set %s: %w", s.url, err)
@@ -139,10 +141,15 @@ func (s *keySet) run(ctx context.Context, f *fetch) {
 	close(f.done)
 }
 
-// index keeps the set's public signing keys.
-func index(set jose.JSONWebKeySet) (*keys, error) {
+// index keeps the set's public signing keys; a key go-jose cannot read
+// (a type it does not know) is skipped, not the set.
+func index(set []json.RawMessage) (*keys, error) {
 	k := &keys{byID: map[string]jose.JSONWebKey{}, fetched: time.Now()}
-	for _, key := range set.Keys {
+	for _, raw := range set {
+		var key jose.JSONWebKey
+		if key.UnmarshalJSON(raw) != nil {
+			continue
+		}
 		if key.Use != "" && key.Use != "sig" {
 			continue
 		}
