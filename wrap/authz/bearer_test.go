@@ -245,3 +245,92 @@ func TestRequireBearerQuotesParametersAsHTTPDoes(t *testing.T) {
 		t.Fatalf("%s, want %s", got, want)
 	}
 }
+
+// countingReader counts what was read of a body.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *countingReader) Close() error { return nil }
+
+func TestRequireBearerChallengeReadsAtMostItsCap(t *testing.T) {
+	const limit = 1 << 10
+	var inHandler int64
+	body := &countingReader{r: strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_repository","arguments":"` +
+		strings.Repeat("x", 5<<20) + `"}}`)}
+	h := authz.RequireBearer(verifier("mcp"), authz.Bearer{Challenge: challenge, MaxBodyBytes: limit})(
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			inHandler = body.n
+			_, _ = io.Copy(io.Discard, r.Body)
+		}))
+	r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+	r.Body, r.ContentLength = body, -1 // chunked: no length announced
+	r.Header.Set("Authorization", "Bearer "+goodToken)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != 200 || inHandler > limit+1 || body.n < 5<<20 {
+		t.Fatalf("status %d; read %d before the handler (cap %d), %d in all", w.Code, inHandler, limit, body.n)
+	}
+}
+
+func TestRequireBearerLeavesAGetAlone(t *testing.T) {
+	h := authz.RequireBearer(verifier("mcp"), authz.Bearer{Challenge: challenge})(echo())
+	r := httptest.NewRequest(http.MethodGet, "/mcp", nil)
+	r.Header.Set("Authorization", "Bearer "+goodToken)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != 200 || w.Body.String() != "caller=alice ok=true body=" {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+}
+
+// FuzzRequireBearerChallenge: whatever the body, the handler gets it
+// whole, or the answer is a 403 with a JSON-RPC error.
+func FuzzRequireBearerChallenge(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"delete_repository"}}`,
+		`{"jsonrpc":"2.0","id":"x","method":"resources/read","params":{"uri":"secret://a"}}`,
+		`[{"jsonrpc":"2.0"}]`, `{`, ``, `null`, `{"jsonrpc":"2.0","method":"prompts/get","params":{"name":"admin"}}`,
+	} {
+		f.Add(s)
+	}
+	var got string
+	h := authz.RequireBearer(verifier("mcp"), authz.Bearer{Challenge: challenge, MaxBodyBytes: 1 << 12})(
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			b, _ := io.ReadAll(r.Body)
+			got = string(b)
+		}))
+	f.Fuzz(func(t *testing.T, body string) {
+		got = ""
+		r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
+		r.Header.Set("Authorization", "Bearer "+goodToken)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		switch w.Code {
+		case 200:
+			if got != body {
+				t.Fatalf("the handler got %q of %q", got, body)
+			}
+		case 403:
+			var e struct {
+				JSONRPC string `json:"jsonrpc"`
+				Error   struct {
+					Code int `json:"code"`
+				} `json:"error"`
+			}
+			if json.Unmarshal(w.Body.Bytes(), &e) != nil || e.JSONRPC != "2.0" || e.Error.Code != -32001 ||
+				!strings.Contains(w.Header().Get("WWW-Authenticate"), `error="insufficient_scope"`) {
+				t.Fatalf("403 %q %s", w.Header().Get("WWW-Authenticate"), w.Body)
+			}
+		default:
+			t.Fatalf("status %d", w.Code)
+		}
+	})
+}
