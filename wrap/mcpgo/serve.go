@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
@@ -53,6 +54,33 @@ type HTTPLimits struct {
 	// stream of server notifications is never bounded). See NewHTTPServer
 	// for how it is kept from cutting off a timeout answer.
 	WriteTimeout time.Duration
+	// Auth, when set, requires a bearer token of every request but those
+	// of the protected-resource metadata (and CORS preflights): see
+	// HTTPAuth.
+	Auth *HTTPAuth
+}
+
+// HTTPAuth is the authorization of NewHTTPServer: authz.RequireBearer
+// in front of mcp-go's server, and the protected-resource metadata (RFC
+// 9728) that MCP clients read, without a token, to find the authorization
+// server. The tools see the caller through authz.FromContext (mcp-go runs
+// a handler in a context derived from the HTTP request's).
+type HTTPAuth struct {
+	// Verifier checks a request's bearer token (jwtauth.Verifier.Verify,
+	// or the server's own). Required.
+	Verifier authz.Verifier
+	// Bearer is RequireBearer's configuration. Its ResourceMetadata, when
+	// empty, is the URL Metadata is served at; its MaxBodyBytes, when
+	// zero, HTTPLimits.MaxBodyBytes.
+	Bearer authz.Bearer
+	// Metadata is the protected-resource metadata, served (mcp-go's
+	// server.WithProtectedResourceMetadata) at the well-known path of
+	// Metadata.Resource, this server's resource URI
+	// (https://mcp.example.com/mcp: /.well-known/oauth-protected-resource/mcp).
+	// BearerMethodsSupported defaults to ["header"] and ScopesSupported to
+	// Bearer.Scopes. With no Resource nothing is served, and
+	// Bearer.ResourceMetadata should name where the metadata is.
+	Metadata server.ProtectedResourceMetadataConfig
 }
 
 func (l HTTPLimits) evaluate() HTTPLimits {
@@ -126,10 +154,37 @@ func NewHTTPServer(s *server.MCPServer, l HTTPLimits, opts ...server.StreamableH
 	if l.SessionIdleTTL > 0 {
 		opts = append([]server.StreamableHTTPOption{server.WithSessionIdleTTL(l.SessionIdleTTL)}, opts...)
 	}
+	var metaPath string
+	var bearer authz.Bearer
+	if l.Auth != nil {
+		if l.Auth.Verifier == nil {
+			panic("mcpgo: HTTPLimits.Auth has no Verifier")
+		}
+		bearer = l.Auth.Bearer
+		if md := l.Auth.Metadata; md.Resource != "" {
+			if md.BearerMethodsSupported == nil {
+				md.BearerMethodsSupported = []string{"header"}
+			}
+			if md.ScopesSupported == nil {
+				md.ScopesSupported = bearer.Scopes
+			}
+			opts = append(opts, server.WithProtectedResourceMetadata(md))
+			metaPath = server.ProtectedResourceMetadataPath(md.Resource)
+			if bearer.ResourceMetadata == "" {
+				bearer.ResourceMetadata = metadataURL(md.Resource, metaPath)
+			}
+		}
+		if bearer.MaxBodyBytes == 0 && l.MaxBodyBytes > 0 {
+			bearer.MaxBodyBytes = l.MaxBodyBytes
+		}
+	}
 	h := &HTTPServer{mcp: server.NewStreamableHTTPServer(s, opts...)}
 	h.handler = h.mcp
 	if l.MaxBodyBytes > 0 {
 		h.handler = limitBody(h.mcp, l.MaxBodyBytes)
+	}
+	if l.Auth != nil {
+		h.handler = requireBearer(h.mcp, h.handler, l.Auth.Verifier, bearer, metaPath)
 	}
 	h.handler = adapter.WithinWriteTimeout(h.handler, max(l.WriteTimeout, 0))
 	h.fresh = map[net.Conn]struct{}{}
@@ -203,6 +258,29 @@ func ServeStdio(s *server.MCPServer, logger *slog.Logger, opts ...server.StdioOp
 		err = nil // a signal: the stop asked for
 	}
 	return errors.Join(err, obs.FlushLogger(logger))
+}
+
+// requireBearer puts authz.RequireBearer in front of next, but for the
+// metadata (at metaPath) and CORS preflights, which mcp go answers
+// without running anything.
+func requireBearer(mcp, next http.Handler, v authz.Verifier, b authz.Bearer, metaPath string) http.Handler {
+	guarded := authz.RequireBearer(v, b)(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodOptions || (metaPath != "" && r.URL.Path == metaPath) {
+			mcp.ServeHTTP(w, r)
+			return
+		}
+		guarded.ServeHTTP(w, r)
+	})
+}
+
+// metadataURL is the URL of the metadata of resource, served at path.
+func metadataURL(resource, path string) string {
+	u, err := url.Parse(resource)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host + path
 }
 
 // limitBody answers a body announced larger than n with 413, and cuts off

@@ -1,0 +1,229 @@
+package jwtauth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+
+	"github.com/mcpwrap/mcpwrap/wrap/authz"
+)
+
+// The defaults of Config.
+const (
+	defaultSkew        = 30 * time.Second
+	defaultMaxAge      = 5 * time.Minute
+	defaultMinRefetch  = 10 * time.Second
+	defaultHTTPTimeout = 10 * time.Second
+	// maxTokenBytes caps a token: a JWT access token is a few hundred
+	// bytes to a few KiB; a larger one is refused before it is decoded.
+	maxTokenBytes = 16 << 10
+)
+
+// defaultAlgorithms are the asymmetric JWS algorithms accepted by default.
+var defaultAlgorithms = []string{"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
+
+// Config says which tokens a Verifier accepts.
+type Config struct {
+	// Issuer is the authorization server's issuer identifier: a token's
+	// "iss" must be exactly this. Required.
+	Issuer string
+	// Audience is this server's resource URI (e.g.
+	// https://mcp.example.com/mcp): a token's "aud" (a string or an
+	// array) must name it, as the MCP specification requires, so that a
+	// token issued for another server is refused. Required.
+	Audience string
+	// JWKSURL is where the issuer publishes its signing keys. When it is
+	// empty, New discovers it from the issuer's metadata:
+	// Issuer + "/.well-known/openid-configuration", then
+	// "/.well-known/oauth-authorization-server" (RFC 8414).
+	JWKSURL string
+	// Algorithms are the JWS algorithms accepted (default: RS256, RS384,
+	// RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA). "none" and
+	// the HMAC algorithms (HS256, …) are refused: a verifier holding
+	// public keys must never accept a token MACed with one.
+	Algorithms []string
+	// Skew is the clock skew allowed on "exp", "nbf" and "iat" (default
+	// 30 seconds; negative: none).
+	Skew time.Duration
+	// MaxAge is how long a fetched key set is used before it is fetched
+	// again (default 5 minutes): a key the issuer removed stops verifying
+	// within MaxAge.
+	MaxAge time.Duration
+	// MinRefetch is the least time between two fetches of the key set
+	// caused by a token signed with a key the set does not hold (default 10
+	// seconds): the issuer's new key is found at once, and tokens naming
+	// made-up keys cost the issuer at most one fetch per MinRefetch.
+	MinRefetch time.Duration
+	// HTTPClient fetches the metadata and key set (default: a client with
+	// a 10-second timeout).
+	HTTPClient *http.Client
+	// TypeAtJWT requires the header's "typ" to be "at+jwt", as RFC 9068
+	// says of JWT access tokens. By default "JWT" and no "typ" (what many
+	// authorization servers, Ory Hydra among them, issue) are accepted
+	// too; any other type (an ID token's, a DPoP proof's) is refused
+	// either way.
+	TypeAtJWT bool
+}
+
+// Verifier verifies JWT access tokens (RFC 9068) signed by one issuer's
+// keys. It is safe for concurrent use.
+type Verifier struct {
+	issuer   string
+	audience jwt.Audience
+	algs     []jose.SignatureAlgorithm
+	skew     time.Duration
+	strict   bool
+	keys     *keySet
+}
+
+// New returns a Verifier of c, after fetching the key set once (and the
+// issuer's metadata when c.JWKSURL is empty): an issuer that cannot be
+// reached, or metadata that names another issuer, is an error. ctx bounds
+// those fetches only.
+func New(ctx context.Context, c Config) (*Verifier, error) {
+	if c.Issuer == "" {
+		return nil, errors.New("jwtauth: Config.Issuer is required")
+	}
+	if c.Audience == "" {
+		return nil, errors.New("jwtauth: Config.Audience (this server's resource URI) is required")
+	}
+	v := &Verifier{issuer: c.Issuer, audience: jwt.Audience{c.Audience}, skew: c.Skew, strict: c.TypeAtJWT}
+	if v.skew == 0 {
+		v.skew = defaultSkew
+	}
+	v.skew = max(v.skew, 0)
+	algs := c.Algorithms
+	if len(algs) == 0 {
+		algs = defaultAlgorithms
+	}
+	for _, a := range algs {
+		if !slices.Contains(defaultAlgorithms, a) {
+			return nil, fmt.Errorf("jwtauth: algorithm %q is not accepted (only asymmetric signatures: %s)", a, strings.Join(defaultAlgorithms, ", "))
+		}
+		v.algs = append(v.algs, jose.SignatureAlgorithm(a))
+	}
+	client := c.HTTPClient
+	if client == nil {
+		client = &http.Client{Timeout: defaultHTTPTimeout}
+	}
+	jwks := c.JWKSURL
+	if jwks == "" {
+		var err error
+		if jwks, err = discover(ctx, client, c.Issuer); err != nil {
+			return nil, err
+		}
+	}
+	v.keys = &keySet{url: jwks, client: client, maxAge: c.MaxAge, minRefetch: c.MinRefetch}
+	if v.keys.maxAge <= 0 {
+		v.keys.maxAge = defaultMaxAge
+	}
+	if v.keys.minRefetch <= 0 {
+		v.keys.minRefetch = defaultMinRefetch
+	}
+	if _, err := v.keys.refresh(ctx); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// claims are the claims a Caller is made of.
+type claims struct {
+	jwt.Claims
+	Scope    json.RawMessage `json:"scope"`
+	Scp      json.RawMessage `json:"scp"`
+	ClientID string          `json:"client_id"`
+}
+
+// Verify checks token and returns its caller; its method value is an
+// authz.Verifier (authz.RequireBearer(v.Verify, …)). An error wrapping
+// authz.ErrInvalidToken refuses the token, with a reason that holds
+// neither the token nor its claims; any other error says the key set
+// could not be fetched.
+func (v *Verifier) Verify(ctx context.Context, token string, _ *http.Request) (authz.Caller, error) {
+	if len(token) > maxTokenBytes {
+		return authz.Caller{}, invalid("longer than %d bytes", maxTokenBytes)
+	}
+	if strings.Count(token, ".") != 2 {
+		return authz.Caller{}, invalid("not a signed JWT in compact form")
+	}
+	tok, err := jwt.ParseSigned(token, v.algs)
+	if err != nil {
+		return authz.Caller{}, invalid("%v", err)
+	}
+	if len(tok.Headers) != 1 {
+		return authz.Caller{}, invalid("%d signatures", len(tok.Headers))
+	}
+	h := tok.Headers[0]
+	if err := v.checkType(h); err != nil {
+		return authz.Caller{}, err
+	}
+	key, err := v.keys.key(ctx, h.KeyID, h.Algorithm)
+	if err != nil {
+		return authz.Caller{}, err
+	}
+	var c claims
+	var all map[string]any
+	if err := tok.Claims(key, &c, &all); err != nil {
+		return authz.Caller{}, invalid("%v", err)
+	}
+	if c.Expiry == nil {
+		return authz.Caller{}, invalid("no exp claim")
+	}
+	if err := c.ValidateWithLeeway(jwt.Expected{Issuer: v.issuer, AnyAudience: v.audience, Time: time.Now()}, v.skew); err != nil {
+		return authz.Caller{}, invalid("%v", err)
+	}
+	scopes, err := scopesOf(c)
+	if err != nil {
+		return authz.Caller{}, err
+	}
+	sub := c.Subject
+	if sub == "" {
+		sub = c.ClientID
+	}
+	return authz.Caller{Subject: sub, Scopes: scopes, Expires: c.Expiry.Time(), Claims: all}, nil
+}
+
+func (v *Verifier) checkType(h jose.Header) error {
+	typ, _ := h.ExtraHeaders[jose.HeaderType].(string)
+	switch strings.ToLower(typ) {
+	case "at+jwt", "application/at+jwt":
+		return nil
+	case "jwt", "":
+		if !v.strict {
+			return nil
+		}
+	}
+	return invalid("header typ %q is not an access token's", typ)
+}
+
+// scopesOf reads "scope" (space-separated) or else "scp" (an array, or a
+// space-separated string).
+func scopesOf(c claims) ([]string, error) {
+	for _, raw := range []json.RawMessage{c.Scope, c.Scp} {
+		if len(raw) == 0 || string(raw) == "null" {
+			continue
+		}
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return strings.Fields(s), nil
+		}
+		var list []string
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return nil, invalid("scope claim is neither a string nor an array of strings")
+		}
+		return list, nil
+	}
+	return nil, nil
+}
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", authz.ErrInvalidToken, fmt.Sprintf(format, args...))
+}

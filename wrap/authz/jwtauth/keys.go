@@ -1,0 +1,247 @@
+package jwtauth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+)
+
+// maxDocumentBytes caps a metadata document or key set.
+const maxDocumentBytes = 1 << 20
+
+// keySet is the issuer's key set, fetched again when it is MaxAge old, or
+// when a token names a key it does not hold (at most once per minRefetch);
+// concurrent verifications that need a fetch share one.
+type keySet struct {
+	url                string
+	client             *http.Client
+	maxAge, minRefetch time.Duration
+
+	mu      sync.Mutex
+	cur     *keys
+	tried   time.Time // the start of the last fetch, successful or not
+	failed  time.Time // the end of the last fetch, if it failed
+	pending *fetch
+}
+
+type keys struct {
+	byID    map[string]jose.JSONWebKey
+	noID    []jose.JSONWebKey
+	fetched time.Time
+}
+
+type fetch struct {
+	done chan struct{}
+	keys *keys
+	err  error
+}
+
+// key returns the public key of id for a token signed with alg.
+func (s *keySet) key(ctx context.Context, id, alg string) (any, error) {
+	s.mu.Lock()
+	cur := s.cur
+	fresh := cur != nil && time.Since(cur.fetched) < s.maxAge
+	s.mu.Unlock()
+	if fresh {
+		if k, ok := cur.find(id, alg); ok {
+			return k, nil
+		}
+		if !s.mayRefetch() {
+			return nil, invalid("signed with a key the issuer does not publish")
+		}
+	} else if cur != nil && s.failedRecently() && time.Since(cur.fetched) < 2*s.maxAge {
+		// Old, but a fetch failed a moment ago: no new one yet.
+		if k, ok := cur.find(id, alg); ok {
+			return k, nil
+		}
+		return nil, invalid("signed with a key the issuer does not publish")
+	}
+	next, err := s.refresh(ctx)
+	if err != nil {
+		if cur != nil {
+			if k, ok := cur.find(id, alg); ok && time.Since(cur.fetched) < 2*s.maxAge {
+				return k, nil // the issuer is unreachable: its keys of a moment ago still hold
+			}
+		}
+		return nil, err
+	}
+	if k, ok := next.find(id, alg); ok {
+		return k, nil
+	}
+	return nil, invalid("signed with a key the issuer does not publish")
+}
+
+// mayRefetch reports whether a fetch for an unknown key may start now.
+func (s *keySet) mayRefetch() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pending != nil || time.Since(s.tried) >= s.minRefetch
+}
+
+// failedRecently reports whether the last fetch failed less than
+// minRefetch ago, and none is under way.
+func (s *keySet) failedRecently() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pending == nil && !s.failed.IsZero() && time.Since(s.failed) < s.minRefetch
+}
+
+// refresh fetches the key set, or waits for the fetch under way.
+func (s *keySet) refresh(ctx context.Context) (*keys, error) {
+	s.mu.Lock()
+	f := s.pending
+	if f == nil {
+		f = &fetch{done: make(chan struct{})}
+		s.pending = f
+		s.tried = time.Now()
+		// Not bound to ctx: the verifications waiting for it share it, and
+		// one of them giving up must not fail the others.
+		go s.run(context.WithoutCancel(ctx), f)
+	}
+	s.mu.Unlock()
+	select {
+	case <-f.done:
+		return f.keys, f.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (s *keySet) run(ctx context.Context, f *fetch) {
+	ctx, cancel := context.WithTimeout(ctx, defaultHTTPTimeout)
+	defer cancel()
+	var set struct {
+		Keys []json.RawMessage `json:"keys"`
+	}
+	err := getJSON(ctx, s.client, s.url, &set)
+	var k *keys
+	if err == nil {
+		k, err = index(set.Keys)
+	}
+	if err != nil {
+		err = fmt.Errorf("jwtauth: key set %s: %w", s.url, err)
+	}
+	s.mu.Lock()
+	if err == nil {
+		s.cur, s.failed = k, time.Time{}
+	} else {
+		s.failed = time.Now()
+	}
+	s.pending = nil
+	s.mu.Unlock()
+	f.keys, f.err = k, err
+	close(f.done)
+}
+
+// index keeps the set's public signing keys; a key go-jose cannot read
+// (a type it does not know) is skipped, not the set.
+func index(set []json.RawMessage) (*keys, error) {
+	k := &keys{byID: map[string]jose.JSONWebKey{}, fetched: time.Now()}
+	for _, raw := range set {
+		var key jose.JSONWebKey
+		if key.UnmarshalJSON(raw) != nil {
+			continue
+		}
+		if key.Use != "" && key.Use != "sig" {
+			continue
+		}
+		if !key.IsPublic() {
+			if _, symmetric := key.Key.([]byte); symmetric {
+				continue // never a symmetric key: a token could be MACed with it
+			}
+			key = key.Public()
+		}
+		if !key.Valid() {
+			continue
+		}
+		if key.KeyID == "" {
+			k.noID = append(k.noID, key)
+			continue
+		}
+		k.byID[key.KeyID] = key
+	}
+	if len(k.byID) == 0 && len(k.noID) == 0 {
+		return nil, errors.New("no public signing key")
+	}
+	return k, nil
+}
+
+// find returns the key of id that may verify alg; a token naming no key
+// gets the only key without an id, if there is exactly one.
+func (k *keys) find(id, alg string) (any, bool) {
+	var key jose.JSONWebKey
+	switch {
+	case id != "":
+		var ok bool
+		if key, ok = k.byID[id]; !ok {
+			return nil, false
+		}
+	case len(k.noID) == 1:
+		key = k.noID[0]
+	default:
+		return nil, false
+	}
+	if key.Algorithm != "" && key.Algorithm != alg {
+		return nil, false
+	}
+	return key.Key, true
+}
+
+// discover reads the issuer's jwks_uri from its metadata.
+func discover(ctx context.Context, client *http.Client, issuer string) (string, error) {
+	base := strings.TrimSuffix(issuer, "/")
+	var errs []error
+	for _, p := range []string{"/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"} {
+		var md struct {
+			Issuer  string `json:"issuer"`
+			JWKSURI string `json:"jwks_uri"`
+		}
+		if err := getJSON(ctx, client, base+p, &md); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if md.Issuer != issuer {
+			return "", fmt.Errorf("jwtauth: the metadata at %s names issuer %q, not %q", base+p, md.Issuer, issuer)
+		}
+		if md.JWKSURI == "" {
+			return "", fmt.Errorf("jwtauth: the metadata at %s has no jwks_uri", base+p)
+		}
+		return md.JWKSURI, nil
+	}
+	return "", fmt.Errorf("jwtauth: discovering the key set of %s: %w", issuer, errors.Join(errs...))
+}
+
+func getJSON(ctx context.Context, client *http.Client, url string, into any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxDocumentBytes+1))
+	if err != nil {
+		return err
+	}
+	if len(body) > maxDocumentBytes {
+		return fmt.Errorf("GET %s: larger than %d bytes", url, maxDocumentBytes)
+	}
+	if err := json.Unmarshal(body, into); err != nil {
+		return fmt.Errorf("GET %s: %w", url, err)
+	}
+	return nil
+}
