@@ -2,6 +2,7 @@ package jwtauth
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -65,6 +66,13 @@ type Config struct {
 	// HTTPClient fetches the metadata and key set (default: a client with
 	// a 10-second timeout).
 	HTTPClient *http.Client
+	// CacheTTL is how long a verified token's caller is remembered (by the
+	// token's SHA-256, at most 10 000 tokens), so that a client sending the
+	// same token with every request pays for one signature check per
+	// CacheTTL (default 1 minute; negative: no cache). A remembered token
+	// is still refused once it expires or the issuer stops publishing its
+	// key.
+	CacheTTL time.Duration
 	// TypeAtJWT requires the header's "typ" to be "at+jwt", as RFC 9068
 	// says of JWT access tokens. By default "JWT" and no "typ" (what many
 	// authorization servers, Ory Hydra among them, issue) are accepted
@@ -82,6 +90,7 @@ type Verifier struct {
 	skew     time.Duration
 	strict   bool
 	keys     *keySet
+	verified *verifiedTokens // nil: no cache
 }
 
 // New returns a Verifier of c, after fetching the key set once (and the
@@ -121,6 +130,12 @@ func New(ctx context.Context, c Config) (*Verifier, error) {
 			return nil, err
 		}
 	}
+	switch ttl := c.CacheTTL; {
+	case ttl == 0:
+		v.verified = &verifiedTokens{ttl: defaultCacheTTL, m: map[[32]byte]verifiedToken{}}
+	case ttl > 0:
+		v.verified = &verifiedTokens{ttl: ttl, m: map[[32]byte]verifiedToken{}}
+	}
 	v.keys = &keySet{url: jwks, client: client, maxAge: c.MaxAge, minRefetch: c.MinRefetch}
 	if v.keys.maxAge <= 0 {
 		v.keys.maxAge = defaultMaxAge
@@ -153,6 +168,14 @@ func (v *Verifier) Verify(ctx context.Context, token string, _ *http.Request) (a
 	}
 	if strings.Count(token, ".") != 2 {
 		return authz.Caller{}, invalid("not a signed JWT in compact form")
+	}
+	var sum [sha256.Size]byte
+	now := time.Now()
+	if v.verified != nil {
+		sum = sha256.Sum256([]byte(token))
+		if c, ok := v.verified.get(sum, now, v.keys.published); ok {
+			return c, nil
+		}
 	}
 	tok, err := jwt.ParseSigned(token, v.algs)
 	if err != nil {
@@ -188,7 +211,15 @@ func (v *Verifier) Verify(ctx context.Context, token string, _ *http.Request) (a
 	if sub == "" {
 		sub = c.ClientID
 	}
-	return authz.Caller{Subject: sub, Scopes: scopes, Expires: c.Expiry.Time(), Claims: all}, nil
+	caller := authz.Caller{Subject: sub, Scopes: scopes, Expires: c.Expiry.Time(), Claims: all}
+	if v.verified != nil {
+		until := now.Add(v.verified.ttl)
+		if exp := caller.Expires.Add(v.skew); exp.Before(until) {
+			until = exp
+		}
+		v.verified.put(sum, verifiedToken{caller: caller, kid: h.KeyID, alg: h.Algorithm, until: until})
+	}
+	return caller, nil
 }
 
 func (v *Verifier) checkType(h jose.Header) error {

@@ -414,3 +414,38 @@ func BenchmarkVerify(b *testing.B) {
 		})
 	}
 }
+
+// TestVerifiedTokensAreRemembered: the same token a second time costs no
+// signature check (two allocations at most, where a check costs a
+// hundred), an expired one is refused though it was remembered, and with
+// CacheTTL negative every verification checks the signature.
+func TestVerifiedTokensAreRemembered(t *testing.T) {
+	is := newIssuer(t)
+	v := newVerifier(t, is, jwtauth.Config{Skew: -1})
+	c := is.claims()
+	c["exp"] = time.Now().Add(1500 * time.Millisecond).Unix()
+	tok := is.sign(t, "k1", c)
+	if _, err := v.Verify(context.Background(), tok, nil); err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := v.Verify(context.Background(), tok, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 2 {
+		t.Fatalf("a remembered token costs %.0f allocations", allocs)
+	}
+	time.Sleep(time.Until(time.Unix(c["exp"].(int64), 0)) + 100*time.Millisecond)
+	if _, err := v.Verify(context.Background(), tok, nil); !errors.Is(err, authz.ErrInvalidToken) {
+		t.Fatalf("an expired remembered token: %v", err)
+	}
+	uncached := newVerifier(t, is, jwtauth.Config{CacheTTL: -1})
+	fresh := is.sign(t, "k1", is.claims())
+	if _, err := uncached.Verify(context.Background(), fresh, nil); err != nil {
+		t.Fatal(err)
+	}
+	if allocs := testing.AllocsPerRun(20, func() { _, _ = uncached.Verify(context.Background(), fresh, nil) }); allocs < 20 {
+		t.Fatalf("without the cache a verification costs %.0f allocations: it was not checked", allocs)
+	}
+}

@@ -79,6 +79,19 @@ func (s *keySet) key(ctx context.Context, id, alg string) (any, error) {
 	return nil, invalid("signed with a key the issuer does not publish")
 }
 
+// published reports whether the key set as last fetched still holds the
+// key id for alg: what a remembered token's key must be.
+func (s *keySet) published(id, alg string) bool {
+	s.mu.Lock()
+	cur := s.cur
+	s.mu.Unlock()
+	if cur == nil || time.Since(cur.fetched) >= s.maxAge { // stale: verify anew, which fetches
+		return false
+	}
+	_, ok := cur.find(id, alg)
+	return ok
+}
+
 // mayRefetch reports whether a fetch for an unknown key may start now.
 func (s *keySet) mayRefetch() bool {
 	s.mu.Lock()
