@@ -5,6 +5,7 @@ go 1.25.5
 require (
 	github.com/cedar-policy/cedar-go v1.6.0
 	github.com/mcpwrap/mcpwrap v0.0.0-00010101000000-000000000000
+	go.uber.org/goleak v1.2.1
 )
 
 require golang.org/x/exp v0.0.0-20220921023135-46d9e7742f1e // indirect
