@@ -129,10 +129,9 @@ func hidden(t *testing.T, cl *client.Client, name string) {
 // TestCedarThroughARealServer: through wrap.WithAuthorization on a real
 // mcp-go server and client, a Cedar forbid keeps a destructive tool from
 // whoever lacks repo:admin (out of the list, answered as unknown when
-// called), a permit
-// on the tenant claim lets acme in and nobody else, a forbid on the
-// arguments refuses another tenant's repository, and an edit of the file
-// changes the decisions without a restart.
+// called), a permit on the tenant claim lets acme in and nobody else, a
+// forbid on the arguments refuses another tenant's repository, and an edit
+// of the file changes the decisions without a restart.
 func TestCedarThroughARealServer(t *testing.T) {
 	logs := &logbuf.Buffer{}
 	path := filepath.Join(t.TempDir(), "policies.cedar")

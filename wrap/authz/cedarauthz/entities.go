@@ -71,17 +71,21 @@ func principalOf(c authz.Caller) types.Entity {
 	for i, s := range c.Scopes {
 		scopes[i] = types.String(s)
 	}
-	claims := types.RecordMap{}
-	for k, v := range c.Claims {
-		if cv, res := valueOf(v, 1); res == converted {
-			claims[types.String(k)] = cv
+	claims := emptyRecord
+	if len(c.Claims) > 0 {
+		m := make(types.RecordMap, len(c.Claims))
+		for k, v := range c.Claims {
+			if cv, res := valueOf(v, 1); res == converted {
+				m[types.String(k)] = cv
+			}
 		}
+		claims = types.NewRecord(m)
 	}
 	return types.Entity{
 		UID: types.NewEntityUID(callerType, types.String(c.Subject)),
 		Attributes: types.NewRecord(types.RecordMap{
 			"scopes": types.NewSet(scopes...),
-			"claims": types.NewRecord(claims),
+			"claims": claims,
 			"local":  types.Boolean(c.Local),
 		}),
 	}
@@ -91,27 +95,68 @@ func principalOf(c authz.Caller) types.Entity {
 // tool's) and its arguments; skipped says why arguments that r has were
 // left out ("" when they were not).
 func resourceOf(typ types.EntityType, r authz.Request) (e types.Entity, skipped string) {
-	attrs := types.RecordMap{}
-	if typ == toolType {
-		a := r.Annotations
-		if !a.Known { // MCP's defaults for a tool that says nothing
-			a = authz.Annotations{Destructive: true, OpenWorld: true}
-		}
-		attrs["annotated"] = types.Boolean(r.Annotations.Known)
-		attrs["readOnly"] = types.Boolean(a.ReadOnly)
-		attrs["destructive"] = types.Boolean(a.Destructive && !a.ReadOnly)
-		attrs["idempotent"] = types.Boolean(a.Idempotent)
-		attrs["openWorld"] = types.Boolean(a.OpenWorld)
+	uid := types.NewEntityUID(typ, types.String(r.Name))
+	if len(r.Arguments) == 0 || bytes.Equal(bytes.TrimSpace(r.Arguments), []byte("null")) {
+		return types.Entity{UID: uid, Attributes: bareRecord(typ, r.Annotations)}, ""
 	}
-	if len(r.Arguments) > 0 && !bytes.Equal(bytes.TrimSpace(r.Arguments), []byte("null")) {
-		args, why := argumentsOf(r.Arguments)
-		if why != "" {
-			skipped = why
-		} else {
-			attrs["arguments"] = args
+	args, skipped := argumentsOf(r.Arguments)
+	if skipped != "" {
+		return types.Entity{UID: uid, Attributes: bareRecord(typ, r.Annotations)}, skipped
+	}
+	attrs := annotationAttributes(typ, r.Annotations)
+	attrs["arguments"] = args
+	return types.Entity{UID: uid, Attributes: types.NewRecord(attrs)}, ""
+}
+
+// annotationAttributes are a resource's attributes but its arguments: a
+// tool's annotations, with MCP's defaults when the server does not know
+// them; none for a resource or a prompt.
+func annotationAttributes(typ types.EntityType, known authz.Annotations) types.RecordMap {
+	if typ != toolType {
+		return types.RecordMap{}
+	}
+	a := known
+	if !a.Known {
+		a = authz.Annotations{Destructive: true, OpenWorld: true}
+	}
+	return types.RecordMap{
+		"annotated":   types.Boolean(known.Known),
+		"readOnly":    types.Boolean(a.ReadOnly),
+		"destructive": types.Boolean(a.Destructive && !a.ReadOnly),
+		"idempotent":  types.Boolean(a.Idempotent),
+		"openWorld":   types.Boolean(a.OpenWorld),
+	}
+}
+
+// bareRecords are the records of resources without arguments, made once:
+// a resource's and a prompt's (empty), and a tool's for each combination of
+// its annotations (bits of annotationBits).
+var (
+	emptyRecord = types.NewRecord(nil)
+	bareTools   = func() (r [32]types.Record) {
+		for i := range r {
+			a := authz.Annotations{Known: i&1 != 0, ReadOnly: i&2 != 0, Destructive: i&4 != 0, Idempotent: i&8 != 0, OpenWorld: i&16 != 0}
+			r[i] = types.NewRecord(annotationAttributes(toolType, a))
+		}
+		return r
+	}()
+)
+
+func bareRecord(typ types.EntityType, a authz.Annotations) types.Record {
+	if typ != toolType {
+		return emptyRecord
+	}
+	return bareTools[annotationBits(a)]
+}
+
+func annotationBits(a authz.Annotations) int {
+	i := 0
+	for bit, set := range [...]bool{a.Known, a.ReadOnly, a.Destructive, a.Idempotent, a.OpenWorld} {
+		if set {
+			i |= 1 << bit
 		}
 	}
-	return types.Entity{UID: types.NewEntityUID(typ, types.String(r.Name)), Attributes: types.NewRecord(attrs)}, skipped
+	return i
 }
 
 // argumentsOf converts a call's arguments, a JSON object, to a record, or
@@ -250,13 +295,30 @@ func numberOf(s string) (types.Value, conversion) {
 	return nil, omitted
 }
 
+// contexts are the four contexts a request can have, made once.
+var contexts = func() (c [2][2]types.Record) {
+	for listing := range 2 {
+		for skipped := range 2 {
+			c[listing][skipped] = types.NewRecord(types.RecordMap{
+				"listing":          types.Boolean(listing == 1),
+				"argumentsSkipped": types.Boolean(skipped == 1),
+			})
+		}
+	}
+	return c
+}()
+
 // contextOf is the request's context: whether it is a list's entry, and
 // whether its arguments were left out.
 func contextOf(listing bool, skipped string) types.Record {
-	return types.NewRecord(types.RecordMap{
-		"listing":          types.Boolean(listing),
-		"argumentsSkipped": types.Boolean(skipped != ""),
-	})
+	l, s := 0, 0
+	if listing {
+		l = 1
+	}
+	if skipped != "" {
+		s = 1
+	}
+	return contexts[l][s]
 }
 
 var _ cedar.EntityGetter = (*entities)(nil)
