@@ -60,11 +60,14 @@
 //
 // An attribute that may be absent (a claim, the arguments, which a list's
 // entries never have) is tested with has before it is read: reading an
-// absent one is an error, which makes Cedar skip the policy. A skipped
-// permit allows nothing; a skipped forbid would, so on a call Check denies
-// when a forbid fails to evaluate. In a list it is skipped, as Cedar does,
-// so a tool whose forbid reads the arguments stays listed and each call
-// is decided with its own.
+// absent one is an error, and Cedar skips a policy that errs. A skipped
+// permit allows nothing; a skipped forbid would let a call through, so on a
+// call Check denies when a forbid fails to evaluate. In a list the failures
+// count the other way, for showing: a permit that fails (most often for
+// want of the arguments) lists the tool unless a forbid matched, and each
+// call is then decided with its own arguments. mcp-go applies a list's
+// filter to calls too, so a permit that reads the arguments still lets
+// them through.
 //
 // # Reloading
 //

@@ -186,7 +186,7 @@ func TestCedarThroughARealServer(t *testing.T) {
 		t.Fatalf("a claim reached the log: %s", logs.String())
 	}
 	lines, err := logs.Find("tool", "list_issues")
-	if err != nil || len(lines) == 0 || !strings.Contains(logs.String(), "decided by own-repos") {
+	if err != nil || len(lines) == 0 || !strings.Contains(logs.String(), "matched own-repos") {
 		t.Fatalf("no log line names the deciding policy (%v): %s", err, logs.String())
 	}
 
@@ -199,5 +199,34 @@ when { principal.claims has tenant && principal.claims.tenant == "globex" };
 	eventually(t, "globex is listed list_issues", func() bool { return slices.Equal(toolNames(t, other), []string{"list_issues"}) })
 	if res := callTool(t, other, "list_issues", nil); res.IsError {
 		t.Fatalf("globex refused after the reload: %+v", res)
+	}
+}
+
+// TestArgumentPermitThroughARealServer: a permit that reads the arguments
+// lists its tool (a list entry has none) and mcp-go, which filters calls
+// by the list's rule, lets the call reach the chain, where the arguments
+// decide: a call they permit runs, any other is refused naming the tool.
+func TestArgumentPermitThroughARealServer(t *testing.T) {
+	p := load(t, `@id("public-repos")
+permit (principal, action == MCP::Action::"call", resource == MCP::Tool::"list_issues")
+when { resource.arguments.repo like "public/*" };`)
+	url, runs := serveIssues(t, p, &logbuf.Buffer{})
+	other := connectAs(t, url, "other")
+	if got := toolNames(t, other); !slices.Equal(got, []string{"list_issues"}) {
+		t.Fatalf("listed %v, want [list_issues]", got)
+	}
+	if res := callTool(t, other, "list_issues", map[string]any{"repo": "public/site"}); res.IsError {
+		t.Fatalf("a permitted repository refused: %+v", res)
+	}
+	for _, args := range []map[string]any{{"repo": "acme/secret"}, nil} {
+		res := callTool(t, other, "list_issues", args)
+		info, ok := mcpgo.InfoOf(res)
+		if !ok || info.Code != "permission_denied" || !strings.Contains(info.Message, `call on tool "list_issues" is denied: no policy permits it`) {
+			t.Fatalf("arguments %v: answer %+v (%v)", args, info, ok)
+		}
+	}
+	hidden(t, other, "delete_repository")
+	if n := runs["list_issues"].Load(); n != 1 {
+		t.Fatalf("list_issues ran %d times, want 1", n)
 	}
 }

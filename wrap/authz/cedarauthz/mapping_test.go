@@ -83,6 +83,16 @@ func TestMapping(t *testing.T) {
 		{"a forbid that errs denies a call", `permit (principal, action, resource); forbid (principal, action, resource) when { principal.claims.nope == 1 };`, alice, tool("t", "", known), false},
 		{"a forbid that errs is skipped in a list", `permit (principal, action, resource); forbid (principal, action, resource) when { resource.arguments.force };`,
 			alice, authz.Request{Method: "tools/call", Name: "t", Listing: true}, true},
+		{"a permit that errs shows a list entry", `permit (principal, action, resource) when { resource.arguments.repo like "acme/*" };`,
+			alice, authz.Request{Method: "tools/call", Name: "t", Listing: true}, true},
+		{"a forbid that matches hides a list entry whatever errs", `permit (principal, action, resource) when { resource.arguments.repo like "acme/*" }; forbid (principal, action, resource) when { resource.destructive };`,
+			alice, authz.Request{Method: "tools/call", Name: "t", Listing: true, Annotations: authz.Annotations{Known: true, Destructive: true}}, false},
+		{"a forbid that errs is skipped in a list with a permit", `permit (principal, action, resource); forbid (principal, action, resource) when { principal.claims.nope };`,
+			alice, authz.Request{Method: "tools/call", Name: "t", Listing: true}, true},
+		{"a forbid that errs outweighs a permit that matches on a call", `permit (principal, action, resource); forbid (principal, action, resource) when { resource.arguments.force };`,
+			alice, tool("t", `{"repo":"x"}`, known), false},
+		{"nothing but errors hides a list entry", `forbid (principal, action, resource) when { resource.arguments.force };`,
+			alice, authz.Request{Method: "tools/call", Name: "t", Listing: true}, false},
 		{"a permit that errs allows nothing", `permit (principal, action, resource) when { principal.claims.nope == 1 };`, alice, tool("t", "", known), false},
 	}
 	for _, tc := range cases {
@@ -101,17 +111,21 @@ func TestMapping(t *testing.T) {
 func TestRefusal(t *testing.T) {
 	p := load(t, `@id("no-destroy")
 forbid (principal, action, resource) when { resource.destructive && principal.claims.tenant == "acme" };
-permit (principal, action, resource);`)
+permit (principal, action, resource);
+@id("strict")
+forbid (principal, action, resource) when { resource.arguments.force };`)
 	cases := []struct {
 		name      string
 		req       authz.Request
 		msg, diag []string
 	}{
 		{"forbid", tool("drop", "", authz.Annotations{Known: true, Destructive: true}),
-			[]string{`call on tool "drop" is denied: a policy forbids it`}, []string{"decided by no-destroy", "policies.cedar:1:1"}},
+			[]string{`call on tool "drop" is denied: a policy forbids it`}, []string{"matched no-destroy", "policies.cedar:1:1"}},
 		{"skipped arguments", tool("drop", `{"x":"`+strings.Repeat("y", 65<<10)+`"}`, authz.Annotations{}),
 			[]string{`call on tool "drop"`, "its arguments were not evaluated: they are larger than 64 KiB"}, []string{"no-destroy"}},
 		{"default deny", authz.Request{Method: "resources/read", Name: "admin://audit"}, nil, nil},
+		{"a forbid that fails", tool("list", `{"q":"x"}`, known),
+			[]string{`call on tool "list" is denied: a policy that forbids it could not be evaluated`}, []string{"matched policy1", "strict (", ") could not be evaluated"}},
 	}
 	q := load(t, `permit (principal, action == MCP::Action::"call", resource);`)
 	for _, tc := range cases {

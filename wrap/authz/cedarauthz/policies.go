@@ -160,15 +160,17 @@ func (p *Policies) Close() error {
 func (p *Policies) Len() int { return len(p.set.Load().ids) }
 
 // Check decides r for c with the policies in force, with Cedar's
-// semantics: denied unless a permit matches and no forbid does. On a
-// call, one more rule keeps an error from opening access: a forbid whose
-// conditions fail to evaluate (an attribute that is absent, a type that
-// does not match) denies, where Cedar would skip it; in a list (r.Listing)
-// it is skipped, so that what the call alone can tell (its arguments)
-// does not hide a tool. A refusal is permission_denied, naming the action
-// and the resource; the policies that decided, and those that failed, are
-// its cause, for the log, never for the model, and no claim's value is in
-// either. Check is safe for concurrent use.
+// semantics: denied unless a permit matches and no forbid does. Cedar
+// skips a policy whose conditions fail to evaluate (an absent attribute, a
+// type that does not match); Check counts such a failure against access on
+// a call (a forbid that failed denies) and for showing in a list
+// (r.Listing: a permit that failed shows the entry, unless a forbid
+// matched), since what fails in a list is most often what reads the
+// arguments, which only the call has and by which it is decided. A refusal
+// is permission_denied, naming the action and the resource; the policies
+// that matched and those that failed are its cause, for the log, never for
+// the model, and no claim's value is in either. Check is safe for
+// concurrent use.
 func (p *Policies) Check(ctx context.Context, c authz.Caller, r authz.Request) error {
 	a, ok := actions[r.Method]
 	if !ok {
@@ -182,24 +184,53 @@ func (p *Policies) Check(ctx context.Context, c authz.Caller, r authz.Request) e
 	ents := &entities{principal: principalOf(c), resource: res}
 	req := cedar.Request{Principal: ents.principal.UID, Action: a.uid, Resource: res.UID, Context: contextOf(r.Listing, skipped)}
 	decision, diag := cedar.Authorize(s, ents, req)
-	if decision == cedar.Allow && !r.Listing {
-		for _, e := range diag.Errors {
-			if s.forbid[e.PolicyID] {
-				return refusal(a.uid.ID, a.noun, r.Name, "a policy that forbids it could not be evaluated", skipped, diag)
-			}
-		}
+	forbidden := decision == cedar.Deny && len(diag.Reasons) > 0 // Cedar's reasons for a Deny are the forbids that matched
+	if len(diag.Errors) > 0 {
+		decision = settle(decision, forbidden, diag, r.Listing, s)
 	}
-	if decision == cedar.Allow {
+	switch {
+	case decision == cedar.Allow:
 		if skipped != "" && p.cfg.logger.Enabled(ctx, slog.LevelDebug) {
 			p.cfg.logger.LogAttrs(ctx, slog.LevelDebug, "cedarauthz: allowed without evaluating the arguments",
 				slog.String("name", r.Name), slog.String("why", skipped))
 		}
 		return nil
-	}
-	if len(diag.Reasons) > 0 {
+	case forbidden:
 		return refusal(a.uid.ID, a.noun, r.Name, "a policy forbids it", skipped, diag)
+	case failedForbid(diag, s):
+		return refusal(a.uid.ID, a.noun, r.Name, "a policy that forbids it could not be evaluated", skipped, diag)
 	}
 	return refusal(a.uid.ID, a.noun, r.Name, "no policy permits it", skipped, diag)
+}
+
+func failedForbid(diag cedar.Diagnostic, s *policySet) bool {
+	for _, e := range diag.Errors {
+		if s.forbid[e.PolicyID] {
+			return true
+		}
+	}
+	return false
+}
+
+// settle decides a request some policies failed to evaluate, which Cedar
+// skips. On a call a failure counts against access: a forbid that failed
+// denies. In a list, which shows a tool without its arguments (what most
+// failures read), a failure counts for showing it: a permit that failed
+// shows it, unless a forbid matched; the call is then decided with the
+// arguments.
+func settle(decision cedar.Decision, forbidden bool, diag cedar.Diagnostic, listing bool, s *policySet) cedar.Decision {
+	switch {
+	case !listing && failedForbid(diag, s):
+		return cedar.Deny
+	case !listing, decision == cedar.Allow, forbidden:
+		return decision
+	}
+	for _, e := range diag.Errors {
+		if !s.forbid[e.PolicyID] {
+			return cedar.Allow // a permit that failed without the arguments
+		}
+	}
+	return decision
 }
 
 // refusal is the answer the model reads, with the diagnostic as its cause.
@@ -211,13 +242,14 @@ func refusal(action types.String, noun, name, why, skipped string, diag cedar.Di
 	return errs.Wrap(errs.PermissionDenied, diagnosis(diag), msg)
 }
 
-// diagnosis names the policies that decided and those that failed to
+// diagnosis names the policies that matched (the forbids of a Deny, the
+// permits of an Allow that a failed forbid overruled) and those that failed to
 // evaluate, by id and position: not Cedar's error messages, which can
 // quote a value.
 func diagnosis(diag cedar.Diagnostic) error {
 	var b strings.Builder
 	for _, r := range diag.Reasons {
-		fmt.Fprintf(&b, "; decided by %s (%s)", r.PolicyID, position(r.Position))
+		fmt.Fprintf(&b, "; matched %s (%s)", r.PolicyID, position(r.Position))
 	}
 	for _, e := range diag.Errors {
 		fmt.Fprintf(&b, "; %s (%s) could not be evaluated", e.PolicyID, position(e.Position))

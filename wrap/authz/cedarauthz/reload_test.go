@@ -104,7 +104,7 @@ func TestReloadInPlace(t *testing.T) {
 	if err := os.WriteFile(path, []byte(permitAlice), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p, err := cedarauthz.Load(path, cedarauthz.WithInterval(10*time.Millisecond))
+	p, err := cedarauthz.Load(path, cedarauthz.WithInterval(10*time.Millisecond), cedarauthz.WithLogger((&logbuf.Buffer{}).Logger()))
 	if err != nil {
 		t.Fatal(err)
 	}
