@@ -38,6 +38,11 @@ var known = authz.Annotations{Known: true}
 // doc says it does.
 func TestMapping(t *testing.T) {
 	deep := strings.Repeat(`{"a":`, 40) + "1" + strings.Repeat("}", 40)
+	var deepClaim any = "bottom"
+	for range 40 {
+		deepClaim = map[string]any{"a": deepClaim}
+	}
+	deepCaller := authz.Caller{Subject: "alice", Claims: map[string]any{"deep": deepClaim, "tenant": "acme"}}
 	big := `{"blob":"` + strings.Repeat("x", 70<<10) + `"}`
 	cases := []struct {
 		name   string
@@ -57,6 +62,7 @@ func TestMapping(t *testing.T) {
 		{"a fraction is a decimal", `permit (principal, action, resource) when { principal.claims.ratio == decimal("0.25") };`, alice, tool("t", "", known), true},
 		{"an object claim is a record", `permit (principal, action, resource) when { principal.claims.org.id == 42 && principal.claims.org.name == "Acme" };`, alice, tool("t", "", known), true},
 		{"a null claim is absent", `permit (principal, action, resource) when { !(principal.claims has gone) };`, alice, tool("t", "", known), true},
+		{"a claim nested too deep is left out", `permit (principal, action, resource) when { !(principal.claims has deep) && principal.claims.tenant == "acme" };`, deepCaller, tool("t", "", known), true},
 		{"local", `permit (principal, action, resource) when { principal.local };`, authz.Caller{Local: true}, tool("t", "", known), true},
 		{"not local", `permit (principal, action, resource) when { principal.local };`, alice, tool("t", "", known), false},
 		{"call is a tool", `permit (principal, action == MCP::Action::"call", resource == MCP::Tool::"t");`, alice, tool("t", "", known), true},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -64,14 +65,16 @@ func parse(path string, src []byte) (*policySet, error) {
 		return nil, err
 	}
 	s := &policySet{forbid: map[cedar.PolicyID]bool{}, sum: sha256.Sum256(src)}
+	seen := make(map[cedar.PolicyID]bool, len(list))
 	for i, p := range list {
 		id := cedar.PolicyID("policy" + strconv.Itoa(i))
 		if a, ok := p.Annotations()["id"]; ok && a != "" {
 			id = cedar.PolicyID(a)
 		}
-		if s.forbid[id] || containsID(s.ids, id) {
-			return nil, fmt.Errorf("%s: two policies have the id %q", p.Position().Filename, id)
+		if seen[id] {
+			return nil, fmt.Errorf("%s: two policies have the id %q", position(p.Position()), id)
 		}
+		seen[id] = true
 		s.ids = append(s.ids, id)
 		s.policies = append(s.policies, p)
 		if p.Effect() == cedar.Forbid {
@@ -79,15 +82,6 @@ func parse(path string, src []byte) (*policySet, error) {
 		}
 	}
 	return s, nil
-}
-
-func containsID(ids []cedar.PolicyID, id cedar.PolicyID) bool {
-	for _, i := range ids {
-		if i == id {
-			return true
-		}
-	}
-	return false
 }
 
 // Load reads the Cedar policies in the file at path and, unless
@@ -123,6 +117,9 @@ func (p *Policies) Reload() error {
 	defer p.mu.Unlock()
 	st, src, err := read(p.path)
 	if err != nil {
+		if fi, serr := os.Stat(p.path); serr == nil {
+			p.seen = fileStat{fi} // a file that cannot be opened is not tried again until it changes
+		}
 		p.cfg.logger.LogAttrs(context.Background(), slog.LevelError, "cedarauthz: cannot read the policy file; the last good policies stay in force",
 			slog.String("path", p.path), slog.String("error", err.Error()))
 		return err
