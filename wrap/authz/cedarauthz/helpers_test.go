@@ -1,6 +1,7 @@
 package cedarauthz_test
 
 import (
+	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,7 +27,7 @@ func load(t testing.TB, src string, opts ...cedarauthz.Option) *cedarauthz.Polic
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "policies.cedar")
 	writeFile(t, path, src)
-	p, err := cedarauthz.Load(path, append([]cedarauthz.Option{cedarauthz.WithInterval(0)}, opts...)...)
+	p, err := cedarauthz.Load(path, append([]cedarauthz.Option{cedarauthz.WithInterval(0), cedarauthz.WithLogger(slog.New(slog.DiscardHandler))}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,6 +101,8 @@ func Load(path string, opts ...Option) (*Policies, error) {
 	}
 	p.set.Store(s)
 	p.seen = st
+	p.cfg.logger.LogAttrs(context.Background(), slog.LevelInfo, "cedarauthz: policies loaded",
+		slog.String("path", path), slog.Int("policies", len(s.ids)), slog.Duration("interval", max(p.cfg.interval, 0)))
 	if p.cfg.interval > 0 {
 		p.stop, p.done = make(chan struct{}), make(chan struct{})
 		go p.watch()
