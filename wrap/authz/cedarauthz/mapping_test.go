@@ -76,6 +76,8 @@ func TestMapping(t *testing.T) {
 			alice, tool("t", "", authz.Annotations{}), true},
 		{"arguments are a record", `permit (principal, action, resource) when { resource.arguments.repo like "acme/*" && resource.arguments.limit == 10 && resource.arguments.labels.contains("bug") };`,
 			alice, tool("t", `{"repo":"acme/site","limit":10,"labels":["bug","ui"]}`, known), true},
+		{"arguments read by an escaped name", `permit (principal, action, resource) when { resource["\u{61}rguments"].repo == "x" };`,
+			alice, tool("t", `{"repo":"x"}`, known), true},
 		{"no arguments, no attribute", `permit (principal, action, resource) when { !(resource has arguments) && !context.argumentsSkipped };`, alice, tool("t", "", known), true},
 		{"arguments of a list entry are ignored", `permit (principal, action, resource) when { context.listing && !(resource has arguments) };`,
 			alice, authz.Request{Method: "tools/call", Name: "t", Listing: true, Arguments: json.RawMessage(`{"a":1}`)}, true},

@@ -1,6 +1,7 @@
 package cedarauthz
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -44,6 +45,10 @@ type policySet struct {
 	policies []*cedar.Policy
 	forbid   map[cedar.PolicyID]bool
 	sum      [sha256.Size]byte
+	// arguments says a policy may read the arguments (resource.arguments,
+	// context.argumentsSkipped); without one, calls do not pay for their
+	// conversion.
+	arguments bool
 }
 
 // All implements cedar.PolicyIterator.
@@ -64,7 +69,7 @@ func parse(path string, src []byte) (*policySet, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &policySet{forbid: map[cedar.PolicyID]bool{}, sum: sha256.Sum256(src)}
+	s := &policySet{forbid: map[cedar.PolicyID]bool{}, sum: sha256.Sum256(src), arguments: readsArguments(src)}
 	seen := make(map[cedar.PolicyID]bool, len(list))
 	for i, p := range list {
 		id := cedar.PolicyID("policy" + strconv.Itoa(i))
@@ -82,6 +87,15 @@ func parse(path string, src []byte) (*policySet, error) {
 		}
 	}
 	return s, nil
+}
+
+// readsArguments reports whether a policy of src may read the arguments.
+// Cedar names an attribute only by a literal, so one that reads them has
+// the word in its text, unless it spells it with an escape
+// (resource["\u{61}rguments"]): then the arguments are converted all the
+// same.
+func readsArguments(src []byte) bool {
+	return bytes.Contains(src, []byte("arguments")) || bytes.Contains(src, []byte(`\u`))
 }
 
 // Load reads the Cedar policies in the file at path and, unless
@@ -176,7 +190,7 @@ func (p *Policies) Check(ctx context.Context, c authz.Caller, r authz.Request) e
 		return errs.Newf(errs.PermissionDenied, "no policy permits %s on %s", r.Method, r.Name)
 	}
 	s := p.set.Load()
-	if r.Listing {
+	if r.Listing || !s.arguments {
 		r.Arguments = nil
 	}
 	res, skipped := resourceOf(a.typ, r)
