@@ -46,7 +46,8 @@
 // (unordered, without duplicates), objects as records; null, and a number
 // Cedar cannot hold, leave the field out. Arguments larger than 64 KiB or
 // nested deeper than 32 levels are not converted at all; a refusal says
-// so. A claim nested deeper than that is left out of claims.
+// so. A claim nested deeper than that is left out of claims. A file in
+// which no policy names arguments spares its calls their conversion.
 //
 //	forbid (principal, action == MCP::Action::"call", resource)
 //	when { resource.destructive && !(principal.scopes.contains("admin")) };
