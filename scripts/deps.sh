@@ -5,6 +5,8 @@
 # wrap/limit, wrap/upstream) and authorization (wrap/authz, the jwtauth module) names
 # neither github.com/mark3labs/mcp-go nor github.com/modelcontextprotocol/go-sdk.
 # An adapter links its own SDK only: wrap/mcpgo no go-sdk, wrap/gosdk no mcp-go.
+# wrap/authz/cedarauthz serves both SDKs, so it links neither; and no package
+# of the root module links cedar-go (it is the nested module's to pay for).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fail=0
@@ -13,9 +15,11 @@ check() { # check <package> <forbidden module regexp>
   bad=$(go list -deps "$1" | grep -E "$2" || true)
   if [ -n "$bad" ]; then echo "$1 links: $bad" | head -5; fail=1; else echo "$1: links no ${3}"; fi
 }
-for p in ./errs ./internal/errbase ./internal/errmap ./validate ./observe ./internal/obs ./wrap ./internal/call ./internal/adapter ./wrap/limit ./wrap/upstream ./wrap/authz ./wrap/authz/jwtauth; do
+for p in ./wrap/authz/cedarauthz ./errs ./internal/errbase ./internal/errmap ./validate ./observe ./internal/obs ./wrap ./internal/call ./internal/adapter ./wrap/limit ./wrap/upstream ./wrap/authz ./wrap/authz/jwtauth; do
   check "$p" '^github.com/(mark3labs/mcp-go|modelcontextprotocol/go-sdk)(/|$)' "MCP SDK"
 done
+bad=$(GOWORK=off go list -deps ./... | grep -E '^github.com/cedar-policy/' || true)
+if [ -n "$bad" ]; then echo "the root module links cedar-go: $bad" | head -5; fail=1; else echo "the root module: links no cedar-go"; fi
 check ./wrap/mcpgo '^github.com/modelcontextprotocol/go-sdk(/|$)' "go-sdk"
 if [ -d wrap/gosdk ]; then check ./wrap/gosdk '^github.com/mark3labs/mcp-go(/|$)' "mcp-go"; fi
 if [ -d examples/gosdk ]; then check ./examples/gosdk '^github.com/mark3labs/mcp-go(/|$)' "mcp-go"; fi

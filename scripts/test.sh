@@ -2,8 +2,8 @@
 # The test suite of every module of this repository, the one command the
 # README gives (.ci/run runs it). `go test ./...` at the root, even in the
 # go.work workspace, covers the root module only: each nested module
-# (cmd/mcpwrap, examples, observe/export, wrap/authz/jwtauth and its e2e,
-# wrap/gosdk, wrap/limit/redislimit)
+# (cmd/mcpwrap, examples, observe/export, wrap/authz/cedarauthz,
+# wrap/authz/jwtauth and its e2e, wrap/gosdk, wrap/limit/redislimit)
 # is tested from its own directory. The root module is tested with
 # GOWORK=off, so on the versions of its own go.mod, the floors its users
 # get; the workspace would raise them to what the nested modules require.

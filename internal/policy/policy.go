@@ -362,5 +362,6 @@ func AnnotationsOf(i call.Info) authz.Annotations {
 }
 
 // Annotated reports whether decisions read a tool's annotations (read-only
-// mode, confirming destructive tools), which an adapter may have to look up.
-func (e *Engine) Annotated() bool { return e.p.ReadOnly || e.p.Confirm.Destructive }
+// mode, confirming destructive tools, a Check, which is promised them), which
+// an adapter may have to look up.
+func (e *Engine) Annotated() bool { return e.p.ReadOnly || e.p.Confirm.Destructive || e.p.Check != nil }

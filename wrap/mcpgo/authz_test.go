@@ -517,3 +517,34 @@ func TestDecisionInSpanAndMetric(t *testing.T) {
 		t.Fatalf("%d denials counted, want 2", denials)
 	}
 }
+
+// TestCheckSeesTheAnnotationsOnACall: a Check is given the tool's
+// annotations on a call as it is in a list, so that a policy on them (a
+// forbid of destructive tools) decides both alike; the call path once
+// passed them only in read-only mode or with Confirm.Destructive.
+func TestCheckSeesTheAnnotationsOnACall(t *testing.T) {
+	p := issuesPolicy()
+	var calls, lists atomic.Int32
+	p.Check = func(ctx context.Context, c authz.Caller, r authz.Request) error {
+		if r.Name != "list_issues" {
+			return nil
+		}
+		n := &calls
+		if r.Listing {
+			n = &lists
+		}
+		if r.Annotations.Known && r.Annotations.ReadOnly {
+			n.Add(1)
+		}
+		return nil
+	}
+	ps := newPolicyServer(t, p)
+	cl := connectAs(t, ps.serve(t), "reader")
+	_ = toolNames(t, cl)
+	if _, err := cl.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "list_issues"}}); err != nil {
+		t.Fatal(err)
+	}
+	if lists.Load() == 0 || calls.Load() != 1 {
+		t.Fatalf("Check saw list_issues as read-only in %d lists and %d calls, want some and 1", lists.Load(), calls.Load())
+	}
+}
