@@ -319,9 +319,9 @@ func apiLines(pkg *types.Package) []string {
 		}
 		switch obj := obj.(type) {
 		case *types.Const:
-			add(fmt.Sprintf("const %s %s = %s", name, types.TypeString(obj.Type(), qual), obj.Val().ExactString()))
+			add(fmt.Sprintf("const %s %s = %s", name, ts(obj.Type(), qual), obj.Val().ExactString()))
 		case *types.Var:
-			add(fmt.Sprintf("var %s %s", name, types.TypeString(obj.Type(), qual)))
+			add(fmt.Sprintf("var %s %s", name, ts(obj.Type(), qual)))
 		case *types.Func:
 			sig := obj.Type().(*types.Signature)
 			add("func " + name + typeParams(sig.TypeParams(), qual) + signature(sig, qual))
@@ -335,7 +335,7 @@ func apiLines(pkg *types.Package) []string {
 func typeLines(obj *types.TypeName, qual types.Qualifier, add func(string)) {
 	name := obj.Name()
 	if obj.IsAlias() {
-		add(fmt.Sprintf("type %s = %s", name, types.TypeString(types.Unalias(obj.Type()), qual)))
+		add(fmt.Sprintf("type %s = %s", name, ts(types.Unalias(obj.Type()), qual)))
 		return
 	}
 	named, ok := obj.Type().(*types.Named)
@@ -352,9 +352,9 @@ func typeLines(obj *types.TypeName, qual types.Qualifier, add func(string)) {
 				continue
 			}
 			if f.Embedded() {
-				add(fmt.Sprintf("%s struct, embedded %s", head, types.TypeString(f.Type(), qual)))
+				add(fmt.Sprintf("%s struct, embedded %s", head, ts(f.Type(), qual)))
 			} else {
-				add(fmt.Sprintf("%s struct, %s %s", head, f.Name(), types.TypeString(f.Type(), qual)))
+				add(fmt.Sprintf("%s struct, %s %s", head, f.Name(), ts(f.Type(), qual)))
 			}
 		}
 	case *types.Interface:
@@ -372,7 +372,7 @@ func typeLines(obj *types.TypeName, qual types.Qualifier, add func(string)) {
 		ms = dedup(ms)
 		add(fmt.Sprintf("%s interface { %s }", head, strings.Join(ms, ", ")))
 	default:
-		add(head + " " + types.TypeString(u, qual))
+		add(head + " " + ts(u, qual))
 	}
 	if _, isIface := named.Underlying().(*types.Interface); isIface {
 		return
@@ -421,9 +421,45 @@ func typeParams(tp *types.TypeParamList, qual types.Qualifier) string {
 	var ps []string
 	for i := 0; i < tp.Len(); i++ {
 		p := tp.At(i)
-		ps = append(ps, p.Obj().Name()+" "+types.TypeString(p.Constraint(), qual))
+		ps = append(ps, p.Obj().Name()+" "+ts(p.Constraint(), qual))
 	}
 	return "[" + strings.Join(ps, ", ") + "]"
+}
+
+// ts prints t as types.TypeString does, but a func type's parameters
+// without their names, at any depth (func(ctx context.Context) is
+// func(context.Context)): renaming a callback's parameter is no change.
+func ts(t types.Type, qual types.Qualifier) string {
+	switch t := t.(type) {
+	case *types.Signature:
+		return "func" + signature(t, qual)
+	case *types.Pointer:
+		return "*" + ts(t.Elem(), qual)
+	case *types.Slice:
+		return "[]" + ts(t.Elem(), qual)
+	case *types.Array:
+		return fmt.Sprintf("[%d]%s", t.Len(), ts(t.Elem(), qual))
+	case *types.Map:
+		return "map[" + ts(t.Key(), qual) + "]" + ts(t.Elem(), qual)
+	case *types.Chan:
+		prefix := map[types.ChanDir]string{types.SendRecv: "chan ", types.SendOnly: "chan<- ", types.RecvOnly: "<-chan "}[t.Dir()]
+		return prefix + ts(t.Elem(), qual)
+	case *types.Named:
+		args := t.TypeArgs()
+		if args == nil || args.Len() == 0 {
+			return types.TypeString(t, qual)
+		}
+		name := t.Obj().Name()
+		if q := qual(t.Obj().Pkg()); q != "" {
+			name = q + "." + name
+		}
+		var as []string
+		for i := 0; i < args.Len(); i++ {
+			as = append(as, ts(args.At(i), qual))
+		}
+		return name + "[" + strings.Join(as, ", ") + "]"
+	}
+	return types.TypeString(t, qual)
 }
 
 // signature prints sig without parameter names: (string, int) error.
@@ -436,23 +472,23 @@ func signature(sig *types.Signature, qual types.Qualifier) string {
 		}
 		t := sig.Params().At(i).Type()
 		if sig.Variadic() && i == sig.Params().Len()-1 {
-			b.WriteString("..." + types.TypeString(t.(*types.Slice).Elem(), qual))
+			b.WriteString("..." + ts(t.(*types.Slice).Elem(), qual))
 			continue
 		}
-		b.WriteString(types.TypeString(t, qual))
+		b.WriteString(ts(t, qual))
 	}
 	b.WriteString(")")
 	switch r := sig.Results(); r.Len() {
 	case 0:
 	case 1:
-		b.WriteString(" " + types.TypeString(r.At(0).Type(), qual))
+		b.WriteString(" " + ts(r.At(0).Type(), qual))
 	default:
 		b.WriteString(" (")
 		for i := 0; i < r.Len(); i++ {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(types.TypeString(r.At(i).Type(), qual))
+			b.WriteString(ts(r.At(i).Type(), qual))
 		}
 		b.WriteString(")")
 	}
