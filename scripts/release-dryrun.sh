@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Release dry run: docs/releasing.md's tag order, followed in a throwaway
-# clone of HEAD, and every module resolved from those tags as a user would.
+# clone of HEAD (with the working tree's changes to tracked files), and
+# every module resolved from those tags as a user would.
 #
 # It reads the numbered tag order from docs/releasing.md (between the
 # "tag order" markers). Step by step, in the clone, it points each module's
@@ -52,8 +53,13 @@ export GOMODCACHE=$tmp/mod GOWORK=off GOFLAGS="-mod=mod -trimpath"
 export GONOSUMDB=$repo_module GOPRIVATE= GONOPROXY= GOINSECURE= GOTOOLCHAIN=local
 mkdir -p "$tmp/proxy" "$tmp/mod"
 
-git clone -q --no-local "$root" "$tmp/repo"
+# HEAD, with the working tree's changes to tracked files (git stash create
+# makes that commit without touching the tree or the stash list).
+rev=$(cd "$root" && git stash create 2>/dev/null || true)
+rev=${rev:-$(cd "$root" && git rev-parse HEAD)}
+git clone -q --no-local --no-checkout "$root" "$tmp/repo"
 cd "$tmp/repo"
+git fetch -q "$root" "$rev" && git checkout -q --detach "$rev"
 gitc() { git -c user.name=release-dryrun -c user.email=release-dryrun@invalid -c commit.gpgsign=false -c tag.gpgsign=false "$@"; }
 
 # Every module of the repository but examples/ and tools/ is published.
