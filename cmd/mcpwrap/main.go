@@ -68,8 +68,8 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 
 // version is the module version the binary was built from: v0.1.0 after
 // go install github.com/mcpwrap/mcpwrap/cmd/mcpwrap@v0.1.0, "(devel)" when
-// built from a checkout (the go command stamps a checkout's VCS version
-// only with -buildvcs, and never in a workspace).
+// built from a checkout (from Go 1.24 a build outside the workspace, with
+// VCS stamping on, may print a pseudo-version of the commit instead).
 func version(info *debug.BuildInfo, ok bool) string {
 	if !ok || info.Main.Version == "" {
 		return "(devel)"
