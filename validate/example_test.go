@@ -69,3 +69,26 @@ func ExampleWithRule() {
 	// Output:
 	// invalid_argument: parameter "slug" must be a lowercase slug like "my-page", got "My Page"
 }
+
+// New checks the struct's tags once, when the binder is built: a rule the
+// validator does not know is an error here, not at the first call.
+func ExampleNew() {
+	type good struct {
+		City string `json:"city" validate:"required"`
+	}
+	type bad struct {
+		City string `json:"city" validate:"required,citty"`
+	}
+	if _, err := validate.New[bad](); err != nil {
+		fmt.Println(err)
+	}
+	b, err := validate.New[good]()
+	if err != nil {
+		panic(err)
+	}
+	a, err := b.Bind([]byte(`{"city":"Rome"}`))
+	fmt.Println(a.City, err)
+	// Output:
+	// validate: validate_test.bad: invalid validate tag: Undefined validation function 'citty' on field 'City'
+	// Rome <nil>
+}

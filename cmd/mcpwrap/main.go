@@ -7,12 +7,14 @@
 //	go vet -vettool=$(command -v mcpwrap) ./...
 //	mcpwrap audit [flags] <url>
 //	mcpwrap audit [flags] -- <command> [args…]
+//	mcpwrap -version
 package main
 
 import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/mcpwrap/mcpwrap/cmd/mcpwrap/internal/audit"
 	"github.com/mcpwrap/mcpwrap/cmd/mcpwrap/internal/vet"
@@ -51,6 +53,10 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	if args[0] == "-version" || args[0] == "--version" {
+		fmt.Fprintln(stdout, "mcpwrap", version(debug.ReadBuildInfo()))
+		return 0
+	}
 	sc, ok := subcommands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "mcpwrap: unknown subcommand %q\n", args[0])
@@ -58,6 +64,17 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return sc.main(args[1:], stdout, stderr)
+}
+
+// version is the module version the binary was built from: v0.1.0 after
+// go install github.com/mcpwrap/mcpwrap/cmd/mcpwrap@v0.1.0, "(devel)" when
+// built from a checkout (from Go 1.24 a build outside the workspace, with
+// VCS stamping on, may print a pseudo-version of the commit instead).
+func version(info *debug.BuildInfo, ok bool) string {
+	if !ok || info.Main.Version == "" {
+		return "(devel)"
+	}
+	return info.Main.Version
 }
 
 func usage(w io.Writer) {
@@ -70,5 +87,6 @@ func usage(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %-6s %s\n", name, sc.usage)
 	}
-	fmt.Fprintf(w, "\nAlso: go vet -vettool=$(command -v mcpwrap) ./... runs the vet checks under go vet.\n")
+	fmt.Fprintf(w, "\nmcpwrap -version prints the version it was built from.\n")
+	fmt.Fprintf(w, "Also: go vet -vettool=$(command -v mcpwrap) ./... runs the vet checks under go vet.\n")
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -225,6 +226,32 @@ func TestOwnExamplesAndFixtures(t *testing.T) {
 	for k := range got {
 		if !want[k] {
 			t.Errorf("new finding %s: fix it or annotate it with //mcpwrap:ignore", k)
+		}
+	}
+}
+
+func TestVersionFlagPrintsTheModuleVersion(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		info *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{"installed from a tag", &debug.BuildInfo{Main: debug.Module{Path: "github.com/mcpwrap/mcpwrap/cmd/mcpwrap", Version: "v0.1.0"}}, true, "v0.1.0"},
+		{"built from a checkout", &debug.BuildInfo{Main: debug.Module{Path: "github.com/mcpwrap/mcpwrap/cmd/mcpwrap", Version: "(devel)"}}, true, "(devel)"},
+		{"no version stamped", &debug.BuildInfo{}, true, "(devel)"},
+		{"no build info", nil, false, "(devel)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := version(c.info, c.ok); got != c.want {
+				t.Errorf("version = %q, want %q", got, c.want)
+			}
+		})
+	}
+	for _, flag := range []string{"-version", "--version"} {
+		var stdout, stderr bytes.Buffer
+		if code := runMain([]string{flag}, &stdout, &stderr); code != 0 || !regexp.MustCompile(`^mcpwrap (\(devel\)|v\S+)\n$`).MatchString(stdout.String()) || stderr.Len() != 0 {
+			t.Errorf("mcpwrap %s: exit %d, stdout %q, stderr %q", flag, code, stdout.String(), stderr.String())
 		}
 	}
 }

@@ -1,6 +1,8 @@
 // Package readme checks the promise of README.md and docs/*.md that every
 // Go snippet in them compiles: each ```go block must appear, line for line,
 // in a Go file of the repository that the build (go vet ./...) compiles.
+// A block fenced "```go old" (docs/releasing.md's code of the removed API,
+// which no longer compiles) is not a ```go block and is not checked.
 package readme
 
 import (

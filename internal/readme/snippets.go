@@ -238,9 +238,12 @@ func argumentModes(l *slog.Logger) *wrap.Wrapper {
 	return w
 }
 
-// docs/retrofit.md: argument values for some tools.
-func argumentValues(logger *slog.Logger, s *server.MCPServer) {
+// docs/retrofit.md: argument values for some tools. docs/releasing.md:
+// what replaces WithObserver and WithLogHandler.
+func argumentValues(logger *slog.Logger, s *server.MCPServer, h slog.Handler) *wrap.Wrapper {
 	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger), wrap.WithArgumentValues("search", "get_forecast")))
+	w := wrap.New(wrap.WithLogger(slog.New(h)))
+	return w
 }
 
 // docs/retrofit.md: the answer cap per tool.

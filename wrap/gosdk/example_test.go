@@ -27,7 +27,10 @@ func serve(s *mcp.Server) *mcp.ClientSession {
 
 var anyCallID = regexp.MustCompile(`[0-9a-f]{16}`)
 
-func Example() {
+// Attach wraps every tool, resource and prompt handler of a go-sdk server,
+// those added before it too: a panic becomes an isError result with a call
+// id, and the server keeps serving.
+func ExampleAttach() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "shop", Version: "1.0.0"}, nil)
 	s.AddTool(&mcp.Tool{Name: "order", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -33,6 +33,34 @@ func ExampleAttach() {
 	// Output: true not_found no city named "Atlantis"
 }
 
+// Typed binds a tool's arguments to a struct and checks its validate tags
+// before the handler runs; the tool's input schema comes from the same tags.
+// A call with wrong arguments gets one isError result naming every problem.
+func ExampleTyped() {
+	type forecastArgs struct {
+		City string `json:"city" validate:"required"`
+		Days int    `json:"days" validate:"omitempty,min=1,max=14"`
+	}
+	w := wrap.New()
+	s := server.NewMCPServer("weather", "1.0.0")
+	mcpgo.Attach(s, w)
+	s.AddTools(mcpgo.Typed(w, mcp.NewTool("forecast", mcp.WithDescription("Weather forecast")),
+		func(ctx context.Context, req mcp.CallToolRequest, args forecastArgs) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(fmt.Sprintf("sunny in %s for %d days", args.City, args.Days)), nil
+		}))
+	call := func(arguments string) {
+		resp := s.HandleMessage(context.Background(),
+			[]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"forecast","arguments":`+arguments+`}}`))
+		res := resp.(mcp.JSONRPCResponse).Result.(*mcp.CallToolResult)
+		fmt.Println(res.IsError, res.Content[0].(mcp.TextContent).Text)
+	}
+	call(`{"city":"Paris","days":3}`)
+	call(`{"cty":"Paris","days":30}`)
+	// Output:
+	// false sunny in Paris for 3 days
+	// true invalid arguments for tool "forecast": parameter "city" is required; unknown parameter "cty"; did you mean "city"?; parameter "days" must be between 1 and 14, got 30
+}
+
 // A panic becomes a generic result with a call id; the value and stack go to
 // the logger, not to the model.
 func ExampleTool() {
