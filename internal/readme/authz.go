@@ -7,8 +7,11 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/mark3labs/mcp-go/server"
+
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // docs/authorization.md: the policy.
@@ -48,4 +51,12 @@ func policyCheck() authz.Policy {
 	p.Confirm = authz.Confirm{Destructive: true, Tools: []string{"send_email"}}
 	p.Local = []string{"issues:read", "issues:write"}
 	return p
+}
+
+// README.md, docs/authorization.md: the policy's one line beside the attach.
+func authorized(logger *slog.Logger, s *server.MCPServer) {
+	w := wrap.New(wrap.WithLogger(logger), wrap.WithAuthorization(authz.Policy{
+		Tools: map[string][]string{"list_issues": {"issues:read"}, "delete_repository": {"repo:admin"}},
+	}))
+	mcpgo.Attach(s, w)
 }
