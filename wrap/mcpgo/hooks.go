@@ -64,9 +64,11 @@ func (a *attached) register(h *server.Hooks) {
 		}
 	})
 	if o == nil {
+		h.AddBeforeCallTool(beganHook)
 		return
 	}
-	h.AddBeforeCallTool(func(ctx context.Context, id any, _ *mcp.CallToolRequest) {
+	h.AddBeforeCallTool(func(ctx context.Context, id any, req *mcp.CallToolRequest) {
+		beganHook(ctx, id, req)
 		o.Began(ctx, formatRequestID(id))
 	})
 	h.AddAfterCallTool(func(ctx context.Context, id any, req *mcp.CallToolRequest, result any) {

@@ -52,6 +52,7 @@ func (a *attached) middleware() server.ToolHandlerMiddleware {
 		// closure.
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			a.checkHooks(ctx)
+			ctx = withStdioRead(ctx)
 			if adapter.Own(w, req.Params.Name) {
 				// The tool's own handler (Tool, Typed) must not run the
 				// chain a second time.

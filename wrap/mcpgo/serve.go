@@ -172,7 +172,11 @@ func (h *HTTPServer) Shutdown(ctx context.Context) error {
 }
 
 // ServeStdio serves s over stdin and stdout as server.ServeStdio does (opts
-// are passed on), with two differences. When the client closes stdin, it
+// are passed on), with three differences. It times a tool call from when
+// it reads it: mcp-go queues tool calls for a few workers
+// (server.WithWorkerPoolSize, five by default), and a call that waited
+// there past its timeout (wrap.WithTimeout) is answered with a timeout,
+// with its log line, without running. When the client closes stdin, it
 // answers every request read before, waiting for them at most
 // ten seconds, where mcp-go cancels them and may leave queued tool
 // calls unanswered. And it writes out the lines logger holds before it
@@ -194,7 +198,7 @@ func ServeStdio(s *server.MCPServer, logger *slog.Logger, opts ...server.StdioOp
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	d := newDrain(ctx, os.Stdin, os.Stdout)
-	err := ss.Listen(ctx, d, d)
+	err := ss.Listen(context.WithValue(ctx, drainKey{}, d), d, d)
 	if errors.Is(err, context.Canceled) {
 		err = nil // a signal: the stop asked for
 	}
