@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -14,6 +13,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
+	"github.com/mcpwrap/mcpwrap/internal/result"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -260,13 +260,7 @@ func resultOf(r *mcp.CallToolResult) call.Result {
 }
 
 func (t toolResult) Status() call.Status {
-	switch {
-	case len(t.r.InputRequests) > 0:
-		return call.InputRequired
-	case t.r.IsError:
-		return call.ToolError
-	}
-	return call.Success
+	return result.Status(len(t.r.InputRequests) > 0, t.r.IsError)
 }
 
 // Check reports why go-sdk could not send the result (see Measure).
@@ -275,39 +269,10 @@ func (t toolResult) Check() error {
 	return err
 }
 
-func (t toolResult) Text() string {
-	var b strings.Builder
-	for _, c := range t.r.Content {
-		v, ok := c.(*mcp.TextContent)
-		if !ok || v == nil {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(v.Text)
-	}
-	return b.String()
-}
+func (t toolResult) Text() string { return result.Text(contents{}, t.r.Content) }
 
 func (t toolResult) MapText(f func(string) string) call.Result {
-	var out []mcp.Content
-	for i, c := range t.r.Content {
-		v, ok := c.(*mcp.TextContent)
-		if !ok || v == nil {
-			continue
-		}
-		ns := f(v.Text)
-		if ns == v.Text {
-			continue
-		}
-		if out == nil {
-			out = append([]mcp.Content(nil), t.r.Content...)
-		}
-		nv := *v
-		nv.Text = ns
-		out[i] = &nv
-	}
+	out := result.MapText(contents{}, t.r.Content, f)
 	if out == nil {
 		return t
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -16,6 +15,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/paging"
+	"github.com/mcpwrap/mcpwrap/internal/result"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -208,15 +208,7 @@ func resultOf(r *mcp.CallToolResult) call.Result {
 	return toolResult{r}
 }
 
-func (t toolResult) Status() call.Status {
-	switch {
-	case t.r.NeedsInput():
-		return call.InputRequired
-	case t.r.IsError:
-		return call.ToolError
-	}
-	return call.Success
-}
+func (t toolResult) Status() call.Status { return result.Status(t.r.NeedsInput(), t.r.IsError) }
 
 // Check reports why mcp-go could not send the result (see Measure).
 func (t toolResult) Check() error {
@@ -224,56 +216,10 @@ func (t toolResult) Check() error {
 	return err
 }
 
-func (t toolResult) Text() string {
-	var b strings.Builder
-	for _, c := range t.r.Content {
-		s, ok := textOf(c)
-		if !ok {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(s)
-	}
-	return b.String()
-}
-
-// textOf is the text of a text content.
-func textOf(c mcp.Content) (string, bool) {
-	switch v := c.(type) {
-	case mcp.TextContent:
-		return v.Text, true
-	case *mcp.TextContent:
-		return v.Text, true
-	}
-	return "", false
-}
+func (t toolResult) Text() string { return result.Text(contents{}, t.r.Content) }
 
 func (t toolResult) MapText(f func(string) string) call.Result {
-	var out []mcp.Content
-	for i, c := range t.r.Content {
-		s, ok := textOf(c)
-		if !ok {
-			continue
-		}
-		ns := f(s)
-		if ns == s {
-			continue
-		}
-		if out == nil {
-			out = append([]mcp.Content(nil), t.r.Content...)
-		}
-		switch v := c.(type) {
-		case mcp.TextContent:
-			v.Text = ns
-			out[i] = v
-		case *mcp.TextContent:
-			nv := *v
-			nv.Text = ns
-			out[i] = &nv
-		}
-	}
+	out := result.MapText(contents{}, t.r.Content, f)
 	if out == nil {
 		return t
 	}
