@@ -6,6 +6,7 @@
 package result
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strconv"
@@ -146,4 +147,79 @@ func Cut[C any, K Kind[C]](k K, contents []C, budget int, note string, isError b
 		note += " (" + strconv.Itoa(dropped) + " binary content(s) left out)"
 	}
 	return append(out, k.NewText(note))
+}
+
+// SDK is what Of needs of one SDK's tool result type R, whose contents are
+// of type C. An adapter implements it with an empty struct.
+type SDK[R, C any] interface {
+	Kind[C]
+	// Contents returns the result's contents.
+	Contents(r *R) []C
+	// WithContents returns a copy of r holding contents.
+	WithContents(r *R, contents []C) *R
+	// NeedsInput reports a multi round-trip result asking for input.
+	NeedsInput(r *R) bool
+	// IsError reports the result's isError.
+	IsError(r *R) bool
+	// Structured returns its structured content, nil for none.
+	Structured(r *R) any
+	// Other reports fields only encoding sizes (_meta, input requests).
+	Other(r *R) bool
+	// Note returns an error result holding only the text note.
+	Note(note string) *R
+}
+
+// Of is an SDK's tool result as the chain sees it (call.Result and
+// call.Sizer). It is one pointer, so storing it in a call.Result costs no
+// allocation.
+type Of[R, C any, S SDK[R, C]] struct{ R *R }
+
+// Status says what kind of answer the result is.
+func (t Of[R, C, S]) Status() call.Status {
+	var s S
+	return Status(s.NeedsInput(t.R), s.IsError(t.R))
+}
+
+// Check reports why the SDK could not send the result (see Measure).
+func (t Of[R, C, S]) Check() error {
+	_, err := t.Measure()
+	return err
+}
+
+// Text joins the texts of the result's text contents.
+func (t Of[R, C, S]) Text() string {
+	var s S
+	return Text(s, s.Contents(t.R))
+}
+
+// MapText returns the result with f applied to every text, as a copy when
+// anything changed.
+func (t Of[R, C, S]) MapText(f func(string) string) call.Result {
+	var s S
+	out := MapText(s, s.Contents(t.R), f)
+	if out == nil {
+		return t
+	}
+	return Of[R, C, S]{s.WithContents(t.R, out)}
+}
+
+// Measure is the result's size as sent and whether the SDK can send it.
+// A structured content made of maps, slices, strings, numbers and booleans
+// (what a handler decodes or builds) is walked, not encoded, so a result is
+// not encoded twice (here and by the SDK); anything else is encoded once.
+func (t Of[R, C, S]) Measure() (int, error) {
+	var s S
+	return Measure(s, s.Contents(t.R), s.Structured(t.R), s.Other(t.R),
+		func() ([]byte, error) { return json.Marshal(t.R) })
+}
+
+// Cut returns the result within budget (see call.Sizer).
+func (t Of[R, C, S]) Cut(budget int, note string) call.Result {
+	var s S
+	if s.Structured(t.R) != nil {
+		// A client checks structured content against the output schema:
+		// a cut copy would be invalid, so the result becomes the note.
+		return Of[R, C, S]{s.Note(note)}
+	}
+	return Of[R, C, S]{s.WithContents(t.R, Cut(s, s.Contents(t.R), budget, note, s.IsError(t.R)))}
 }

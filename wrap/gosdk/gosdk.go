@@ -13,7 +13,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
-	"github.com/mcpwrap/mcpwrap/internal/result"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -153,7 +152,7 @@ func handleTool(ctx context.Context, r *call.Request) (call.Result, error) {
 			return nil, typedError(e)
 		}
 	}
-	return toolResult{res}, nil
+	return toolResult{R: res}, nil
 }
 
 // sdkText reports whether res's content is the text go-sdk's SetError put
@@ -212,7 +211,7 @@ func toolAnswer(a call.Answer) (*mcp.CallToolResult, error) {
 	case a.Error != nil:
 		return errorResult(a.Error), nil
 	case a.Result != nil:
-		return a.Result.(toolResult).r, nil
+		return a.Result.(toolResult).R, nil
 	}
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "mcpwrap: empty answer"} // unreachable
 }
@@ -246,37 +245,4 @@ func InfoOf(res *mcp.CallToolResult) (errs.Info, bool) {
 		return errs.Info{}, false
 	}
 	return errmap.InfoOf(res.StructuredContent)
-}
-
-// toolResult is a go-sdk tool result seen by the chain. One pointer, so
-// storing it in a call.Result costs no allocation.
-type toolResult struct{ r *mcp.CallToolResult }
-
-func resultOf(r *mcp.CallToolResult) call.Result {
-	if r == nil {
-		return nil
-	}
-	return toolResult{r}
-}
-
-func (t toolResult) Status() call.Status {
-	return result.Status(len(t.r.InputRequests) > 0, t.r.IsError)
-}
-
-// Check reports why go-sdk could not send the result (see Measure).
-func (t toolResult) Check() error {
-	_, err := t.Measure()
-	return err
-}
-
-func (t toolResult) Text() string { return result.Text(contents{}, t.r.Content) }
-
-func (t toolResult) MapText(f func(string) string) call.Result {
-	out := result.MapText(contents{}, t.r.Content, f)
-	if out == nil {
-		return t
-	}
-	cp := *t.r
-	cp.Content = out
-	return toolResult{&cp}
 }

@@ -154,11 +154,11 @@ func unseenReport(result any, err error) obs.Report {
 	case res.IsError:
 		// Before the chain, an isError result is mcp-go's input schema
 		// validation.
-		r := toolResult{res}
+		r := toolResult{R: res}
 		return obs.Report{Outcome: obs.CodeOutcome(errs.InvalidArgument), Result: r,
 			Err: errs.Wrap(errs.InvalidArgument, errors.New(firstText(r)), "")}
 	}
-	return obs.Report{Outcome: obs.OutcomeSuccess, Result: toolResult{res}}
+	return obs.Report{Outcome: obs.OutcomeSuccess, Result: toolResult{R: res}}
 }
 
 func firstText(r toolResult) string {

@@ -15,7 +15,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/paging"
-	"github.com/mcpwrap/mcpwrap/internal/result"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -177,7 +176,7 @@ func toolAnswer(a call.Answer) (*mcp.CallToolResult, error) {
 	case a.Error != nil:
 		return mcpgoerr.Result(a.Error), nil
 	case a.Result != nil:
-		return a.Result.(toolResult).r, nil
+		return a.Result.(toolResult).R, nil
 	}
 	//mcpwrap:ignore masked unreachable: the chain always answers
 	return nil, errors.New("mcpwrap: empty answer")
@@ -196,37 +195,6 @@ func InfoOf(res *mcp.CallToolResult) (errs.Info, bool) {
 // authorization required, a transport failure) with the failures errs
 // knows, for upstream.WithErrors when a handler keeps an mcp-go client.
 func MarkError(err error) error { return mcpgoerr.Mark(err) }
-
-// toolResult is an mcp-go tool result seen by the chain. One pointer, so
-// storing it in a call.Result costs no allocation.
-type toolResult struct{ r *mcp.CallToolResult }
-
-func resultOf(r *mcp.CallToolResult) call.Result {
-	if r == nil {
-		return nil
-	}
-	return toolResult{r}
-}
-
-func (t toolResult) Status() call.Status { return result.Status(t.r.NeedsInput(), t.r.IsError) }
-
-// Check reports why mcp-go could not send the result (see Measure).
-func (t toolResult) Check() error {
-	_, err := t.Measure()
-	return err
-}
-
-func (t toolResult) Text() string { return result.Text(contents{}, t.r.Content) }
-
-func (t toolResult) MapText(f func(string) string) call.Result {
-	out := result.MapText(contents{}, t.r.Content, f)
-	if out == nil {
-		return t
-	}
-	cp := *t.r
-	cp.Content = out
-	return toolResult{&cp}
-}
 
 // lookup finds a tool's annotations where mcp-go finds its handler: the
 // session's own tools (AddSessionTool) first, then the server's.

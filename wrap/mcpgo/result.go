@@ -1,40 +1,42 @@
 package mcpgo
 
 import (
-	"encoding/json"
-
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/result"
 )
 
-// Measure is the result's size as sent and whether mcp-go can send it. A
-// structured content made of maps, slices, strings, numbers and booleans —
-// what a handler decodes or builds — is walked, not encoded, so a result
-// is not encoded twice (here and by mcp-go); anything else is encoded once.
-func (t toolResult) Measure() (int, error) {
-	r := t.r
-	return result.Measure(contents{}, r.Content, r.StructuredContent, r.Meta != nil || r.InputRequests != nil,
-		func() ([]byte, error) { return json.Marshal(r) })
-}
+// toolResult is an mcp-go tool result seen by the chain.
+type toolResult = result.Of[mcp.CallToolResult, mcp.Content, contents]
 
-// Cut returns the result within budget (see call.Sizer).
-func (t toolResult) Cut(budget int, note string) call.Result {
-	r := t.r
-	if r.StructuredContent != nil {
-		// A client checks structured content against the output schema:
-		// a cut copy would be invalid, so the result becomes the note.
-		return toolResult{&mcp.CallToolResult{IsError: true, Content: []mcp.Content{mcp.NewTextContent(note)}}}
+func resultOf(r *mcp.CallToolResult) call.Result {
+	if r == nil {
+		return nil
 	}
-	cp := *r
-	cp.Content = result.Cut(contents{}, r.Content, budget, note, r.IsError)
-	return toolResult{&cp}
+	return toolResult{R: r}
 }
 
-// contents is mcp-go's content type for package result. mcp-go's contents
-// come as values and as pointers; both are known.
+// contents is mcp-go's tool result and content types for package result.
+// mcp-go's contents come as values and as pointers; both are known.
 type contents struct{}
+
+func (contents) Contents(r *mcp.CallToolResult) []mcp.Content { return r.Content }
+
+func (contents) WithContents(r *mcp.CallToolResult, c []mcp.Content) *mcp.CallToolResult {
+	cp := *r
+	cp.Content = c
+	return &cp
+}
+
+func (contents) NeedsInput(r *mcp.CallToolResult) bool { return r.NeedsInput() }
+func (contents) IsError(r *mcp.CallToolResult) bool    { return r.IsError }
+func (contents) Structured(r *mcp.CallToolResult) any  { return r.StructuredContent }
+func (contents) Other(r *mcp.CallToolResult) bool      { return r.Meta != nil || r.InputRequests != nil }
+
+func (contents) Note(note string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{mcp.NewTextContent(note)}}
+}
 
 func (contents) Text(c mcp.Content) (string, bool) {
 	switch v := c.(type) {
