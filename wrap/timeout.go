@@ -30,7 +30,7 @@ var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineEx
 // An abandoned handler keeps its bulkhead slot until it returns.
 func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Duration, cfg *config, rec *record, o *outcome) {
 	t := timeout{set: d, waited: d}
-	if at, ok := adapter.Received(ctx); ok {
+	if at, ok := call.Received(ctx); ok {
 		// The call waited for a worker of the transport (mcp-go's stdio
 		// server queues tool calls): that wait is part of its timeout.
 		t.queued = max(time.Since(at), 0)

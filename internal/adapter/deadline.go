@@ -73,19 +73,3 @@ func WithinWriteTimeout(next http.Handler, own time.Duration) http.Handler {
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
-
-// receivedKey is the context key of the time a call was read.
-type receivedKey struct{}
-
-// WithReceived tells the timeout layer that the call was read at at: its
-// timeout counts from then, not from when a worker of the transport took
-// it up (mcp-go's stdio server queues tool calls for a few workers).
-func WithReceived(ctx context.Context, at time.Time) context.Context {
-	return context.WithValue(ctx, receivedKey{}, at)
-}
-
-// Received returns the time WithReceived set.
-func Received(ctx context.Context) (time.Time, bool) {
-	at, ok := ctx.Value(receivedKey{}).(time.Time)
-	return at, ok
-}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpwrap/mcpwrap/internal/adapter"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 )
 
 // stdioDrainTimeout bounds how long ServeStdio, once the client has closed
@@ -101,7 +101,7 @@ func withStdioRead(ctx context.Context) context.Context {
 	if r == nil {
 		return ctx
 	}
-	return adapter.WithReceived(ctx, r.at)
+	return call.WithReceived(ctx, r.at)
 }
 
 // beganHook is the before-call hook that feeds withStdioRead.

@@ -131,12 +131,16 @@ func TestStdioTimesQueuedCallsFromTheirRead(t *testing.T) {
 	for _, p := range problems {
 		t.Error(p)
 	}
-	// One log line per call, none for the handlers still hanging.
+	// One log line per call, none for the handlers still hanging, each
+	// with the time the call waited in the queue in its duration.
 	logged := 0
 	for logged < calls {
 		select {
-		case <-lines:
+		case m := <-lines:
 			logged++
+			if ms, _ := m["duration_ms"].(float64); ms < float64(hangTimeout.Milliseconds()) {
+				t.Errorf("a log line with duration_ms %v, less than the timeout: %v", ms, m)
+			}
 		case <-time.After(2 * time.Second):
 			t.Fatalf("%d log lines for %d calls", logged, calls)
 		}
