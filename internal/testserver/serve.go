@@ -10,10 +10,14 @@ import (
 )
 
 // The server and client on loopback, and what crossed the wire between
-// them (package loopback, which links no testing).
+// them, are package loopback's, which links no testing.
 type (
-	Conn     = loopback.Conn
-	Wire     = loopback.Wire
+	// Conn is a running streamable-HTTP server and an initialized client
+	// of it.
+	Conn = loopback.Conn
+	// Wire records every HTTP response the client received.
+	Wire = loopback.Wire
+	// Response is one recorded HTTP response.
 	Response = loopback.Response
 )
 
