@@ -30,6 +30,17 @@ var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineEx
 // An abandoned handler keeps its bulkhead slot until it returns.
 func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Duration, cfg *config, rec *record, o *outcome) {
 	t := timeout{set: d, waited: d}
+	if at, ok := call.Received(ctx); ok {
+		// The call waited for a worker of the transport (mcp-go's stdio
+		// server queues tool calls): that wait is part of its timeout.
+		t.queued = max(time.Since(at), 0)
+		d -= t.queued
+		if d <= 0 {
+			o.err = timeoutError(rec.tool, t, errTimedOut)
+			o.sideEffects = errmap.SideEffectsNone // the handler never ran
+			return
+		}
+	}
 	if due, ok := adapter.AnswerDue(ctx); ok {
 		// The transport closes the connection then: answer before it.
 		if left := time.Until(due.At); left < d {
@@ -205,9 +216,10 @@ func (j *job) run() {
 
 // timeout is how long a call waited before its timeout answer: the tool's
 // timeout (set), or less when a write timeout leaves less (then
-// writeTimeout is that write timeout).
+// writeTimeout is that write timeout). queued is how long it waited for a
+// worker of the transport before the layer saw it.
 type timeout struct {
-	set, waited, writeTimeout time.Duration
+	set, waited, writeTimeout, queued time.Duration
 }
 
 // timeoutError says the timeout the operator set, and when a write timeout
@@ -218,6 +230,13 @@ func timeoutError(tool string, t timeout, cause error) *errs.Error {
 	if t.writeTimeout > 0 {
 		after = twoFigures(t.waited).String() + ", the most the server's " + t.writeTimeout.String() +
 			" write timeout leaves (the tool's timeout is " + t.set.String() + ")"
+	}
+	if t.queued >= t.set {
+		return errs.Wrap(errs.Timeout, cause, "tool "+strconv.Quote(tool)+" timed out after "+t.set.String()+
+			" waiting for a free worker of the server; it did not run")
+	}
+	if t.queued > 0 {
+		after += " (" + twoFigures(t.queued).String() + " of it waiting for a free worker of the server)"
 	}
 	return errs.Wrap(errs.Timeout, cause,
 		"tool "+strconv.Quote(tool)+" timed out after "+after+"; the operation may still complete upstream")

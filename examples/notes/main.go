@@ -29,6 +29,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/loopback"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -112,22 +113,22 @@ func run(ctx context.Context, out io.Writer) error {
 
 	bareSrv := server.NewMCPServer("notes", "1.0.0", opts...)
 	register(bareSrv, release)
-	bare, err := serve(bareSrv, client.WithProtocolVersion("2025-11-25"))
+	bare, err := loopback.Serve(bareSrv, client.WithProtocolVersion("2025-11-25"))
 	if err != nil {
 		return err
 	}
-	defer bare.close()
+	defer bare.Close()
 
 	var logs strings.Builder
 	w := wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))), wrap.WithTimeout(500*time.Millisecond))
 	wrappedSrv := server.NewMCPServer("notes", "1.0.0", opts...)
 	mcpgo.Attach(wrappedSrv, w)
 	register(wrappedSrv, release)
-	wrapped, err := serve(wrappedSrv, client.WithProtocolVersion("2025-11-25"))
+	wrapped, err := loopback.Serve(wrappedSrv, client.WithProtocolVersion("2025-11-25"))
 	if err != nil {
 		return err
 	}
-	defer wrapped.close()
+	defer wrapped.Close()
 
 	var problems []string
 	for _, st := range steps {
@@ -168,20 +169,20 @@ func target(st step) string {
 
 // ask sends the step's request and describes the answer as the client saw
 // it on the wire.
-func ask(ctx context.Context, c *conn, st step) string {
+func ask(ctx context.Context, c *loopback.Conn, st step) string {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	c.wire.reset()
+	c.Wire.Reset()
 	var err error
 	if st.uri != "" {
-		_, err = c.client.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: st.uri}})
+		_, err = c.Client.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: st.uri}})
 	} else {
-		_, err = c.client.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: st.prompt, Arguments: st.args}})
+		_, err = c.Client.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: st.prompt, Arguments: st.args}})
 	}
 	if err == nil {
 		return "ok"
 	}
-	if wire := c.wire.jsonrpcErrors(); len(wire) > 0 {
+	if wire := c.Wire.JSONRPCErrors(); len(wire) > 0 {
 		var e struct {
 			Code    int             `json:"code"`
 			Message string          `json:"message"`

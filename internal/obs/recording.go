@@ -65,7 +65,11 @@ type Recording struct {
 // into the context (ContextWithServerSpan), that span is completed instead
 // of starting a second one.
 func (o *Observer) Start(ctx context.Context, req *call.Request, callID string) (context.Context, *Recording) {
-	c := o.newRecording(ctx, req, callID, time.Now())
+	begin := time.Now()
+	if at, ok := call.Received(ctx); ok {
+		begin = at // the call waited for a worker of the transport
+	}
+	c := o.newRecording(ctx, req, callID, begin)
 	if p := o.pendingOf(ctx); p != nil {
 		if c.requestID == "" {
 			c.requestID = p.id

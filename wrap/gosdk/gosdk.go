@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -164,7 +163,7 @@ func handleTool(ctx context.Context, r *call.Request) (call.Result, error) {
 			return nil, typedError(e)
 		}
 	}
-	return toolResult{res}, nil
+	return toolResult{R: res}, nil
 }
 
 // sdkText reports whether res's content is the text go-sdk's SetError put
@@ -223,7 +222,7 @@ func toolAnswer(a call.Answer) (*mcp.CallToolResult, error) {
 	case a.Error != nil:
 		return errorResult(a.Error), nil
 	case a.Result != nil:
-		return a.Result.(toolResult).r, nil
+		return a.Result.(toolResult).R, nil
 	}
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "mcpwrap: empty answer"} // unreachable
 }
@@ -257,72 +256,4 @@ func InfoOf(res *mcp.CallToolResult) (errs.Info, bool) {
 		return errs.Info{}, false
 	}
 	return errmap.InfoOf(res.StructuredContent)
-}
-
-// toolResult is a go-sdk tool result seen by the chain. One pointer, so
-// storing it in a call.Result costs no allocation.
-type toolResult struct{ r *mcp.CallToolResult }
-
-func resultOf(r *mcp.CallToolResult) call.Result {
-	if r == nil {
-		return nil
-	}
-	return toolResult{r}
-}
-
-func (t toolResult) Status() call.Status {
-	switch {
-	case len(t.r.InputRequests) > 0:
-		return call.InputRequired
-	case t.r.IsError:
-		return call.ToolError
-	}
-	return call.Success
-}
-
-// Check reports why go-sdk could not send the result (see Measure).
-func (t toolResult) Check() error {
-	_, err := t.Measure()
-	return err
-}
-
-func (t toolResult) Text() string {
-	var b strings.Builder
-	for _, c := range t.r.Content {
-		v, ok := c.(*mcp.TextContent)
-		if !ok || v == nil {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(v.Text)
-	}
-	return b.String()
-}
-
-func (t toolResult) MapText(f func(string) string) call.Result {
-	var out []mcp.Content
-	for i, c := range t.r.Content {
-		v, ok := c.(*mcp.TextContent)
-		if !ok || v == nil {
-			continue
-		}
-		ns := f(v.Text)
-		if ns == v.Text {
-			continue
-		}
-		if out == nil {
-			out = append([]mcp.Content(nil), t.r.Content...)
-		}
-		nv := *v
-		nv.Text = ns
-		out[i] = &nv
-	}
-	if out == nil {
-		return t
-	}
-	cp := *t.r
-	cp.Content = out
-	return toolResult{&cp}
 }

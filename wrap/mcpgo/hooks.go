@@ -66,9 +66,11 @@ func (a *attached) register(h *server.Hooks) {
 		}
 	})
 	if o == nil {
+		h.AddBeforeCallTool(beganHook)
 		return
 	}
-	h.AddBeforeCallTool(func(ctx context.Context, id any, _ *mcp.CallToolRequest) {
+	h.AddBeforeCallTool(func(ctx context.Context, id any, req *mcp.CallToolRequest) {
+		beganHook(ctx, id, req)
 		o.Began(ctx, formatRequestID(id))
 	})
 	h.AddAfterCallTool(func(ctx context.Context, id any, req *mcp.CallToolRequest, result any) {
@@ -164,11 +166,11 @@ func unseenReport(result any, err error) obs.Report {
 	case res.IsError:
 		// Before the chain, an isError result is mcp-go's input schema
 		// validation.
-		r := toolResult{res}
+		r := toolResult{R: res}
 		return obs.Report{Outcome: obs.CodeOutcome(errs.InvalidArgument), Result: r,
 			Err: errs.Wrap(errs.InvalidArgument, errors.New(firstText(r)), "")}
 	}
-	return obs.Report{Outcome: obs.OutcomeSuccess, Result: toolResult{res}}
+	return obs.Report{Outcome: obs.OutcomeSuccess, Result: toolResult{R: res}}
 }
 
 func firstText(r toolResult) string {

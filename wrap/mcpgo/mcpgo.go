@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -53,6 +52,7 @@ func (a *attached) middleware() server.ToolHandlerMiddleware {
 		// closure.
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			a.checkHooks(ctx)
+			ctx = withStdioRead(ctx)
 			if adapter.Own(w, req.Params.Name) {
 				// The tool's own handler (Tool, Typed) must not run the
 				// chain a second time.
@@ -180,7 +180,7 @@ func toolAnswer(a call.Answer) (*mcp.CallToolResult, error) {
 	case a.Error != nil:
 		return mcpgoerr.Result(a.Error), nil
 	case a.Result != nil:
-		return a.Result.(toolResult).r, nil
+		return a.Result.(toolResult).R, nil
 	}
 	//mcpwrap:ignore masked unreachable: the chain always answers
 	return nil, errors.New("mcpwrap: empty answer")
@@ -199,91 +199,6 @@ func InfoOf(res *mcp.CallToolResult) (errs.Info, bool) {
 // authorization required, a transport failure) with the failures errs
 // knows, for upstream.WithErrors when a handler keeps an mcp-go client.
 func MarkError(err error) error { return mcpgoerr.Mark(err) }
-
-// toolResult is an mcp-go tool result seen by the chain. One pointer, so
-// storing it in a call.Result costs no allocation.
-type toolResult struct{ r *mcp.CallToolResult }
-
-func resultOf(r *mcp.CallToolResult) call.Result {
-	if r == nil {
-		return nil
-	}
-	return toolResult{r}
-}
-
-func (t toolResult) Status() call.Status {
-	switch {
-	case t.r.NeedsInput():
-		return call.InputRequired
-	case t.r.IsError:
-		return call.ToolError
-	}
-	return call.Success
-}
-
-// Check reports why mcp-go could not send the result (see Measure).
-func (t toolResult) Check() error {
-	_, err := t.Measure()
-	return err
-}
-
-func (t toolResult) Text() string {
-	var b strings.Builder
-	for _, c := range t.r.Content {
-		s, ok := textOf(c)
-		if !ok {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(s)
-	}
-	return b.String()
-}
-
-// textOf is the text of a text content.
-func textOf(c mcp.Content) (string, bool) {
-	switch v := c.(type) {
-	case mcp.TextContent:
-		return v.Text, true
-	case *mcp.TextContent:
-		return v.Text, true
-	}
-	return "", false
-}
-
-func (t toolResult) MapText(f func(string) string) call.Result {
-	var out []mcp.Content
-	for i, c := range t.r.Content {
-		s, ok := textOf(c)
-		if !ok {
-			continue
-		}
-		ns := f(s)
-		if ns == s {
-			continue
-		}
-		if out == nil {
-			out = append([]mcp.Content(nil), t.r.Content...)
-		}
-		switch v := c.(type) {
-		case mcp.TextContent:
-			v.Text = ns
-			out[i] = v
-		case *mcp.TextContent:
-			nv := *v
-			nv.Text = ns
-			out[i] = &nv
-		}
-	}
-	if out == nil {
-		return t
-	}
-	cp := *t.r
-	cp.Content = out
-	return toolResult{&cp}
-}
 
 // lookup finds a tool's annotations where mcp-go finds its handler: the
 // session's own tools (AddSessionTool) first, then the server's.

@@ -227,11 +227,23 @@ func (h *HTTPServer) Shutdown(ctx context.Context) error {
 	return errors.Join(err, h.mcp.Shutdown(ctx))
 }
 
+// stdioQueueSize is the queue of tool calls ServeStdio gives mcp-go's
+// workers, mcp-go's maximum: past a full queue mcp-go serves a call on its
+// read loop and reads no more of stdin until that call ends, so the calls
+// behind it go untimed. A queued call is timed, so a long queue costs a
+// timeout answer, not a hang.
+const stdioQueueSize = 10000
+
 // ServeStdio serves s over stdin and stdout as server.ServeStdio does (opts
-// are passed on), with two differences. When the client closes stdin, it
-// answers every request read before, waiting for them at most
-// ten seconds, where mcp-go cancels them and may leave queued tool
-// calls unanswered. And it writes out the lines logger holds before it
+// are passed on), with three differences. It times a tool call from when
+// it reads it: mcp-go queues tool calls for a few workers
+// (server.WithWorkerPoolSize, five by default), and a call that waited
+// there past its timeout (wrap.WithTimeout) is answered with a timeout,
+// with its log line, without running; the queue holds 10 000 calls, not
+// mcp-go's 100 (server.WithQueueSize in opts sets another). When the
+// client closes stdin, it answers every request read before, waiting for
+// them at most ten seconds, where mcp-go cancels them and may leave queued
+// tool calls unanswered. And it writes out the lines logger holds before it
 // returns (observe.FlushLogger): when the client closes stdin, and on
 // SIGTERM or SIGINT, which it turns into a return, as server.ServeStdio
 // does. Give it the logger given to WithLogger; main returns after it:
@@ -244,6 +256,7 @@ func (h *HTTPServer) Shutdown(ctx context.Context) error {
 //	}
 func ServeStdio(s *server.MCPServer, logger *slog.Logger, opts ...server.StdioOption) error {
 	ss := server.NewStdioServer(s)
+	server.WithQueueSize(stdioQueueSize)(ss) // opts may set another
 	for _, o := range opts {
 		o(ss)
 	}
@@ -253,7 +266,7 @@ func ServeStdio(s *server.MCPServer, logger *slog.Logger, opts ...server.StdioOp
 	// authorization policy grants it Policy.Local.
 	ctx = authz.NewContext(ctx, authz.Caller{Local: true, Subject: "uid:" + strconv.Itoa(os.Getuid())})
 	d := newDrain(ctx, os.Stdin, os.Stdout)
-	err := ss.Listen(ctx, d, d)
+	err := ss.Listen(context.WithValue(ctx, drainKey{}, d), d, d)
 	if errors.Is(err, context.Canceled) {
 		err = nil // a signal: the stop asked for
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpwrap/mcpwrap/internal/call"
 )
 
 // stdioDrainTimeout bounds how long ServeStdio, once the client has closed
@@ -41,10 +43,72 @@ type drain struct {
 	partial []byte              // a line of stdin read in part
 	pending map[string]struct{} // ids of the requests read and not answered
 	drained chan struct{}       // closed when pending empties after the end
+	// The tool calls read and not answered, by id and, once mcp-go's
+	// worker has taken one up (its before-call hook), by the Done channel
+	// of its context: when each was read, for the timeout layer.
+	reads   map[string]*stdioRead
+	started map[<-chan struct{}]*stdioRead
+}
+
+// stdioRead is a tool call the drain read.
+type stdioRead struct {
+	at   time.Time
+	done <-chan struct{} // of the call's context; nil until the hook ran
 }
 
 func newDrain(ctx context.Context, in io.Reader, out io.Writer) *drain {
-	return &drain{in: in, out: out, ctx: ctx, pending: map[string]struct{}{}}
+	return &drain{in: in, out: out, ctx: ctx, pending: map[string]struct{}{},
+		reads: map[string]*stdioRead{}, started: map[<-chan struct{}]*stdioRead{}}
+}
+
+// drainKey is the context key of the drain of ServeStdio, in the context
+// mcp-go gives every request it reads from it.
+type drainKey struct{}
+
+// began is the before-call hook's part: it ties the call with JSON-RPC id
+// id to its context, whose Done channel is its own (mcp-go gives each
+// request a cancel of its own).
+func (d *drain) began(ctx context.Context, id any) {
+	raw, err := json.Marshal(id)
+	if err != nil {
+		return
+	}
+	k, ok := idKey(raw)
+	done := ctx.Done()
+	if !ok || done == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if r := d.reads[k]; r != nil {
+		r.done = done
+		d.started[done] = r
+	}
+}
+
+// withStdioRead tells the timeout layer when the drain read the call of
+// ctx, so that its timeout counts from then: mcp-go's stdio server hands
+// tool calls to a few workers (five by default) through a queue, and a
+// call can wait there for longer than its timeout.
+func withStdioRead(ctx context.Context) context.Context {
+	d, ok := ctx.Value(drainKey{}).(*drain)
+	if !ok {
+		return ctx
+	}
+	d.mu.Lock()
+	r := d.started[ctx.Done()]
+	d.mu.Unlock()
+	if r == nil {
+		return ctx
+	}
+	return call.WithReceived(ctx, r.at)
+}
+
+// beganHook is the before-call hook that feeds withStdioRead.
+func beganHook(ctx context.Context, id any, _ *mcp.CallToolRequest) {
+	if d, ok := ctx.Value(drainKey{}).(*drain); ok {
+		d.began(ctx, id)
+	}
 }
 
 // Read passes stdin on, noting each request; at its end it waits for the
@@ -129,10 +193,15 @@ func (d *drain) request(line []byte) {
 		Method *string         `json:"method"`
 		Params json.RawMessage `json:"params"`
 	}
+	at := time.Now()
 	if json.Unmarshal(line, &m) != nil || m.Method == nil {
 		return
 	}
 	switch *m.Method {
+	case string(mcp.MethodToolsCall):
+		if k, ok := idKey(m.ID); ok {
+			d.reads[k] = &stdioRead{at: at}
+		}
 	case string(mcp.MethodSubscriptionsListen):
 		return
 	case string(mcp.MethodNotificationCancelled):
@@ -159,6 +228,12 @@ func (d *drain) done(k string) {
 
 // answered crosses k off; d.mu is held.
 func (d *drain) answered(k string) {
+	if r := d.reads[k]; r != nil {
+		delete(d.reads, k)
+		if r.done != nil {
+			delete(d.started, r.done)
+		}
+	}
 	delete(d.pending, k)
 	if len(d.pending) == 0 && d.drained != nil {
 		close(d.drained)

@@ -1,4 +1,4 @@
-package main
+package loopback
 
 import (
 	"fmt"
@@ -53,7 +53,16 @@ func (r *Restartable) Stop() {
 
 // Restart listens on the same address again, retrying for up to a second
 // while the port is still being released.
-func (r *Restartable) Restart() error {
+func (r *Restartable) Restart() error { return r.RestartWith(nil) }
+
+// RestartWith is Restart with a new handler (a new process: its state is
+// gone); nil keeps the old one.
+func (r *Restartable) RestartWith(h http.Handler) error {
+	if h != nil {
+		r.mu.Lock()
+		r.handler = h
+		r.mu.Unlock()
+	}
 	var err error
 	for range 100 {
 		var ln net.Listener
