@@ -11,36 +11,28 @@
 //
 //	observe(loop(answer(cap(authorize(object(limit(admit(timeout(retry(recover(bind(handler))))))))))))
 //
-// observe gives the call its id, span and log line; loop is the loop guard
-// (WithLoopGuard): a call that failed the same way too often answers at
-// once, without running any layer inside it, and every other call's outcome
-// is recorded for it; answer turns what is left into the SDK's answer, an
-// error as the one error result errs
-// describes; cap is the answer cap: a result over
-// WithResultLimit (DefaultResultLimit, 1 MiB, unless WithToolResultLimit
-// says otherwise for the tool) is cut, with a note saying so; authorize is
-// WithAuthorization's policy (package authz): a call it does not allow runs
-// no layer inside it, and one it hides is answered as an unknown name;
-// object answers
-// a tool call whose arguments are not a JSON object (a string, a number, a
-// boolean, an array) with invalid_argument, as MCP requires (null or absent
-// arguments are an empty object; a typed tool's binder answers it itself);
-// limit is WithLimit; admit refuses a call while the process stops
-// (WithFatalExit) or while the tool's bulkhead is full (WithBulkhead);
+// observe gives the call its id, span and log line; loop (WithLoopGuard)
+// answers at once a call that failed the same way too often; answer makes
+// the SDK's answer, an error as the one error result errs describes; cap
+// cuts a result over WithResultLimit (1 MiB by default), saying so;
+// authorize enforces WithAuthorization's policy (package authz), answering
+// a hidden name as an unknown one; object refuses arguments that are not a
+// JSON object; limit is WithLimit; admit refuses a call while the process
+// stops (WithFatalExit) or the tool's bulkhead is full (WithBulkhead);
 // timeout is WithTimeout; retry is WithRetry, for read-only or idempotent
-// tools only; recover turns a panic into a masked error and decides, once,
-// what the model may read of a returned error (WithMaskedErrors,
-// WithPublicErrors); bind decodes and validates typed arguments
-// (mcpgo.Typed, gosdk.AddTool).
+// tools only; recover turns a panic into a masked error and decides what
+// the model may read of an error (WithMaskedErrors, WithPublicErrors); bind
+// decodes and validates typed arguments (mcpgo.Typed, gosdk.AddTool). A
+// layer that refuses a call runs none inside it.
 //
 //	package        what it is for
 //	wrap           the chain, its options, Checks for start-up
 //	wrap/mcpgo     the mcp-go adapter: Attach, Tool, Typed, TypedPrompt, NewHTTPServer
 //	wrap/gosdk     the go-sdk adapter: Attach, Run, Tool, AddTool
+//	wrap/authz     who may call what: the caller, the policy, bearer tokens
 //	wrap/upstream  a reconnecting holder for upstream clients, with a breaker
 //	wrap/outbound  the calling side: classify answers, advise retries
 //	wrap/limit     rate limits, local or shared through Redis
-//	wrap/authz     who may call what: the caller, the policy, bearer tokens over HTTP
 //
 // A Wrapper and every chain it runs are safe for concurrent use; options are
 // evaluated once, in New.
