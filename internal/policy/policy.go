@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -88,9 +89,15 @@ type Engine struct {
 	// decision reads it without a lock.
 	mu       sync.Mutex
 	declared atomic.Pointer[map[string][]string]
-	// warned remembers the undeclared names already logged.
-	warned sync.Map
+	// warned remembers the undeclared names already logged, at most
+	// maxWarned of them (warnedN).
+	warned  sync.Map
+	warnedN atomic.Int32
 }
+
+// maxWarned bounds the undeclared names warned of: they come from
+// requests (a resource URI, a prompt's name), which a client chooses.
+const maxWarned = 1000
 
 type prefix struct {
 	p      string
@@ -327,6 +334,15 @@ func (e *Engine) WarnUndeclared(ctx context.Context, o *obs.Observer, method, na
 		return
 	}
 	if _, ok := e.Required(method, name); ok {
+		return
+	}
+	if _, seen := e.warned.Load(method + " " + name); seen {
+		return
+	}
+	if n := e.warnedN.Add(1); n > maxWarned {
+		if n == maxWarned+1 {
+			o.Log(ctx, slog.LevelWarn, "authorization: more names than "+strconv.Itoa(maxWarned)+" are declared by no policy; the next are not named")
+		}
 		return
 	}
 	if _, seen := e.warned.LoadOrStore(method+" "+name, true); seen {

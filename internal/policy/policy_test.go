@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 )
@@ -120,5 +124,25 @@ func TestHashSubject(t *testing.T) {
 	h := policy.New(authz.Policy{HashSubject: true}).Subject(c)
 	if len(h) != 16 || h == c.Subject {
 		t.Fatalf("hashed subject %q", h)
+	}
+}
+
+// TestWarnUndeclaredIsBounded: undeclared names come from requests, which
+// a client chooses; the policy warns of a bounded number of them and
+// remembers no more.
+func TestWarnUndeclaredIsBounded(t *testing.T) {
+	e := policy.New(authz.Policy{})
+	logs := &logbuf.Buffer{}
+	o := obs.New(obs.WithLogger(logs.Logger()))
+	for i := range 3000 {
+		e.WarnUndeclared(context.Background(), o, policy.PromptsGet, "prompt_"+strconv.Itoa(i))
+	}
+	e.WarnUndeclared(context.Background(), o, policy.PromptsGet, "prompt_0") // seen: no line
+	lines, err := logs.Lines()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 1001 || !strings.Contains(logs.String(), "the next are not named") {
+		t.Fatalf("%d warning lines for 3000 undeclared names, want 1000 and one saying the rest are not named", len(lines))
 	}
 }
