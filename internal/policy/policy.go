@@ -367,7 +367,36 @@ func (e *Engine) Audit(d Decision, c authz.Caller) *obs.Authz {
 		sub = sub[:maxSubjectBytes]
 	}
 	return &obs.Authz{Decision: d.Verdict.String(), Reason: d.Reason, Subject: sub,
-		Required: d.Required, Granted: e.Granted(c), Missing: d.Missing}
+		Required: d.Required, Granted: auditGranted(e.Granted(c), d.Required), Missing: d.Missing}
+}
+
+// maxGrantedScopes bounds the granted scopes the log line and span list: a
+// token may carry thousands, which made every line of its calls hundreds
+// of kilobytes.
+const maxGrantedScopes = 32
+
+// auditGranted is granted as the audit lists it: whole when short, else
+// the required scopes the caller holds, then others up to
+// maxGrantedScopes, then how many were left out.
+func auditGranted(granted, required []string) []string {
+	if len(granted) <= maxGrantedScopes {
+		return granted
+	}
+	out := make([]string, 0, maxGrantedScopes+1)
+	for _, s := range required {
+		if len(out) < maxGrantedScopes && slices.Contains(granted, s) && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	for _, s := range granted {
+		if len(out) >= maxGrantedScopes {
+			break
+		}
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return append(out, "…+"+strconv.Itoa(len(granted)-len(out))+" more")
 }
 
 // AnnotationsOf are a tool's hints, as the chain knows them, as a policy

@@ -83,7 +83,11 @@ func TestAuthzHostileClient(t *testing.T) {
 		if text, isErr, _ := callText(t, cl, "read_file", map[string]any{"path": "a.txt"}); isErr || text != "hello" {
 			t.Fatalf("allowed call: %q", text)
 		}
-		t.Logf("the call's log line is %d bytes", len(w.logs.String())-before)
+		n := len(w.logs.String()) - before
+		t.Logf("the call's log line is %d bytes", n)
+		if n > 4096 {
+			t.Fatalf("a token's 10 000 scopes made the call's log line %d bytes", n)
+		}
 	})
 
 	bare := serveFS(t, nil, true)
