@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -88,9 +89,15 @@ type Engine struct {
 	// decision reads it without a lock.
 	mu       sync.Mutex
 	declared atomic.Pointer[map[string][]string]
-	// warned remembers the undeclared names already logged.
-	warned sync.Map
+	// warned remembers the undeclared names already logged, at most
+	// maxWarned of them (warnedN).
+	warned  sync.Map
+	warnedN atomic.Int32
 }
+
+// maxWarned bounds the undeclared names warned of: they come from
+// requests (a resource URI, a prompt's name), which a client chooses.
+const maxWarned = 1000
 
 type prefix struct {
 	p      string
@@ -329,6 +336,15 @@ func (e *Engine) WarnUndeclared(ctx context.Context, o *obs.Observer, method, na
 	if _, ok := e.Required(method, name); ok {
 		return
 	}
+	if _, seen := e.warned.Load(method + " " + name); seen {
+		return
+	}
+	if n := e.warnedN.Add(1); n > maxWarned {
+		if n == maxWarned+1 {
+			o.Log(ctx, slog.LevelWarn, "authorization: more names than "+strconv.Itoa(maxWarned)+" are declared by no policy; the next are not named")
+		}
+		return
+	}
 	if _, seen := e.warned.LoadOrStore(method+" "+name, true); seen {
 		return
 	}
@@ -351,7 +367,36 @@ func (e *Engine) Audit(d Decision, c authz.Caller) *obs.Authz {
 		sub = sub[:maxSubjectBytes]
 	}
 	return &obs.Authz{Decision: d.Verdict.String(), Reason: d.Reason, Subject: sub,
-		Required: d.Required, Granted: e.Granted(c), Missing: d.Missing}
+		Required: d.Required, Granted: auditGranted(e.Granted(c), d.Required), Missing: d.Missing}
+}
+
+// maxGrantedScopes bounds the granted scopes the log line and span list: a
+// token may carry thousands, which made every line of its calls hundreds
+// of kilobytes.
+const maxGrantedScopes = 32
+
+// auditGranted is granted as the audit lists it: whole when short, else
+// the required scopes the caller holds, then others up to
+// maxGrantedScopes, then how many were left out.
+func auditGranted(granted, required []string) []string {
+	if len(granted) <= maxGrantedScopes {
+		return granted
+	}
+	out := make([]string, 0, maxGrantedScopes+1)
+	for _, s := range required {
+		if len(out) < maxGrantedScopes && slices.Contains(granted, s) && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	for _, s := range granted {
+		if len(out) >= maxGrantedScopes {
+			break
+		}
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return append(out, "…+"+strconv.Itoa(len(granted)-len(out))+" more")
 }
 
 // AnnotationsOf are a tool's hints, as the chain knows them, as a policy

@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 )
@@ -120,5 +124,47 @@ func TestHashSubject(t *testing.T) {
 	h := policy.New(authz.Policy{HashSubject: true}).Subject(c)
 	if len(h) != 16 || h == c.Subject {
 		t.Fatalf("hashed subject %q", h)
+	}
+}
+
+// TestWarnUndeclaredIsBounded: undeclared names come from requests, which
+// a client chooses; the policy warns of a bounded number of them and
+// remembers no more.
+func TestWarnUndeclaredIsBounded(t *testing.T) {
+	e := policy.New(authz.Policy{})
+	logs := &logbuf.Buffer{}
+	o := obs.New(obs.WithLogger(logs.Logger()))
+	for i := range 3000 {
+		e.WarnUndeclared(context.Background(), o, policy.PromptsGet, "prompt_"+strconv.Itoa(i))
+	}
+	e.WarnUndeclared(context.Background(), o, policy.PromptsGet, "prompt_0") // seen: no line
+	lines, err := logs.Lines()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 1001 || !strings.Contains(logs.String(), "the next are not named") {
+		t.Fatalf("%d warning lines for 3000 undeclared names, want 1000 and one saying the rest are not named", len(lines))
+	}
+}
+
+// TestAuditCapsGrantedScopes: a token with 10 000 scopes made every log
+// line of its calls 129 KB (the audit listed each granted scope); the
+// audit keeps the required scopes the caller holds and a bounded number
+// of the others, and never changes the caller's slice.
+func TestAuditCapsGrantedScopes(t *testing.T) {
+	e := policy.New(authz.Policy{Tools: map[string][]string{"read": {"x:read"}}})
+	scopes := make([]string, 10000)
+	for i := range scopes {
+		scopes[i] = "scope:" + strconv.Itoa(i)
+	}
+	scopes[9999] = "x:read"
+	c := authz.Caller{Subject: "u", Scopes: scopes}
+	d := e.Decide(context.Background(), c, authz.Request{Method: policy.ToolsCall, Name: "read"})
+	a := e.Audit(d, c)
+	if len(a.Granted) > 33 || !slices.Contains(a.Granted, "x:read") {
+		t.Fatalf("the audit lists %d granted scopes (x:read among them: %v)", len(a.Granted), slices.Contains(a.Granted, "x:read"))
+	}
+	if scopes[9999] != "x:read" || scopes[0] != "scope:0" || len(scopes) != 10000 {
+		t.Fatal("the caller's scopes changed")
 	}
 }

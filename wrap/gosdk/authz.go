@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 )
@@ -105,11 +106,17 @@ func ask(ctx context.Context, r *call.Request, msg string) (call.Reply, error) {
 // filterList leaves out of a tools/list, prompts/list, resources/list or
 // resources/templates/list result what the caller may not use, as e
 // decides; any other result is returned as it is. The result is copied,
-// never changed: go-sdk may hold it.
-func filterList(ctx context.Context, e *policy.Engine, req mcp.Request, res mcp.Result) mcp.Result {
+// never changed: go-sdk may hold it. What the policy does not declare is
+// warned of here, once: go-sdk lets no one read a server's tools but
+// through its lists, so the first list is the earliest time.
+func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, req mcp.Request, res mcp.Result) mcp.Result {
 	c := callerOf(ctx, req.GetExtra())
 	visible := func(method, name string, a authz.Annotations) bool {
-		return e.Decide(ctx, c, authz.Request{Method: method, Name: name, Listing: true, Annotations: a}).Verdict != policy.Hidden
+		d := e.Decide(ctx, c, authz.Request{Method: method, Name: name, Listing: true, Annotations: a})
+		if d.Reason == policy.ReasonUndeclared {
+			e.WarnUndeclared(ctx, o, method, name)
+		}
+		return d.Verdict != policy.Hidden
 	}
 	switch r := res.(type) {
 	case *mcp.ListToolsResult:

@@ -34,7 +34,7 @@ func middleware(w *wrap.Wrapper) mcp.Middleware {
 		w = wrap.New()
 	}
 	serve := adapter.Chain(w)
-	e := adapter.Policy(w)
+	e, o := adapter.Policy(w), adapter.Observer(w)
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch r := req.(type) {
@@ -46,7 +46,7 @@ func middleware(w *wrap.Wrapper) mcp.Middleware {
 				if err != nil {
 					return res, err
 				}
-				return filterList(ctx, e, req, res), nil
+				return filterList(ctx, e, o, req, res), nil
 			case *mcp.CallToolRequest:
 				if r.Params == nil {
 					break

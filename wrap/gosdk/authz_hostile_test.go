@@ -1,0 +1,146 @@
+package gosdk_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/authz"
+)
+
+func rawPost(t *testing.T, url, token string, body []byte) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	return res.StatusCode, string(b)
+}
+
+func heapNow() (uint64, uint64) {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc, m.TotalAlloc
+}
+
+// TestGoSDKAuthzHostileClient: a hostile client against the retrofitted
+// GitHub-shaped server, stateless (a server per request), on loopback.
+func TestGoSDKAuthzHostileClient(t *testing.T) {
+	many := make([]string, 10000)
+	for i := range many {
+		many[i] = fmt.Sprintf("scope:%d", i)
+	}
+	many[9999] = "repo:read"
+	ghTokens["gho_many"] = &auth.TokenInfo{UserID: "mallory", Scopes: many}
+	t.Cleanup(func() { delete(ghTokens, "gho_many") })
+	logs := &logbuf.Buffer{}
+	p := authz.Policy{Tools: ghScopes, Check: func(_ context.Context, _ authz.Caller, r authz.Request) error {
+		if r.Name == "list_issues" && !r.Listing {
+			panic("a policy bug")
+		}
+		return nil
+	}}
+	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithAuthorization(p))
+	bareURL, _ := serveGitHubShaped(t, nil, true)
+	url, runs := serveGitHubShaped(t, w, true)
+	g0 := runtime.NumGoroutine()
+	h0, _ := heapNow()
+
+	if code, _ := rawPost(t, url, strings.Repeat("a", 16<<20), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)); code != http.StatusRequestHeaderFieldsTooLarge && code != 0 {
+		t.Fatalf("a 16 MiB token got HTTP %d", code)
+	}
+	cs := connectAs(t, url, "gho_many", nil)
+	if got := names(t, cs); !slices.Equal(got, []string{"get_me", "list_issues"}) {
+		t.Fatalf("10 000 scopes are listed %v", got)
+	}
+	before := len(logs.String())
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_me", Arguments: map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(logs.String()) - before; n > 4096 {
+		t.Fatalf("the call's log line is %d bytes", n)
+	}
+	reader := connectAs(t, url, "gho_reader", nil)
+	_ = names(t, reader) // go-sdk's client learns the x-mcp-header parameters from the list
+	res, err := reader.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_issues", Arguments: map[string]any{"owner": "o", "repo": "r"}})
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "the authorization check failed") || ran(runs, "list_issues") != 0 {
+		t.Fatalf("a panicking Check: %+v %v", res, err)
+	}
+	hostile := []string{
+		strings.Repeat(`{"a":`, 100000) + "1" + strings.Repeat("}", 100000),
+		`{"owner":"o","repo":"r","x":"` + strings.Repeat("x", 8<<20) + `"}`,
+		`{"owner":`,
+		`{"owner":"o","repo":"r","x":` + strings.Repeat("[", 900) + strings.Repeat("]", 900) + `}`, // under go-sdk's bounds: reaches the policy
+		`{"owner":"o","repo":"r","x":"` + strings.Repeat("x", 3<<20) + `"}`,
+	}
+	for _, side := range []string{bareURL, url} {
+		_, a0 := heapNow()
+		var codes []string
+		for _, args := range hostile {
+			body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"create_branch","arguments":` + args + `}}`
+			code, got := rawPost(t, side, "gho_reader", []byte(body))
+			if side == url && strings.Contains(got, `"result"`) {
+				t.Fatalf("the denied tool answered a result: %.200s", got)
+			}
+			codes = append(codes, fmt.Sprintf("%d %.100s", code, got))
+		}
+		_, a1 := heapNow()
+		t.Logf("%s: five hostile bodies (6 MiB deep, 8 MiB string, truncated, 900 deep, 3 MiB string) cost %d MiB of allocation; answers %q",
+			map[bool]string{true: "bare", false: "retrofitted"}[side == bareURL], (a1-a0)>>20, codes)
+	}
+	if ran(runs, "create_branch") != 0 {
+		t.Fatal("the denied tool ran")
+	}
+	time.Sleep(200 * time.Millisecond)
+	h1, _ := heapNow()
+	t.Logf("goroutines %d before, %d after; heap %d KiB before, %d KiB after", g0, runtime.NumGoroutine(), h0>>10, h1>>10)
+}
+
+// TestGoSDKAuthzLatency times an allowed call bare and retrofitted, the
+// two taking turns, stateful and stateless; it logs p50 and p99.
+func TestGoSDKAuthzLatency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing")
+	}
+	for _, stateless := range []bool{false, true} {
+		bareURL, _ := serveGitHubShaped(t, nil, stateless)
+		w := wrap.New(wrap.WithLogger(new(logbuf.Buffer).Logger()), wrap.WithAuthorization(authz.Policy{Tools: ghScopes}))
+		url, _ := serveGitHubShaped(t, w, stateless)
+		cls := []*mcp.ClientSession{connectAs(t, bareURL, "gho_reader", nil), connectAs(t, url, "gho_reader", nil)}
+		const n = 1000
+		d := [2][]time.Duration{}
+		for range n {
+			for i, cs := range cls {
+				start := time.Now()
+				if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_me", Arguments: map[string]any{}}); err != nil {
+					t.Fatal(err)
+				}
+				d[i] = append(d[i], time.Since(start))
+			}
+		}
+		for i := range d {
+			slices.Sort(d[i])
+		}
+		t.Logf("stateless=%v get_me, %d calls each: bare p50 %v p99 %v; retrofitted p50 %v p99 %v", stateless, n,
+			d[0][n/2], d[0][n*99/100], d[1][n/2], d[1][n*99/100])
+	}
+}

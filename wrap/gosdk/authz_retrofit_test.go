@@ -1,0 +1,223 @@
+package gosdk_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/authz"
+	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
+)
+
+// newGitHubShapedServer has the shape of github/github-mcp-server
+// (64a49f34): a NewServer(version, name, title, opts) over mcp.NewServer,
+// its own receiving middleware added first, tools registered with plain
+// Server.AddTool, read-only ones annotated, and the "owner" and "repo"
+// properties of every input schema marked x-mcp-header, which go-sdk's
+// streamable transport checks against Mcp-Param-* headers before any
+// middleware runs.
+func newGitHubShapedServer(runs *sync.Map) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "github-mcp-server", Title: "GitHub MCP Server", Version: "wild"}, &mcp.ServerOptions{})
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			return next(context.WithValue(ctx, ghErrorsKey{}, new([]error)), method, req)
+		}
+	})
+	repoSchema := map[string]any{"type": "object", "properties": map[string]any{
+		"owner": map[string]any{"type": "string", "x-mcp-header": "owner"},
+		"repo":  map[string]any{"type": "string", "x-mcp-header": "repo"},
+	}, "required": []string{"owner", "repo"}}
+	add := func(name string, schema any, readOnly bool) {
+		v, _ := runs.LoadOrStore(name, new(atomic.Int32)) // one count across the servers built per request
+		n := v.(*atomic.Int32)
+		s.AddTool(&mcp.Tool{Name: name, InputSchema: schema, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: readOnly}},
+			func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				n.Add(1)
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "failed to get user: Get \"https://api.github.com/user\": no such host"}}}, nil
+			})
+	}
+	add("get_me", map[string]any{"type": "object"}, true)
+	add("list_issues", repoSchema, true)
+	add("create_branch", repoSchema, false)
+	add("delete_file", repoSchema, false) // the policy leaves it out
+	return s
+}
+
+type ghErrorsKey struct{}
+
+var ghScopes = map[string][]string{"get_me": {"repo:read"}, "list_issues": {"repo:read"}, "create_branch": {"repo:write"}}
+
+var ghTokens = map[string]*auth.TokenInfo{
+	"gho_reader": {UserID: "alice", Scopes: []string{"repo:read"}},
+	"gho_writer": {UserID: "bob", Scopes: []string{"repo:read", "repo:write"}},
+}
+
+func ghVerifier(_ context.Context, tok string, _ *http.Request) (*auth.TokenInfo, error) {
+	if ti, ok := ghTokens[tok]; ok {
+		cp := *ti
+		cp.Expiration = time.Now().Add(time.Hour)
+		return &cp, nil
+	}
+	if n, ok := strings.CutPrefix(tok, "gho_reader_"); ok {
+		return &auth.TokenInfo{UserID: "alice" + n, Scopes: []string{"repo:read"}, Expiration: time.Now().Add(time.Hour)}, nil
+	}
+	if n, ok := strings.CutPrefix(tok, "gho_writer_"); ok {
+		return &auth.TokenInfo{UserID: "bob" + n, Scopes: []string{"repo:read", "repo:write"}, Expiration: time.Now().Add(time.Hour)}, nil
+	}
+	return nil, auth.ErrInvalidToken
+}
+
+// serveGitHubShaped serves the server behind go-sdk's RequireBearerToken:
+// stateless as github-mcp-server's HTTP mode does (a server built per
+// request, the one Wrapper attached to each), or stateful over one server.
+func serveGitHubShaped(t testing.TB, w *wrap.Wrapper, stateless bool) (string, *sync.Map) {
+	t.Helper()
+	runs := new(sync.Map)
+	one := newGitHubShapedServer(runs)
+	if w != nil {
+		gosdk.Attach(one, w)
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server {
+		if !stateless {
+			return one
+		}
+		s := newGitHubShapedServer(runs)
+		if w != nil {
+			gosdk.Attach(s, w) // the one line, where the server is built
+		}
+		return s
+	}, &mcp.StreamableHTTPOptions{Stateless: stateless})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: auth.RequireBearerToken(ghVerifier, nil)(h), ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	t.Cleanup(func() { _ = hs.Close() })
+	return "http://" + ln.Addr().String(), runs
+}
+
+func ran(runs *sync.Map, name string) int32 {
+	v, _ := runs.Load(name)
+	return v.(*atomic.Int32).Load()
+}
+
+// TestAuthzRetrofitOnAGitHubShapedServer: bare, every caller is listed the
+// four tools; retrofitted, the reader three, the writer four minus the
+// forgotten one, stateful and stateless (a server per request); an
+// allowed call gets the upstream's failure as its answer, and a hidden
+// tool is answered as an unknown one.
+func TestAuthzRetrofitOnAGitHubShapedServer(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
+			bareURL, _ := serveGitHubShaped(t, nil, stateless)
+			if got := names(t, connectAs(t, bareURL, "gho_reader", nil)); len(got) != 4 {
+				t.Fatalf("bare lists %v", got)
+			}
+			logs := &logbuf.Buffer{}
+			w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithAuthorization(authz.Policy{Tools: ghScopes}))
+			url, runs := serveGitHubShaped(t, w, stateless)
+			reader := connectAs(t, url, "gho_reader", nil)
+			if got := names(t, reader); !slices.Equal(got, []string{"get_me", "list_issues"}) {
+				t.Errorf("reader is listed %v", got)
+			}
+			if got := names(t, connectAs(t, url, "gho_writer", nil)); !slices.Equal(got, []string{"create_branch", "get_me", "list_issues"}) {
+				t.Errorf("writer is listed %v", got)
+			}
+			if !strings.Contains(logs.String(), "no policy declares tools/call delete_file") {
+				t.Errorf("the first tools/list warned of nothing: %s", logs.String())
+			}
+			res, err := reader.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_me", Arguments: map[string]any{}})
+			if err != nil || !res.IsError || ran(runs, "get_me") != 1 {
+				t.Fatalf("an allowed call: %+v %v", res, err)
+			}
+			_, unknown := reader.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}})
+			_, hidden := reader.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_mine", Arguments: map[string]any{}})
+			if unknown == nil || hidden == nil || hidden.Error() != strings.ReplaceAll(unknown.Error(), "no_such_tool", "get_mine") {
+				t.Fatalf("unknown tools answered %v and %v", unknown, hidden)
+			}
+		})
+	}
+}
+
+// TestHiddenToolWithHeaderParamsIsAnsweredAsUnknown: a hidden tool whose
+// schema marks parameters x-mcp-header. The client never saw the tool, so
+// it sends no Mcp-Param-* header; go-sdk's transport checks them against
+// the server's own tool, before any middleware.
+//
+// KNOWN DEFECT, not fixed (found on github-mcp-server): on stateless
+// streamable HTTP go-sdk v1.7.0 answers such a call HTTP 400 "header
+// mismatch: missing Mcp-Param-owner header for parameter "owner"" instead
+// of "unknown tool": a caller learns that the tool exists and the names of
+// its parameters, and go-sdk's client then closes its session. The test
+// skips while the answer differs; make the Skipf a Fatalf once fixed.
+func TestHiddenToolWithHeaderParamsIsAnsweredAsUnknown(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
+			w := wrap.New(wrap.WithLogger(new(logbuf.Buffer).Logger()), wrap.WithAuthorization(authz.Policy{Tools: ghScopes}))
+			url, runs := serveGitHubShaped(t, w, stateless)
+			args := map[string]any{"owner": "o", "repo": "r"}
+			_, unknown := connectAs(t, url, "gho_reader", nil).CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool", Arguments: args})
+			_, hidden := connectAs(t, url, "gho_reader", nil).CallTool(context.Background(), &mcp.CallToolParams{Name: "create_branch", Arguments: args})
+			if ran(runs, "create_branch") != 0 {
+				t.Fatal("the hidden tool ran")
+			}
+			if unknown == nil || hidden == nil {
+				t.Fatalf("answers %v and %v", unknown, hidden)
+			}
+			if want := strings.ReplaceAll(unknown.Error(), "no_such_tool", "create_branch"); hidden.Error() != want {
+				t.Skipf("KNOWN DEFECT: the hidden tool is answered %q, an unknown one %q", hidden, unknown)
+			}
+		})
+	}
+}
+
+// TestGoSDKAuthzUnderConcurrentCallers: 1 000 lists and calls at once from
+// 50 callers, a server built per request (run with -race).
+func TestGoSDKAuthzUnderConcurrentCallers(t *testing.T) {
+	w := wrap.New(wrap.WithLogger(new(logbuf.Buffer).Logger()), wrap.WithAuthorization(authz.Policy{Tools: ghScopes}))
+	url, runs := serveGitHubShaped(t, w, true)
+	const callers, rounds = 50, 10
+	var wg sync.WaitGroup
+	var wrong atomic.Int32
+	for i := range callers {
+		writer := i%2 == 1
+		cs := connectAs(t, url, fmt.Sprintf("%s_%d", map[bool]string{false: "gho_reader", true: "gho_writer"}[writer], i), nil)
+		for range rounds {
+			wg.Add(2)
+			go func() {
+				defer wg.Done()
+				res, err := cs.ListTools(context.Background(), nil)
+				if err != nil || len(res.Tools) != map[bool]int{false: 2, true: 3}[writer] {
+					wrong.Add(1)
+				}
+			}()
+			go func() {
+				defer wg.Done()
+				_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_me", Arguments: map[string]any{}})
+				if err != nil {
+					wrong.Add(1)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	if wrong.Load() != 0 {
+		t.Fatalf("%d of %d answers were wrong", wrong.Load(), 2*callers*rounds)
+	}
+	if n := ran(runs, "get_me"); n != callers*rounds {
+		t.Fatalf("get_me ran %d times, want %d", n, callers*rounds)
+	}
+}
