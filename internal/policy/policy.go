@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -410,3 +411,9 @@ func AnnotationsOf(i call.Info) authz.Annotations {
 // mode, confirming destructive tools, a Check, which is promised them), which
 // an adapter may have to look up.
 func (e *Engine) Annotated() bool { return e.p.ReadOnly || e.p.Confirm.Destructive || e.p.Check != nil }
+
+// ProcessOwner is the caller of a request that came over no network: stdio,
+// an in-process client. It presents no token; the policy grants it Local.
+func ProcessOwner() authz.Caller {
+	return authz.Caller{Local: true, Subject: "uid:" + strconv.Itoa(os.Getuid())}
+}

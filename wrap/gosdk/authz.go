@@ -25,8 +25,15 @@ func callerOf(ctx context.Context, extra *mcp.RequestExtra) authz.Caller {
 	if ti := auth.TokenInfoFromContext(ctx); ti != nil {
 		return fromTokenInfo(ti)
 	}
-	c, _ := authz.FromContext(ctx)
-	return c
+	if c, ok := authz.FromContext(ctx); ok {
+		return c
+	}
+	if extra == nil || extra.Header == nil {
+		// Not over HTTP (stdio, in-memory transports, s.Run as its
+		// authors ship it): the process owner.
+		return policy.ProcessOwner()
+	}
+	return authz.Caller{}
 }
 
 func fromTokenInfo(ti *auth.TokenInfo) authz.Caller {

@@ -242,11 +242,22 @@ func TestStdioCallerIsTheProcessOwner(t *testing.T) {
 			})
 		}
 		w := wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(os.Stderr, nil))), wrap.WithAuthorization(p))
-		_ = gosdk.Run(context.Background(), s, w, &mcp.StdioTransport{})
+		if os.Getenv("AUTHZ_STDIO_PLAIN") == "1" { // as its authors ship it: s.Run
+			gosdk.Attach(s, w)
+			_ = s.Run(context.Background(), &mcp.StdioTransport{})
+		} else {
+			_ = gosdk.Run(context.Background(), s, w, &mcp.StdioTransport{})
+		}
 		os.Exit(0)
 	}
+	for _, plain := range []string{"0", "1"} {
+		t.Run("plain="+plain, func(t *testing.T) { stdioOwner(t, plain) })
+	}
+}
+
+func stdioOwner(t *testing.T, plain string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestStdioCallerIsTheProcessOwner$")
-	cmd.Env = append(os.Environ(), "AUTHZ_STDIO_CHILD=1")
+	cmd.Env = append(os.Environ(), "AUTHZ_STDIO_CHILD=1", "AUTHZ_STDIO_PLAIN="+plain)
 	var stderr logbuf.Buffer
 	cmd.Stderr = &stderr
 	cl := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil)

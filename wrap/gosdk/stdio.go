@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 )
@@ -44,7 +45,7 @@ func Run(ctx context.Context, s *mcp.Server, w *wrap.Wrapper, t mcp.Transport) e
 	Attach(s, w)
 	// Over stdio the caller is whoever started the process: an
 	// authorization policy grants it Policy.Local.
-	ctx = authz.NewContext(ctx, authz.Caller{Local: true, Subject: "uid:" + strconv.Itoa(os.Getuid())})
+	ctx = authz.NewContext(ctx, policy.ProcessOwner())
 	return s.Run(ctx, Transport(t))
 }
 

@@ -387,10 +387,13 @@ func TestConfirmDestructiveCallsOnMCPGo(t *testing.T) {
 	}
 }
 
-// TestStdioCallerIsTheProcessOwnerOnMCPGo: over stdio (mcpgo.ServeStdio)
-// the caller is the owner of the process, granted Policy.Local only.
+// TestStdioCallerIsTheProcessOwnerOnMCPGo: over stdio the caller is the
+// owner of the process, granted Policy.Local only, whether the server is
+// served by mcpgo.ServeStdio or, as its authors ship it, by mcp-go's own
+// server.ServeStdio (TestPlainServeStdioCallerIsTheProcessOwner guards the
+// latter's session check).
 func TestStdioCallerIsTheProcessOwnerOnMCPGo(t *testing.T) {
-	if os.Getenv("AUTHZ_STDIO_CHILD") == "1" {
+	if mode := os.Getenv("AUTHZ_STDIO_CHILD"); mode != "" {
 		p := issuesPolicy()
 		p.Local = []string{"issues:read"}
 		s := server.NewMCPServer("issues", "1.0.0")
@@ -401,27 +404,35 @@ func TestStdioCallerIsTheProcessOwnerOnMCPGo(t *testing.T) {
 		}
 		logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
 		mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger), wrap.WithAuthorization(p)))
-		_ = mcpgo.ServeStdio(s, logger)
+		if mode == "plain" {
+			_ = server.ServeStdio(s)
+		} else {
+			_ = mcpgo.ServeStdio(s, logger)
+		}
 		os.Exit(0)
 	}
-	cl, err := client.NewStdioMCPClient(os.Args[0], append(os.Environ(), "AUTHZ_STDIO_CHILD=1"), "-test.run=^TestStdioCallerIsTheProcessOwnerOnMCPGo$")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if _, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "t", Version: "0"}}}); err != nil {
-		t.Fatal(err)
-	}
-	if got := toolNames(t, cl); !slices.Equal(got, []string{"list_issues", "ping"}) {
-		t.Fatalf("the process owner is listed %v", got)
-	}
-	if _, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "delete_repository"}}); err == nil || !strings.Contains(err.Error(), "not found") {
-		t.Fatalf("delete_repository over stdio: %v", err)
-	}
-	if res, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "list_issues"}}); err != nil || res.IsError {
-		t.Fatalf("list_issues over stdio: %+v %v", res, err)
+	for _, mode := range []string{"mcpgo", "plain"} {
+		t.Run(mode, func(t *testing.T) {
+			cl, err := client.NewStdioMCPClient(os.Args[0], append(os.Environ(), "AUTHZ_STDIO_CHILD="+mode), "-test.run=^TestStdioCallerIsTheProcessOwnerOnMCPGo$")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cl.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			if _, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "t", Version: "0"}}}); err != nil {
+				t.Fatal(err)
+			}
+			if got := toolNames(t, cl); !slices.Equal(got, []string{"list_issues", "ping"}) {
+				t.Fatalf("the process owner is listed %v", got)
+			}
+			if _, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "delete_repository"}}); err == nil || !strings.Contains(err.Error(), "not found") {
+				t.Fatalf("delete_repository over stdio: %v", err)
+			}
+			if res, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "list_issues"}}); err != nil || res.IsError {
+				t.Fatalf("list_issues over stdio: %+v %v", res, err)
+			}
+		})
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 )
 
@@ -264,7 +265,7 @@ func ServeStdio(s *server.MCPServer, logger *slog.Logger, opts ...server.StdioOp
 	defer stop()
 	// Over stdio the caller is whoever started the process: an
 	// authorization policy grants it Policy.Local.
-	ctx = authz.NewContext(ctx, authz.Caller{Local: true, Subject: "uid:" + strconv.Itoa(os.Getuid())})
+	ctx = authz.NewContext(ctx, policy.ProcessOwner())
 	d := newDrain(ctx, os.Stdin, os.Stdout)
 	err := ss.Listen(context.WithValue(ctx, drainKey{}, d), d, d)
 	if errors.Is(err, context.Canceled) {
