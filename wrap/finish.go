@@ -51,7 +51,8 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 	}
 	rec.discarded = o.discarded
 	if o.public {
-		res := &errmap.Result{Text: publicText(o.err, req, cfg)}
+		res := errmap.ToResult(o.err, errmap.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts),
+			Shown: publicText(o.err, req, cfg)})
 		rec.outcome = obs.OutcomeToolError
 		rec.err, rec.public = o.err, true
 		rec.result = textResult(res.Text)
