@@ -16,6 +16,9 @@ check() { # check <package> <forbidden module regexp>
 for p in ./errs ./internal/errbase ./internal/errmap ./validate ./observe ./internal/obs ./wrap ./internal/call ./internal/adapter ./wrap/limit ./wrap/upstream; do
   check "$p" '^github.com/(mark3labs/mcp-go|modelcontextprotocol/go-sdk)(/|$)' "MCP SDK"
 done
+# errs is the vocabulary every package imports: it imports nothing of ours.
+ours=$(go list -deps ./errs | grep -E '^github.com/mcpwrap/mcpwrap/' | grep -vx 'github.com/mcpwrap/mcpwrap/errs' || true)
+if [ -n "$ours" ]; then echo "./errs imports: $ours" | head -5; fail=1; else echo "./errs: imports nothing of mcpwrap"; fi
 check ./wrap/mcpgo '^github.com/modelcontextprotocol/go-sdk(/|$)' "go-sdk"
 if [ -d wrap/gosdk ]; then check ./wrap/gosdk '^github.com/mark3labs/mcp-go(/|$)' "mcp-go"; fi
 if [ -d examples/gosdk ]; then check ./examples/gosdk '^github.com/mark3labs/mcp-go(/|$)' "mcp-go"; fi
