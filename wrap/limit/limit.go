@@ -62,8 +62,8 @@ type Limiter struct {
 	// another call succeeded is a slow or failed call, not an outage.
 	failures  atomic.Int64
 	successes atomic.Uint64
-	// failingSince is when (l.now's monotonic reading, in nanoseconds
-	// since epoch) the current run of failures began.
+	// failingSince is when, in nanoseconds since epoch on the monotonic
+	// clock, the current run of failures began.
 	failingSince atomic.Int64
 	// down is set while the store is counted as down, so that each
 	// transition is logged once.
