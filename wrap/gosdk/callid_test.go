@@ -22,7 +22,8 @@ import (
 // TestEveryErrorResultCarriesItsCallID: over streamable HTTP, with a real
 // go-sdk client, every error result the chain builds — a plain error shown
 // scrubbed, an errs error, a panic, a timeout, a validation failure, the
-// loop guard's refusal, a rate-limit refusal — has
+// loop guard's refusal, a rate-limit refusal, a structured result cut to
+// a note because it did not fit — has
 // structuredContent.error.callId, equal to the call_id of the call's log
 // line. A plain error shown to the model used to be answered with its text
 // alone.
@@ -30,7 +31,7 @@ func TestEveryErrorResultCarriesItsCallID(t *testing.T) {
 	var logs logbuf.Buffer
 	lim := limit.New(limit.Rate{}, limit.WithTool("limited", limit.Rate{Limit: 1, Per: time.Hour}), limit.WithLogger(logs.Logger()))
 	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithToolTimeout("slow", 50*time.Millisecond),
-		wrap.WithLoopGuard(wrap.LoopGuard{Failures: 1}), wrap.WithLimit(lim))
+		wrap.WithLoopGuard(wrap.LoopGuard{Failures: 1}), wrap.WithLimit(lim), wrap.WithToolResultLimit("huge", 1<<10))
 	s := mcp.NewServer(&mcp.Implementation{Name: "ids", Version: "1.0.0"}, nil)
 	obj := map[string]any{"type": "object"}
 	tool := func(name string, h mcp.ToolHandler) { s.AddTool(&mcp.Tool{Name: name, InputSchema: obj}, h) }
@@ -50,6 +51,10 @@ func TestEveryErrorResultCarriesItsCallID(t *testing.T) {
 	})
 	tool("limited", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+	})
+	tool("huge", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		rows := strings.Repeat("x", 4<<10)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: rows}}, StructuredContent: map[string]any{"rows": rows}}, nil
 	})
 	gosdk.AddTool(s, w, &mcp.Tool{Name: "typed"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
 		City string `json:"city" validate:"required"`
@@ -99,6 +104,7 @@ func TestEveryErrorResultCarriesItsCallID(t *testing.T) {
 		{"validation failure", "typed", "invalid_argument"},
 		{"loop guard refusal", "loop", ""},
 		{"rate-limit refusal", "limited", "rate_limited"},
+		{"structured result over the limit", "huge", "internal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := len(lines(tc.tool))

@@ -28,7 +28,8 @@ type cityArgs struct {
 // TestEveryErrorResultCarriesItsCallID: over streamable HTTP, with a real
 // mcp-go client, every error result the chain builds — a plain error shown
 // scrubbed, an errs error, a panic, a timeout, a validation failure, the
-// loop guard's refusal, a rate-limit refusal — has
+// loop guard's refusal, a rate-limit refusal, a structured result cut to
+// a note because it did not fit — has
 // structuredContent.error.callId, equal to the call_id of the call's log
 // line, so that a user can hand the operator the id that finds it. A plain
 // error shown to the model used to be answered with its text alone.
@@ -36,7 +37,7 @@ func TestEveryErrorResultCarriesItsCallID(t *testing.T) {
 	var logs logbuf.Buffer
 	lim := limit.New(limit.Rate{}, limit.WithTool("limited", limit.Rate{Limit: 1, Per: time.Hour}), limit.WithLogger(logs.Logger()))
 	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithToolTimeout("slow", 50*time.Millisecond),
-		wrap.WithLoopGuard(wrap.LoopGuard{Failures: 1}), wrap.WithLimit(lim))
+		wrap.WithLoopGuard(wrap.LoopGuard{Failures: 1}), wrap.WithLimit(lim), wrap.WithToolResultLimit("huge", 1<<10))
 	s := server.NewMCPServer("ids", "1.0.0")
 	tool := func(name string, h server.ToolHandlerFunc) { s.AddTool(mcp.NewTool(name), h) }
 	tool("plain", func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -55,6 +56,9 @@ func TestEveryErrorResultCarriesItsCallID(t *testing.T) {
 	})
 	tool("limited", func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("ok"), nil
+	})
+	tool("huge", func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultStructured(map[string]any{"rows": strings.Repeat("x", 4<<10)}, "rows"), nil
 	})
 	s.AddTools(mcpgo.Typed(w, mcp.NewTool("typed"), func(_ context.Context, _ mcp.CallToolRequest, a cityArgs) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(a.City), nil
@@ -116,6 +120,7 @@ func TestEveryErrorResultCarriesItsCallID(t *testing.T) {
 		{"validation failure", "typed", "invalid_argument"},
 		{"loop guard refusal", "loop", ""},
 		{"rate-limit refusal", "limited", "rate_limited"},
+		{"structured result over the limit", "huge", "internal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := len(lines(tc.tool))
