@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"syscall"
 	"time"
-
-	"github.com/mcpwrap/mcpwrap/internal/errbase"
 )
 
 // classify maps a standard error to a code and a sentence that is safe to
@@ -102,15 +100,15 @@ func classifyReason(err error) (Code, reason) {
 		return Unavailable, reasonClosed
 	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
 		return Unavailable, reasonUnreachable
-	case errors.Is(err, errbase.SessionEnded):
+	case errors.Is(err, kindSessionEnded):
 		return Unavailable, reasonSessionEnded
-	case errors.Is(err, errbase.AuthRequired):
+	case errors.Is(err, kindAuthRequired):
 		return PermissionDenied, reasonAuthRequired
-	case errors.Is(err, errbase.InvalidParams):
+	case errors.Is(err, kindInvalidParams):
 		return InvalidArgument, reasonInvalidParams
-	case errors.Is(err, errbase.ResourceNotFound):
+	case errors.Is(err, kindResourceNotFound):
 		return NotFound, reasonResourceNotFound
-	case errors.Is(err, errbase.Interrupted):
+	case errors.Is(err, kindInterrupted):
 		return Canceled, reasonInterrupted
 	case errors.Is(err, fs.ErrNotExist):
 		return NotFound, reasonNotFound
@@ -150,11 +148,11 @@ func classifyReason(err error) (Code, reason) {
 
 // onConnection reports whether err happened while talking to a peer: a
 // *url.Error (net/http client), *net.OpError, or an SDK transport error
-// (marked errbase.Transport).
+// (marked with the transport kind, see failureKind).
 func onConnection(err error) bool {
 	var ue *url.Error
 	var oe *net.OpError
-	return errors.As(err, &ue) || errors.As(err, &oe) || errors.Is(err, errbase.Transport)
+	return errors.As(err, &ue) || errors.As(err, &oe) || errors.Is(err, kindTransport)
 }
 
 // httpError is the cause recorded by FromStatus: which upstream answered
@@ -210,7 +208,7 @@ func FromStatus(upstream string, status int, header http.Header) error {
 	}
 	var ra time.Duration
 	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
-		ra, _ = errbase.ParseRetryAfter(header.Get("Retry-After"), time.Now())
+		ra, _ = parseRetryAfter(header.Get("Retry-After"), time.Now())
 	}
 	return Wrap(code, cause, msg, RetryAfter(ra))
 }

@@ -29,9 +29,18 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 		case o.res == nil:
 			o.err = errs.Wrap(errs.Internal, errNoResult, "")
 		default:
-			if err := bound(ctx, o, rec, cfg, req); err != nil {
+			cut, err := bound(ctx, o, rec, cfg, req)
+			if err != nil {
 				o.err = errs.Wrap(errs.Internal, fmt.Errorf("the handler's result cannot be encoded as JSON, so it was not sent: %w", err), "")
 				o.discarded = true
+			} else if cut != "" {
+				// The cap made a success an error (its structured content
+				// cannot be cut): answered as every error the chain builds.
+				res := errmap.ToResult(errCut, errmap.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), Shown: cut})
+				rec.outcome = obs.OutcomeToolError
+				rec.result = textResult(res.Text)
+				rec.log(ctx)
+				return answer{Error: res}
 			}
 		}
 	}
@@ -51,7 +60,8 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 	}
 	rec.discarded = o.discarded
 	if o.public {
-		res := &errmap.Result{Text: publicText(o.err, req, cfg)}
+		res := errmap.ToResult(o.err, errmap.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts),
+			Shown: publicText(o.err, req, cfg)})
 		rec.outcome = obs.OutcomeToolError
 		rec.err, rec.public = o.err, true
 		rec.result = textResult(res.Text)
@@ -75,24 +85,34 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 
 var errNoResult = errors.New("handler returned neither a result nor an error")
 
+// errCut is the error of a result the cap turned into an error.
+var errCut = errs.New(errs.Internal, "")
+
 // bound checks that the SDK can send the handler's result and, when the
 // result knows its size (call.Sizer), cuts it to the tool's result limit.
-func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.Request) error {
+// When the cut made a success an error (the note alone, see call.Sizer),
+// it returns the note, for finish to answer as an error the chain built.
+func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.Request) (string, error) {
 	sz, ok := o.res.(call.Sizer)
 	if !ok {
-		return o.res.Check()
+		return "", o.res.Check()
 	}
 	size, err := sz.Measure()
 	if err != nil {
-		return err
+		return "", err
 	}
 	limit := cfg.resultLimitFor(rec.tool)
 	if limit < 0 || size <= limit {
-		return nil
+		return "", nil
 	}
 	rec.cutFrom = size
-	o.res = sz.Cut(limit, cutNote(size, limit, o.res.Status() == call.ToolError, toolInfo(ctx, cfg, req).Paging))
-	return nil
+	wasError := o.res.Status() == call.ToolError
+	note := cutNote(size, limit, wasError, toolInfo(ctx, cfg, req).Paging)
+	o.res = sz.Cut(limit, note)
+	if !wasError && o.res.Status() == call.ToolError {
+		return note, nil
+	}
+	return "", nil
 }
 
 // toolInfo is what the chain knows of the called tool: its own chain's

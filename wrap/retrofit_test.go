@@ -141,12 +141,16 @@ func TestPublicErrorsAreShownAndMaskedOnesSaySo(t *testing.T) {
 	conn := testserver.StartHTTP(t, s)
 
 	res := conn.CallRaw(t, "quota", "")
-	if want := "save: you have used all 20 notes of your plan; delete one first"; !res.IsError || firstText(res) != want {
-		t.Fatalf("public error: model reads %q, want %q", firstText(res), want)
-	}
 	lines, _ := callLines(&logs, "quota")
 	if len(lines) != 1 || lines[0]["outcome"] != "tool_error" || lines[0]["masked"] != nil {
 		t.Fatalf("public error log line: %v", lines)
+	}
+	id, _ := lines[0]["call_id"].(string)
+	if want := "save: you have used all 20 notes of your plan; delete one first (call id " + id + ")"; !res.IsError || firstText(res) != want {
+		t.Fatalf("public error: model reads %q, want %q", firstText(res), want)
+	}
+	if info, ok := mcpgo.InfoOf(res); !ok || info.CallID != id || info.Code != "internal" {
+		t.Fatalf("public error: structuredContent.error %+v, want code internal and call id %q", info, id)
 	}
 
 	res = conn.CallRaw(t, "leaky", "")
@@ -240,7 +244,7 @@ func TestMaskedErrorsIsTheStrictRule(t *testing.T) {
 			})
 			conn := testserver.StartHTTP(t, s)
 			text := firstText(conn.CallRaw(t, "quota", `{}`))
-			if shown := text == "quota exhausted for this session"; shown == c.masked {
+			if shown := strings.HasPrefix(text, "quota exhausted for this session (call id "); shown == c.masked {
 				t.Fatalf("the model reads %q", text)
 			}
 			if lines, _ := callLines(&logs, "quota"); len(lines) != 1 || (lines[0]["masked"] == true) != c.masked {

@@ -20,8 +20,9 @@ import (
 
 // scrubCases are plain errors as real servers return them (go-github's
 // "GET <url>: 404 Not Found []" among them), what the model reads of each
-// (shows, or the masked sentence when shows is ""), the errs code in
-// structuredContent ("" for a text-only answer) and what it must not read.
+// (shows, or the masked sentence when shows is ""; a shown plain error is
+// followed by its call id), the errs code in structuredContent and what it
+// must not read.
 var scrubCases = []struct {
 	tool, err, shows, code string
 	never                  []string
@@ -34,11 +35,11 @@ var scrubCases = []struct {
 		"call billing: 401 Unauthorized (sent Authorization: [REDACTED])", "permission_denied", []string{"abcdefghijklmnop1234"}},
 	{"conflict", "update branch: upstream answered HTTP 409: the branch moved", "update branch: upstream answered HTTP 409: the branch moved", "conflict", nil},
 	{"throttled", "search: status code 429 from search.svc.cluster.local:9200", "search: status code 429 from [host]", "rate_limited", []string{"svc.cluster"}},
-	{"not_a_status", "found 404 files older than a year; delete some first", "found 404 files older than a year; delete some first", "", nil},
+	{"not_a_status", "found 404 files older than a year; delete some first", "found 404 files older than a year; delete some first", "internal", nil},
 	{"dsn", "open store: postgres://admin:hunter22@db.internal:5432/notes: connection refused",
-		"open store: postgres://[host]/notes: connection refused", "", []string{"hunter22", "admin", "db.internal"}},
+		"open store: postgres://[host]/notes: connection refused", "internal", []string{"hunter22", "admin", "db.internal"}},
 	{"stack", "decode reply: unexpected end of input\ngoroutine 7 [running]:\nmain.decode()\n\t/srv/app/decode.go:42 +0x1d",
-		"decode reply: unexpected end of input\n[stack]", "", []string{"goroutine", "decode.go"}},
+		"decode reply: unexpected end of input\n[stack]", "internal", []string{"goroutine", "decode.go"}},
 	{"nothing_left", "10.0.0.7:5432", "", "internal", []string{"10.0.0.7"}},
 }
 
@@ -64,15 +65,19 @@ func TestErrorTextIsScrubbedNotMasked(t *testing.T) {
 			res := conn.CallRaw(t, c.tool, `{}`)
 			text := firstText(res)
 			info, structured := mcpgo.InfoOf(res)
+			shows := c.shows
+			if c.code == "internal" && shows != "" {
+				shows += " (call id " + info.CallID + ")"
+			}
 			switch {
 			case !res.IsError:
 				t.Fatalf("not an error: %q", text)
 			case c.shows == "" && !strings.HasPrefix(text, `internal error in tool "`+c.tool+`" (call id `):
 				t.Fatalf("model reads %q, want the masked sentence", text)
-			case c.shows != "" && text != c.shows:
-				t.Fatalf("model reads %q\nwant        %q", text, c.shows)
-			case info.Code != c.code || structured != (c.code != ""):
-				t.Fatalf("code %q (structured %v), want %q", info.Code, structured, c.code)
+			case c.shows != "" && text != shows:
+				t.Fatalf("model reads %q\nwant        %q", text, shows)
+			case info.Code != c.code || !structured || info.CallID == "":
+				t.Fatalf("code %q (structured %v, call id %q), want %q and a call id", info.Code, structured, info.CallID, c.code)
 			}
 			for _, n := range c.never {
 				if strings.Contains(text, n) {

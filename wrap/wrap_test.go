@@ -121,7 +121,7 @@ var cases = []struct {
 }{
 	{"ok", want{text: "sunny", outcome: "success"}},
 	// Bare mcp-go sends the text with the password and the address in it.
-	{"plain_error", want{isError: true, text: "query failed: password=[REDACTED] host=[host]", outcome: "tool_error"}},
+	{"plain_error", want{isError: true, text: "query failed: password=[REDACTED] host=[host] (call id ", code: "internal", outcome: "tool_error"}},
 	{"refused", want{isError: true, code: "unavailable", text: "refused the connection; retrying later may help", outcome: "unavailable", retryable: true}},
 	{"invalid", want{isError: true, code: "invalid_argument", text: `invalid arguments for tool "invalid": parameter "days" must be between 1 and 14, got 30`, outcome: "invalid_argument"}},
 	{"not_found", want{isError: true, code: "not_found", text: `no city named "Atlantis"`, outcome: "not_found"}},

@@ -12,7 +12,7 @@
 // panics. Bare, "crash" would kill the process and "order" would send the
 // password to the model; wrapped, "crash" is an isError result with a call
 // id, "order" the error's words with the password and host replaced
-// ("dial postgres://[host]/orders: connection refused"), and the details
+// ("dial postgres://[host]/orders: connection refused (call id …)"), and the details
 // are in the JSON log line on stderr.
 package main
 

@@ -60,14 +60,15 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 	redisAddr := fs.String("redis", "", "Redis address shared by the replicas (empty: limit in this process only)")
 	calls := fs.Int("limit", 10, "calls allowed per window per key")
 	per := fs.Duration("per", time.Minute, "the window")
-	redisWait := fs.Duration("redis-wait", time.Second, "longest wait for Redis per call")
+	redisWait := fs.Duration("redis-wait", 0, "longest wait for Redis per attempt (0: two thirds of the store budget for the first, the rest for the re-send)")
+	budget := fs.Duration("store-budget", 250*time.Millisecond, "longest wait for Redis per call, re-send included")
 	failClosed := fs.Bool("fail-closed", false, "refuse calls while Redis is down (default: each replica applies the limit on its own)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	logger := slog.New(slog.NewJSONHandler(logOut, nil))
 
-	opts := []limit.Option{limit.WithLogger(logger)}
+	opts := []limit.Option{limit.WithLogger(logger), limit.WithStoreBudget(*budget)}
 	if *redisAddr != "" {
 		// go-redis's own lines (a failed dial, about once a second while
 		// Redis is down) join the JSON log instead of printing text on

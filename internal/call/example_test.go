@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
@@ -17,6 +18,7 @@ func Example() {
 	a := adapter.Chain(wrap.New())(context.Background(), req, func(context.Context, *call.Request) (call.Result, error) {
 		return nil, errors.New("quota exhausted for this session")
 	})
-	fmt.Println(a.Error.Text)
-	// Output: quota exhausted for this session
+	// The call id ties the answer to the log line; it differs per call.
+	fmt.Println(a.Error.Info.Code, strings.Replace(a.Error.Text, a.Error.Info.CallID, "<id>", 1))
+	// Output: internal quota exhausted for this session (call id <id>)
 }

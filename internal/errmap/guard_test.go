@@ -12,7 +12,8 @@ import (
 // TestHandedErrorsSurviveInspection: what errs hands an SDK (Guard, and the
 // RPCError of a classified error) survives errors.As for every target type,
 // errors.Is and Unwrap, whatever the handler's error was. RPCError used to
-// unwrap to a typed nil (issue 30 point 1).
+// unwrap to a typed nil, on which mcp-go's errors.As for a resource's or
+// prompt's error dereferenced nil.
 func TestHandedErrorsSurviveInspection(t *testing.T) {
 	var nilRPC *errs.Error
 	for _, c := range errcases.Cases(30, 200) {

@@ -31,8 +31,9 @@ type Request struct {
 	// URI no handler matches).
 	Modern bool
 	// Shown, when set, is the message the client reads in place of the
-	// one ToResult would write: the text of a plain error the server lets
-	// the model read. The code is then -32603.
+	// one ToResult would write, followed by the call id (see Call.Shown):
+	// the text of a plain error the server lets the model read. The code
+	// is then -32603.
 	Shown string
 }
 
@@ -101,15 +102,14 @@ func ToJSONRPC(err error, req Request) *RPCError {
 	if req.URI != "" {
 		subject = "resource " + strconv.Quote(req.URI)
 	}
-	if req.Shown != "" {
-		info := errs.Info{Code: errs.Internal.String(), Message: req.Shown, CallID: req.CallID, Attempts: req.Attempts}
-		return &RPCError{Code: codeInternal, Message: req.Shown,
-			Data: RPCData{Info: info, URI: req.URI, Prompt: req.Prompt}, err: e}
-	}
-	res := ToResult(e, Call{Subject: subject, ID: req.CallID, Attempts: req.Attempts})
+	res := ToResult(e, Call{Subject: subject, ID: req.CallID, Attempts: req.Attempts, Shown: req.Shown})
 	info := res.Info
+	code := req.code(e.Code())
+	if req.Shown != "" {
+		code = codeInternal
+	}
 	return &RPCError{
-		Code:    req.code(e.Code()),
+		Code:    code,
 		Message: info.Message,
 		Data:    RPCData{Info: info, URI: req.URI, Prompt: req.Prompt},
 		err:     e,

@@ -26,6 +26,11 @@ type Call struct {
 	// tool is not known to be safe to repeat, whether the operation may have
 	// happened. SideEffectsUnknown says nothing.
 	SideEffects SideEffects
+	// Shown, when set, is what the model reads in place of the sentence
+	// ToResult would write: the scrubbed text of a plain error the server
+	// lets the model read. The call id follows it, as it follows a masked
+	// error's sentence: the error is still the operator's to look up.
+	Shown string
 }
 
 // The bounds of a result built by ToResult, whatever the error holds: the
@@ -77,9 +82,11 @@ func (r *Result) Structured() any {
 
 // ToResult is the one place an error becomes a tool result. The result has
 // isError true, one text content the model can act on and a structuredContent
-// {"error": Info}. Messages of Internal and Fatal errors, and of standard
-// errors that classify as neither, are never shown: the model gets a generic
-// sentence with the call id, the operator gets the cause from the log.
+// {"error": Info}, whose CallID is the call's id, whatever the error.
+// Messages of Internal and Fatal errors, and of standard errors that
+// classify as neither, are never shown: the model gets a generic sentence
+// with the call id (or the text Call.Shown, with the call id), the operator
+// gets the cause from the log.
 // ToResult(nil, …) describes an internal error: a nil error is not a result.
 func ToResult(err error, call Call) *Result {
 	e := errs.From(err)
@@ -91,9 +98,15 @@ func ToResult(err error, call Call) *Result {
 	all := e.Violations()
 	viols, omitted := listed(all)
 	omitted += e.Omitted()
+	var msg string
+	if call.Shown != "" {
+		msg = shownMessage(call)
+	} else {
+		msg = modelMessage(e, all, call, len(viols), omitted)
+	}
 	info := errs.Info{
 		Code:              e.Code().String(),
-		Message:           clipJSON(modelMessage(e, all, call, len(viols), omitted), maxTextBytes),
+		Message:           clipJSON(msg, maxTextBytes),
 		Retryable:         e.Code().Retryable() && call.SideEffects != SideEffectsPossible,
 		CallID:            call.ID,
 		Tool:              call.Tool,
@@ -110,6 +123,15 @@ func ToResult(err error, call Call) *Result {
 
 // internalError stands for a nil error: a nil error is not a result.
 var internalError = errs.New(errs.Internal, "")
+
+// shownMessage is a shown plain error's text and the call id, the text
+// clipped so that the id is never cut off.
+func shownMessage(call Call) string {
+	var b strings.Builder
+	b.WriteString(clipJSON(call.Shown, maxTextBytes-maxNameBytes-16))
+	writeCallID(&b, call.ID)
+	return b.String()
+}
 
 // modelMessage builds the sentence the model reads. When the error has no
 // message of its own, it is made of the first shown violations' messages

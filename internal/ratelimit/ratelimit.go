@@ -7,6 +7,7 @@ package ratelimit
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -14,6 +15,18 @@ import (
 // succeeding meanwhile, before the Limiter (and the Redis store) count the
 // store as down.
 const OutageAfter = 3
+
+// SlowOutage is how long store calls must have been failing with ErrSlow,
+// nothing answered meanwhile, before those failures are an outage too. A
+// refused connection is an outage at once (after OutageAfter); running out
+// of the budget is not: the first calls of a burst on a loaded machine run
+// out of it as a stalled store's do, and taking a burst for an outage
+// would let each replica admit the limit on its own.
+const SlowOutage = 3 * time.Second
+
+// ErrSlow marks a store call that ran out of its budget (a stalled store,
+// or one busy with a burst) rather than one the store refused.
+var ErrSlow = errors.New("the rate-limit store did not answer within the budget")
 
 // Bucket names one token bucket: a tool's calls by one key, or (Tool "",
 // Scope "server") the server-wide ceiling; Limit calls per Per, holding up
@@ -36,7 +49,8 @@ type Decision struct {
 }
 
 // Store keeps the token buckets. Take must be safe for concurrent use and
-// return within a bounded time; an error means the store could not decide
+// return by ctx's deadline, which is the Limiter's store budget (ctx is
+// never cancelled otherwise); an error means the store could not decide
 // that call, which the Limiter then refuses with a retry, or, during an
 // outage, decides by its fail mode.
 type Store interface {

@@ -75,7 +75,7 @@ var calls = []call{
 	{"create_user wrong type", "create_user", map[string]any{"name": "ann", "age": "old"}, argument, "age", "invalid_argument"},
 	{"create_user ok", "create_user", map[string]any{"name": "ann", "age": 30}, same, "", ""},
 	{"typed_user wrong type", "typed_user", map[string]any{"name": "ann", "age": "old"}, argument, "age", "invalid_argument"},
-	{"query_db leaks a DSN", "query_db", map[string]any{"sql": "select 1"}, scrubbed, `pq: password authentication failed for user "app" (postgres://[host]/app)`, ""},
+	{"query_db leaks a DSN", "query_db", map[string]any{"sql": "select 1"}, scrubbed, `pq: password authentication failed for user "app" (postgres://[host]/app) (call id `, "internal"},
 	{"head panics in a helper", "head", map[string]any{"path": "notes.txt", "lines": 99}, masked, "internal error in tool \"head\" (call id", "internal"},
 	{"summarize nil map", "summarize", map[string]any{"path": "notes.txt"}, masked, "internal error in tool \"summarize\" (call id", "internal"},
 	{"list_dir", "list_dir", nil, same, "", ""},

@@ -12,7 +12,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
 
-// TestClientMistakesAreWarnings (issue 30 point 7): an unknown tool, prompt
+// TestClientMistakesAreWarnings: an unknown tool, prompt
 // or resource, and a handler's own -32602, are the client's mistakes. go-sdk
 // answers them itself (-32602); the log line must say WARN with a
 // client-side code, not ERROR internal. It also fails when a go-sdk upgrade

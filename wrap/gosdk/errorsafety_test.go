@@ -112,9 +112,9 @@ func pipeSession(t *testing.T, s *mcp.Server) *mcp.ClientSession {
 	return cs
 }
 
-// TestErrorsHandedToGoSDKAreSafe is the property of issue 30 point 1 on
-// go-sdk: whatever a raw tool, resource or prompt handler returns (plain,
-// wrapped, joined, typed nils, panicking methods, errs codes, protocol
+// TestErrorsHandedToGoSDKAreSafe: no error a handler returns can break
+// go-sdk or its answer. Whatever a raw tool, resource or prompt handler
+// returns (plain, wrapped, joined, typed nils, panicking methods, errs codes, protocol
 // errors and seeded random mixes of them), the error the chain hands go-sdk
 // survives errors.As / errors.Is / Unwrap for every target type, the client
 // gets a well-formed answer over stdio framing and streamable HTTP, and the

@@ -13,11 +13,11 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
 
-// TestRawToolRefusesNonObjectArguments (issue 30 point 6) on go-sdk: a raw
-// tool (plain AddTool) and a go-sdk typed tool called with arguments that
-// are not a JSON object are an invalid_argument isError result naming what
-// was sent; the raw tool's handler used to run and answer success. Null or
-// absent arguments still reach the handler.
+// TestRawToolRefusesNonObjectArguments on go-sdk: MCP requires a call's
+// arguments to be a JSON object. A raw tool (plain AddTool) and a go-sdk
+// typed tool called with anything else are an invalid_argument isError
+// result naming what was sent; the raw tool's handler used to run and
+// answer success. Null or absent arguments still reach the handler.
 func TestRawToolRefusesNonObjectArguments(t *testing.T) {
 	for _, tr := range []string{"stdio", "http"} {
 		t.Run(tr, func(t *testing.T) {

@@ -27,7 +27,8 @@
 // Buckets live in the process by default (x/time/rate, no goroutine, idle
 // buckets reaped, at most 100 000 of them). For a server run as several
 // replicas, redislimit.Store keeps them in Redis so that the limit holds
-// across replicas. A call the store fails to decide is refused with a
+// across replicas. A call waits for such a store at most 250ms
+// (WithStoreBudget). A call the store fails to decide is refused with a
 // retry (retryAfterSeconds 1); only 3 failures in a row are an outage,
 // during which each replica applies the same rates on its own (the
 // default) or every call is refused (WithFailClosed).

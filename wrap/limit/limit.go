@@ -39,6 +39,11 @@ const (
 	attrRetryAfter = "mcpwrap.limit.retry_after_s"
 )
 
+// defaultBudget is how long a call waits for a shared store by default
+// (WithStoreBudget): a loopback or same-zone Redis answers in a
+// millisecond, and a stalled one must not hold every call for long.
+const defaultBudget = 250 * time.Millisecond
+
 // storeRetryAfter is the retryAfterSeconds of a call refused because the
 // store failed (WithFailClosed).
 const storeRetryAfter = time.Second
@@ -57,6 +62,9 @@ type Limiter struct {
 	// another call succeeded is a slow or failed call, not an outage.
 	failures  atomic.Int64
 	successes atomic.Uint64
+	// failingSince is when, in nanoseconds since epoch on the monotonic
+	// clock, the current run of failures began.
+	failingSince atomic.Int64
 	// down is set while the store is counted as down, so that each
 	// transition is logged once.
 	down atomic.Bool
@@ -72,7 +80,7 @@ type Limiter struct {
 // (DefaultKey unless WithKey), kept in the process unless an option of
 // package redislimit keeps it in Redis.
 func New(r Rate, opts ...Option) *Limiter {
-	c := config{rate: r}
+	c := config{rate: r, budget: defaultBudget}
 	for _, o := range opts {
 		if o != nil {
 			o(&c)
@@ -134,6 +142,15 @@ func (l *Limiter) Admit(ctx context.Context, tool, session string, header http.H
 		return nil
 	}
 	var now time.Time
+	// A shared store decides within the budget, both buckets and the
+	// store's re-sends together. The caller's cancellation does not reach
+	// it: a caller that gives up must not look like a store failure.
+	sctx := ctx
+	if l.fallback != nil {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), l.cfg.budget)
+		defer cancel()
+	}
 	if r := l.rateFor(tool); !r.isZero() {
 		now = l.now()
 		key := l.cfg.key(ctx, Call{Tool: tool, Session: session, Header: header})
@@ -143,7 +160,7 @@ func (l *Limiter) Admit(ctx context.Context, tool, session string, header http.H
 				"(stateless HTTP without an Authorization header); send a credential, record the client address "+
 				"(limit.HTTPContextFunc) or set limit.WithKey", slog.String(attrToolName, tool))
 		}
-		if err := l.take(ctx, now, b); err != nil {
+		if err := l.take(ctx, sctx, now, b); err != nil {
 			return err
 		}
 	}
@@ -151,7 +168,7 @@ func (l *Limiter) Admit(ctx context.Context, tool, session string, header http.H
 		if now.IsZero() {
 			now = l.now()
 		}
-		return l.take(ctx, now, bucket("", Key{Scope: scopeServer}, l.cfg.server))
+		return l.take(ctx, sctx, now, bucket("", Key{Scope: scopeServer}, l.cfg.server))
 	}
 	return nil
 }
@@ -164,9 +181,11 @@ func bucket(tool string, key Key, r Rate) ratelimit.Bucket {
 // rateOf is the Rate of b, for the messages.
 func rateOf(b ratelimit.Bucket) Rate { return Rate{Limit: b.Limit, Per: b.Per, Burst: b.Burst} }
 
-func (l *Limiter) take(ctx context.Context, now time.Time, b ratelimit.Bucket) error {
+// take takes a token from b in the store, which decides within sctx's
+// deadline; ctx is the call's, for the log and the span.
+func (l *Limiter) take(ctx, sctx context.Context, now time.Time, b ratelimit.Bucket) error {
 	successes := l.successes.Load()
-	d, err := l.cfg.store.Take(ctx, now, b)
+	d, err := l.cfg.store.Take(sctx, now, b)
 	if err != nil {
 		return l.storeFailed(ctx, now, b, err, successes)
 	}
@@ -217,20 +236,36 @@ func describe(b ratelimit.Bucket) string {
 	return s + " per " + b.Scope
 }
 
+// outage counts a failed store call of a run with none answered and
+// reports whether the run is an outage: ratelimit.OutageAfter failures,
+// and, when they ran out of the budget (ratelimit.ErrSlow) rather than
+// being refused, failing for ratelimit.SlowOutage.
+func (l *Limiter) outage(err error) bool {
+	since := time.Since(l.epoch)
+	n := l.failures.Add(1)
+	if n == 1 {
+		l.failingSince.Store(int64(since))
+	}
+	if n < ratelimit.OutageAfter {
+		return false
+	}
+	return !errors.Is(err, ratelimit.ErrSlow) || since-time.Duration(l.failingSince.Load()) >= ratelimit.SlowOutage
+}
+
 // errStoreFailed is the model's side of a refusal by a failed store.
 var errStoreFailed = errors.New("the rate-limit store did not answer")
 
 // storeFailed decides a call the store could not (after the store's own
 // retry, if it has one). One failure is not an outage: when other calls
 // were answered meanwhile (successes moved since the call started), or
-// fewer than ratelimit.OutageAfter calls failed in a row, the call is
+// fewer than ratelimit.OutageAfter calls failed in a row (or, for calls
+// that ran out of the budget, for less than ratelimit.SlowOutage), the call is
 // refused as unavailable with a retry after storeRetryAfter, which never lets more
 // calls through than the limit. An outage, logged once, is decided by the
 // fallback: each replica applies the same rates on its own (fail open), or
 // every call is refused (fail closed).
 func (l *Limiter) storeFailed(ctx context.Context, now time.Time, b ratelimit.Bucket, err error, successes uint64) error {
-	if l.successes.Load() == successes && l.failures.Add(1) >= ratelimit.OutageAfter &&
-		!l.down.Load() && l.down.CompareAndSwap(false, true) {
+	if l.successes.Load() == successes && l.outage(err) && !l.down.Load() && l.down.CompareAndSwap(false, true) {
 		mode := "fail open: each replica applies the limits on its own until it recovers"
 		if l.cfg.failClosed {
 			mode = "fail closed: calls are refused until it recovers"

@@ -21,6 +21,7 @@ type config struct {
 	key        func(context.Context, Call) Key
 	store      ratelimit.Store
 	failClosed bool
+	budget     time.Duration
 	logger     *slog.Logger
 	mp         metric.MeterProvider
 	now        func() time.Time
@@ -60,6 +61,21 @@ func WithKey(f func(ctx context.Context, c Call) Key) Option {
 // between "store answers" and "store fails" is logged once.
 func WithFailClosed() Option {
 	return func(c *config) { c.failClosed = true }
+}
+
+// WithStoreBudget bounds how long a call waits for a shared store (Redis)
+// to decide it: every bucket it takes from and every re-send of the store
+// together (250ms by default; a zero or negative d keeps it). A call the
+// store has not decided by then counts as a failed store call: it is
+// refused as unavailable with a retry, or, during an outage, decided by
+// the fail mode (see WithFailClosed). A stalled store thus costs each call
+// at most d. The local store answers at once and has no budget.
+func WithStoreBudget(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.budget = d
+		}
+	}
 }
 
 // WithLogger sets the logger that hears of store failures and recoveries

@@ -15,7 +15,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
-// TestClientMistakesAreWarnings (issue 30 point 7) on mcp-go: an unknown
+// TestClientMistakesAreWarnings on mcp-go: an unknown
 // tool, prompt or resource is the client's mistake, answered by mcp-go
 // before any handler; its log line says WARN with a client-side code.
 func TestClientMistakesAreWarnings(t *testing.T) {

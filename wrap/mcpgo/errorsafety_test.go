@@ -117,9 +117,9 @@ func callEvery(t *testing.T, cl *client.Client, cases []errcases.Case) map[strin
 	return out
 }
 
-// TestErrorsHandedToMCPGoAreSafe is the property of issue 30 point 1 on
-// mcp-go: whatever a tool, resource or prompt handler returns (plain,
-// wrapped, joined, typed nils, panicking methods, errs codes, protocol
+// TestErrorsHandedToMCPGoAreSafe: no error a handler returns can break
+// mcp-go or its answer. Whatever a tool, resource or prompt handler
+// returns (plain, wrapped, joined, typed nils, panicking methods, errs codes, protocol
 // errors and seeded random mixes of them), the error mcpwrap hands mcp-go
 // survives errors.As / errors.Is / Unwrap for every target type, the client
 // gets a well-formed answer over stdio and streamable HTTP, and the server

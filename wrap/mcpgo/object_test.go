@@ -18,9 +18,9 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
-// TestRawToolRefusesNonObjectArguments (issue 30 point 6): a raw tool
-// called with arguments that are not a JSON object ran and answered
-// success; MCP requires an object. The call is an invalid_argument
+// TestRawToolRefusesNonObjectArguments: a raw tool called with arguments
+// that are not a JSON object ran and answered success; MCP requires an
+// object. The call is an invalid_argument
 // isError result naming what was sent, and the handler does not run; null
 // or absent arguments still reach it.
 func TestRawToolRefusesNonObjectArguments(t *testing.T) {

@@ -16,7 +16,8 @@ import (
 // TestOpenWindowGrowsToItsCapWithEqualJitter: each opening's window is
 // initial·2ⁿ⁻¹ capped at max, spread over [half, all] of it (the shared
 // backoff with Equal jitter), and never longer than max however long the
-// outage lasts — with the defaults too, whose cap is 10s.
+// outage lasts — with the defaults too, whose cap is 10s; a Backoff given
+// without a MaxBackoff does not grow.
 func TestOpenWindowGrowsToItsCapWithEqualJitter(t *testing.T) {
 	for _, tc := range []struct {
 		name         string
@@ -26,6 +27,14 @@ func TestOpenWindowGrowsToItsCapWithEqualJitter(t *testing.T) {
 		{"defaults", nil, time.Second, 10 * time.Second},
 		{"configured", []upstream.Option{upstream.WithPolicy(upstream.Policy{Backoff: 50 * time.Millisecond, MaxBackoff: 300 * time.Millisecond})},
 			50 * time.Millisecond, 300 * time.Millisecond},
+		// A Backoff without MaxBackoff is a fixed window, as the old
+		// WithBackoff(x, 0) was; not one growing to the 10s default.
+		{"backoff without a maximum", []upstream.Option{upstream.WithPolicy(upstream.Policy{Backoff: 50 * time.Millisecond})},
+			50 * time.Millisecond, 50 * time.Millisecond},
+		{"maximum below backoff", []upstream.Option{upstream.WithPolicy(upstream.Policy{Backoff: 50 * time.Millisecond, MaxBackoff: 20 * time.Millisecond})},
+			50 * time.Millisecond, 50 * time.Millisecond},
+		{"maximum without backoff", []upstream.Option{upstream.WithPolicy(upstream.Policy{MaxBackoff: 4 * time.Second})},
+			time.Second, 4 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := newClock()

@@ -33,7 +33,7 @@
 // error naming the upstream, with a retry-after, matching errs.ErrNotSent.
 // The open window starts at 1s (Policy.Backoff) and doubles per failed
 // probe up to 10s (Policy.MaxBackoff), with equal jitter; WithPolicy sets
-// these bounds. Dials, broken clients and breaker changes go once each to
+// these bounds (a Backoff set without a MaxBackoff is a fixed window). Dials, broken clients and breaker changes go once each to
 // WithLogger and WithEvents, with the causing call's ctx; Stats is a
 // snapshot for health pages.
 //

@@ -85,14 +85,16 @@ type Policy struct {
 	// it regardless.
 	Threshold int
 	// Backoff is the open window after the first opening (default 1s); it
-	// doubles on each failed probe up to MaxBackoff (default 10s, and never
-	// below Backoff), with equal jitter (each window lies between half and
-	// all of its nominal length).
+	// doubles on each failed probe up to MaxBackoff, with equal jitter
+	// (each window lies between half and all of its nominal length).
 	//
 	// MaxBackoff bounds how long callers are held off after the upstream
 	// is back: a call goes through at most MaxBackoff after recovery, plus
 	// the probe's own dial and health check. A lower one finds a recovered
-	// upstream sooner; a higher one probes a long outage less often.
+	// upstream sooner; a higher one probes a long outage less often. It is
+	// never below Backoff. Zero means Backoff when Backoff is set (the
+	// window does not grow, as with the former WithBackoff(x, 0)), else the
+	// default, 10s.
 	Backoff, MaxBackoff time.Duration
 	// DialTimeout bounds one dial plus its health check (default 10s). A
 	// dial outlives the caller that started it if other callers wait for
@@ -116,6 +118,7 @@ func WithPolicy(p Policy) Option {
 		}
 		if p.Backoff > 0 {
 			s.openBase = p.Backoff
+			s.openMax = p.Backoff
 		}
 		if p.MaxBackoff > 0 {
 			s.openMax = p.MaxBackoff

@@ -75,15 +75,19 @@ func burn(stop <-chan struct{}) {
 	}
 }
 
-// TestBurstOverReplicasIsExact: 200 concurrent calls of one credential
-// over 3 replicas sharing a real Redis, with the CPUs kept busy, allow
-// exactly the limit (20 an hour, so nothing refills during a run) in each
-// of 10 runs, and no replica reports a store failure. With the old
-// defaults one slow Redis read (100ms wait, 20 pooled connections) turned
-// the limiter to "fail open" and 24–26 calls got through.
+// TestBurstOverReplicasNeverExceedsTheLimit: 200 concurrent calls of one
+// credential over 3 replicas sharing a real Redis, with the CPUs kept
+// busy, never allow more than the limit (20 an hour, so nothing refills
+// during a run) in each of 10 runs, and no replica takes the burst for an
+// outage. A call that ran out of the store budget (250ms) is refused as
+// unavailable; when Redis took its token but the answer came too late
+// for the re-send too, the run allows one call less, never one more. With
+// the old defaults one slow Redis read (100ms wait, 20 pooled
+// connections) turned the limiter to "fail open" and 24–26 calls got
+// through; a 250ms budget without ratelimit.SlowOutage let 60 through.
 //
-//	go test -count=1 -run TestBurstOverReplicasIsExact -v ./wrap/limit/redislimit/
-func TestBurstOverReplicasIsExact(t *testing.T) {
+//	go test -count=1 -run TestBurstOverReplicasNeverExceedsTheLimit -v ./wrap/limit/redislimit/
+func TestBurstOverReplicasNeverExceedsTheLimit(t *testing.T) {
 	addr := redistest.Addr(t)
 	p := prefix(t)
 	var reps []*burstReplica
@@ -136,7 +140,7 @@ func TestBurstOverReplicasIsExact(t *testing.T) {
 				case info.Code == "rate_limited":
 					denied++
 				case info.Code == "unavailable" && info.RetryAfterSeconds > 0:
-					slow++ // a store call that failed twice: refused with a retry, never let through
+					slow++ // out of the store budget: refused with a retry, never let through
 				default:
 					other++
 					t.Errorf("unexpected result %+v", info)
@@ -146,10 +150,10 @@ func TestBurstOverReplicasIsExact(t *testing.T) {
 		close(start)
 		wg.Wait()
 		close(stop)
-		t.Logf("run %d: %d allowed, %d rate_limited, %d unavailable (the store was too slow twice), %d other of %d concurrent calls over %d replicas in %v",
+		t.Logf("run %d: %d allowed, %d rate_limited, %d unavailable (out of the store budget), %d other of %d concurrent calls over %d replicas in %v",
 			run, allowed, denied, slow, other, burstCalls, replicas, time.Since(began).Round(time.Millisecond))
-		if allowed != burstLimit {
-			t.Errorf("run %d: %d calls allowed, want exactly %d", run, allowed, burstLimit)
+		if allowed > burstLimit || allowed+slow < burstLimit {
+			t.Errorf("run %d: %d calls allowed (%d unavailable), want at most %d, and fewer only by calls refused as unavailable", run, allowed, slow, burstLimit)
 		}
 		for i, r := range reps {
 			if l := grepLines(r.logs.String(), "rate-limit store failed"); l != "" {

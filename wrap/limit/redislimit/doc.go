@@ -9,12 +9,15 @@
 //	s := server.NewMCPServer("search", "1.0.0")
 //	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
 //
-// ClientOptions sizes the client for bursts. Each attempt waits for Redis
-// at most WithWait (1s by default); an attempt that timed out is made once
-// more, and the script remembers each call's answer, so the retry of a
-// call whose answer was lost cannot take a second token. A failed call is
-// not an outage: the Limiter refuses that call with a retry. Only 3
-// failures in a row, with no call answered meanwhile, make the store stop
+// ClientOptions sizes the client for bursts. A call waits for Redis at
+// most the Limiter's store budget (limit.WithStoreBudget, 250ms by
+// default), re-send included: an attempt that timed out is made once more
+// within it (the first may take two thirds of it, or WithWait), and the
+// script remembers each call's answer, so the retry of a call whose answer
+// was lost cannot take a second token. A failed call is not an outage: the
+// Limiter refuses that call with a retry. Only 3 failures in a row, with
+// no call answered meanwhile (and, for calls that ran out of the budget,
+// failing for 3s: a burst is not an outage), make the store stop
 // asking Redis for WithRetryInterval (1s by default), answering at once; then the next call tries again, so the store recovers
 // by itself. What an outage means for calls is the Limiter's fail mode:
 // open by default (each replica applies the rates on its own), closed with
@@ -32,6 +35,6 @@
 //
 // Bucket keys live under "rate:mcpwrap:limit:" (WithPrefix) and expire when
 // their bucket is full again; the keys of calls' answers live under
-// "mcpwrap:limit:op:" and expire after twice the wait and a second. The
+// "mcpwrap:limit:op:" and expire a second after the call's budget. The
 // store is safe for concurrent use.
 package redislimit

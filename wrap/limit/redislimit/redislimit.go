@@ -19,10 +19,11 @@ import (
 
 // Defaults of the options.
 const (
-	// defaultWait is long enough for a loopback or same-zone Redis on a
-	// loaded machine to answer a burst: a shorter wait turns a slow answer
-	// into a failed call.
-	defaultWait          = time.Second
+	// clientTimeout is go-redis's own bound on a dial, a read, a write and
+	// a wait for a pooled connection (ClientOptions): above the Limiter's
+	// store budget (limit.WithStoreBudget), a context deadline that bounds
+	// every call sooner.
+	clientTimeout        = time.Second
 	defaultRetryInterval = time.Second
 	defaultPrefix        = "mcpwrap:limit:"
 )
@@ -48,12 +49,20 @@ type store struct {
 	// timing out after it came back) is not counted: Redis answers.
 	failures atomic.Int64
 	answered atomic.Int64
+	// failingSince is when, in nanoseconds since epoch, the current run of
+	// failures began (see ratelimit.SlowOutage).
+	failingSince atomic.Int64
 }
 
 // Option configures the Redis store. Options are applied once, in Store.
 type Option func(*store)
 
-// WithWait bounds each call's wait for Redis (1s by default).
+// WithWait bounds each attempt's wait for Redis: the first, and the
+// re-send of a call whose first attempt timed out. By default the first
+// attempt may take two thirds of the Limiter's store budget
+// (limit.WithStoreBudget, 250ms by default) and the re-send what is left.
+// Either way the budget bounds the whole call: a longer wait than the
+// budget means no re-send.
 func WithWait(d time.Duration) Option {
 	return func(s *store) {
 		if d > 0 {
@@ -91,7 +100,7 @@ func Store(rdb redis.UniversalClient, opts ...Option) limit.Option {
 }
 
 func newStore(rdb redis.UniversalClient, opts ...Option) *store {
-	s := &store{rdb: rdb, wait: defaultWait, retry: defaultRetryInterval, prefix: defaultPrefix, epoch: time.Now()}
+	s := &store{rdb: rdb, retry: defaultRetryInterval, prefix: defaultPrefix, epoch: time.Now()}
 	for _, o := range opts {
 		if o != nil {
 			o(s)
@@ -101,44 +110,43 @@ func newStore(rdb redis.UniversalClient, opts ...Option) *store {
 }
 
 // ClientOptions returns go-redis options for a limiter's client at addr,
-// sized for bursts: a pool of max(64, 10×GOMAXPROCS) connections and
-// dial, read, write and pool timeouts of 1s (the store's default wait),
-// so that a burst of concurrent calls queues for a connection instead of
-// failing; no retries (of a command or of a dial: go-redis otherwise dials
-// a dead Redis 5 times, 100ms apart, so every call would wait out the
-// store's wait instead of being refused at once); and context deadlines
-// honoured, so that a dead or stalled Redis costs a call at most the
-// store's wait. go-redis logs to stderr in plain text unless told
-// otherwise: see SetLogger.
+// sized for bursts: a pool of max(64, 10×GOMAXPROCS) connections, so that
+// a burst of concurrent calls queues for a connection instead of failing;
+// dial, read, write and pool timeouts of 1s; no retries (of a command or
+// of a dial: go-redis otherwise dials a dead Redis 5 times, 100ms apart,
+// so every call would wait out its budget instead of being refused at
+// once); and context deadlines honoured, so that a dead or stalled Redis
+// costs a call at most the Limiter's store budget (limit.WithStoreBudget).
+// go-redis logs to stderr in plain text unless told otherwise: see
+// SetLogger.
 func ClientOptions(addr string) *redis.Options {
 	return &redis.Options{
 		Addr:                  addr,
-		DialTimeout:           defaultWait,
+		DialTimeout:           clientTimeout,
 		DialerRetries:         1, // one attempt; 0 would mean go-redis's default of 5
-		ReadTimeout:           defaultWait,
-		WriteTimeout:          defaultWait,
-		PoolTimeout:           defaultWait,
+		ReadTimeout:           clientTimeout,
+		WriteTimeout:          clientTimeout,
+		PoolTimeout:           clientTimeout,
 		PoolSize:              max(64, 10*runtime.GOMAXPROCS(0)),
 		MaxRetries:            -1,
 		ContextTimeoutEnabled: true,
 	}
 }
 
-// Take takes one token from b's bucket in Redis. Redis keeps the time (the
-// GCRA script reads Redis's clock), so replicas with skewed clocks agree;
-// now is not used.
+// Take takes one token from b's bucket in Redis, by ctx's deadline (the
+// Limiter's store budget; the Limiter has detached ctx from the caller's
+// cancellation). Redis keeps the time (the GCRA script reads Redis's
+// clock), so replicas with skewed clocks agree; now is not used.
 func (s *store) Take(ctx context.Context, _ time.Time, b ratelimit.Bucket) (ratelimit.Decision, error) {
 	started := int64(time.Since(s.epoch))
 	if until := s.downUntil.Load(); until != 0 && started < until {
 		return ratelimit.Decision{}, errDown
 	}
-	// A caller that gives up must not look like a Redis failure: the
-	// wait is bounded by s.wait alone (per attempt).
 	bucket, op := s.keys(b)
-	allowed, retryAfter, err := s.take(context.WithoutCancel(ctx), bucket, op, b.Burst, b.Limit, b.Per)
+	allowed, retryAfter, err := s.take(ctx, bucket, op, b.Burst, b.Limit, b.Per)
 	now := int64(time.Since(s.epoch))
 	if err != nil {
-		if started >= s.answered.Load() && s.failures.Add(1) >= ratelimit.OutageAfter {
+		if started >= s.answered.Load() && s.outage(now, err) {
 			until := now + int64(s.retry)
 			s.downUntil.Store(until)
 			if s.answered.Load() > started { // Redis answered another call meanwhile
@@ -159,6 +167,20 @@ func (s *store) Take(ctx context.Context, _ time.Time, b ratelimit.Bucket) (rate
 		return ratelimit.Decision{Allowed: true}, nil
 	}
 	return ratelimit.Decision{RetryAfter: retryAfter}, nil
+}
+
+// outage counts a failed call of a run with none answered and reports
+// whether the run is an outage: ratelimit.OutageAfter failures, failing
+// for ratelimit.SlowOutage when they ran out of the budget.
+func (s *store) outage(now int64, err error) bool {
+	n := s.failures.Add(1)
+	if n == 1 {
+		s.failingSince.Store(now)
+	}
+	if n < ratelimit.OutageAfter {
+		return false
+	}
+	return !errors.Is(err, ratelimit.ErrSlow) || time.Duration(now-s.failingSince.Load()) >= ratelimit.SlowOutage
 }
 
 // maxID is the longest key id kept as is; longer ones are hashed, so a

@@ -51,11 +51,12 @@ func startReplicas(t *testing.T, n int, addr string) []*replica {
 		r := &replica{logs: &logbuf.Buffer{}}
 		r.cmd = exec.Command(bin, "-listen", "127.0.0.1:0", "-redis", addr,
 			"-limit", fmt.Sprint(perWindow), "-per", "1m",
-			// A loaded machine can take more than the default 100ms for a
-			// loopback round trip; the store would then fail open and the
-			// count would measure the load, not the limit. A stopped Redis
-			// refuses at once, so the outage phase is not slowed.
-			"-redis-wait", "2s")
+			// A loaded machine can take more than the default 250ms budget
+			// for a loopback round trip; the store would then refuse calls
+			// as unavailable and the count would measure the load, not the
+			// limit. A stopped Redis refuses at once, so the outage phase
+			// is not slowed.
+			"-store-budget", "2s")
 		r.cmd.Stderr = r.logs
 		stdout, err := r.cmd.StdoutPipe()
 		if err != nil {

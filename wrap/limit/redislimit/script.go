@@ -3,6 +3,7 @@ package redislimit
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net"
 	"strconv"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/mcpwrap/mcpwrap/internal/ratelimit"
 )
 
 // takeScript takes one token from the bucket KEYS[1] (the GCRA of
@@ -54,26 +57,62 @@ redis.call("SET", KEYS[2], out, "PX", ARGV[4])
 return out
 `)
 
+// noDeadlineWait bounds an attempt of a call whose ctx has no deadline
+// and no WithWait applies; the Limiter always sets one.
+const noDeadlineWait = time.Second
+
+// attemptWait is how long the first attempt (first) or the re-send of a
+// call may wait: WithWait's bound, or two thirds of what is left of the
+// call's budget for the first, so that a re-send still fits; the budget
+// (ctx's deadline) bounds both in any case.
+func (s *store) attemptWait(ctx context.Context, first bool) time.Duration {
+	if s.wait > 0 {
+		return s.wait
+	}
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return noDeadlineWait
+	}
+	left := time.Until(dl)
+	if first {
+		return left * 2 / 3
+	}
+	return left
+}
+
 // opTTL is how long Redis remembers a call's answer: longer than both
 // attempts of the call can take.
-func (s *store) opTTL() int64 { return (2*s.wait + time.Second).Milliseconds() }
+func (s *store) opTTL(ctx context.Context) int64 {
+	most := 2 * noDeadlineWait
+	switch dl, ok := ctx.Deadline(); {
+	case ok:
+		most = time.Until(dl) // the budget bounds both attempts
+	case s.wait > 0:
+		most = 2 * s.wait
+	}
+	return (most + time.Second).Milliseconds()
+}
 
 // take runs takeScript for one call, and once more if the first run timed
-// out or found no free connection: the call's key makes the second run
-// return the first's answer if it happened.
+// out or found no free connection and the call's budget is not spent: the
+// call's key makes the second run return the first's answer if it
+// happened.
 func (s *store) take(ctx context.Context, bucket, op string, burst, rate int, period time.Duration) (allowed bool, retryAfter time.Duration, err error) {
 	keys := []string{bucket, op}
-	args := []any{burst, rate, period.Seconds(), s.opTTL()}
+	args := []any{burst, rate, period.Seconds(), s.opTTL(ctx)}
 	var out string
 	for attempt := 0; attempt < 2; attempt++ {
-		actx, cancel := context.WithTimeout(ctx, s.wait)
+		actx, cancel := context.WithTimeout(ctx, s.attemptWait(ctx, attempt == 0))
 		out, err = takeScript.Run(actx, s.rdb, keys, args...).Text()
 		cancel()
-		if err == nil || !retryable(err) {
+		if err == nil || !retryable(err) || ctx.Err() != nil {
 			break
 		}
 	}
 	if err != nil {
+		if retryable(err) {
+			err = fmt.Errorf("%w: %w", ratelimit.ErrSlow, err)
+		}
 		return false, 0, err
 	}
 	if out == "1" {
