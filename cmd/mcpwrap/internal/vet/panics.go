@@ -133,10 +133,12 @@ type funcScan struct {
 	checked map[types.Object]bool // len(x), cap(x), x == nil, x != nil, &x
 	addr    map[types.Object]bool // &x
 	locals  map[types.Object]bool
+	decoded map[types.Object]bool // json.Unmarshal(b, &x), x.Decode-d into
+	okForms map[string]bool       // v, ok := e.(T) seen, by "e.(T)"
 }
 
 func newFuncScan(pass *analysis.Pass, body *ast.BlockStmt) *funcScan {
-	fs := &funcScan{pass: pass, values: map[types.Object][]ast.Expr{}, bare: map[types.Object]bool{}, checked: map[types.Object]bool{}, addr: map[types.Object]bool{}, locals: map[types.Object]bool{}}
+	fs := &funcScan{pass: pass, values: map[types.Object][]ast.Expr{}, bare: map[types.Object]bool{}, checked: map[types.Object]bool{}, addr: map[types.Object]bool{}, decoded: map[types.Object]bool{}, okForms: map[string]bool{}, locals: map[types.Object]bool{}}
 	info := pass.TypesInfo
 	obj := func(e ast.Expr) types.Object {
 		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
@@ -150,6 +152,9 @@ func newFuncScan(pass *analysis.Pass, body *ast.BlockStmt) *funcScan {
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.AssignStmt:
+			if ta, ok := commaOKAssert(x.Lhs, x.Rhs); ok {
+				fs.okForms[types.ExprString(ta)] = true
+			}
 			for i, l := range x.Lhs {
 				o := obj(l)
 				if o == nil {
@@ -165,6 +170,9 @@ func newFuncScan(pass *analysis.Pass, body *ast.BlockStmt) *funcScan {
 				}
 			}
 		case *ast.ValueSpec:
+			if ta, ok := commaOKAssert(nil, x.Values); ok && len(x.Names) == 2 {
+				fs.okForms[types.ExprString(ta)] = true
+			}
 			for i, id := range x.Names {
 				o := info.Defs[id]
 				if o == nil {
@@ -187,6 +195,13 @@ func newFuncScan(pass *analysis.Pass, body *ast.BlockStmt) *funcScan {
 				}
 			}
 		case *ast.CallExpr:
+			if fn := callee(pass, x); (isFunc(fn, "encoding/json", "Unmarshal") || isMethod(fn, "encoding/json", "Decoder", "Decode")) && len(x.Args) > 0 {
+				if u, ok := ast.Unparen(x.Args[len(x.Args)-1]).(*ast.UnaryExpr); ok && u.Op == token.AND {
+					if o := obj(u.X); o != nil {
+						fs.decoded[o] = true
+					}
+				}
+			}
 			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && len(x.Args) == 1 {
 				if b, ok := info.Uses[id].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
 					if o := obj(x.Args[0]); o != nil {
@@ -225,7 +240,7 @@ func (fs *funcScan) panics(n ast.Node, stack []ast.Node, fields map[types.Object
 			}
 		}
 	case *ast.TypeAssertExpr:
-		if x.Type == nil || commaOK(x, stack) {
+		if x.Type == nil || commaOK(x, stack) || fs.okForms[types.ExprString(x)] || !fs.fromOutside(x.X, 0) {
 			return ""
 		}
 		return "the type assertion " + types.ExprString(x) + " without ok"
@@ -236,6 +251,57 @@ func (fs *funcScan) panics(n ast.Node, stack []ast.Node, fields map[types.Object
 		return fs.constIndex(x)
 	}
 	return ""
+}
+
+// commaOKAssert returns the assertion of v, ok := e.(T).
+func commaOKAssert(lhs, rhs []ast.Expr) (*ast.TypeAssertExpr, bool) {
+	if len(rhs) != 1 || lhs != nil && len(lhs) != 2 {
+		return nil, false
+	}
+	ta, ok := ast.Unparen(rhs[0]).(*ast.TypeAssertExpr)
+	return ta, ok && ta.Type != nil
+}
+
+// fromOutside reports whether e is data the program does not control the
+// shape of, which a type assertion may find of another type: the tool's
+// arguments (mcp-go's req.GetArguments(), req.Params.Arguments), or what
+// json decoded into a local map or interface, indexed or as is. A value
+// the program stored itself (a sync.Map, a context value, a slice it
+// filled after a type switch) is left alone: its assertions hold by
+// construction.
+func (fs *funcScan) fromOutside(e ast.Expr, depth int) bool {
+	info := fs.pass.TypesInfo
+	if depth > 3 {
+		return false
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.IndexExpr:
+		return fs.fromOutside(x.X, depth+1)
+	case *ast.CallExpr:
+		return isMethod(callee(fs.pass, x), mcpgoMCP, "CallToolRequest", "GetArguments")
+	case *ast.SelectorExpr:
+		if x.Sel.Name != "Arguments" {
+			return false
+		}
+		p, ok := ast.Unparen(x.X).(*ast.SelectorExpr)
+		return ok && p.Sel.Name == "Params" && isNamed(info.TypeOf(p.X), mcpgoMCP, "CallToolRequest")
+	case *ast.TypeAssertExpr:
+		return fs.fromOutside(x.X, depth+1)
+	case *ast.Ident:
+		o := info.Uses[x]
+		if o == nil || !fs.locals[o] {
+			return false
+		}
+		if fs.decoded[o] {
+			return true
+		}
+		for _, v := range fs.values[o] {
+			if v != nil && fs.fromOutside(v, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func commaOK(x *ast.TypeAssertExpr, stack []ast.Node) bool {
