@@ -61,6 +61,7 @@ func newStdioServer(d *deps, w *wrap.Wrapper) *mcp.Server {
 	owner := strings.Split(d.baseURL, "/")[0] // clean: panic
 	slog.Info("serving", "owner", owner)
 	s.AddTool(&mcp.Tool{Name: "search", InputSchema: rawSchema}, d.rawSearch)
+	s.AddTool(&mcp.Tool{Name: "set_assignees", InputSchema: rawSchema}, d.setAssignees)
 	s.AddPrompt(&mcp.Prompt{Name: "triage"}, triagePrompt)
 	s.AddPrompt(&mcp.Prompt{Name: "any"}, unknownPrompt)
 	gosdk.AddTool(s, w, &mcp.Tool{Name: "wrapped_lookup"}, func(ctx context.Context, req *mcp.CallToolRequest, in IssueRefArgs) (*mcp.CallToolResult, IssueOut, error) {
