@@ -16,7 +16,6 @@ const mcpwrapPrefix = "github.com/mcpwrap/mcpwrap/"
 
 // origin is one server: the NewServer or NewMCPServer call that made it.
 type origin struct {
-	sdk string
 	// guarded: something recovers its handlers' panics: mcpwrap attached
 	// (gosdk.Attach, gosdk.Run, mcpgo.Attach), mcp-go's server.WithRecovery()
 	// or a tool middleware among its options, options this package cannot
@@ -84,8 +83,8 @@ func (hs *Handlers) markBare(pass *analysis.Pass) {
 				if i >= len(call.Args) {
 					return true
 				}
-				os, known := g.servers(call.Args[i], 0, 0)
-				for _, o := range os {
+				srvs, known := g.servers(call.Args[i], 0, 0)
+				for _, o := range srvs {
 					o.guarded = true
 				}
 				attachUnknown = attachUnknown || !known
@@ -103,10 +102,10 @@ func (hs *Handlers) markBare(pass *analysis.Pass) {
 			if srv == nil {
 				return true
 			}
-			os, known := g.servers(srv, 0, 0)
+			srvs, known := g.servers(srv, 0, 0)
 			for _, he := range hexprs {
 				for _, h := range g.handlers(he, 0, 0) {
-					regs[h] = append(regs[h], registration{servers: os, known: known})
+					regs[h] = append(regs[h], registration{servers: srvs, known: known})
 				}
 			}
 			return true
@@ -160,12 +159,11 @@ func registers(fn *types.Func, call *ast.CallExpr) (ast.Expr, []ast.Expr) {
 // parameters of the package's functions and every call of them.
 func (g *serverGraph) index() {
 	info := g.pass.TypesInfo
-	for fn, fd := range g.hs.decls {
+	for fn := range g.hs.decls {
 		sig := fn.Type().(*types.Signature)
 		for i := range sig.Params().Len() {
 			g.params[sig.Params().At(i)] = param{fn, i}
 		}
-		_ = fd
 	}
 	lhsObj := func(e ast.Expr) types.Object {
 		switch x := ast.Unparen(e).(type) {
@@ -229,10 +227,10 @@ func (g *serverGraph) index() {
 					return true
 				}
 				if isFunc(fn, gosdkMCP, "NewServer") {
-					g.origins[x] = &origin{sdk: "go-sdk"}
+					g.origins[x] = &origin{}
 				}
 				if isFunc(fn, mcpgoServer, "NewMCPServer") {
-					g.origins[x] = &origin{sdk: "mcp-go", guarded: recoveringOptions(g.pass, x)}
+					g.origins[x] = &origin{guarded: recoveringOptions(g.pass, x)}
 				}
 				if g.hs.decls[fn.Origin()] != nil {
 					g.calls[fn.Origin()] = append(g.calls[fn.Origin()], x)
@@ -411,8 +409,8 @@ func (g *serverGraph) escapes() {
 	info := g.pass.TypesInfo
 	isServer := func(t types.Type) bool { return isNamed(t, gosdkMCP, "Server") || isNamed(t, mcpgoServer, "MCPServer") }
 	guard := func(e ast.Expr) {
-		os, _ := g.servers(e, 0, 0)
-		for _, o := range os {
+		srvs, _ := g.servers(e, 0, 0)
+		for _, o := range srvs {
 			o.guarded = true
 		}
 	}
