@@ -297,7 +297,7 @@ func runNilResult(pass *analysis.Pass, hs *Handlers, r *reporter) {
 				who = helper + " (whose result " + h.Subject() + " returns)"
 			}
 			r.report(ret.Pos(), fmt.Sprintf("%s returns nil, nil: %s; %s", who, sees, fix))
-		}, "", 0)
+		}, funcType(h.Node), "", 0)
 	}
 }
 
@@ -305,9 +305,10 @@ func runNilResult(pass *analysis.Pass, hs *Handlers, r *reporter) {
 // same-package helpers whose call the body returns as is (return
 // s.render(…)), up to maxDepth calls deep; helper names the function the
 // return is in ("" for the handler).
-func (hs *Handlers) nilReturns(pass *analysis.Pass, body *ast.BlockStmt, f func(ret *ast.ReturnStmt, helper string), helper string, depth int) {
+func (hs *Handlers) nilReturns(pass *analysis.Pass, body *ast.BlockStmt, f func(ret *ast.ReturnStmt, helper string), ft *ast.FuncType, helper string, depth int) {
+	unset := unsetResults(pass, ft, body)
 	ownReturns(body, func(ret *ast.ReturnStmt) {
-		if len(ret.Results) == 2 && isNil(pass, ret.Results[0]) && isNil(pass, ret.Results[1]) {
+		if len(ret.Results) == 2 && isNil(pass, ret.Results[0]) && isNil(pass, ret.Results[1]) || len(ret.Results) == 0 && unset {
 			f(ret, helper)
 			return
 		}
@@ -326,8 +327,52 @@ func (hs *Handlers) nilReturns(pass *analysis.Pass, body *ast.BlockStmt, f func(
 		if fd == nil || fd.Body == nil {
 			return
 		}
-		hs.nilReturns(pass, fd.Body, f, fd.Name.Name, depth+1)
+		hs.nilReturns(pass, fd.Body, f, fd.Type, fd.Name.Name, depth+1)
 	})
+}
+
+// unsetResults reports whether a bare return in body returns nil, nil: two
+// named results, neither assigned nor addressed anywhere in the body.
+func unsetResults(pass *analysis.Pass, ft *ast.FuncType, body *ast.BlockStmt) bool {
+	if ft == nil || ft.Results == nil || ft.Results.NumFields() != 2 || len(ft.Results.List[0].Names) == 0 {
+		return false
+	}
+	named := map[types.Object]bool{}
+	for _, fl := range ft.Results.List {
+		for _, id := range fl.Names {
+			named[pass.TypesInfo.Defs[id]] = true
+		}
+	}
+	set := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		var es []ast.Expr
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			es = x.Lhs
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				es = []ast.Expr{x.X}
+			}
+		}
+		for _, e := range es {
+			if id, ok := ast.Unparen(e).(*ast.Ident); ok && named[pass.TypesInfo.Uses[id]] {
+				set = true
+			}
+		}
+		return !set
+	})
+	return !set
+}
+
+// funcType is the signature syntax of a *ast.FuncDecl or *ast.FuncLit.
+func funcType(n ast.Node) *ast.FuncType {
+	switch f := n.(type) {
+	case *ast.FuncDecl:
+		return f.Type
+	case *ast.FuncLit:
+		return f.Type
+	}
+	return nil
 }
 
 func nameOr(s, def string) string {
@@ -533,6 +578,12 @@ var CtxLost = newCheck("ctxlost", "report upstream calls that do not get the han
 
 func runCtxLost(pass *analysis.Pass, hs *Handlers, r *reporter) {
 	crossSeen := map[string]bool{}
+	// A same-package helper that has a …Context twin is followed like any
+	// other: what drops the ctx in it is reported there, once.
+	followed := map[ast.Node]bool{}
+	for _, b := range hs.Bodies {
+		followed[b.Node] = true
+	}
 	for _, b := range hs.Bodies {
 		inspect(b.Body, func(n ast.Node, stack []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
@@ -566,6 +617,7 @@ func runCtxLost(pass *analysis.Pass, hs *Handlers, r *reporter) {
 					crossSeen[site] = true
 					r.report(call.Pos(), fmt.Sprintf("%s calls %s, which %s: %s; pass the handler's ctx down to it (the first of the calls here that reach it)", where(b), callName(fn), site, cannot))
 				}
+			case fn.Pkg() == pass.Pkg && followed[hs.decls[fn.Origin()]]:
 			default:
 				if alt := contextSibling(fn); alt != "" && !hasCtxArg(pass, call) {
 					r.report(call.Pos(), fmt.Sprintf("%s calls %s without the handler's ctx: %s; use %s(ctx, …)", where(b), callName(fn), cannot, alt))
@@ -850,11 +902,12 @@ var Secret = newCheck("secret", "report secret-named variables or fields formatt
 
 func runSecret(pass *analysis.Pass, hs *Handlers, r *reporter) {
 	sinks := sinkParams(pass, hs)
+	sec := newSecrets(pass, hs)
 	for _, b := range hs.Bodies {
 		ast.Inspect(b.Body, func(n ast.Node) bool {
 			args, into := textArgs(pass, n, sinks)
 			for _, a := range args {
-				if id := secretIn(pass, a); id != nil {
+				if id := sec.in(a); id != nil {
 					r.report(id.Pos(), fmt.Sprintf("%s formats %s into %s: the model, and every transcript and log that keeps the result, gets the secret; leave it out (name it instead, e.g. \"the API token was rejected\")", where(b), render(id), into))
 				}
 			}
@@ -960,38 +1013,6 @@ func paramsIn(pass *analysis.Pass, e ast.Expr, params map[types.Object]int) []in
 	return nil
 }
 
-// secretIn finds a secret-named string value in e, looking through string
-// concatenation and fmt.Sprint* calls.
-func secretIn(pass *analysis.Pass, e ast.Expr) ast.Expr {
-	switch x := ast.Unparen(e).(type) {
-	case *ast.BinaryExpr:
-		if s := secretIn(pass, x.X); s != nil {
-			return s
-		}
-		return secretIn(pass, x.Y)
-	case *ast.CallExpr:
-		if fn := callee(pass, x); isFunc(fn, "fmt", "Sprintf", "Sprint", "Sprintln") {
-			for _, a := range x.Args {
-				if s := secretIn(pass, a); s != nil {
-					return s
-				}
-			}
-		}
-		if tv, ok := pass.TypesInfo.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
-			return secretIn(pass, x.Args[0])
-		}
-	case *ast.Ident:
-		if _, ok := pass.TypesInfo.Uses[x].(*types.Var); ok && secretName(x.Name) && secretType(pass.TypesInfo.TypeOf(x)) {
-			return x
-		}
-	case *ast.SelectorExpr:
-		if _, ok := pass.TypesInfo.Uses[x.Sel].(*types.Var); ok && secretName(x.Sel.Name) && secretType(pass.TypesInfo.TypeOf(x)) {
-			return x
-		}
-	}
-	return nil
-}
-
 func secretType(t types.Type) bool {
 	if t == nil {
 		return false
@@ -1070,36 +1091,8 @@ func words(s string) []string {
 	return out
 }
 
-// Panic: a panic in a go-sdk handler of a server without mcpwrap.
-var Panic = newCheck("panic", "report panic calls in go-sdk handlers of a server without mcpwrap, which end the process", runPanic)
-
-func runPanic(pass *analysis.Pass, hs *Handlers, r *reporter) {
-	if hs.Wrapped {
-		return // mcpwrap's recovery answers the call
-	}
-	for _, b := range hs.Bodies {
-		if b.Handler.SDK != "go-sdk" || b.Async {
-			continue // mcp-go recovers a handler's panic; a goroutine's is gopanic's
-		}
-		ast.Inspect(b.Body, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.GoStmt:
-				return false
-			case *ast.CallExpr:
-				id, ok := ast.Unparen(x.Fun).(*ast.Ident)
-				if !ok {
-					return true
-				}
-				if bi, ok := pass.TypesInfo.Uses[id].(*types.Builtin); ok && bi.Name() == "panic" {
-					r.report(x.Pos(), fmt.Sprintf("%s panics, and go-sdk does not recover a handler's panic: the process and every session die, and the client sees the connection drop, not an error; return an error (typed tools: it becomes isError content), or attach mcpwrap (gosdk.Attach), whose recovery answers the call", where(b)))
-				}
-			}
-			return true
-		})
-	}
-}
+// Panic: a handler that can panic with nothing to recover it (panics.go).
+var Panic = newCheck("panic", "report what can panic (panic calls, constant indexes without a length check, writes to nil maps, type assertions without ok) in handlers no recovery runs around", runPanic)
 
 // ctxSites is the object fact that a function of the server's own module
 // (not a dependency) drops the caller's ctx, for the handlers of another

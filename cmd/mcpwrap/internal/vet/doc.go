@@ -13,7 +13,7 @@
 //	exit       log.Fatal*, os.Exit reachable from a handler
 //	stdout     stdout writes reachable from handlers of a program that serves stdio
 //	secret     a secret-named variable or field formatted into an error or result text
-//	panic      a panic in a go-sdk handler of a server without mcpwrap (go-sdk does not recover it)
+//	panic      what can panic (panic, constant index, nil map write, assertion without ok) in a handler nothing recovers
 //	perrequest wrap.New inside a per-request server factory: build the Wrapper once
 //
 // Findings in same-package helpers up to four calls deep are reported at the

@@ -37,6 +37,11 @@ type Handler struct {
 	SDK   string // "mcp-go" or "go-sdk"
 	Typed bool   // go-sdk ToolHandlerFor or mcp-go typed/structured handler (three parameters)
 	Name  string // the registered name when a registration names it, else ""
+	// Bare: no recovery runs around it. go-sdk: the package cannot attach
+	// mcpwrap, or every registration of it found is straight with the SDK
+	// on a server mcpwrap is not attached to; mcp-go: the same, on a server
+	// without server.WithRecovery().
+	Bare bool
 }
 
 // Subject names the handler the way the model's error sentence does.
@@ -64,7 +69,7 @@ type Handlers struct {
 	List    []*Handler
 	Bodies  []*Body
 	Stdio   []token.Pos // where the package serves stdio (server.ServeStdio, StdioTransport…)
-	Wrapped bool        // the package imports mcpwrap's wrap
+	Wrapped bool        // the package imports mcpwrap's wrap or wrap/gosdk
 	decls   map[*types.Func]*ast.FuncDecl
 }
 
@@ -211,6 +216,7 @@ func findHandlers(pass *analysis.Pass) (any, error) {
 			return true
 		})
 	}
+	hs.markBare(pass)
 	return hs, nil
 }
 
