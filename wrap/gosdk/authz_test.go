@@ -143,8 +143,10 @@ func TestGoSDKListsAndCallsFollowThePolicy(t *testing.T) {
 			if err != nil || len(res.Resources) != 0 {
 				t.Errorf("reader is listed resources %v (%v)", res, err)
 			}
-			_, hidden := reader.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_repository"})
-			_, unknown := reader.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool"})
+			// A session each: go-sdk v1.7.0's client closes its session on
+			// the HTTP 400 its stateless server answers an unknown tool with.
+			_, hidden := connectAs(t, url, "reader", nil).CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_repository"})
+			_, unknown := connectAs(t, url, "reader", nil).CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool"})
 			if hidden == nil || unknown == nil ||
 				hidden.Error() != strings.ReplaceAll(unknown.Error(), "no_such_tool", "delete_repository") {
 				t.Fatalf("hidden tool answered %v, an unknown one %v", hidden, unknown)
