@@ -3,6 +3,7 @@ module github.com/mcpwrap/mcpwrap/wrap/authz/jwtauth/e2e
 go 1.25.5
 
 require (
+	github.com/go-jose/go-jose/v4 v4.1.3
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mcpwrap/mcpwrap v0.0.0-00010101000000-000000000000
 	github.com/mcpwrap/mcpwrap/wrap/authz/jwtauth v0.0.0-00010101000000-000000000000
@@ -12,7 +13,6 @@ require (
 
 require (
 	github.com/gabriel-vasile/mimetype v1.4.8 // indirect
-	github.com/go-jose/go-jose/v4 v4.1.3 // indirect
 	github.com/go-logr/logr v1.3.0 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/go-playground/locales v0.14.1 // indirect
