@@ -114,8 +114,10 @@ func isEmptyArgs(a any) bool {
 }
 
 // startSpan starts the request's span, or adopts the SDK's server span for
-// it. Attributes that cost work (the arguments) are only built for a span
-// that records.
+// it. Only the attributes a sampler may read are given at the start
+// (startAttrs); the rest, and those that cost work (the arguments), are
+// added at the end for a span that records (lateAttrs), so a span nobody
+// records costs no rendering and no copy of them.
 func (c *Recording) startSpan(ctx context.Context, req *call.Request) (context.Context, *Recording) {
 	o := c.o
 	if o.tracer == nil {
@@ -128,29 +130,70 @@ func (c *Recording) startSpan(ctx context.Context, req *call.Request) (context.C
 	if c.tool != "" {
 		name += " " + c.tool
 	}
-	ctx = c.openSpan(ctx, name, req.Meta, req.Header, c.startAttrs(req))
-	if o.cfg.recordArgs && c.span.IsRecording() {
-		if a := c.argumentsText(); a != "" {
-			c.span.SetAttributes(attribute.String(semconv.AttrToolArguments, a))
-		}
-	}
+	ctx = c.openSpan(ctx, name, req.Meta, req.Header, c.startAttrs(semconv.MethodToolsCall, semconv.AttrToolName))
 	return ctx, c
 }
 
-func (c *Recording) startAttrs(req *call.Request) []attribute.KeyValue {
-	n := 4
-	for _, v := range [...]string{c.callID, c.requestID, c.sessionID, c.protocol} {
+// startAttrs are the span's attributes a sampler may read, given at its
+// start: the ones the MCP semantic conventions mark sampling-relevant that
+// are known (the method, the tool, prompt or resource, the JSON-RPC
+// request id and the session).
+func (c *Recording) startAttrs(method, target string) []attribute.KeyValue {
+	n := 2
+	for _, v := range [...]string{c.requestID, c.sessionID} {
 		if v != "" {
 			n++
 		}
 	}
 	attrs := make([]attribute.KeyValue, 0, n) // exact: every slot is 64 bytes
-	attrs = append(attrs,
-		attribute.String(semconv.AttrMethodName, semconv.MethodToolsCall),
-		attribute.String(semconv.AttrToolName, c.tool),
-		attribute.String(semconv.AttrOperationName, semconv.OperationExecuteTool),
-	)
-	return c.requestAttrs(attrs, req.Header)
+	attrs = append(attrs, attribute.String(semconv.AttrMethodName, method), attribute.String(target, c.tool))
+	if c.requestID != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrRequestID, c.requestID))
+	}
+	if c.sessionID != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrSessionID, c.sessionID))
+	}
+	return attrs
+}
+
+// lateAttrs appends the span's other request attributes, for a span that
+// records: the operation, the transport, the call id, the protocol
+// version and, when on, the arguments.
+func (c *Recording) lateAttrs(attrs []attribute.KeyValue) []attribute.KeyValue {
+	if c.kind == kindTool {
+		attrs = append(attrs, attribute.String(semconv.AttrOperationName, semconv.OperationExecuteTool))
+	}
+	attrs = append(attrs, attribute.String(semconv.AttrNetworkTransport, c.transport(c.header)))
+	if c.callID != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrCallID, c.callID))
+	}
+	if c.protocol != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrProtocolVersion, c.protocol))
+	}
+	if c.kind == kindTool && c.o.cfg.recordArgs {
+		if a := c.argumentsText(); a != "" {
+			attrs = append(attrs, attribute.String(semconv.AttrToolArguments, a))
+		}
+	}
+	return attrs
+}
+
+// lateCount is how many attributes lateAttrs appends, at most (the
+// arguments may render to nothing).
+func (c *Recording) lateCount() int {
+	n := 1 // the transport
+	if c.kind == kindTool {
+		n++
+		if c.o.cfg.recordArgs {
+			n++
+		}
+	}
+	for _, v := range [...]string{c.callID, c.protocol} {
+		if v != "" {
+			n++
+		}
+	}
+	return n
 }
 
 func (c *Recording) transport(header http.Header) string {
@@ -230,14 +273,15 @@ func (c *Recording) End(ctx context.Context, out Report) {
 
 func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc *lazyCause) {
 	s := c.span
-	n := 2
+	n := 2 + c.lateCount()
 	for _, on := range [...]bool{errType != "", out.JSONRPCCode != 0, code != "", out.Masked, out.CutFrom > 0,
 		c.o.cfg.recordResult && out.Result != nil} {
 		if on {
 			n++
 		}
 	}
-	attrs := make([]attribute.KeyValue, 0, n) // exact: every slot is 64 bytes
+	attrs := make([]attribute.KeyValue, 0, n) // exact but for empty arguments: every slot is 64 bytes
+	attrs = c.lateAttrs(attrs)
 	attrs = append(attrs,
 		attribute.String(semconv.AttrOutcome, string(out.Outcome)),
 		attribute.Int(semconv.AttrAttempts, out.Attempts))
