@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -158,5 +159,36 @@ func BenchmarkBufferedLogger(b *testing.B) {
 	}
 	if err := obs.FlushLogger(l); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// BenchmarkCallLine is a call's log line written by a handler: the
+// default logger (NewLogger, JSON) beside slog.NewJSONHandler, both to
+// io.Discard, the record built once.
+//
+//	go test -run '^$' -bench CallLine -benchmem ./internal/obs/
+func BenchmarkCallLine(b *testing.B) {
+	r := slog.NewRecord(time.Now(), slog.LevelInfo, "tool call", 0)
+	r.AddAttrs(slog.String("tool", "forecast"), slog.String("call_id", "79806d44bddfa26f"),
+		slog.String("outcome", "success"), slog.Float64("duration_ms", 0.437), slog.Int("attempts", 1),
+		slog.String("request_id", "1"), slog.String("session_id", "bench-session"),
+		slog.Any("arguments", json.RawMessage(`{"city":"<string, 5 bytes>","days":"<number>","hourly":"<bool>","lat":"<number>","lon":"<number>","units":"<string, 6 bytes>"}`)),
+		slog.String("trace_id", "4bf92f3577b34da6a3ce929d0e0e4736"), slog.String("span_id", "00f067aa0ba902b7"))
+	ctx := context.Background()
+	for _, h := range []struct {
+		name string
+		h    slog.Handler
+	}{
+		{"json_handler", slog.NewJSONHandler(io.Discard, nil)},
+		{"new_logger", obs.NewLogger(obs.WithLogOutput(io.Discard), obs.WithLogFormat("json")).Handler()},
+	} {
+		b.Run(h.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := h.h.Handle(ctx, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -98,13 +98,16 @@ func NewLogger(opts ...LoggerOption) *slog.Logger {
 			format = "text"
 		}
 	}
+	h := &handler{text: format == "text", shared: &handlerShared{w: c.w}}
 	inner := func(w io.Writer) slog.Handler {
 		if format == "text" {
 			return tint.NewTextHandler(w, &tint.Options{Level: c.level, TimeFormat: time.TimeOnly, NoColor: !terminal})
 		}
-		return slog.NewJSONHandler(w, &slog.HandlerOptions{Level: c.level})
+		return slog.NewJSONHandler(lockedWriter{&h.shared.wmu, w}, &slog.HandlerOptions{Level: c.level})
 	}
-	h := &handler{text: format == "text", shared: &handlerShared{w: c.w}}
+	if !h.text {
+		h.json = &jsonLine{}
+	}
 	if c.buffer {
 		buf := &asyncWriter{w: c.w}
 		h.shared.buf, h.shared.w = buf, buf
@@ -120,18 +123,21 @@ func isTerminal(w io.Writer) bool {
 }
 
 // handler is NewLogger's handler: it can flush a buffered writer, writes a
-// line at ERROR or above through it (through), and in text format prints a
-// stack attribute after the line, one frame per line, instead of a quoted
-// string full of \n\t.
+// line at ERROR or above through it (through), in JSON format writes the
+// line itself (json) when it can, the bytes inner would, and in text format
+// prints a stack attribute after the line, one frame per line, instead of a
+// quoted string full of \n\t.
 type handler struct {
 	inner   slog.Handler
 	through slog.Handler // inner writing through the buffer; nil without one
 	text    bool
+	json    *jsonLine // nil: every line goes to inner (text, or after WithGroup)
 	shared  *handlerShared
 }
 
 type handlerShared struct {
 	mu  sync.Mutex // keeps a line and its stack together
+	wmu sync.Mutex // one JSON line written at a time, by json or inner
 	w   io.Writer
 	buf *asyncWriter
 }
@@ -140,6 +146,9 @@ func (h *handler) Enabled(ctx context.Context, l slog.Level) bool { return h.inn
 
 func (h *handler) WithAttrs(as []slog.Attr) slog.Handler {
 	c := &handler{inner: h.inner.WithAttrs(as), text: h.text, shared: h.shared}
+	if h.json != nil {
+		c.json = h.json.withAttrs(as)
+	}
 	if h.through != nil {
 		c.through = h.through.WithAttrs(as)
 	}
@@ -163,6 +172,11 @@ func (h *handler) Handle(ctx context.Context, r slog.Record) error {
 		inner, w = h.through, (*writeThrough)(h.shared.buf)
 	}
 	if !h.text {
+		if h.json != nil {
+			if ok, err := h.json.write(&h.shared.wmu, w, r); ok {
+				return err
+			}
+		}
 		return inner.Handle(ctx, r)
 	}
 	var stack string

@@ -54,7 +54,7 @@ func (c *Recording) log(ctx context.Context, out *Report, now time.Time, d time.
 		attrs = append(attrs, slog.String(semconv.KeyProtocolVersion, c.protocol))
 	}
 	if b, text := c.arguments(); b != nil {
-		attrs = append(attrs, slog.Any(semconv.KeyArguments, json.RawMessage(b)))
+		attrs = append(attrs, c.argumentsAttr(l.Handler(), b))
 	} else if text != "" {
 		attrs = append(attrs, slog.String(semconv.KeyArguments, text))
 	}
@@ -129,7 +129,7 @@ func (c *Recording) arguments() (asJSON []byte, text string) {
 		}
 	}
 	switch c.argState {
-	case argsRaw:
+	case argsRaw, argsOwn:
 		return c.rawArgs, ""
 	}
 	return nil, c.argText
@@ -168,7 +168,7 @@ func (c *Recording) capJSON(b []byte, err error) (argState, string) {
 	// The rendered JSON takes the place of the client's bytes, which are
 	// not needed any more: no copy into a string and back.
 	c.rawArgs = b
-	return argsRaw, ""
+	return argsOwn, ""
 }
 
 // argumentNames renders arguments by name, JSON type and size only:

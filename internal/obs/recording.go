@@ -376,6 +376,7 @@ type argState uint8
 const (
 	argsPending argState = iota // not rendered yet
 	argsEmpty                   // nothing to log
-	argsRaw                     // rawArgs holds the JSON to log: the client's, or the redacted copy
+	argsRaw                     // rawArgs holds the client's JSON, to log as it is
+	argsOwn                     // rawArgs holds JSON rendered here (redacted, or names): valid and compact
 	argsText                    // argText is text (JSON cut by a cap)
 )

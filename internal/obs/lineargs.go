@@ -1,0 +1,81 @@
+package obs
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"unsafe"
+
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
+)
+
+// argumentsAttr is the line's arguments, b, in the form the handler
+// writes cheapest, with the same bytes: NewLogger's JSON handler takes JSON
+// this Recording rendered as it is (no compaction, no boxing of the
+// slice); slog's JSONHandler takes arguments by name (a flat object of
+// plain strings) as a group, which it writes itself instead of through
+// encoding/json; any other handler gets json.RawMessage.
+func (c *Recording) argumentsAttr(h slog.Handler, b []byte) slog.Attr {
+	if c.argState == argsOwn {
+		switch h := h.(type) {
+		case *handler:
+			if h.json != nil {
+				return slog.Any(semconv.KeyArguments, (*compactJSON)(&c.rawArgs))
+			}
+		case *slog.JSONHandler:
+			if v, ok := flatGroup(b); ok {
+				return slog.Attr{Key: semconv.KeyArguments, Value: v}
+			}
+		}
+	}
+	return slog.Any(semconv.KeyArguments, json.RawMessage(b))
+}
+
+// compactJSON is JSON known to be valid and compact: the arguments as a
+// Recording rendered them. NewLogger's handler writes it as it is; any
+// handler marshalling it gets the same bytes.
+type compactJSON []byte
+
+// MarshalJSON returns the JSON.
+func (j *compactJSON) MarshalJSON() ([]byte, error) { return *j, nil }
+
+// flatGroup returns b, a JSON object whose values are strings and which
+// holds no escape (the arguments by name, with keys JSONHandler writes as
+// they are), as a group of its members, which slog's JSONHandler writes
+// as the same bytes; ok is false for anything else, and for {}, a group
+// JSONHandler would leave out.
+func flatGroup(b []byte) (slog.Value, bool) {
+	if len(b) < 2 || b[0] != '{' || b[1] != '"' || bytes.IndexByte(b, '\\') >= 0 {
+		return slog.Value{}, false
+	}
+	quotes := bytes.Count(b, []byte{'"'})
+	if quotes%4 != 0 {
+		return slog.Value{}, false
+	}
+	// The rendered arguments are never written again (capJSON keeps them
+	// in rawArgs for the span too), so the members can be read from them
+	// without a copy.
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	attrs := make([]slog.Attr, 0, quotes/4)
+	i := 1
+	for i < len(s) && s[i] == '"' {
+		k := strings.IndexByte(s[i+1:], '"') + i + 1 // the key's closing quote
+		if k+2 >= len(s) || s[k+1] != ':' || s[k+2] != '"' {
+			return slog.Value{}, false
+		}
+		v := strings.IndexByte(s[k+3:], '"') + k + 3 // the value's closing quote
+		if v < k+3 {
+			return slog.Value{}, false
+		}
+		attrs = append(attrs, slog.String(s[i+1:k], s[k+3:v]))
+		i = v + 1
+		if i+1 < len(s) && s[i] == ',' && s[i+1] == '"' {
+			i++
+		}
+	}
+	if i != len(s)-1 || s[i] != '}' || len(attrs) != quotes/4 {
+		return slog.Value{}, false
+	}
+	return slog.GroupValue(attrs...), true
+}
