@@ -36,6 +36,12 @@ const maxPooledLine = 16 << 10
 // write writes r as one line to w under mu; ok is false, and nothing is
 // written, when r holds something it does not write itself.
 func (j *jsonLine) write(mu *sync.Mutex, w io.Writer, r slog.Record) (ok bool, err error) {
+	return j.writeLine(mu, w, r.Time, r.Level, r.Message, nil, &r)
+}
+
+// writeLine writes the line of a record with time t, level, msg and the
+// attributes attrs, or r's when r is not nil.
+func (j *jsonLine) writeLine(mu *sync.Mutex, w io.Writer, t time.Time, level slog.Level, msg string, attrs []slog.Attr, r *slog.Record) (ok bool, err error) {
 	bp := linePool.Get().(*[]byte)
 	b := (*bp)[:0]
 	defer func() {
@@ -45,33 +51,35 @@ func (j *jsonLine) write(mu *sync.Mutex, w io.Writer, r slog.Record) (ok bool, e
 		}
 	}()
 	b = append(b, '{')
-	sep := false
-	if !r.Time.IsZero() {
-		t := r.Time.Round(0)
+	if !t.IsZero() {
+		t = t.Round(0)
 		if y := t.Year(); y < 0 || y >= 10000 {
 			return false, nil
 		}
 		b = append(b, `"time":"`...)
 		b = t.AppendFormat(b, time.RFC3339Nano)
-		b = append(b, '"')
-		sep = true
-	}
-	if sep {
-		b = append(b, ',')
+		b = append(b, `",`...)
 	}
 	b = append(b, `"level":`...)
-	b = appendJSONString(b, r.Level.String())
+	b = appendJSONString(b, level.String())
 	b = append(b, `,"msg":`...)
-	b = appendJSONString(b, r.Message)
+	b = appendJSONString(b, msg)
 	if len(j.prefix) > 0 {
 		b = append(b, ',')
 		b = append(b, j.prefix...)
 	}
 	ok = true
-	r.Attrs(func(a slog.Attr) bool {
-		b, _, ok = appendJSONAttr(b, a, true)
-		return ok
-	})
+	if r != nil {
+		r.Attrs(func(a slog.Attr) bool {
+			b, _, ok = appendJSONAttr(b, a, true)
+			return ok
+		})
+	}
+	for _, a := range attrs {
+		if b, _, ok = appendJSONAttr(b, a, true); !ok {
+			break
+		}
+	}
 	if !ok {
 		return false, nil
 	}

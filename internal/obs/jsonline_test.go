@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 )
@@ -119,5 +122,37 @@ func TestNewLoggerAllocatesNothingAtInfo(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("a line at INFO allocates %.1f times, want 0", allocs)
+	}
+}
+
+// TestCallLineThroughNewLoggerAllocatesOnlyItsArguments: with NewLogger,
+// a call's whole line at INFO (its record, the trace ids, the write)
+// costs one allocation, the rendering of the arguments by name, over the
+// same call with INFO off; with a span too.
+func TestCallLineThroughNewLoggerAllocatesOnlyItsArguments(t *testing.T) {
+	args := map[string]any{"city": "Paris", "days": 3.0, "units": "metric", "lat": 48.85, "lon": 2.35, "hourly": true}
+	raw, _ := json.Marshal(args)
+	req := &call.Request{Kind: call.Tool, Name: "forecast", Args: args, Raw: raw, RequestID: "1", Session: "s"}
+	for _, tc := range []struct {
+		name string
+		opts []obs.Option
+	}{
+		{"log only", []obs.Option{obs.WithoutTracing(), obs.WithoutMetrics()}},
+		{"with a span", []obs.Option{obs.WithTracerProvider(sdktrace.NewTracerProvider()), obs.WithoutMetrics()}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			perCall := func(level slog.Level) float64 {
+				l := obs.NewLogger(obs.WithLogOutput(io.Discard), obs.WithLogFormat("json"), obs.WithLogLevel(level))
+				o := obs.New(append([]obs.Option{obs.WithLogger(l)}, tc.opts...)...)
+				return testing.AllocsPerRun(500, func() {
+					ctx, r := o.Start(context.Background(), req, "79806d44bddfa26f")
+					r.End(ctx, obs.Report{Outcome: obs.OutcomeSuccess, Attempts: 1})
+				})
+			}
+			on, off := perCall(slog.LevelInfo), perCall(slog.LevelWarn)
+			if on-off != 1 {
+				t.Fatalf("the line at INFO costs %.1f allocations (%.1f with it, %.1f without), want 1", on-off, on, off)
+			}
+		})
 	}
 }

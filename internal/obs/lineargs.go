@@ -2,10 +2,13 @@ package obs
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"log/slog"
 	"strings"
 	"unsafe"
+
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 )
@@ -78,4 +81,26 @@ func flatGroup(b []byte) (slog.Value, bool) {
 		return slog.Value{}, false
 	}
 	return slog.GroupValue(attrs...), true
+}
+
+// traceIDs is a span's trace and span id in hex, one after the other.
+type traceIDs [2 * (len(trace.TraceID{}) + len(trace.SpanID{}))]byte
+
+func (b *traceIDs) set(sc trace.SpanContext) {
+	tid, sid := sc.TraceID(), sc.SpanID()
+	hex.Encode(b[:], tid[:])
+	hex.Encode(b[2*len(tid):], sid[:])
+}
+
+// appendTraceIDs appends the ids of the call's span, which openSpan wrote
+// into c.ids once: the strings are read from there, without a copy.
+func (c *Recording) appendTraceIDs(attrs []slog.Attr) []slog.Attr {
+	if !c.idsSet {
+		return appendTraceIDs(attrs, c.span)
+	}
+	// c.ids is written once, in openSpan, before any line is logged, and
+	// never again.
+	ids := unsafe.String(&c.ids[0], len(c.ids))
+	n := 2 * len(trace.TraceID{})
+	return append(attrs, slog.String(semconv.KeyTraceID, ids[:n]), slog.String(semconv.KeySpanID, ids[n:]))
 }

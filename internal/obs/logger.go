@@ -163,6 +163,21 @@ func (h *handler) WithGroup(name string) slog.Handler {
 	return c
 }
 
+// handleAttrs writes a line of the given parts, as Handle writes the
+// record made of them, without making the record (which allocates past
+// five attributes); handled is false when it did not write it, and the
+// caller hands Handle the record instead.
+func (h *handler) handleAttrs(t time.Time, level slog.Level, msg string, attrs []slog.Attr) (handled bool, err error) {
+	if h.json == nil {
+		return false, nil
+	}
+	w := h.shared.w
+	if h.through != nil && level >= slog.LevelError {
+		w = (*writeThrough)(h.shared.buf)
+	}
+	return h.json.writeLine(&h.shared.wmu, w, t, level, msg, attrs, nil)
+}
+
 func (h *handler) Handle(ctx context.Context, r slog.Record) error {
 	inner, w := h.inner, h.shared.w
 	if h.through != nil && r.Level >= slog.LevelError {

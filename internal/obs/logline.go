@@ -3,7 +3,6 @@ package obs
 import (
 	"bytes"
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"log/slog"
 	"reflect"
@@ -59,10 +58,16 @@ func (c *Recording) log(ctx context.Context, out *Report, now time.Time, d time.
 		attrs = append(attrs, slog.String(semconv.KeyArguments, text))
 	}
 	attrs = c.appendFailure(attrs, out, errType, code, cause)
-	attrs = appendTraceIDs(attrs, c.span)
+	attrs = c.appendTraceIDs(attrs)
+	h := l.Handler()
+	if ours, ok := h.(*handler); ok {
+		if handled, _ := ours.handleAttrs(now, level, c.message(), attrs); handled {
+			return
+		}
+	}
 	r := slog.NewRecord(now, level, c.message(), c.o.logPC())
 	r.AddAttrs(attrs...)
-	_ = l.Handler().Handle(ctx, r)
+	_ = h.Handle(ctx, r)
 }
 
 // logPC is the program counter a handler built with AddSource reports for
@@ -333,13 +338,11 @@ func appendTraceIDs(attrs []slog.Attr, s trace.Span) []slog.Attr {
 		return attrs
 	}
 	// One string for both ids: one allocation instead of two.
-	tid, sid := sc.TraceID(), sc.SpanID()
-	var buf [2 * (len(tid) + len(sid))]byte
-	hex.Encode(buf[:], tid[:])
-	hex.Encode(buf[2*len(tid):], sid[:])
+	var buf traceIDs
+	buf.set(sc)
 	ids := string(buf[:])
-	return append(attrs, slog.String(semconv.KeyTraceID, ids[:2*len(tid)]),
-		slog.String(semconv.KeySpanID, ids[2*len(tid):]))
+	return append(attrs, slog.String(semconv.KeyTraceID, ids[:2*len(sc.TraceID())]),
+		slog.String(semconv.KeySpanID, ids[2*len(sc.TraceID()):]))
 }
 
 // Event records something that happened during the call (a retry, a
@@ -380,7 +383,7 @@ func (c *Recording) Event(ctx context.Context, level slog.Level, name string, at
 			all = append(all, c.o.logAttr(a, c.knownSecrets()))
 		}
 	}
-	all = appendTraceIDs(all, c.span)
+	all = c.appendTraceIDs(all)
 	l.LogAttrs(ctx, level, semconv.MsgToolCallEvent, all...)
 }
 
@@ -414,7 +417,7 @@ func (c *Recording) Late(late time.Duration, err error, stack []byte) {
 	if stack != nil {
 		attrs = append(attrs, slog.String(semconv.KeyStack, c.text(string(stack), maxStackBytes)))
 	}
-	attrs = appendTraceIDs(attrs, c.span)
+	attrs = c.appendTraceIDs(attrs)
 	c.o.logger.LogAttrs(context.Background(), slog.LevelWarn, semconv.MsgLate, attrs...)
 }
 

@@ -55,6 +55,11 @@ type Recording struct {
 	// ends the call (startSpan, log), so no lock is needed.
 	argState argState
 	argText  string // the rendered arguments, unless they are rawArgs
+
+	// ids are the span's trace and span id for the log lines, written by
+	// openSpan (idsSet) when there is a logger and never again.
+	ids    traceIDs
+	idsSet bool
 }
 
 // Start begins observing a request: it reads the parent trace context (the

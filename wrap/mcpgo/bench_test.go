@@ -65,14 +65,22 @@ var unsampledCall = []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","param
 //     nine root spans in ten are not recorded;
 //   - unsampled_parent: observed, called with a traceparent whose flags
 //     are 00 in params._meta (the message is 87 bytes longer than bare's);
+//   - bare_meta: bare, sent unsampled_parent's message;
 //   - log_only: wrap.WithLogger(slog.NewJSONHandler) alone;
+//   - log_floor: bare mcp-go with the same JSON line written by hand
+//     (slog.NewJSONHandler, constant values), nothing else;
 //   - log_newlogger: wrap.WithLogger(observe.NewLogger), JSON, alone.
 func typedForms(b *testing.B) ([]string, []*server.MCPServer, [][]byte) {
-	names := []string{"bare", "wrapped", "observed", "telemetry_floor", "sampled_out", "unsampled_parent", "log_only", "log_newlogger"}
-	msgs := [][]byte{forecastCall, forecastCall, forecastCall, forecastCall, forecastCall, unsampledCall, forecastCall, forecastCall}
-	bare := server.NewMCPServer("bench", "1.0.0")
-	bare.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
-	servers := []*server.MCPServer{bare}
+	names := []string{"bare", "wrapped", "observed", "telemetry_floor", "sampled_out", "unsampled_parent", "bare_meta",
+		"log_only", "log_floor", "log_newlogger"}
+	msgs := [][]byte{forecastCall, forecastCall, forecastCall, forecastCall, forecastCall, unsampledCall, unsampledCall,
+		forecastCall, forecastCall, forecastCall}
+	newBare := func() *server.MCPServer {
+		s := server.NewMCPServer("bench", "1.0.0")
+		s.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
+		return s
+	}
+	servers := []*server.MCPServer{newBare()}
 	typed := func(w *wrap.Wrapper) *server.MCPServer {
 		s := server.NewMCPServer("bench", "1.0.0", attached(w))
 		s.AddTools(mcpgo.Typed(w, mcp.NewTool("forecast"), benchForecast))
@@ -84,9 +92,37 @@ func typedForms(b *testing.B) ([]string, []*server.MCPServer, [][]byte) {
 	servers = append(servers, floor,
 		typed(wrap.New(obstest.WithObserver(benchobs.Observer(b, benchobs.SampledOut())))),
 		typed(wrap.New(obstest.WithObserver(benchobs.Observer(b)))),
-		typed(wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))),
+		newBare(),
+		typed(wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))))
+	logFloor := server.NewMCPServer("bench", "1.0.0", server.WithToolHandlerMiddleware(handWrittenLine()))
+	logFloor.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
+	servers = append(servers, logFloor,
 		typed(wrap.New(wrap.WithLogger(observe.NewLogger(observe.WithLogOutput(io.Discard), observe.WithLogFormat("json"))))))
 	return names, servers, msgs
+}
+
+// against are the ratios BenchmarkTypedCall reports besides ×bare.
+var against = map[string]string{"unsampled_parent": "bare_meta", "observed": "telemetry_floor", "log_only": "log_floor",
+	"log_newlogger": "log_floor"}
+
+// handWrittenLine is log_only's line written by hand: the same JSON line
+// with constant values through slog.NewJSONHandler, no span, no metric.
+func handWrittenLine() server.ToolHandlerMiddleware {
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	args := json.RawMessage(`{"city":"<string, 5 bytes>","days":"<number>","hourly":"<bool>","lat":"<number>","lon":"<number>","units":"<string, 6 bytes>"}`)
+	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			begin := time.Now()
+			res, err := next(ctx, req)
+			d := time.Since(begin)
+			logger.LogAttrs(ctx, slog.LevelInfo, semconv.MsgToolCall, slog.String(semconv.KeyTool, req.Params.Name),
+				slog.String(semconv.KeyCallID, "79806d44bddfa26f"), slog.String(semconv.KeyOutcome, "success"),
+				slog.Float64(semconv.KeyDurationMS, float64(d.Microseconds())/1000), slog.Int(semconv.KeyAttempts, 1),
+				slog.String(semconv.KeyRequestID, "1"), slog.String(semconv.KeySessionID, "bench-session"),
+				slog.Any(semconv.KeyArguments, args))
+			return res, err
+		}
+	}
 }
 
 // handWrittenTelemetry is the least a middleware can do for the same
@@ -169,7 +205,7 @@ func BenchmarkTypedCall(b *testing.B) {
 	for i, s := range servers {
 		ctxs[i] = sessionContext(b, s, "bench-session")
 	}
-	benchmix.Run(b, names, func(i int) error { return handleMsg(ctxs[i], servers[i], msgs[i]) })
+	benchmix.RunAgainst(b, names, against, func(i int) error { return handleMsg(ctxs[i], servers[i], msgs[i]) })
 }
 
 // BenchmarkTypedCallEach is BenchmarkTypedCall one form at a time, for
@@ -205,7 +241,7 @@ func BenchmarkTypedCall64(b *testing.B) {
 			ctxs[i] = append(ctxs[i], sessionContext(b, s, fmt.Sprintf("session-%d", k)))
 		}
 	}
-	benchmix.Run(b, names, func(i int) error {
+	benchmix.RunAgainst(b, names, against, func(i int) error {
 		var wg sync.WaitGroup
 		errc := make(chan error, sessions)
 		for _, ctx := range ctxs[i] {
