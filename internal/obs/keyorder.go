@@ -57,10 +57,18 @@ func (k *keyOrders) appendSizes(r *Redactor, tool string, m map[string]any) (b [
 	return append(b, '}'), true
 }
 
+// Bounds of a remembered key order: as many keys as appendArgumentSizes
+// writes, and at most maxKeyOrderBytes of them, so that the orders of
+// maxAttrSets tools hold at most 4 MiB.
+const (
+	maxKeyOrderKeys  = 256
+	maxKeyOrderBytes = 4 << 10
+)
+
 // newKeyOrder is m's key order, or nil when a key is not plain or there
 // are too many to remember.
 func newKeyOrder(r *Redactor, m map[string]any) *keyOrder {
-	if len(m) > 64 {
+	if len(m) > maxKeyOrderKeys {
 		return nil
 	}
 	ko := &keyOrder{keys: make([]string, 0, len(m)), size: 2}
@@ -70,6 +78,9 @@ func newKeyOrder(r *Redactor, m map[string]any) *keyOrder {
 		}
 		ko.keys = append(ko.keys, key)
 		ko.size += len(key) + 6
+		if ko.size > maxKeyOrderBytes {
+			return nil
+		}
 	}
 	slices.Sort(ko.keys)
 	ko.secret = make([]bool, len(ko.keys))

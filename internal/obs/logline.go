@@ -166,7 +166,7 @@ func (c *Recording) capJSON(b []byte, err error) (argState, string) {
 	case err != nil:
 		return argsText, c.text(errorText(err), c.o.cfg.maxArgBytes)
 	case len(b) > c.o.cfg.maxArgBytes:
-		return argsText, capString(string(b), c.o.cfg.maxArgBytes)
+		return argsText, capBytes(b, c.o.cfg.maxArgBytes)
 	case string(b) == "null":
 		return argsEmpty, ""
 	}
