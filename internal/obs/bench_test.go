@@ -192,3 +192,44 @@ func BenchmarkCallLine(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkObserve is the observer's own cost for one call (Start and
+// End, a JSON line through slog.NewJSONHandler to io.Discard) by form:
+// log only; a span the sampler drops (sdktrace.NeverSample standing for
+// the nine calls in ten ParentBased(TraceIDRatioBased(0.1)) drops); a
+// caller's span that was not sampled (traceparent flags 00 in _meta); a
+// recorded span; each with the duration metric but log only.
+//
+//	go test -run '^$' -bench Observe -benchmem ./internal/obs/
+func BenchmarkObserve(b *testing.B) {
+	args := map[string]any{"city": "Paris", "days": 3.0, "units": "metric", "lat": 48.85, "lon": 2.35, "hourly": true}
+	raw, _ := json.Marshal(args)
+	req := call.Request{Kind: call.Tool, Name: "forecast", Args: args, Raw: raw, RequestID: "1", Session: "bench-session"}
+	meta := map[string]any{"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"}
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	forms := []struct {
+		name string
+		o    *obs.Observer
+		meta map[string]any
+	}{
+		{"log_only", obs.New(obs.WithLogger(logger), obs.WithoutTracing(), obs.WithoutMetrics()), nil},
+		{"dropped", obs.New(obs.WithLogger(logger), obs.WithMeterProvider(mp),
+			obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample())))), nil},
+		{"unsampled_parent", obs.New(obs.WithLogger(logger), obs.WithMeterProvider(mp),
+			obs.WithTracerProvider(sdktrace.NewTracerProvider())), meta},
+		{"recorded", obs.New(obs.WithLogger(logger), obs.WithMeterProvider(mp),
+			obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(sdktrace.NewSimpleSpanProcessor(tracetest.NewNoopExporter()))))), nil},
+	}
+	for _, f := range forms {
+		r := req
+		r.Meta = f.meta
+		b.Run(f.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ctx, rec := f.o.Start(context.Background(), &r, "79806d44bddfa26f")
+				rec.End(ctx, obs.Report{Outcome: obs.OutcomeSuccess, Attempts: 1})
+			}
+		})
+	}
+}
