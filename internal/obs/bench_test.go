@@ -214,6 +214,8 @@ func BenchmarkObserve(b *testing.B) {
 		meta map[string]any
 	}{
 		{"log_only", obs.New(obs.WithLogger(logger), obs.WithoutTracing(), obs.WithoutMetrics()), nil},
+		{"log_only_newlogger", obs.New(obs.WithLogger(obs.NewLogger(obs.WithLogOutput(io.Discard), obs.WithLogFormat("json"))),
+			obs.WithoutTracing(), obs.WithoutMetrics()), nil},
 		{"dropped", obs.New(obs.WithLogger(logger), obs.WithMeterProvider(mp),
 			obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample())))), nil},
 		{"unsampled_parent", obs.New(obs.WithLogger(logger), obs.WithMeterProvider(mp),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 // chain observed the request.
 func (o *Observer) Began(ctx context.Context, requestID string) {
 	if done := ctx.Done(); done != nil {
-		o.calls.Store(done, &pending{id: requestID, begin: time.Now()})
+		o.calls.store(done, &pending{id: requestID, begin: time.Now()})
 	}
 }
 
@@ -28,12 +29,12 @@ func (o *Observer) Began(ctx context.Context, requestID string) {
 // out: exactly one log line and span per request either way. unknownTool
 // keeps the client-chosen name out of the metric's attributes.
 func (o *Observer) Answered(ctx context.Context, req *call.Request, out Report, unknownTool bool) {
-	p := o.pendingOf(ctx)
-	if p != nil {
-		o.calls.Delete(ctx.Done())
-		if p.seen.Load() {
-			return
-		}
+	var p *pending
+	if done := ctx.Done(); done != nil {
+		p = o.calls.take(done)
+	}
+	if p != nil && p.seen.Load() {
+		return
 	}
 	begin := time.Now()
 	if p != nil {
@@ -58,10 +59,44 @@ func (o *Observer) pendingOf(ctx context.Context) *pending {
 	if done == nil {
 		return nil
 	}
-	if v, ok := o.calls.Load(done); ok {
-		return v.(*pending)
+	return o.calls.load(done)
+}
+
+// pendingCalls holds the requests between Began and Answered by their
+// context's Done channel: a map under a lock, which, unlike a sync.Map,
+// allocates nothing per request once it has grown and hashes the channel
+// as the pointer it is. Each request holds the lock three times, for a map
+// operation.
+type pendingCalls struct {
+	mu sync.Mutex
+	m  map[<-chan struct{}]*pending
+}
+
+func (c *pendingCalls) store(done <-chan struct{}, p *pending) {
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = make(map[<-chan struct{}]*pending)
 	}
-	return nil
+	c.m[done] = p
+	c.mu.Unlock()
+}
+
+func (c *pendingCalls) load(done <-chan struct{}) *pending {
+	c.mu.Lock()
+	p := c.m[done]
+	c.mu.Unlock()
+	return p
+}
+
+// take removes and returns done's request.
+func (c *pendingCalls) take(done <-chan struct{}) *pending {
+	c.mu.Lock()
+	p, ok := c.m[done]
+	if ok {
+		delete(c.m, done)
+	}
+	c.mu.Unlock()
+	return p
 }
 
 func newCallID() string {

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrap/mcpwrap/internal/benchmix"
@@ -65,16 +66,17 @@ var unsampledCall = []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","param
 //     nine root spans in ten are not recorded;
 //   - unsampled_parent: observed, called with a traceparent whose flags
 //     are 00 in params._meta (the message is 87 bytes longer than bare's);
+//   - sampled_out_floor: telemetry_floor on sampled_out's providers;
 //   - bare_meta: bare, sent unsampled_parent's message;
 //   - log_only: wrap.WithLogger(slog.NewJSONHandler) alone;
 //   - log_floor: bare mcp-go with the same JSON line written by hand
 //     (slog.NewJSONHandler, constant values), nothing else;
 //   - log_newlogger: wrap.WithLogger(observe.NewLogger), JSON, alone.
 func typedForms(b *testing.B) ([]string, []*server.MCPServer, [][]byte) {
-	names := []string{"bare", "wrapped", "observed", "telemetry_floor", "sampled_out", "unsampled_parent", "bare_meta",
-		"log_only", "log_floor", "log_newlogger"}
-	msgs := [][]byte{forecastCall, forecastCall, forecastCall, forecastCall, forecastCall, unsampledCall, unsampledCall,
-		forecastCall, forecastCall, forecastCall}
+	names := []string{"bare", "wrapped", "observed", "telemetry_floor", "sampled_out", "sampled_out_floor", "unsampled_parent",
+		"bare_meta", "log_only", "log_floor", "log_newlogger"}
+	msgs := [][]byte{forecastCall, forecastCall, forecastCall, forecastCall, forecastCall, forecastCall, unsampledCall,
+		unsampledCall, forecastCall, forecastCall, forecastCall}
 	newBare := func() *server.MCPServer {
 		s := server.NewMCPServer("bench", "1.0.0")
 		s.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
@@ -89,8 +91,10 @@ func typedForms(b *testing.B) ([]string, []*server.MCPServer, [][]byte) {
 	servers = append(servers, typed(wrap.New()), typed(wrap.New(obstest.WithObserver(benchobs.Observer(b)))))
 	floor := server.NewMCPServer("bench", "1.0.0", server.WithToolHandlerMiddleware(handWrittenTelemetry(b)))
 	floor.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
+	sampledFloor := server.NewMCPServer("bench", "1.0.0", server.WithToolHandlerMiddleware(handWrittenTelemetry(b, benchobs.SampledOut())))
+	sampledFloor.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
 	servers = append(servers, floor,
-		typed(wrap.New(obstest.WithObserver(benchobs.Observer(b, benchobs.SampledOut())))),
+		typed(wrap.New(obstest.WithObserver(benchobs.Observer(b, benchobs.SampledOut())))), sampledFloor,
 		typed(wrap.New(obstest.WithObserver(benchobs.Observer(b)))),
 		newBare(),
 		typed(wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))))
@@ -103,7 +107,7 @@ func typedForms(b *testing.B) ([]string, []*server.MCPServer, [][]byte) {
 
 // against are the ratios BenchmarkTypedCall reports besides ×bare.
 var against = map[string]string{"unsampled_parent": "bare_meta", "observed": "telemetry_floor", "log_only": "log_floor",
-	"log_newlogger": "log_floor"}
+	"log_newlogger": "log_floor", "sampled_out": "sampled_out_floor"}
 
 // handWrittenLine is log_only's line written by hand: the same JSON line
 // with constant values through slog.NewJSONHandler, no span, no metric.
@@ -129,8 +133,8 @@ func handWrittenLine() server.ToolHandlerMiddleware {
 // telemetry as the observed form: the same span (name, kind, the nine
 // attributes), the duration histogram with a set built once, and the same
 // JSON log line with constant values, on the same providers and handler.
-func handWrittenTelemetry(b *testing.B) server.ToolHandlerMiddleware {
-	tp, mp := benchobs.Providers(b)
+func handWrittenTelemetry(b *testing.B, opts ...sdktrace.TracerProviderOption) server.ToolHandlerMiddleware {
+	tp, mp := benchobs.Providers(b, opts...)
 	tracer := tp.Tracer("floor")
 	hist, err := mp.Meter("floor").Float64Histogram(semconv.MetricOperationDuration)
 	if err != nil {
