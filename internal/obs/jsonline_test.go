@@ -130,8 +130,8 @@ func TestNewLoggerAllocatesNothingAtInfo(t *testing.T) {
 
 // TestCallLineThroughNewLoggerAllocatesOnlyItsArguments: with NewLogger,
 // a call's whole line at INFO (its record, the trace ids, the write)
-// costs one allocation, the rendering of the arguments by name, over the
-// same call with INFO off; with a span too.
+// costs one allocation, the group of the arguments by name, over the same
+// call with INFO off; with a span too.
 func TestCallLineThroughNewLoggerAllocatesOnlyItsArguments(t *testing.T) {
 	if raceEnabled {
 		t.Skip("sync.Pool drops buffers at random under the race detector")

@@ -23,15 +23,8 @@ type keyOrder struct {
 // tool's key order; ok is false when m's keys are not the ones
 // remembered (or cannot be), and the caller takes the general path.
 func (k *keyOrders) appendSizes(r *Redactor, tool string, m map[string]any) (b []byte, ok bool) {
-	var ko *keyOrder
-	if v, found := k.m.Load(tool); found {
-		ko = v.(*keyOrder)
-	} else if ko = newKeyOrder(r, m); ko == nil {
-		return nil, false
-	} else if k.n.Add(1) <= maxAttrSets {
-		k.m.Store(tool, ko)
-	}
-	if len(ko.keys) != len(m) {
+	ko := k.order(r, tool, m)
+	if ko == nil {
 		return nil, false
 	}
 	b = make([]byte, 0, ko.size+16*len(ko.keys))
@@ -64,6 +57,24 @@ const (
 	maxKeyOrderKeys  = 256
 	maxKeyOrderBytes = 4 << 10
 )
+
+// order returns the tool's key order, remembering m's the first time;
+// nil when m's keys are not the ones remembered (by count: a missing one
+// the caller finds) or cannot be.
+func (k *keyOrders) order(r *Redactor, tool string, m map[string]any) *keyOrder {
+	var ko *keyOrder
+	if v, found := k.m.Load(tool); found {
+		ko = v.(*keyOrder)
+	} else if ko = newKeyOrder(r, m); ko == nil {
+		return nil
+	} else if k.n.Add(1) <= maxAttrSets {
+		k.m.Store(tool, ko)
+	}
+	if len(ko.keys) != len(m) {
+		return nil
+	}
+	return ko
+}
 
 // newKeyOrder is m's key order, or nil when a key is not plain or there
 // are too many to remember.

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"log/slog"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -34,6 +35,90 @@ func (c *Recording) argumentsAttr(h slog.Handler, b []byte) slog.Attr {
 	}
 	return slog.Any(semconv.KeyArguments, json.RawMessage(b))
 }
+
+// argumentsGroup is the arguments by name as a group, for a handler that
+// writes a group itself (slog's JSONHandler, NewLogger's): the members
+// of the JSON arguments would render to, in the tool's key order, without
+// rendering it. ok is false when that JSON must be rendered: the mode is
+// not names, the tool has no key order, the cap would cut it, there is
+// nothing to log, or it was rendered already.
+func (c *Recording) argumentsGroup() (_ slog.Value, ok bool) {
+	if c.argState != argsPending || c.args == nil || c.o.cfg.maxArgBytes <= 0 || c.anyTool || c.o.keyOrders == nil ||
+		c.o.cfg.argMode(c.tool) != argsNames {
+		return slog.Value{}, false
+	}
+	m, isMap := c.args.(map[string]any)
+	if !isMap || len(m) == 0 {
+		return slog.Value{}, false
+	}
+	ko := c.o.keyOrders.order(c.o.red, c.tool, m)
+	if ko == nil {
+		return slog.Value{}, false
+	}
+	attrs := make([]slog.Attr, len(ko.keys))
+	n := ko.size - 1 // the rendered JSON's length: ko.size counts one comma too many
+	for i, key := range ko.keys {
+		v, present := m[key]
+		if !present {
+			return slog.Value{}, false
+		}
+		s := Redacted
+		if !ko.secret[i] {
+			s = sizeText(v)
+		}
+		n += len(s)
+		attrs[i] = slog.String(key, s)
+	}
+	if n > c.o.cfg.maxArgBytes {
+		return slog.Value{}, false
+	}
+	return slog.GroupValue(attrs...), true
+}
+
+// groupArguments is argumentsGroup for the handlers that take a group
+// as cheaply as JSON.
+func (c *Recording) groupArguments(h slog.Handler) (slog.Value, bool) {
+	switch h := h.(type) {
+	case *slog.JSONHandler:
+		return c.argumentsGroup()
+	case *handler:
+		if h.json != nil {
+			return c.argumentsGroup()
+		}
+	}
+	return slog.Value{}, false
+}
+
+// sizeText is string(appendSizeOf(nil, v)), from sizeTexts or sizeOf's
+// constants when it can.
+func sizeText(v any) string {
+	switch x := v.(type) {
+	case string:
+		if len(x) < len(sizeTexts.str) {
+			return sizeTexts.str[len(x)]
+		}
+	case []any:
+		if len(x) < len(sizeTexts.arr) {
+			return sizeTexts.arr[len(x)]
+		}
+	case map[string]any:
+		if len(x) < len(sizeTexts.obj) {
+			return sizeTexts.obj[len(x)]
+		}
+	}
+	return sizeOf(v)
+}
+
+// sizeTexts are the texts of the common sizes, built once at start and
+// never written again, so that a line's arguments cost no formatting.
+var sizeTexts = func() (t struct{ str, arr, obj [256]string }) {
+	for i := range t.str {
+		t.str[i] = string(appendSizeOf(nil, strings.Repeat(" ", i)))
+		t.arr[i] = string(appendSizeOf(nil, make([]any, i)))
+		t.obj[i] = "<object, " + strconv.Itoa(i) + " keys>"
+	}
+	return t
+}()
 
 // compactJSON is JSON known to be valid and compact: the arguments as a
 // Recording rendered them. NewLogger's handler writes it as it is; any
