@@ -2,10 +2,13 @@ package obs
 
 import (
 	"context"
+	"encoding/hex"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
+	"unsafe"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -60,6 +63,28 @@ type Recording struct {
 	// openSpan (idsSet) when there is a logger and never again.
 	ids    traceIDs
 	idsSet bool
+	// id holds callID when Start chose it, written once.
+	id [16]byte
+}
+
+// newCallID chooses the call's id, in c.id: 16 random hex digits.
+func (c *Recording) newCallID() {
+	var b [8]byte
+	u := rand.Uint64()
+	for i := range b {
+		b[i] = byte(u >> (8 * i))
+	}
+	hex.Encode(c.id[:], b[:])
+	// c.id is written here, before anything reads callID, and never again.
+	c.callID = unsafe.String(&c.id[0], len(c.id))
+}
+
+// CallID returns the call's id: Start's callID, or the one it chose.
+func (c *Recording) CallID() string {
+	if c == nil {
+		return ""
+	}
+	return c.callID
 }
 
 // Start begins observing a request: it reads the parent trace context (the
@@ -69,8 +94,13 @@ type Recording struct {
 // children. When an SDK adapter put its own server span for the request
 // into the context (ContextWithServerSpan), that span is completed instead
 // of starting a second one.
+//
+// An empty callID makes Start choose one (CallID returns it).
 func (o *Observer) Start(ctx context.Context, req *call.Request, callID string) (context.Context, *Recording) {
 	c := o.newRecording(ctx, req, callID, time.Now())
+	if callID == "" {
+		c.newCallID()
+	}
 	if p := o.pendingOf(ctx); p != nil {
 		if c.requestID == "" {
 			c.requestID = p.id
