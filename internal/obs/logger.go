@@ -66,7 +66,8 @@ func WithLogBuffer() LoggerOption { return func(c *LoggerConfig) { c.buffer = tr
 
 // NewLogger returns the logger to give to WithLogger, writing to stderr
 // (WithLogOutput changes that; on a stdio server stdout carries the
-// protocol): JSON lines (slog.JSONHandler) when the output is not a terminal —
+// protocol): JSON lines (slog.JSONHandler's bytes, written by jsonLine
+// without an allocation) when the output is not a terminal —
 // in production and under a process manager — and tint's coloured text
 // when it is, where a panic's stack is printed on its own indented lines.
 // Level and format come from EnvLogLevel and EnvLogFormat unless set by
