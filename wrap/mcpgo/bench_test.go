@@ -368,3 +368,33 @@ func BenchmarkFieldsEach(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTypedCall64Each is BenchmarkTypedCall64 one form at a time
+// (one op is a round: 64 sessions making 4 calls each), for the bytes and
+// allocations of a round and for profiling one form under concurrency.
+func BenchmarkTypedCall64Each(b *testing.B) {
+	names, servers, msgs := typedForms(b)
+	for i, name := range names {
+		var ctxs []context.Context
+		for k := range sessions {
+			ctxs = append(ctxs, sessionContext(b, servers[i], fmt.Sprintf("session-%d", k)))
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var wg sync.WaitGroup
+				for _, ctx := range ctxs {
+					wg.Go(func() {
+						for range 4 {
+							if err := handleMsg(ctx, servers[i], msgs[i]); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					})
+				}
+				wg.Wait()
+			}
+		})
+	}
+}
