@@ -12,8 +12,9 @@ type LoggerOption func(*obs.LoggerConfig)
 
 // NewLogger returns a logger to give to wrap.WithLogger, writing to stderr
 // (WithLogOutput changes that; on a stdio server stdout carries the
-// protocol): JSON lines (slog.JSONHandler) when the output is not a
-// terminal — in production and under a process manager — and tint's
+// protocol): JSON lines, the bytes slog.JSONHandler writes, written
+// without an allocation at INFO, when the output is not a terminal — in
+// production and under a process manager — and tint's
 // coloured text when it is, where a panic's stack is printed on its own
 // indented lines. Unless options set them, the level comes from
 // MCPWRAP_LOG_LEVEL (debug, info, warn or error, slog's names, offsets

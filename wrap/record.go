@@ -51,7 +51,9 @@ func (r *record) start(ctx context.Context, cfg *config, req *call.Request) cont
 		r.begin = time.Now()
 	}
 	if cfg.observer != nil {
-		ctx, r.obs = cfg.observer.Start(ctx, req, r.id())
+		// The observer makes the call id, where it costs no allocation.
+		ctx, r.obs = cfg.observer.Start(ctx, req, "")
+		r.callID = r.obs.CallID()
 	}
 	return ctx
 }

@@ -16,6 +16,12 @@ import (
 // names[0]. A call
 // that returns an error fails the benchmark.
 func Run(b *testing.B, names []string, call func(i int) error) {
+	RunAgainst(b, names, nil, call)
+}
+
+// RunAgainst is Run that also reports "<form>-×<base>", the ratio of a
+// form's median to another's, for every form against names.
+func RunAgainst(b *testing.B, names []string, against map[string]string, call func(i int) error) {
 	took := make([][]time.Duration, len(names))
 	n := 0
 	for b.Loop() {
@@ -34,14 +40,23 @@ func Run(b *testing.B, names []string, call func(i int) error) {
 		slices.Sort(d)
 		return float64(d[len(d)/2].Nanoseconds()) / 1000
 	}
-	bare := median(took[0])
+	medians := make(map[string]float64, len(names))
+	for i, name := range names {
+		medians[name] = median(took[i])
+	}
+	bare := medians[names[0]]
 	b.ReportMetric(bare, names[0]+"-µs")
 	for i := 1; i < len(names); i++ {
-		m := median(took[i])
+		m := medians[names[i]]
 		b.ReportMetric(m, names[i]+"-µs")
 		b.ReportMetric(100*(m-bare)/bare, names[i]+"-overhead-%")
 		b.ReportMetric(1000*(m-bare), names[i]+"-added-ns")
 		b.ReportMetric(m/bare, names[i]+"-×"+names[0])
+	}
+	for form, base := range against {
+		if f, ok := medians[form]; ok && medians[base] > 0 {
+			b.ReportMetric(f/medians[base], form+"-×"+base)
+		}
 	}
 	b.ReportMetric(0, "ns/op")
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -158,5 +159,79 @@ func BenchmarkBufferedLogger(b *testing.B) {
 	}
 	if err := obs.FlushLogger(l); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// BenchmarkCallLine is a call's log line written by a handler: the
+// default logger (NewLogger, JSON) beside slog.NewJSONHandler, both to
+// io.Discard, the record built once.
+//
+//	go test -run '^$' -bench CallLine -benchmem ./internal/obs/
+func BenchmarkCallLine(b *testing.B) {
+	r := slog.NewRecord(time.Now(), slog.LevelInfo, "tool call", 0)
+	r.AddAttrs(slog.String("tool", "forecast"), slog.String("call_id", "79806d44bddfa26f"),
+		slog.String("outcome", "success"), slog.Float64("duration_ms", 0.437), slog.Int("attempts", 1),
+		slog.String("request_id", "1"), slog.String("session_id", "bench-session"),
+		slog.Any("arguments", json.RawMessage(`{"city":"<string, 5 bytes>","days":"<number>","hourly":"<bool>","lat":"<number>","lon":"<number>","units":"<string, 6 bytes>"}`)),
+		slog.String("trace_id", "4bf92f3577b34da6a3ce929d0e0e4736"), slog.String("span_id", "00f067aa0ba902b7"))
+	ctx := context.Background()
+	for _, h := range []struct {
+		name string
+		h    slog.Handler
+	}{
+		{"json_handler", slog.NewJSONHandler(io.Discard, nil)},
+		{"new_logger", obs.NewLogger(obs.WithLogOutput(io.Discard), obs.WithLogFormat("json")).Handler()},
+	} {
+		b.Run(h.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := h.h.Handle(ctx, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkObserve is the observer's own cost for one call (Start and
+// End, a JSON line through slog.NewJSONHandler to io.Discard) by form:
+// log only; a span the sampler drops (sdktrace.NeverSample standing for
+// the nine calls in ten ParentBased(TraceIDRatioBased(0.1)) drops); a
+// caller's span that was not sampled (traceparent flags 00 in _meta); a
+// recorded span; each with the duration metric but log only.
+//
+//	go test -run '^$' -bench Observe -benchmem ./internal/obs/
+func BenchmarkObserve(b *testing.B) {
+	args := map[string]any{"city": "Paris", "days": 3.0, "units": "metric", "lat": 48.85, "lon": 2.35, "hourly": true}
+	raw, _ := json.Marshal(args)
+	req := call.Request{Kind: call.Tool, Name: "forecast", Args: args, Raw: raw, RequestID: "1", Session: "bench-session"}
+	meta := map[string]any{"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"}
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	forms := []struct {
+		name string
+		o    *obs.Observer
+		meta map[string]any
+	}{
+		{"log_only", obs.New(obs.WithLogger(logger), obs.WithoutTracing(), obs.WithoutMetrics()), nil},
+		{"log_only_newlogger", obs.New(obs.WithLogger(obs.NewLogger(obs.WithLogOutput(io.Discard), obs.WithLogFormat("json"))),
+			obs.WithoutTracing(), obs.WithoutMetrics()), nil},
+		{"dropped", obs.New(obs.WithLogger(logger), obs.WithMeterProvider(mp),
+			obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample())))), nil},
+		{"unsampled_parent", obs.New(obs.WithLogger(logger), obs.WithMeterProvider(mp),
+			obs.WithTracerProvider(sdktrace.NewTracerProvider())), meta},
+		{"recorded", obs.New(obs.WithLogger(logger), obs.WithMeterProvider(mp),
+			obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(sdktrace.NewSimpleSpanProcessor(tracetest.NewNoopExporter()))))), nil},
+	}
+	for _, f := range forms {
+		r := req
+		r.Meta = f.meta
+		b.Run(f.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ctx, rec := f.o.Start(context.Background(), &r, "79806d44bddfa26f")
+				rec.End(ctx, obs.Report{Outcome: obs.OutcomeSuccess, Attempts: 1})
+			}
+		})
 	}
 }

@@ -23,15 +23,8 @@ type keyOrder struct {
 // tool's key order; ok is false when m's keys are not the ones
 // remembered (or cannot be), and the caller takes the general path.
 func (k *keyOrders) appendSizes(r *Redactor, tool string, m map[string]any) (b []byte, ok bool) {
-	var ko *keyOrder
-	if v, found := k.m.Load(tool); found {
-		ko = v.(*keyOrder)
-	} else if ko = newKeyOrder(r, m); ko == nil {
-		return nil, false
-	} else if k.n.Add(1) <= maxAttrSets {
-		k.m.Store(tool, ko)
-	}
-	if len(ko.keys) != len(m) {
+	ko := k.order(r, tool, m)
+	if ko == nil {
 		return nil, false
 	}
 	b = make([]byte, 0, ko.size+16*len(ko.keys))
@@ -57,10 +50,36 @@ func (k *keyOrders) appendSizes(r *Redactor, tool string, m map[string]any) (b [
 	return append(b, '}'), true
 }
 
+// Bounds of a remembered key order: as many keys as appendArgumentSizes
+// writes, and at most maxKeyOrderBytes of them, so that the orders of
+// maxAttrSets tools hold at most 4 MiB.
+const (
+	maxKeyOrderKeys  = 256
+	maxKeyOrderBytes = 4 << 10
+)
+
+// order returns the tool's key order, remembering m's the first time;
+// nil when m's keys are not the ones remembered (by count: a missing one
+// the caller finds) or cannot be.
+func (k *keyOrders) order(r *Redactor, tool string, m map[string]any) *keyOrder {
+	var ko *keyOrder
+	if v, found := k.m.Load(tool); found {
+		ko = v.(*keyOrder)
+	} else if ko = newKeyOrder(r, m); ko == nil {
+		return nil
+	} else if k.n.Add(1) <= maxAttrSets {
+		k.m.Store(tool, ko)
+	}
+	if len(ko.keys) != len(m) {
+		return nil
+	}
+	return ko
+}
+
 // newKeyOrder is m's key order, or nil when a key is not plain or there
 // are too many to remember.
 func newKeyOrder(r *Redactor, m map[string]any) *keyOrder {
-	if len(m) > 64 {
+	if len(m) > maxKeyOrderKeys {
 		return nil
 	}
 	ko := &keyOrder{keys: make([]string, 0, len(m)), size: 2}
@@ -70,6 +89,9 @@ func newKeyOrder(r *Redactor, m map[string]any) *keyOrder {
 		}
 		ko.keys = append(ko.keys, key)
 		ko.size += len(key) + 6
+		if ko.size > maxKeyOrderBytes {
+			return nil
+		}
 	}
 	slices.Sort(ko.keys)
 	ko.secret = make([]bool, len(ko.keys))

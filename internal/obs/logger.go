@@ -66,7 +66,8 @@ func WithLogBuffer() LoggerOption { return func(c *LoggerConfig) { c.buffer = tr
 
 // NewLogger returns the logger to give to WithLogger, writing to stderr
 // (WithLogOutput changes that; on a stdio server stdout carries the
-// protocol): JSON lines (slog.JSONHandler) when the output is not a terminal —
+// protocol): JSON lines (slog.JSONHandler's bytes, written by jsonLine
+// without an allocation) when the output is not a terminal —
 // in production and under a process manager — and tint's coloured text
 // when it is, where a panic's stack is printed on its own indented lines.
 // Level and format come from EnvLogLevel and EnvLogFormat unless set by
@@ -98,13 +99,16 @@ func NewLogger(opts ...LoggerOption) *slog.Logger {
 			format = "text"
 		}
 	}
+	h := &handler{text: format == "text", shared: &handlerShared{w: c.w}}
 	inner := func(w io.Writer) slog.Handler {
 		if format == "text" {
 			return tint.NewTextHandler(w, &tint.Options{Level: c.level, TimeFormat: time.TimeOnly, NoColor: !terminal})
 		}
-		return slog.NewJSONHandler(w, &slog.HandlerOptions{Level: c.level})
+		return slog.NewJSONHandler(lockedWriter{&h.shared.wmu, w}, &slog.HandlerOptions{Level: c.level})
 	}
-	h := &handler{text: format == "text", shared: &handlerShared{w: c.w}}
+	if !h.text {
+		h.json = &jsonLine{}
+	}
 	if c.buffer {
 		buf := &asyncWriter{w: c.w}
 		h.shared.buf, h.shared.w = buf, buf
@@ -120,18 +124,21 @@ func isTerminal(w io.Writer) bool {
 }
 
 // handler is NewLogger's handler: it can flush a buffered writer, writes a
-// line at ERROR or above through it (through), and in text format prints a
-// stack attribute after the line, one frame per line, instead of a quoted
-// string full of \n\t.
+// line at ERROR or above through it (through), in JSON format writes the
+// line itself (json) when it can, the bytes inner would, and in text format
+// prints a stack attribute after the line, one frame per line, instead of a
+// quoted string full of \n\t.
 type handler struct {
 	inner   slog.Handler
 	through slog.Handler // inner writing through the buffer; nil without one
 	text    bool
+	json    *jsonLine // nil: every line goes to inner (text, or after WithGroup)
 	shared  *handlerShared
 }
 
 type handlerShared struct {
 	mu  sync.Mutex // keeps a line and its stack together
+	wmu sync.Mutex // one JSON line written at a time, by json or inner
 	w   io.Writer
 	buf *asyncWriter
 }
@@ -140,6 +147,9 @@ func (h *handler) Enabled(ctx context.Context, l slog.Level) bool { return h.inn
 
 func (h *handler) WithAttrs(as []slog.Attr) slog.Handler {
 	c := &handler{inner: h.inner.WithAttrs(as), text: h.text, shared: h.shared}
+	if h.json != nil {
+		c.json = h.json.withAttrs(as)
+	}
 	if h.through != nil {
 		c.through = h.through.WithAttrs(as)
 	}
@@ -154,6 +164,21 @@ func (h *handler) WithGroup(name string) slog.Handler {
 	return c
 }
 
+// handleAttrs writes a line of the given parts, as Handle writes the
+// record made of them, without making the record (which allocates past
+// five attributes); handled is false when it did not write it, and the
+// caller hands Handle the record instead.
+func (h *handler) handleAttrs(t time.Time, level slog.Level, msg string, attrs []slog.Attr) (handled bool, err error) {
+	if h.json == nil {
+		return false, nil
+	}
+	w := h.shared.w
+	if h.through != nil && level >= slog.LevelError {
+		w = (*writeThrough)(h.shared.buf)
+	}
+	return h.json.writeLine(&h.shared.wmu, w, t, level, msg, attrs, nil)
+}
+
 func (h *handler) Handle(ctx context.Context, r slog.Record) error {
 	inner, w := h.inner, h.shared.w
 	if h.through != nil && r.Level >= slog.LevelError {
@@ -163,6 +188,11 @@ func (h *handler) Handle(ctx context.Context, r slog.Record) error {
 		inner, w = h.through, (*writeThrough)(h.shared.buf)
 	}
 	if !h.text {
+		if h.json != nil {
+			if ok, err := h.json.write(&h.shared.wmu, w, r); ok {
+				return err
+			}
+		}
 		return inner.Handle(ctx, r)
 	}
 	var stack string

@@ -3,7 +3,6 @@ package obs
 import (
 	"bytes"
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"log/slog"
 	"reflect"
@@ -53,16 +52,24 @@ func (c *Recording) log(ctx context.Context, out *Report, now time.Time, d time.
 	if c.protocol != "" {
 		attrs = append(attrs, slog.String(semconv.KeyProtocolVersion, c.protocol))
 	}
-	if b, text := c.arguments(); b != nil {
-		attrs = append(attrs, slog.Any(semconv.KeyArguments, json.RawMessage(b)))
+	if v, ok := c.groupArguments(l.Handler()); ok {
+		attrs = append(attrs, slog.Attr{Key: semconv.KeyArguments, Value: v})
+	} else if b, text := c.arguments(); b != nil {
+		attrs = append(attrs, c.argumentsAttr(l.Handler(), b))
 	} else if text != "" {
 		attrs = append(attrs, slog.String(semconv.KeyArguments, text))
 	}
 	attrs = c.appendFailure(attrs, out, errType, code, cause)
-	attrs = appendTraceIDs(attrs, c.span)
+	attrs = c.appendTraceIDs(attrs)
+	h := l.Handler()
+	if ours, ok := h.(*handler); ok {
+		if handled, _ := ours.handleAttrs(now, level, c.message(), attrs); handled {
+			return
+		}
+	}
 	r := slog.NewRecord(now, level, c.message(), c.o.logPC())
 	r.AddAttrs(attrs...)
-	_ = l.Handler().Handle(ctx, r)
+	_ = h.Handle(ctx, r)
 }
 
 // logPC is the program counter a handler built with AddSource reports for
@@ -129,7 +136,7 @@ func (c *Recording) arguments() (asJSON []byte, text string) {
 		}
 	}
 	switch c.argState {
-	case argsRaw:
+	case argsRaw, argsOwn:
 		return c.rawArgs, ""
 	}
 	return nil, c.argText
@@ -161,14 +168,14 @@ func (c *Recording) capJSON(b []byte, err error) (argState, string) {
 	case err != nil:
 		return argsText, c.text(errorText(err), c.o.cfg.maxArgBytes)
 	case len(b) > c.o.cfg.maxArgBytes:
-		return argsText, capString(string(b), c.o.cfg.maxArgBytes)
+		return argsText, capBytes(b, c.o.cfg.maxArgBytes)
 	case string(b) == "null":
 		return argsEmpty, ""
 	}
 	// The rendered JSON takes the place of the client's bytes, which are
 	// not needed any more: no copy into a string and back.
 	c.rawArgs = b
-	return argsRaw, ""
+	return argsOwn, ""
 }
 
 // argumentNames renders arguments by name, JSON type and size only:
@@ -333,13 +340,11 @@ func appendTraceIDs(attrs []slog.Attr, s trace.Span) []slog.Attr {
 		return attrs
 	}
 	// One string for both ids: one allocation instead of two.
-	tid, sid := sc.TraceID(), sc.SpanID()
-	var buf [2 * (len(tid) + len(sid))]byte
-	hex.Encode(buf[:], tid[:])
-	hex.Encode(buf[2*len(tid):], sid[:])
+	var buf traceIDs
+	buf.set(sc)
 	ids := string(buf[:])
-	return append(attrs, slog.String(semconv.KeyTraceID, ids[:2*len(tid)]),
-		slog.String(semconv.KeySpanID, ids[2*len(tid):]))
+	return append(attrs, slog.String(semconv.KeyTraceID, ids[:2*len(sc.TraceID())]),
+		slog.String(semconv.KeySpanID, ids[2*len(sc.TraceID()):]))
 }
 
 // Event records something that happened during the call (a retry, a
@@ -380,7 +385,7 @@ func (c *Recording) Event(ctx context.Context, level slog.Level, name string, at
 			all = append(all, c.o.logAttr(a, c.knownSecrets()))
 		}
 	}
-	all = appendTraceIDs(all, c.span)
+	all = c.appendTraceIDs(all)
 	l.LogAttrs(ctx, level, semconv.MsgToolCallEvent, all...)
 }
 
@@ -414,7 +419,7 @@ func (c *Recording) Late(late time.Duration, err error, stack []byte) {
 	if stack != nil {
 		attrs = append(attrs, slog.String(semconv.KeyStack, c.text(string(stack), maxStackBytes)))
 	}
-	attrs = appendTraceIDs(attrs, c.span)
+	attrs = c.appendTraceIDs(attrs)
 	c.o.logger.LogAttrs(context.Background(), slog.LevelWarn, semconv.MsgLate, attrs...)
 }
 

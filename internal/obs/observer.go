@@ -39,7 +39,7 @@ type Observer struct {
 	cfg        Config
 	// calls and attrSets are pointers so that WithSecrets' copies share
 	// them with the Observer whose hooks fill them.
-	calls     *sync.Map // *pending by the request context's Done channel
+	calls     *pendingCalls
 	attrSets  *sync.Map // durationKey → metric.RecordOption
 	attrCount *atomic.Int32
 	linePC    *atomic.Uintptr // see logPC
@@ -68,7 +68,7 @@ func New(opts ...Option) *Observer {
 		return c.use
 	}
 	o := &Observer{cfg: c, logger: c.logger, red: NewRedactor(c.secretNames...), prop: c.propagator,
-		calls: new(sync.Map), attrSets: new(sync.Map), attrCount: new(atomic.Int32),
+		calls: new(pendingCalls), attrSets: new(sync.Map), attrCount: new(atomic.Int32),
 		linePC: new(atomic.Uintptr), keyOrders: new(keyOrders)}
 	if o.prop == nil {
 		o.prop = defaultPropagator

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/hex"
 	"math/rand/v2"
+	"reflect"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -18,7 +20,7 @@ import (
 // chain observed the request.
 func (o *Observer) Began(ctx context.Context, requestID string) {
 	if done := ctx.Done(); done != nil {
-		o.calls.Store(done, &pending{id: requestID, begin: time.Now()})
+		o.calls.store(done, &pending{id: requestID, begin: time.Now()})
 	}
 }
 
@@ -28,12 +30,12 @@ func (o *Observer) Began(ctx context.Context, requestID string) {
 // out: exactly one log line and span per request either way. unknownTool
 // keeps the client-chosen name out of the metric's attributes.
 func (o *Observer) Answered(ctx context.Context, req *call.Request, out Report, unknownTool bool) {
-	p := o.pendingOf(ctx)
-	if p != nil {
-		o.calls.Delete(ctx.Done())
-		if p.seen.Load() {
-			return
-		}
+	var p *pending
+	if done := ctx.Done(); done != nil {
+		p = o.calls.take(done)
+	}
+	if p != nil && p.seen.Load() {
+		return
 	}
 	begin := time.Now()
 	if p != nil {
@@ -58,10 +60,72 @@ func (o *Observer) pendingOf(ctx context.Context) *pending {
 	if done == nil {
 		return nil
 	}
-	if v, ok := o.calls.Load(done); ok {
-		return v.(*pending)
+	return o.calls.load(done)
+}
+
+// pendingCalls holds the requests between Began and Answered by their
+// context's Done channel: maps under locks, which, unlike a sync.Map,
+// allocate nothing per request once grown and hash the channel as the
+// pointer it is. They are sharded by the channel: the sessions of a busy
+// server begin their calls at once, and one lock made them wait on each
+// other. Each request takes a lock three times, for a map operation.
+type pendingCalls struct {
+	shards [pendingShards]pendingShard
+}
+
+const pendingShards = 16
+
+type pendingShard struct {
+	mu sync.Mutex
+	m  map[<-chan struct{}]*pending
+	_  [48]byte // a cache line each
+}
+
+func (c *pendingCalls) shard(done <-chan struct{}) *pendingShard {
+	p := reflect.ValueOf(done).Pointer() // a channel's allocation: 96 bytes, 16-aligned
+	return &c.shards[(p>>4^p>>8^p>>12)%pendingShards]
+}
+
+func (c *pendingCalls) store(done <-chan struct{}, p *pending) {
+	s := c.shard(done)
+	s.mu.Lock()
+	if s.m == nil {
+		s.m = make(map[<-chan struct{}]*pending)
 	}
-	return nil
+	s.m[done] = p
+	s.mu.Unlock()
+}
+
+func (c *pendingCalls) load(done <-chan struct{}) *pending {
+	s := c.shard(done)
+	s.mu.Lock()
+	p := s.m[done]
+	s.mu.Unlock()
+	return p
+}
+
+// take removes and returns done's request.
+func (c *pendingCalls) take(done <-chan struct{}) *pending {
+	s := c.shard(done)
+	s.mu.Lock()
+	p, ok := s.m[done]
+	if ok {
+		delete(s.m, done)
+	}
+	s.mu.Unlock()
+	return p
+}
+
+// len is how many requests are pending.
+func (c *pendingCalls) len() int {
+	n := 0
+	for i := range c.shards {
+		s := &c.shards[i]
+		s.mu.Lock()
+		n += len(s.m)
+		s.mu.Unlock()
+	}
+	return n
 }
 
 func newCallID() string {

@@ -2,10 +2,13 @@ package obs
 
 import (
 	"context"
+	"encoding/hex"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
+	"unsafe"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -55,6 +58,33 @@ type Recording struct {
 	// ends the call (startSpan, log), so no lock is needed.
 	argState argState
 	argText  string // the rendered arguments, unless they are rawArgs
+
+	// ids are the span's trace and span id for the log lines, written by
+	// openSpan (idsSet) when there is a logger and never again.
+	ids    traceIDs
+	idsSet bool
+	// id holds callID when Start chose it, written once.
+	id [16]byte
+}
+
+// newCallID chooses the call's id, in c.id: 16 random hex digits.
+func (c *Recording) newCallID() {
+	var b [8]byte
+	u := rand.Uint64()
+	for i := range b {
+		b[i] = byte(u >> (8 * i))
+	}
+	hex.Encode(c.id[:], b[:])
+	// c.id is written here, before anything reads callID, and never again.
+	c.callID = unsafe.String(&c.id[0], len(c.id))
+}
+
+// CallID returns the call's id: Start's callID, or the one it chose.
+func (c *Recording) CallID() string {
+	if c == nil {
+		return ""
+	}
+	return c.callID
 }
 
 // Start begins observing a request: it reads the parent trace context (the
@@ -64,12 +94,17 @@ type Recording struct {
 // children. When an SDK adapter put its own server span for the request
 // into the context (ContextWithServerSpan), that span is completed instead
 // of starting a second one.
+//
+// An empty callID makes Start choose one (CallID returns it).
 func (o *Observer) Start(ctx context.Context, req *call.Request, callID string) (context.Context, *Recording) {
 	begin := time.Now()
 	if at, ok := call.Received(ctx); ok {
 		begin = at // the call waited for a worker of the transport
 	}
 	c := o.newRecording(ctx, req, callID, begin)
+	if callID == "" {
+		c.newCallID()
+	}
 	if p := o.pendingOf(ctx); p != nil {
 		if c.requestID == "" {
 			c.requestID = p.id
@@ -118,8 +153,10 @@ func isEmptyArgs(a any) bool {
 }
 
 // startSpan starts the request's span, or adopts the SDK's server span for
-// it. Attributes that cost work (the arguments) are only built for a span
-// that records.
+// it. Only the attributes a sampler may read are given at the start
+// (startAttrs); the rest, and those that cost work (the arguments), are
+// added at the end for a span that records (lateAttrs), so a span nobody
+// records costs no rendering and no copy of them.
 func (c *Recording) startSpan(ctx context.Context, req *call.Request) (context.Context, *Recording) {
 	o := c.o
 	if o.tracer == nil {
@@ -132,29 +169,70 @@ func (c *Recording) startSpan(ctx context.Context, req *call.Request) (context.C
 	if c.tool != "" {
 		name += " " + c.tool
 	}
-	ctx = c.openSpan(ctx, name, req.Meta, req.Header, c.startAttrs(req))
-	if o.cfg.recordArgs && c.span.IsRecording() {
-		if a := c.argumentsText(); a != "" {
-			c.span.SetAttributes(attribute.String(semconv.AttrToolArguments, a))
-		}
-	}
+	ctx = c.openSpan(ctx, name, req.Meta, req.Header, c.startAttrs(semconv.MethodToolsCall, semconv.AttrToolName))
 	return ctx, c
 }
 
-func (c *Recording) startAttrs(req *call.Request) []attribute.KeyValue {
-	n := 4
-	for _, v := range [...]string{c.callID, c.requestID, c.sessionID, c.protocol} {
+// startAttrs are the span's attributes a sampler may read, given at its
+// start: the ones the MCP semantic conventions mark sampling-relevant that
+// are known (the method, the tool, prompt or resource, the JSON-RPC
+// request id and the session).
+func (c *Recording) startAttrs(method, target string) []attribute.KeyValue {
+	n := 2
+	for _, v := range [...]string{c.requestID, c.sessionID} {
 		if v != "" {
 			n++
 		}
 	}
 	attrs := make([]attribute.KeyValue, 0, n) // exact: every slot is 64 bytes
-	attrs = append(attrs,
-		attribute.String(semconv.AttrMethodName, semconv.MethodToolsCall),
-		attribute.String(semconv.AttrToolName, c.tool),
-		attribute.String(semconv.AttrOperationName, semconv.OperationExecuteTool),
-	)
-	return c.requestAttrs(attrs, req.Header)
+	attrs = append(attrs, attribute.String(semconv.AttrMethodName, method), attribute.String(target, c.tool))
+	if c.requestID != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrRequestID, c.requestID))
+	}
+	if c.sessionID != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrSessionID, c.sessionID))
+	}
+	return attrs
+}
+
+// lateAttrs appends the span's other request attributes, for a span that
+// records: the operation, the transport, the call id, the protocol
+// version and, when on, the arguments.
+func (c *Recording) lateAttrs(attrs []attribute.KeyValue) []attribute.KeyValue {
+	if c.kind == kindTool {
+		attrs = append(attrs, attribute.String(semconv.AttrOperationName, semconv.OperationExecuteTool))
+	}
+	attrs = append(attrs, attribute.String(semconv.AttrNetworkTransport, c.transport(c.header)))
+	if c.callID != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrCallID, c.callID))
+	}
+	if c.protocol != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrProtocolVersion, c.protocol))
+	}
+	if c.kind == kindTool && c.o.cfg.recordArgs {
+		if a := c.argumentsText(); a != "" {
+			attrs = append(attrs, attribute.String(semconv.AttrToolArguments, a))
+		}
+	}
+	return attrs
+}
+
+// lateCount is how many attributes lateAttrs appends, at most (the
+// arguments may render to nothing).
+func (c *Recording) lateCount() int {
+	n := 1 // the transport
+	if c.kind == kindTool {
+		n++
+		if c.o.cfg.recordArgs {
+			n++
+		}
+	}
+	for _, v := range [...]string{c.callID, c.protocol} {
+		if v != "" {
+			n++
+		}
+	}
+	return n
 }
 
 func (c *Recording) transport(header http.Header) string {
@@ -234,14 +312,15 @@ func (c *Recording) End(ctx context.Context, out Report) {
 
 func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc *lazyCause) {
 	s := c.span
-	n := 2
+	n := 2 + c.lateCount()
 	for _, on := range [...]bool{errType != "", out.JSONRPCCode != 0, code != "", out.Masked, out.CutFrom > 0,
 		c.o.cfg.recordResult && out.Result != nil} {
 		if on {
 			n++
 		}
 	}
-	attrs := make([]attribute.KeyValue, 0, n) // exact: every slot is 64 bytes
+	attrs := make([]attribute.KeyValue, 0, n) // exact but for empty arguments: every slot is 64 bytes
+	attrs = c.lateAttrs(attrs)
 	attrs = append(attrs,
 		attribute.String(semconv.AttrOutcome, string(out.Outcome)),
 		attribute.Int(semconv.AttrAttempts, out.Attempts))
@@ -336,6 +415,7 @@ type argState uint8
 const (
 	argsPending argState = iota // not rendered yet
 	argsEmpty                   // nothing to log
-	argsRaw                     // rawArgs holds the JSON to log: the client's, or the redacted copy
+	argsRaw                     // rawArgs holds the client's JSON, to log as it is
+	argsOwn                     // rawArgs holds JSON rendered here (redacted, or names): valid and compact
 	argsText                    // argText is text (JSON cut by a cap)
 )

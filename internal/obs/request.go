@@ -40,11 +40,7 @@ func (c *Recording) startRequestSpan(ctx context.Context, req *call.Request) con
 	if c.kind == kindPrompt && c.tool != "" {
 		name += " " + c.tool
 	}
-	meta := req.Meta
-	attrs := make([]attribute.KeyValue, 0, 7)
-	n := &requestNames[c.kind]
-	attrs = append(attrs, attribute.String(semconv.AttrMethodName, n.method), attribute.String(n.attr, c.tool))
-	return c.openSpan(ctx, name, meta, c.header, c.requestAttrs(attrs, c.header))
+	return c.openSpan(ctx, name, req.Meta, c.header, c.startAttrs(requestNames[c.kind].method, requestNames[c.kind].attr))
 }
 
 // openSpan starts the request's SERVER span, or adopts the SDK's.
@@ -66,30 +62,16 @@ func (c *Recording) openSpan(ctx context.Context, name string, meta map[string]a
 	}
 	ctx, c.span = o.tracer.Start(ctx, name, serverKind, trace.WithTimestamp(c.begin), trace.WithAttributes(attrs...))
 	c.owned = true
+	if sc := c.span.SpanContext(); o.logger != nil && sc.IsValid() {
+		c.ids.set(sc)
+		c.idsSet = true
+	}
 	return ctx
 }
 
 // serverKind is built once: as an interface value it would cost an
 // allocation per call.
 var serverKind = trace.WithSpanKind(trace.SpanKindServer)
-
-// requestAttrs appends the attributes every observed request has.
-func (c *Recording) requestAttrs(attrs []attribute.KeyValue, header http.Header) []attribute.KeyValue {
-	attrs = append(attrs, attribute.String(semconv.AttrNetworkTransport, c.transport(header)))
-	if c.callID != "" {
-		attrs = append(attrs, attribute.String(semconv.AttrCallID, c.callID))
-	}
-	if c.requestID != "" {
-		attrs = append(attrs, attribute.String(semconv.AttrRequestID, c.requestID))
-	}
-	if c.sessionID != "" {
-		attrs = append(attrs, attribute.String(semconv.AttrSessionID, c.sessionID))
-	}
-	if c.protocol != "" {
-		attrs = append(attrs, attribute.String(semconv.AttrProtocolVersion, c.protocol))
-	}
-	return attrs
-}
 
 // nameAttr is the log line's attribute naming the target: the tool, the
 // resource URI or the prompt.

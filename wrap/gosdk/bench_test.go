@@ -17,6 +17,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/benchobs"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
+	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
@@ -175,11 +176,19 @@ var benchArgsJSON = json.RawMessage(`{"city":"Paris","days":3,"units":"metric","
 // typedServers are the servers of BenchmarkTypedRoundTrip: bare go-sdk
 // with its own typed handler (mcp.AddTool), the Wrapper attached with
 // gosdk.AddTool and no telemetry, and the same observed (a JSON line, an SDK
-// span dropped by its processor, the metrics on a ManualReader).
+// span dropped by its processor, the metrics on a ManualReader); then, as
+// on mcp-go, sampled_out (ParentBased(TraceIDRatioBased(0.1))),
+// unsampled_parent (observed, called with a traceparent with flags 00 in
+// _meta: unsampledParams), log_only (slog.NewJSONHandler alone) and
+// log_newlogger (observe.NewLogger alone).
 func typedServers(b *testing.B) ([]string, []*mcp.Server) {
-	names := []string{"bare", "wrapped", "observed"}
+	names := []string{"bare", "wrapped", "observed", "sampled_out", "unsampled_parent", "log_only", "log_newlogger"}
 	var servers []*mcp.Server
-	for _, w := range []*wrap.Wrapper{nil, wrap.New(), wrap.New(obstest.WithObserver(benchobs.Observer(b)))} {
+	for _, w := range []*wrap.Wrapper{nil, wrap.New(), wrap.New(obstest.WithObserver(benchobs.Observer(b))),
+		wrap.New(obstest.WithObserver(benchobs.Observer(b, benchobs.SampledOut()))),
+		wrap.New(obstest.WithObserver(benchobs.Observer(b))),
+		wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil)))),
+		wrap.New(wrap.WithLogger(observe.NewLogger(observe.WithLogOutput(io.Discard), observe.WithLogFormat("json"))))} {
 		s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 		if w == nil {
 			mcp.AddTool(s, &mcp.Tool{Name: "forecast"}, benchForecast)
@@ -192,12 +201,33 @@ func typedServers(b *testing.B) ([]string, []*mcp.Server) {
 	return names, servers
 }
 
+// unsampledParams are the call of the unsampled_parent form.
+var unsampledParams = func() *mcp.CallToolParams {
+	var meta map[string]any
+	if err := json.Unmarshal([]byte(benchobs.UnsampledParent), &meta); err != nil {
+		panic(err)
+	}
+	return &mcp.CallToolParams{Meta: meta, Name: "forecast", Arguments: benchArgsJSON}
+}()
+
 func callForecast(ctx context.Context, cs *mcp.ClientSession) error {
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "forecast", Arguments: benchArgsJSON})
+	return callWith(ctx, cs, &mcp.CallToolParams{Name: "forecast", Arguments: benchArgsJSON})
+}
+
+func callWith(ctx context.Context, cs *mcp.ClientSession, p *mcp.CallToolParams) error {
+	res, err := cs.CallTool(ctx, p)
 	if err == nil && res.IsError {
 		err = fmt.Errorf("error result %+v", res.Content)
 	}
 	return err
+}
+
+// formCall calls the forecast tool as form name does.
+func formCall(name string) func(context.Context, *mcp.ClientSession) error {
+	if name == "unsampled_parent" {
+		return func(ctx context.Context, cs *mcp.ClientSession) error { return callWith(ctx, cs, unsampledParams) }
+	}
+	return callForecast
 }
 
 // BenchmarkTypedRoundTrip measures a whole tools/call of a 6-field typed
@@ -207,11 +237,13 @@ func callForecast(ctx context.Context, cs *mcp.ClientSession) error {
 func BenchmarkTypedRoundTrip(b *testing.B) {
 	names, servers := typedServers(b)
 	sessions := make([]*mcp.ClientSession, len(servers))
+	calls := make([]func(context.Context, *mcp.ClientSession) error, len(servers))
 	for i, s := range servers {
 		sessions[i] = connect(b, "memory", s, i > 0)
+		calls[i] = formCall(names[i])
 	}
 	ctx := context.Background()
-	benchmix.Run(b, names, func(i int) error { return callForecast(ctx, sessions[i]) })
+	benchmix.Run(b, names, func(i int) error { return calls[i](ctx, sessions[i]) })
 }
 
 // BenchmarkTypedRoundTrip64 is the throughput of 64 concurrent sessions
@@ -228,12 +260,13 @@ func BenchmarkTypedRoundTrip64(b *testing.B) {
 	}
 	ctx := context.Background()
 	benchmix.Run(b, names, func(i int) error {
+		call := formCall(names[i])
 		var wg sync.WaitGroup
 		errc := make(chan error, n)
 		for _, cs := range sessions[i] {
 			wg.Go(func() {
 				for range 4 {
-					if err := callForecast(ctx, cs); err != nil {
+					if err := call(ctx, cs); err != nil {
 						errc <- err
 						return
 					}

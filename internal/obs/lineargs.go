@@ -1,0 +1,191 @@
+package obs
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpwrap/mcpwrap/internal/semconv"
+)
+
+// argumentsAttr is the line's arguments, b, in the form the handler
+// writes cheapest, with the same bytes: NewLogger's JSON handler takes JSON
+// this Recording rendered as it is (no compaction, no boxing of the
+// slice); slog's JSONHandler takes arguments by name (a flat object of
+// plain strings) as a group, which it writes itself instead of through
+// encoding/json; any other handler gets json.RawMessage.
+func (c *Recording) argumentsAttr(h slog.Handler, b []byte) slog.Attr {
+	if c.argState == argsOwn {
+		switch h := h.(type) {
+		case *handler:
+			if h.json != nil {
+				return slog.Any(semconv.KeyArguments, (*compactJSON)(&c.rawArgs))
+			}
+		case *slog.JSONHandler:
+			if v, ok := flatGroup(b); ok {
+				return slog.Attr{Key: semconv.KeyArguments, Value: v}
+			}
+		}
+	}
+	return slog.Any(semconv.KeyArguments, json.RawMessage(b))
+}
+
+// argumentsGroup is the arguments by name as a group, for a handler that
+// writes a group itself (slog's JSONHandler, NewLogger's): the members
+// of the JSON arguments would render to, in the tool's key order, without
+// rendering it. ok is false when that JSON must be rendered: the mode is
+// not names, the tool has no key order, the cap would cut it, there is
+// nothing to log, or it was rendered already.
+func (c *Recording) argumentsGroup() (_ slog.Value, ok bool) {
+	if c.argState != argsPending || c.args == nil || c.o.cfg.maxArgBytes <= 0 || c.anyTool || c.o.keyOrders == nil ||
+		c.o.cfg.argMode(c.tool) != argsNames {
+		return slog.Value{}, false
+	}
+	m, isMap := c.args.(map[string]any)
+	if !isMap || len(m) == 0 {
+		return slog.Value{}, false
+	}
+	ko := c.o.keyOrders.order(c.o.red, c.tool, m)
+	if ko == nil {
+		return slog.Value{}, false
+	}
+	attrs := make([]slog.Attr, len(ko.keys))
+	n := ko.size - 1 // the rendered JSON's length: ko.size counts one comma too many
+	for i, key := range ko.keys {
+		v, present := m[key]
+		if !present {
+			return slog.Value{}, false
+		}
+		s := Redacted
+		if !ko.secret[i] {
+			s = sizeText(v)
+		}
+		n += len(s)
+		attrs[i] = slog.String(key, s)
+	}
+	if n > c.o.cfg.maxArgBytes {
+		return slog.Value{}, false
+	}
+	return slog.GroupValue(attrs...), true
+}
+
+// groupArguments is argumentsGroup for the handlers that take a group
+// as cheaply as JSON.
+func (c *Recording) groupArguments(h slog.Handler) (slog.Value, bool) {
+	switch h := h.(type) {
+	case *slog.JSONHandler:
+		return c.argumentsGroup()
+	case *handler:
+		if h.json != nil {
+			return c.argumentsGroup()
+		}
+	}
+	return slog.Value{}, false
+}
+
+// sizeText is string(appendSizeOf(nil, v)), from sizeTexts or sizeOf's
+// constants when it can.
+func sizeText(v any) string {
+	switch x := v.(type) {
+	case string:
+		if len(x) < len(sizeTexts.str) {
+			return sizeTexts.str[len(x)]
+		}
+	case []any:
+		if len(x) < len(sizeTexts.arr) {
+			return sizeTexts.arr[len(x)]
+		}
+	case map[string]any:
+		if len(x) < len(sizeTexts.obj) {
+			return sizeTexts.obj[len(x)]
+		}
+	}
+	return sizeOf(v)
+}
+
+// sizeTexts are the texts of the common sizes, built once at start and
+// never written again, so that a line's arguments cost no formatting.
+var sizeTexts = func() (t struct{ str, arr, obj [256]string }) {
+	for i := range t.str {
+		t.str[i] = string(appendSizeOf(nil, strings.Repeat(" ", i)))
+		t.arr[i] = string(appendSizeOf(nil, make([]any, i)))
+		t.obj[i] = "<object, " + strconv.Itoa(i) + " keys>"
+	}
+	return t
+}()
+
+// compactJSON is JSON known to be valid and compact: the arguments as a
+// Recording rendered them. NewLogger's handler writes it as it is; any
+// handler marshalling it gets the same bytes.
+type compactJSON []byte
+
+// MarshalJSON returns the JSON.
+func (j *compactJSON) MarshalJSON() ([]byte, error) { return *j, nil }
+
+// flatGroup returns b, a JSON object whose values are strings and which
+// holds no escape (the arguments by name, with keys JSONHandler writes as
+// they are), as a group of its members, which slog's JSONHandler writes
+// as the same bytes; ok is false for anything else, and for {}, a group
+// JSONHandler would leave out.
+func flatGroup(b []byte) (slog.Value, bool) {
+	if len(b) < 2 || b[0] != '{' || b[1] != '"' || bytes.IndexByte(b, '\\') >= 0 {
+		return slog.Value{}, false
+	}
+	quotes := bytes.Count(b, []byte{'"'})
+	if quotes%4 != 0 {
+		return slog.Value{}, false
+	}
+	// The rendered arguments are never written again (capJSON keeps them
+	// in rawArgs for the span too), so the members can be read from them
+	// without a copy.
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	attrs := make([]slog.Attr, 0, quotes/4)
+	i := 1
+	for i < len(s) && s[i] == '"' {
+		k := strings.IndexByte(s[i+1:], '"') + i + 1 // the key's closing quote
+		if k+2 >= len(s) || s[k+1] != ':' || s[k+2] != '"' {
+			return slog.Value{}, false
+		}
+		v := strings.IndexByte(s[k+3:], '"') + k + 3 // the value's closing quote
+		if v < k+3 {
+			return slog.Value{}, false
+		}
+		attrs = append(attrs, slog.String(s[i+1:k], s[k+3:v]))
+		i = v + 1
+		if i+1 < len(s) && s[i] == ',' && s[i+1] == '"' {
+			i++
+		}
+	}
+	if i != len(s)-1 || s[i] != '}' || len(attrs) != quotes/4 {
+		return slog.Value{}, false
+	}
+	return slog.GroupValue(attrs...), true
+}
+
+// traceIDs is a span's trace and span id in hex, one after the other.
+type traceIDs [2 * (len(trace.TraceID{}) + len(trace.SpanID{}))]byte
+
+func (b *traceIDs) set(sc trace.SpanContext) {
+	tid, sid := sc.TraceID(), sc.SpanID()
+	hex.Encode(b[:], tid[:])
+	hex.Encode(b[2*len(tid):], sid[:])
+}
+
+// appendTraceIDs appends the ids of the call's span, which openSpan wrote
+// into c.ids once: the strings are read from there, without a copy.
+func (c *Recording) appendTraceIDs(attrs []slog.Attr) []slog.Attr {
+	if !c.idsSet {
+		return appendTraceIDs(attrs, c.span)
+	}
+	// c.ids is written once, in openSpan, before any line is logged, and
+	// never again.
+	ids := unsafe.String(&c.ids[0], len(c.ids))
+	n := 2 * len(trace.TraceID{})
+	return append(attrs, slog.String(semconv.KeyTraceID, ids[:n]), slog.String(semconv.KeySpanID, ids[n:]))
+}
