@@ -151,6 +151,11 @@ func TestGoSDKListsAndCallsFollowThePolicy(t *testing.T) {
 				hidden.Error() != strings.ReplaceAll(unknown.Error(), "no_such_tool", "delete_repository") {
 				t.Fatalf("hidden tool answered %v, an unknown one %v", hidden, unknown)
 			}
+			_, hiddenRes := connectAs(t, url, "reader", nil).ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "admin://audit"})
+			_, unknownRes := connectAs(t, url, "reader", nil).ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "admin://nothing"})
+			if hiddenRes == nil || unknownRes == nil || hiddenRes.Error() != strings.ReplaceAll(unknownRes.Error(), "admin://nothing", "admin://audit") {
+				t.Fatalf("hidden resource answered %v, an unknown one %v", hiddenRes, unknownRes)
+			}
 			ok, err := reader.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_issues"})
 			if err != nil || ok.IsError {
 				t.Fatalf("allowed call: %+v, %v", ok, err)

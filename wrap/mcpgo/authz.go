@@ -52,7 +52,11 @@ func local(s server.ClientSession) bool {
 func unknownName(r *call.Request) error {
 	switch r.Kind {
 	case call.Resource:
-		return fmt.Errorf("handler not found for resource URI '%s': %w", r.Name, server.ErrResourceNotFound)
+		code := mcp.RESOURCE_NOT_FOUND // resourceNotFoundCode's choice, per protocol
+		if r.Modern {
+			code = mcp.INVALID_PARAMS
+		}
+		return call.ProtocolError(&hiddenResource{uri: r.Name, code: code}, code, errs.NotFound)
 	case call.Prompt:
 		return call.ProtocolError(fmt.Errorf("prompt '%s' not found: %w", r.Name, server.ErrPromptNotFound),
 			mcp.INVALID_PARAMS, errs.NotFound)
@@ -197,3 +201,18 @@ func toolAnnotations(t mcp.Tool) authz.Annotations {
 	return authz.Annotations{Known: true, ReadOnly: isTrue(a.ReadOnlyHint), Idempotent: isTrue(a.IdempotentHint),
 		Destructive: a.DestructiveHint == nil || *a.DestructiveHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint}
 }
+
+// hiddenResource is mcp-go's answer to a URI no handler matches, for a
+// resource the caller may not read: mcp-go sends a resource handler's
+// error as -32603, so the error hook (onRPCError) gives it the code mcp-go
+// gives an unknown URI, and nothing else (no data), as mcp-go does.
+type hiddenResource struct {
+	uri  string
+	code int
+}
+
+func (h *hiddenResource) Error() string {
+	return fmt.Sprintf("handler not found for resource URI '%s': %v", h.uri, server.ErrResourceNotFound)
+}
+
+func (h *hiddenResource) Unwrap() error { return server.ErrResourceNotFound }

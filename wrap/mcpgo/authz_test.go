@@ -201,6 +201,16 @@ func TestHiddenToolIsAnsweredAsUnknown(t *testing.T) {
 	if want := strings.ReplaceAll(unknown, "no_such_tool", "delete_repository"); hidden != want {
 		t.Fatalf("hidden tool answered %q, an unknown one %q", hidden, unknown)
 	}
+	_, hiddenRes := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "admin://audit"}})
+	_, unknownRes := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "admin://nothing"}})
+	if hiddenRes == nil || unknownRes == nil || hiddenRes.Error() != strings.ReplaceAll(unknownRes.Error(), "admin://nothing", "admin://audit") {
+		t.Fatalf("hidden resource answered %v, an unknown one %v", hiddenRes, unknownRes)
+	}
+	_, hiddenPrompt := cl.GetPrompt(context.Background(), mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "secret_prompt"}})
+	_, unknownPrompt := cl.GetPrompt(context.Background(), mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "nothing"}})
+	if hiddenPrompt == nil || unknownPrompt == nil || hiddenPrompt.Error() != strings.ReplaceAll(unknownPrompt.Error(), "'nothing'", "'secret_prompt'") {
+		t.Fatalf("hidden prompt answered %v, an unknown one %v", hiddenPrompt, unknownPrompt)
+	}
 	if undeclared := rpcError(t, connectAs(t, url, "admin"), "forgotten"); !strings.Contains(undeclared, "not found") {
 		t.Fatalf("undeclared tool answered %q", undeclared)
 	}

@@ -144,6 +144,11 @@ func fill(ctx context.Context, r *call.Request, meta *mcp.Meta) {
 // logs a read of a URI no handler matches or a prompt mcp-go does not
 // know, which no middleware saw: the client's mistake, not_found.
 func (a *attached) onRPCError(ctx context.Context, msg any, err error) {
+	var hidden *hiddenResource
+	if errors.As(err, &hidden) {
+		sendCode(err, hidden.code) // the chain has logged it
+		return
+	}
 	var rpc *errmap.RPCError
 	if errors.As(err, &rpc) {
 		sendRPCError(err, rpc)

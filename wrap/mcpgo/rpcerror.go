@@ -51,3 +51,11 @@ func requestErrorField(err error, name string) reflect.Value {
 func writable(f reflect.Value) reflect.Value {
 	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
 }
+
+// sendCode gives mcp-go's *requestError in err the JSON-RPC code code,
+// leaving its data as it is (the layout checked as sendRPCError does).
+func sendCode(err error, code int) {
+	if c := requestErrorField(err, "code"); c.Kind() == reflect.Int {
+		writable(c).SetInt(int64(code))
+	}
+}
