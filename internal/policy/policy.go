@@ -326,31 +326,41 @@ func (e *Engine) Subject(c authz.Caller) string {
 // Confirmation returns the confirmation policy.
 func (e *Engine) Confirmation() authz.Confirm { return e.p.Confirm }
 
-// WarnUndeclared logs, once per name, a warning that the policy declares
-// nothing for method on name, so every caller is denied it: at start-up
-// for what a server registered before it was attached, and at the first
-// request for the rest.
-func (e *Engine) WarnUndeclared(ctx context.Context, o *obs.Observer, method, name string) {
+// Warn logs, once per name, a warning that r's method on r's name is
+// denied to every caller whatever its token: no policy declares it, or
+// read-only mode hides a tool not annotated readOnlyHint (a server that
+// annotates nothing would otherwise lose every tool in silence). It is
+// called at start-up for what a server registered before it was attached,
+// and at the first request or list for the rest; at most maxWarned names
+// are remembered, since prompt names and URIs come from requests.
+func (e *Engine) Warn(ctx context.Context, o *obs.Observer, r authz.Request) {
 	if o == nil {
 		return
 	}
-	if _, ok := e.Required(method, name); ok {
+	var why string
+	switch _, declared := e.Required(r.Method, r.Name); {
+	case !declared:
+		why = "no policy declares " + r.Method + " " + r.Name +
+			"; it is denied to every caller (declare it in the policy, or name it in Policy.Public)"
+	case e.p.ReadOnly && r.Method == ToolsCall && !(r.Annotations.Known && r.Annotations.ReadOnly):
+		why = "read-only mode hides tool " + r.Name + " from every caller: it is not annotated readOnlyHint"
+	default:
 		return
 	}
-	if _, seen := e.warned.Load(method + " " + name); seen {
+	key := r.Method + " " + r.Name
+	if _, seen := e.warned.Load(key); seen {
 		return
 	}
 	if n := e.warnedN.Add(1); n > maxWarned {
 		if n == maxWarned+1 {
-			o.Log(ctx, slog.LevelWarn, "authorization: more names than "+strconv.Itoa(maxWarned)+" are declared by no policy; the next are not named")
+			o.Log(ctx, slog.LevelWarn, "authorization: more names than "+strconv.Itoa(maxWarned)+" are denied to every caller; the next are not named")
 		}
 		return
 	}
-	if _, seen := e.warned.LoadOrStore(method+" "+name, true); seen {
+	if _, seen := e.warned.LoadOrStore(key, true); seen {
 		return
 	}
-	o.Log(ctx, slog.LevelWarn, "authorization: no policy declares "+method+" "+name+
-		"; it is denied to every caller (declare it in the policy, or name it in Policy.Public)")
+	o.Log(ctx, slog.LevelWarn, "authorization: "+why)
 }
 
 // Checks reports whether the policy has a Check, which reads the

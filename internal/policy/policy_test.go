@@ -127,17 +127,17 @@ func TestHashSubject(t *testing.T) {
 	}
 }
 
-// TestWarnUndeclaredIsBounded: undeclared names come from requests, which
+// TestWarningsAreBounded: undeclared names come from requests, which
 // a client chooses; the policy warns of a bounded number of them and
 // remembers no more.
-func TestWarnUndeclaredIsBounded(t *testing.T) {
+func TestWarningsAreBounded(t *testing.T) {
 	e := policy.New(authz.Policy{})
 	logs := &logbuf.Buffer{}
 	o := obs.New(obs.WithLogger(logs.Logger()))
 	for i := range 3000 {
-		e.WarnUndeclared(context.Background(), o, policy.PromptsGet, "prompt_"+strconv.Itoa(i))
+		e.Warn(context.Background(), o, authz.Request{Method: policy.PromptsGet, Name: "prompt_" + strconv.Itoa(i)})
 	}
-	e.WarnUndeclared(context.Background(), o, policy.PromptsGet, "prompt_0") // seen: no line
+	e.Warn(context.Background(), o, authz.Request{Method: policy.PromptsGet, Name: "prompt_0"}) // seen: no line
 	lines, err := logs.Lines()
 	if err != nil {
 		t.Fatal(err)

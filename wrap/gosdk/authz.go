@@ -113,15 +113,16 @@ func ask(ctx context.Context, r *call.Request, msg string) (call.Reply, error) {
 // filterList leaves out of a tools/list, prompts/list, resources/list or
 // resources/templates/list result what the caller may not use, as e
 // decides; any other result is returned as it is. The result is copied,
-// never changed: go-sdk may hold it. What the policy does not declare is
-// warned of here, once: go-sdk lets no one read a server's tools but
+// never changed: go-sdk may hold it. What is denied to every caller (not
+// declared, or hidden by read-only mode) is warned of here, once: go-sdk lets no one read a server's tools but
 // through its lists, so the first list is the earliest time.
 func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, req mcp.Request, res mcp.Result) mcp.Result {
 	c := callerOf(ctx, req.GetExtra())
 	visible := func(method, name string, a authz.Annotations) bool {
-		d := e.Decide(ctx, c, authz.Request{Method: method, Name: name, Listing: true, Annotations: a})
-		if d.Reason == policy.ReasonUndeclared {
-			e.WarnUndeclared(ctx, o, method, name)
+		r := authz.Request{Method: method, Name: name, Listing: true, Annotations: a}
+		d := e.Decide(ctx, c, r)
+		if d.Reason == policy.ReasonUndeclared || d.Reason == policy.ReasonReadOnly {
+			e.Warn(ctx, o, r)
 		}
 		return d.Verdict != policy.Hidden
 	}

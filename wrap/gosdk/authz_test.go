@@ -290,3 +290,31 @@ func stdioOwner(t *testing.T, plain string) {
 		t.Fatalf("the log line does not name the process owner: %s", stderr.String())
 	}
 }
+
+// TestGoSDKReadOnlyMode: read-only mode lists and runs only the tools
+// annotated readOnlyHint, whatever the token, answers the others as
+// unknown, and warns once, at the first list, of each tool it hides from
+// everyone.
+func TestGoSDKReadOnlyMode(t *testing.T) {
+	p := goPolicy()
+	p.ReadOnly = true
+	as := newAuthzServer(t, p)
+	url := as.serve(t, false)
+	admin := connectAs(t, url, "admin", nil)
+	if got := names(t, admin); !slices.Equal(got, []string{"list_issues", "ping"}) {
+		t.Fatalf("read-only lists %v", got)
+	}
+	_ = names(t, connectAs(t, url, "reader", nil))
+	if _, err := admin.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_repository"}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
+		t.Fatalf("delete_repository in read-only mode: %v", err)
+	}
+	if n := as.runs["delete_repository"].Load(); n != 0 {
+		t.Fatalf("delete_repository ran %d times", n)
+	}
+	if got := strings.Count(as.logs.String(), "read-only mode hides tool delete_repository"); got != 1 {
+		t.Fatalf("%d warnings that read-only mode hides delete_repository: %s", got, as.logs.String())
+	}
+	if strings.Contains(as.logs.String(), "read-only mode hides tool list_issues") {
+		t.Fatal("a read-only tool was warned of")
+	}
+}

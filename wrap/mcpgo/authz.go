@@ -151,14 +151,14 @@ func authorizeLists(s *server.MCPServer, w any) {
 		return out
 	})(s)
 	o, ctx := adapter.Observer(w), context.Background()
-	for name := range s.ListTools() {
-		e.WarnUndeclared(ctx, o, policy.ToolsCall, name)
+	for name, st := range s.ListTools() {
+		e.Warn(ctx, o, authz.Request{Method: policy.ToolsCall, Name: name, Annotations: toolAnnotations(st.Tool)})
 	}
 	for name := range s.ListPrompts() {
-		e.WarnUndeclared(ctx, o, policy.PromptsGet, name)
+		e.Warn(ctx, o, authz.Request{Method: policy.PromptsGet, Name: name})
 	}
 	for uri := range s.ListResources() {
-		e.WarnUndeclared(ctx, o, policy.ResourcesRead, uri)
+		e.Warn(ctx, o, authz.Request{Method: policy.ResourcesRead, Name: uri})
 	}
 	h := s.GetHooks()
 	if h == nil {

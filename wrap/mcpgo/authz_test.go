@@ -331,6 +331,13 @@ func TestReadOnlyModeAllowsOnlyReadOnlyTools(t *testing.T) {
 	if n := ps.runs["delete_repository"].Load(); n != 0 {
 		t.Fatalf("delete_repository ran %d times in read-only mode", n)
 	}
+	// Hidden from every caller whatever its token: said once, at start-up.
+	if got := strings.Count(ps.logs.String(), "read-only mode hides tool delete_repository"); got != 1 {
+		t.Fatalf("%d warnings that read-only mode hides delete_repository: %s", got, ps.logs.String())
+	}
+	if strings.Contains(ps.logs.String(), "read-only mode hides tool list_issues") {
+		t.Fatal("a read-only tool was warned of")
+	}
 }
 
 type elicitor struct {
