@@ -176,6 +176,8 @@ func appendJSONValue(b []byte, v slog.Value) ([]byte, bool) {
 		switch x := v.Any().(type) {
 		case *compactJSON:
 			return append(b, *x...), true
+		case *namedArgs:
+			return x.appendJSON(b), true
 		case json.RawMessage:
 			return appendRawJSON(b, x)
 		case json.Marshaler:
@@ -237,6 +239,10 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && plain8(s[i:i+8]) {
+			i += 8
+			continue
+		}
 		if c := s[i]; c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
 				i++
@@ -278,6 +284,18 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// plain8 reports whether the 8 bytes of s are ASCII that JSON writes as
+// they are (no control character, quote or backslash), all eight at once:
+// the bytes of a word minus 0x20 borrow, and those XORed with '"' or '\\'
+// become zero, only where one is not plain, which sets its high bit.
+func plain8(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	q, bs := x^(ones*'"'), x^(ones*'\\')
+	return (x|(x-ones*0x20)|(q-ones)&^q|(bs-ones)&^bs)&highs == 0
 }
 
 // withAttrs returns the jsonLine of a handler given attrs, nil when they

@@ -36,54 +36,111 @@ func (c *Recording) argumentsAttr(h slog.Handler, b []byte) slog.Attr {
 	return slog.Any(semconv.KeyArguments, json.RawMessage(b))
 }
 
-// argumentsGroup is the arguments by name as a group, for a handler that
-// writes a group itself (slog's JSONHandler, NewLogger's): the members
-// of the JSON arguments would render to, in the tool's key order, without
-// rendering it. ok is false when that JSON must be rendered: the mode is
-// not names, the tool has no key order, the cap would cut it, there is
-// nothing to log, or it was rendered already.
-func (c *Recording) argumentsGroup() (_ slog.Value, ok bool) {
+// namedArgs is a Recording seen as its arguments by name through the
+// tool's key order (named), which NewLogger's JSON handler writes straight
+// into its line (no group, no attribute per argument) and any other
+// handler marshals to the same bytes: {"key":"<string, 5 bytes>",...},
+// the keys sorted. It is the Recording itself, so that the line's value
+// costs no allocation and the Recording no more bytes.
+type namedArgs Recording
+
+// appendJSON appends the arguments' JSON. Keys are plain (keyOrder holds
+// only those) and the texts are plain ASCII, so nothing needs escaping.
+func (a *namedArgs) appendJSON(b []byte) []byte {
+	ko, m := a.named, a.args.(map[string]any)
+	b = append(b, '{')
+	for i, key := range ko.keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, key...)
+		b = append(b, `":"`...)
+		if ko.secret[i] {
+			b = append(b, Redacted...)
+		} else {
+			b = appendSizeOf(b, m[key])
+		}
+		b = append(b, '"')
+	}
+	return append(b, '}')
+}
+
+// MarshalJSON returns the arguments' JSON, for a handler other than
+// NewLogger's.
+func (a *namedArgs) MarshalJSON() ([]byte, error) { return a.appendJSON(nil), nil }
+
+// namedArguments is the arguments by name, without rendering them, for a
+// handler that writes them itself: ok is false when their JSON must be
+// rendered: the mode is not names, the tool has no key order, the cap
+// would cut it, there is nothing to log, or it was rendered already.
+func (c *Recording) namedArguments() (_ *namedArgs, ok bool) {
 	if c.argState != argsPending || c.args == nil || c.o.cfg.maxArgBytes <= 0 || c.anyTool || c.o.keyOrders == nil ||
 		c.o.cfg.argMode(c.tool) != argsNames {
-		return slog.Value{}, false
+		return nil, false
 	}
 	m, isMap := c.args.(map[string]any)
 	if !isMap || len(m) == 0 {
-		return slog.Value{}, false
+		return nil, false
 	}
 	ko := c.o.keyOrders.order(c.o.red, c.tool, m)
 	if ko == nil {
-		return slog.Value{}, false
+		return nil, false
 	}
-	attrs := make([]slog.Attr, len(ko.keys))
 	n := ko.size - 1 // the rendered JSON's length: ko.size counts one comma too many
+	var scratch [64]byte
 	for i, key := range ko.keys {
 		v, present := m[key]
 		if !present {
-			return slog.Value{}, false
+			return nil, false
 		}
-		s := Redacted
-		if !ko.secret[i] {
-			s = sizeText(v)
+		if ko.secret[i] {
+			n += len(Redacted)
+		} else {
+			n += len(appendSizeOf(scratch[:0], v))
 		}
-		n += len(s)
-		attrs[i] = slog.String(key, s)
 	}
 	if n > c.o.cfg.maxArgBytes {
+		return nil, false
+	}
+	c.named = ko
+	return (*namedArgs)(c), true
+}
+
+// argumentsGroup is the arguments by name as a group, for slog's
+// JSONHandler, which writes a group itself instead of through
+// encoding/json: the members the JSON would render to, in the tool's key
+// order, without rendering it (ok as namedArguments').
+func (c *Recording) argumentsGroup() (slog.Value, bool) {
+	a, ok := c.namedArguments()
+	if !ok {
 		return slog.Value{}, false
+	}
+	ko, m := a.named, a.args.(map[string]any)
+	attrs := make([]slog.Attr, len(ko.keys))
+	for i, key := range ko.keys {
+		s := Redacted
+		if !ko.secret[i] {
+			s = sizeText(m[key])
+		}
+		attrs[i] = slog.String(key, s)
 	}
 	return slog.GroupValue(attrs...), true
 }
 
-// groupArguments is argumentsGroup for the handlers that take a group
-// as cheaply as JSON.
-func (c *Recording) groupArguments(h slog.Handler) (slog.Value, bool) {
+// lineArguments is the arguments by name in the form the handler writes
+// cheapest: NewLogger's JSON handler writes namedArgs itself, slog's
+// JSONHandler a group; ok is false for any other handler, or when
+// namedArguments' is.
+func (c *Recording) lineArguments(h slog.Handler) (slog.Value, bool) {
 	switch h := h.(type) {
 	case *slog.JSONHandler:
 		return c.argumentsGroup()
 	case *handler:
 		if h.json != nil {
-			return c.argumentsGroup()
+			if a, ok := c.namedArguments(); ok {
+				return slog.AnyValue(a), true
+			}
 		}
 	}
 	return slog.Value{}, false

@@ -52,7 +52,7 @@ func (c *Recording) log(ctx context.Context, out *Report, now time.Time, d time.
 	if c.protocol != "" {
 		attrs = append(attrs, slog.String(semconv.KeyProtocolVersion, c.protocol))
 	}
-	if v, ok := c.groupArguments(l.Handler()); ok {
+	if v, ok := c.lineArguments(l.Handler()); ok {
 		attrs = append(attrs, slog.Attr{Key: semconv.KeyArguments, Value: v})
 	} else if b, text := c.arguments(); b != nil {
 		attrs = append(attrs, c.argumentsAttr(l.Handler(), b))

@@ -35,12 +35,18 @@ type serverSpanKey struct{}
 // concurrent use; a nil *Recording does nothing, which is how the
 // no-telemetry path stays free.
 type Recording struct {
-	o         *Observer
-	span      trace.Span  // nil without tracing
-	owned     bool        // we started the span, so we end it
-	anyTool   bool        // the tool is whatever the client named (unknown): not a metric attribute
-	early     bool        // begin is before the span starts: mcp-go's hook saw the call first
-	kind      requestKind // tools/call (the zero value), resources/read or prompts/get
+	o       *Observer
+	span    trace.Span  // nil without tracing
+	owned   bool        // we started the span, so we end it
+	anyTool bool        // the tool is whatever the client named (unknown): not a metric attribute
+	early   bool        // begin is before the span starts: mcp-go's hook saw the call first
+	kind    requestKind // tools/call (the zero value), resources/read or prompts/get
+	// The arguments are rendered once, by the goroutine that starts and
+	// ends the call (startSpan, log), so no lock is needed.
+	argState argState
+	// idsSet says ids are the span's trace and span id for the log lines,
+	// written by openSpan when there is a logger and never again.
+	idsSet    bool
 	begin     time.Time
 	tool      string
 	callID    string
@@ -54,15 +60,10 @@ type Recording struct {
 	secOnce sync.Once
 	secrets []string // secret values in the arguments and headers
 
-	// The arguments are rendered once, by the goroutine that starts and
-	// ends the call (startSpan, log), so no lock is needed.
-	argState argState
-	argText  string // the rendered arguments, unless they are rawArgs
+	argText string    // the rendered arguments, unless they are rawArgs
+	named   *keyOrder // the key order of the arguments by name for the line (namedArgs), set by namedArguments
 
-	// ids are the span's trace and span id for the log lines, written by
-	// openSpan (idsSet) when there is a logger and never again.
-	ids    traceIDs
-	idsSet bool
+	ids traceIDs
 	// id holds callID when Start chose it, written once.
 	id [16]byte
 }
