@@ -35,6 +35,14 @@ func Observer(tb testing.TB, opts ...sdktrace.TracerProviderOption) *obs.Observe
 		obs.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
 }
 
+// NewLoggerObserver is Observer with NewLogger's JSON lines (the default
+// logger) in place of slog.NewJSONHandler's.
+func NewLoggerObserver(tb testing.TB, opts ...sdktrace.TracerProviderOption) *obs.Observer {
+	tp, mp := Providers(tb, opts...)
+	return obs.New(obs.WithTracerProvider(tp), obs.WithMeterProvider(mp),
+		obs.WithLogger(obs.NewLogger(obs.WithLogOutput(io.Discard), obs.WithLogFormat("json"))))
+}
+
 // SampledOut is the sampler of the benchmarks' sampled_out form: a root
 // span is recorded once in ten, a child as its parent was.
 func SampledOut() sdktrace.TracerProviderOption {

@@ -95,6 +95,17 @@ func (j *jsonLine) writeLine(mu *sync.Mutex, w io.Writer, t time.Time, level slo
 // was appended (JSONHandler's result, which elides empty groups), ok is
 // false when a holds something jsonLine does not write.
 func appendJSONAttr(b []byte, a slog.Attr, sep bool) (_ []byte, wrote, ok bool) {
+	switch a.Value.Kind() {
+	case slog.KindString, slog.KindInt64, slog.KindFloat64, slog.KindBool:
+		// Most of a line: nothing to resolve, elide or look into.
+		if sep {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, a.Key)
+		b = append(b, ':')
+		b, ok = appendJSONValue(b, a.Value)
+		return b, true, ok
+	}
 	a.Value = a.Value.Resolve()
 	v := a.Value
 	if a.Key == "" && v.Kind() == slog.KindAny && v.Any() == nil {
@@ -193,6 +204,25 @@ func appendJSONValue(b []byte, v slog.Value) ([]byte, bool) {
 // what JSONHandler calls), false for NaN and infinities, which JSONHandler
 // reports as an error.
 func appendJSONFloat(b []byte, f float64) ([]byte, bool) {
+	if f >= 0 && f < 1<<33 {
+		// A whole number of thousandths (a duration in milliseconds from
+		// microseconds): below 2^33 the float's spacing is under 2e-6, so
+		// its shortest form is those thousandths, written here without
+		// the shortest-float search.
+		if n := int64(math.Round(f * 1000)); float64(n)/1000 == f {
+			b = strconv.AppendInt(b, n/1000, 10)
+			if frac := n % 1000; frac != 0 {
+				b = append(b, '.', byte('0'+frac/100))
+				if frac %= 100; frac != 0 {
+					b = append(b, byte('0'+frac/10))
+					if frac %= 10; frac != 0 {
+						b = append(b, byte('0'+frac))
+					}
+				}
+			}
+			return b, true
+		}
+	}
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return b, false
 	}

@@ -71,12 +71,14 @@ var unsampledCall = []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","param
 //   - log_only: wrap.WithLogger(slog.NewJSONHandler) alone;
 //   - log_floor: bare mcp-go with the same JSON line written by hand
 //     (slog.NewJSONHandler, constant values), nothing else;
-//   - log_newlogger: wrap.WithLogger(observe.NewLogger), JSON, alone.
+//   - log_newlogger: wrap.WithLogger(observe.NewLogger), JSON, alone;
+//   - observed_newlogger, sampled_out_newlogger: observed and sampled_out
+//     with observe.NewLogger's JSON lines instead of slog.NewJSONHandler's.
 func typedForms(b *testing.B) ([]string, []*server.MCPServer, [][]byte) {
 	names := []string{"bare", "wrapped", "observed", "telemetry_floor", "sampled_out", "sampled_out_floor", "unsampled_parent",
-		"bare_meta", "log_only", "log_floor", "log_newlogger"}
+		"bare_meta", "log_only", "log_floor", "log_newlogger", "observed_newlogger", "sampled_out_newlogger"}
 	msgs := [][]byte{forecastCall, forecastCall, forecastCall, forecastCall, forecastCall, forecastCall, unsampledCall,
-		unsampledCall, forecastCall, forecastCall, forecastCall}
+		unsampledCall, forecastCall, forecastCall, forecastCall, forecastCall, forecastCall}
 	newBare := func() *server.MCPServer {
 		s := server.NewMCPServer("bench", "1.0.0")
 		s.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
@@ -101,13 +103,16 @@ func typedForms(b *testing.B) ([]string, []*server.MCPServer, [][]byte) {
 	logFloor := server.NewMCPServer("bench", "1.0.0", server.WithToolHandlerMiddleware(handWrittenLine()))
 	logFloor.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
 	servers = append(servers, logFloor,
-		typed(wrap.New(wrap.WithLogger(observe.NewLogger(observe.WithLogOutput(io.Discard), observe.WithLogFormat("json"))))))
+		typed(wrap.New(wrap.WithLogger(observe.NewLogger(observe.WithLogOutput(io.Discard), observe.WithLogFormat("json"))))),
+		typed(wrap.New(obstest.WithObserver(benchobs.NewLoggerObserver(b)))),
+		typed(wrap.New(obstest.WithObserver(benchobs.NewLoggerObserver(b, benchobs.SampledOut())))))
 	return names, servers, msgs
 }
 
 // against are the ratios BenchmarkTypedCall reports besides ×bare.
 var against = map[string]string{"unsampled_parent": "bare_meta", "observed": "telemetry_floor", "log_only": "log_floor",
-	"log_newlogger": "log_floor", "sampled_out": "sampled_out_floor"}
+	"log_newlogger": "log_floor", "sampled_out": "sampled_out_floor", "observed_newlogger": "telemetry_floor",
+	"sampled_out_newlogger": "sampled_out_floor"}
 
 // handWrittenLine is log_only's line written by hand: the same JSON line
 // with constant values through slog.NewJSONHandler, no span, no metric.
