@@ -46,10 +46,17 @@ type namedArgs Recording
 
 // appendJSON appends the arguments' JSON. Keys are plain (keyOrder holds
 // only those) and the texts are plain ASCII, so nothing needs escaping.
+// When a remembered key is missing (the client sent other keys, as many),
+// it appends what the line would hold without the key order instead.
 func (a *namedArgs) appendJSON(b []byte) []byte {
 	ko, m := a.named, a.args.(map[string]any)
+	start := len(b)
 	b = append(b, '{')
 	for i, key := range ko.keys {
+		v, present := m[key]
+		if !present {
+			return (*Recording)(a).appendRendered(b[:start])
+		}
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -59,12 +66,26 @@ func (a *namedArgs) appendJSON(b []byte) []byte {
 		if ko.secret[i] {
 			b = append(b, Redacted...)
 		} else {
-			b = appendSizeOf(b, m[key])
+			b = appendSizeOf(b, v)
 		}
 		b = append(b, '"')
 	}
 	return append(b, '}')
 }
+
+// appendRendered appends the arguments as the line holds them when they
+// are rendered (arguments): JSON as it is, or capped text as a string.
+func (c *Recording) appendRendered(b []byte) []byte {
+	if j, text := c.arguments(); j != nil {
+		return append(b, j...)
+	} else {
+		return appendJSONString(b, text)
+	}
+}
+
+// maxSizeText is the longest text appendSizeOf writes: "<string, " and
+// " bytes>" around a length of 19 digits.
+const maxSizeText = len("<string, ") + 19 + len(" bytes>")
 
 // MarshalJSON returns the arguments' JSON, for a handler other than
 // NewLogger's.
@@ -88,6 +109,12 @@ func (c *Recording) namedArguments() (_ *namedArgs, ok bool) {
 		return nil, false
 	}
 	n := ko.size - 1 // the rendered JSON's length: ko.size counts one comma too many
+	if n+maxSizeText*len(ko.keys) <= c.o.cfg.maxArgBytes {
+		// Within the cap whatever the values: appendJSON looks them up
+		// once, as it writes them.
+		c.named = ko
+		return (*namedArgs)(c), true
+	}
 	var scratch [64]byte
 	for i, key := range ko.keys {
 		v, present := m[key]
@@ -119,9 +146,13 @@ func (c *Recording) argumentsGroup() (slog.Value, bool) {
 	ko, m := a.named, a.args.(map[string]any)
 	attrs := make([]slog.Attr, len(ko.keys))
 	for i, key := range ko.keys {
+		v, present := m[key]
+		if !present {
+			return slog.Value{}, false
+		}
 		s := Redacted
 		if !ko.secret[i] {
-			s = sizeText(m[key])
+			s = sizeText(v)
 		}
 		attrs[i] = slog.String(key, s)
 	}

@@ -22,6 +22,15 @@ func manyFields(n int) map[string]any {
 	return m
 }
 
+// longKeys is n arguments under 120-byte keys: past the 2 KiB cap.
+func longKeys(n int) map[string]any {
+	m := make(map[string]any, n)
+	for i := range n {
+		m[fmt.Sprintf("%03d", i)+strings.Repeat("k", 117)] = "v"
+	}
+	return m
+}
+
 // wrapped hides a handler's type, so the Observer hands it the arguments
 // as json.RawMessage.
 type wrapped struct{ slog.Handler }
@@ -37,24 +46,33 @@ func TestArgumentsLineIsTheSameForEveryJSONHandler(t *testing.T) {
 		name string
 		args map[string]any
 		opts []obs.Option
+		then map[string]any // the second call's arguments, when not args
 	}{
-		{"names", map[string]any{"city": "Paris", "days": 3.0, "hourly": true, "tags": []any{"a"}, "o": map[string]any{}}, nil},
-		{"secret", map[string]any{"city": "Paris", "api_key": "sk-123"}, nil},
-		{"odd keys", map[string]any{"naïve": "x", `q"uote`: "y", "tab\tkey": 1.0, "\u2028": "z", "<b>": "&"}, nil},
-		{"empty", map[string]any{}, nil},
+		{"names", map[string]any{"city": "Paris", "days": 3.0, "hourly": true, "tags": []any{"a"}, "o": map[string]any{}}, nil, nil},
+		{"secret", map[string]any{"city": "Paris", "api_key": "sk-123"}, nil, nil},
+		{"odd keys", map[string]any{"naïve": "x", `q"uote`: "y", "tab\tkey": 1.0, "\u2028": "z", "<b>": "&"}, nil, nil},
+		{"empty", map[string]any{}, nil, nil},
 		{"sizes", map[string]any{"long": strings.Repeat("x", 300), "list": make([]any, 300), "short_list": []any{1.0},
-			"obj": map[string]any{"a": 1.0}, "null": nil, "n": json.Number("7")}, nil},
-		{"past the cap", manyFields(200), nil},
-		{"just under the cap", manyFields(60), nil},
-		{"values", map[string]any{"city": "Paris", "days": 3.0, "note": "<b>\"q\"</b>"}, []obs.Option{obs.WithArgumentValues()}},
+			"obj": map[string]any{"a": 1.0}, "null": nil, "n": json.Number("7")}, nil, nil},
+		{"past the cap", manyFields(200), nil, nil},
+		{"just under the cap", manyFields(60), nil, nil},
+		{"values", map[string]any{"city": "Paris", "days": 3.0, "note": "<b>\"q\"</b>"}, []obs.Option{obs.WithArgumentValues()}, nil},
+		{"other keys, as many", map[string]any{"city": "Paris", "days": 3.0}, nil, map[string]any{"city": "Paris", "api_key": "k", "z": 1.0}},
+		{"other keys, as many, past the cap", manyFields(20), nil, longKeys(20)},
+		{"other keys, as many, odd", map[string]any{"a": 1.0, "b": 2.0}, nil, map[string]any{"a": 1.0, `q"uote`: "y"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			raw, _ := json.Marshal(tc.args)
 			req := &call.Request{Kind: call.Tool, Name: "forecast", Args: tc.args, Raw: raw}
+			then := req
+			if tc.then != nil {
+				raw, _ := json.Marshal(tc.then)
+				then = &call.Request{Kind: call.Tool, Name: "forecast", Args: tc.then, Raw: raw}
+			}
 			line := func(h slog.Handler) string {
 				o := obs.New(append([]obs.Option{obs.WithLogger(slog.New(h)), obs.WithoutTracing(), obs.WithoutMetrics()}, tc.opts...)...)
-				for range 2 { // the key order made, then remembered
+				for _, req := range []*call.Request{req, then} { // the key order made, then remembered
 					ctx, r := o.Start(context.Background(), req, "c1")
 					r.End(ctx, obs.Report{Outcome: obs.OutcomeSuccess, Attempts: 1})
 				}

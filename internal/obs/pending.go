@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/internal/call"
@@ -20,7 +19,7 @@ import (
 // chain observed the request.
 func (o *Observer) Began(ctx context.Context, requestID string) {
 	if done := ctx.Done(); done != nil {
-		o.calls.store(done, &pending{id: requestID, begin: time.Now()})
+		o.calls.store(done, pending{id: requestID, begin: time.Now()})
 	}
 }
 
@@ -30,37 +29,42 @@ func (o *Observer) Began(ctx context.Context, requestID string) {
 // out: exactly one log line and span per request either way. unknownTool
 // keeps the client-chosen name out of the metric's attributes.
 func (o *Observer) Answered(ctx context.Context, req *call.Request, out Report, unknownTool bool) {
-	var p *pending
+	var p pending
+	var began bool
 	if done := ctx.Done(); done != nil {
-		p = o.calls.take(done)
+		p, began = o.calls.take(done)
 	}
-	if p != nil && p.seen.Load() {
+	if p.seen {
 		return
 	}
 	begin := time.Now()
-	if p != nil {
+	if began {
 		begin = p.begin
 	}
 	c := o.newRecording(ctx, req, newCallID(), begin)
-	c.early = p != nil
+	c.early = began
 	c.anyTool = unknownTool
 	_, c = c.startSpan(ctx, req)
 	c.End(ctx, out)
 }
 
-// pending is a request between the SDK's first hook and its answer.
+// pending is a request between the SDK's first hook and its answer, held
+// by value: a request costs the map no allocation of its own.
 type pending struct {
 	id    string // the JSON-RPC request id
 	begin time.Time
-	seen  atomic.Bool // Start ran for it: the chain logs it
+	seen  bool // Start ran for it: the chain logs it
 }
 
-func (o *Observer) pendingOf(ctx context.Context) *pending {
+// claim returns the JSON-RPC request id Began noted for ctx's request, and
+// marks the request seen, so that Answered leaves its line to the chain;
+// ok is false when Began did not note it.
+func (o *Observer) claim(ctx context.Context) (id string, ok bool) {
 	done := ctx.Done()
 	if done == nil {
-		return nil
+		return "", false
 	}
-	return o.calls.load(done)
+	return o.calls.claim(done)
 }
 
 // pendingCalls holds the requests between Began and Answered by their
@@ -77,7 +81,7 @@ const pendingShards = 16
 
 type pendingShard struct {
 	mu sync.Mutex
-	m  map[<-chan struct{}]*pending
+	m  map[<-chan struct{}]pending
 	_  [48]byte // a cache line each
 }
 
@@ -86,26 +90,31 @@ func (c *pendingCalls) shard(done <-chan struct{}) *pendingShard {
 	return &c.shards[(p>>4^p>>8^p>>12)%pendingShards]
 }
 
-func (c *pendingCalls) store(done <-chan struct{}, p *pending) {
+func (c *pendingCalls) store(done <-chan struct{}, p pending) {
 	s := c.shard(done)
 	s.mu.Lock()
 	if s.m == nil {
-		s.m = make(map[<-chan struct{}]*pending)
+		s.m = make(map[<-chan struct{}]pending)
 	}
 	s.m[done] = p
 	s.mu.Unlock()
 }
 
-func (c *pendingCalls) load(done <-chan struct{}) *pending {
+// claim marks done's request seen and returns its id.
+func (c *pendingCalls) claim(done <-chan struct{}) (string, bool) {
 	s := c.shard(done)
 	s.mu.Lock()
-	p := s.m[done]
+	p, ok := s.m[done]
+	if ok && !p.seen {
+		p.seen = true
+		s.m[done] = p
+	}
 	s.mu.Unlock()
-	return p
+	return p.id, ok
 }
 
 // take removes and returns done's request.
-func (c *pendingCalls) take(done <-chan struct{}) *pending {
+func (c *pendingCalls) take(done <-chan struct{}) (pending, bool) {
 	s := c.shard(done)
 	s.mu.Lock()
 	p, ok := s.m[done]
@@ -113,7 +122,7 @@ func (c *pendingCalls) take(done <-chan struct{}) *pending {
 		delete(s.m, done)
 	}
 	s.mu.Unlock()
-	return p
+	return p, ok
 }
 
 // len is how many requests are pending.

@@ -106,11 +106,8 @@ func (o *Observer) Start(ctx context.Context, req *call.Request, callID string) 
 	if callID == "" {
 		c.newCallID()
 	}
-	if p := o.pendingOf(ctx); p != nil {
-		if c.requestID == "" {
-			c.requestID = p.id
-		}
-		p.seen.Store(true)
+	if id, ok := o.claim(ctx); ok && c.requestID == "" {
+		c.requestID = id
 	}
 	return c.startSpan(ctx, req)
 }

@@ -34,6 +34,7 @@ type attached struct {
 	// added the hooks again: its after-call hook runs without a
 	// before-call one, and the chain has logged it already.
 	repaired sync.Map
+	repairs  atomic.Int32 // how many repaired holds: most calls look nowhere else
 }
 
 // addHooks registers the hooks on the server's Hooks, creating them when
@@ -58,7 +59,7 @@ func (a *attached) register(h *server.Hooks) {
 		case m == mcp.MethodResourcesRead || m == mcp.MethodPromptsGet:
 			a.onRPCError(ctx, msg, err)
 		case m == mcp.MethodToolsCall && o != nil:
-			if _, ok := a.repaired.LoadAndDelete(ctx.Done()); ok {
+			if a.wasRepaired(ctx) {
 				return
 			}
 			req, _ := msg.(*mcp.CallToolRequest)
@@ -74,11 +75,24 @@ func (a *attached) register(h *server.Hooks) {
 		o.Began(ctx, formatRequestID(id))
 	})
 	h.AddAfterCallTool(func(ctx context.Context, id any, req *mcp.CallToolRequest, result any) {
-		if _, ok := a.repaired.LoadAndDelete(ctx.Done()); ok {
+		if a.wasRepaired(ctx) {
 			return
 		}
 		answered(ctx, o, nil, id, req, result, nil)
 	})
+}
+
+// wasRepaired reports, once, whether ctx's call is the one during which
+// checkHooks added the hooks again.
+func (a *attached) wasRepaired(ctx context.Context) bool {
+	if a.repairs.Load() == 0 {
+		return false
+	}
+	if _, ok := a.repaired.LoadAndDelete(ctx.Done()); ok {
+		a.repairs.Add(-1)
+		return true
+	}
+	return false
 }
 
 // checkHooks adds the hooks again when the server's Hooks were replaced
@@ -110,6 +124,7 @@ func (a *attached) checkHooks(ctx context.Context) {
 	}
 	if done := ctx.Done(); done != nil {
 		a.repaired.Store(done, struct{}{})
+		a.repairs.Add(1)
 	}
 	a.register(h)
 	if o := adapter.Observer(a.w); o != nil {
