@@ -29,20 +29,41 @@ func (o *Observer) Began(ctx context.Context, requestID string) {
 // out: exactly one log line and span per request either way. unknownTool
 // keeps the client-chosen name out of the metric's attributes.
 func (o *Observer) Answered(ctx context.Context, req *call.Request, out Report, unknownTool bool) {
-	var p pending
-	var began bool
+	if u, seen := o.Settle(ctx); !seen {
+		o.AnsweredUnseen(ctx, u, req, out, unknownTool)
+	}
+}
+
+// Unseen is a request the chain did not observe, as Settle found it.
+type Unseen struct {
+	began bool // Began noted it, at begin
+	begin time.Time
+}
+
+// Settle is Answered's first half, for a caller that need not build the
+// request when the chain observed it (seen, the common case): it closes
+// what Began opened; when seen is false the caller hands the request to
+// AnsweredUnseen with u.
+func (o *Observer) Settle(ctx context.Context) (u Unseen, seen bool) {
 	if done := ctx.Done(); done != nil {
-		p, began = o.calls.take(done)
+		var p pending
+		if p, u.began = o.calls.take(done); p.seen {
+			return u, true
+		}
+		u.begin = p.begin
 	}
-	if p.seen {
-		return
-	}
-	begin := time.Now()
-	if began {
-		begin = p.begin
+	return u, false
+}
+
+// AnsweredUnseen is Answered's second half: it records a request Settle
+// found unseen.
+func (o *Observer) AnsweredUnseen(ctx context.Context, u Unseen, req *call.Request, out Report, unknownTool bool) {
+	begin := u.begin
+	if !u.began {
+		begin = time.Now()
 	}
 	c := o.newRecording(ctx, req, newCallID(), begin)
-	c.early = began
+	c.early = u.began
 	c.anyTool = unknownTool
 	_, c = c.startSpan(ctx, req)
 	c.End(ctx, out)

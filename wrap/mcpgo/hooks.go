@@ -138,6 +138,10 @@ func (a *attached) checkHooks(ctx context.Context) {
 // A tool that exists but was answered as unknown was hidden by e, the
 // policy (authorizeLists' filter): its line carries the decision.
 func answered(ctx context.Context, o *obs.Observer, e *policy.Engine, id any, req *mcp.CallToolRequest, result any, err error) {
+	u, seen := o.Settle(ctx)
+	if seen {
+		return // the chain logged it
+	}
 	var r call.Request
 	r.Kind = call.Tool
 	if req != nil {
@@ -159,7 +163,7 @@ func answered(ctx context.Context, o *obs.Observer, e *policy.Engine, id any, re
 			rep.Authz = e.Audit(e.Decide(ctx, c, authz.Request{Method: policy.ToolsCall, Name: r.Name, Annotations: policy.AnnotationsOf(info)}), c)
 		}
 	}
-	o.Answered(ctx, &r, rep, notFound)
+	o.AnsweredUnseen(ctx, u, &r, rep, notFound)
 }
 
 // unseenReport describes mcp-go's own answer: a JSON-RPC error, an
