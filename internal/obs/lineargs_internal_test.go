@@ -1,8 +1,14 @@
 package obs
 
 import (
+	"context"
 	"log/slog"
+	"net/http"
+	"net/textproto"
 	"testing"
+	"time"
+
+	"github.com/mcpwrap/mcpwrap/internal/call"
 )
 
 // TestFlatGroup: the arguments by name become a group; JSON that is not a
@@ -16,5 +22,19 @@ func TestFlatGroup(t *testing.T) {
 		if _, ok := flatGroup([]byte(b)); ok {
 			t.Errorf("flatGroup(%s) is a group", b)
 		}
+	}
+}
+
+// TestProtocolHeaderKeyIsCanonical: newRecording indexes the header by
+// headerProtocolVersion, which finds it only in its canonical form.
+func TestProtocolHeaderKeyIsCanonical(t *testing.T) {
+	if k := textproto.CanonicalMIMEHeaderKey(headerProtocolVersion); k != headerProtocolVersion {
+		t.Fatalf("header key %q is not canonical (%q)", headerProtocolVersion, k)
+	}
+	h := http.Header{}
+	h.Set("mcp-protocol-version", "2025-11-25")
+	c := New().newRecording(context.Background(), &call.Request{Kind: call.Tool, Name: "t", Header: h}, "id", time.Now())
+	if c.protocol != "2025-11-25" {
+		t.Fatalf("protocol %q from the header, want 2025-11-25", c.protocol)
 	}
 }

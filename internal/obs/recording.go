@@ -127,13 +127,17 @@ func (o *Observer) newRecording(_ context.Context, req *call.Request, callID str
 		c.args = nil
 	}
 	c.protocol = safeText(capString(req.Protocol, maxNameBytes))
-	if c.protocol == "" && req.Header != nil {
-		c.protocol = safeText(capString(req.Header.Get(headerProtocolVersion), maxNameBytes))
+	if c.protocol == "" {
+		// The key is canonical: indexed without Get's canonicalising.
+		if v := req.Header[headerProtocolVersion]; len(v) > 0 {
+			c.protocol = safeText(capString(v[0], maxNameBytes))
+		}
 	}
 	return c
 }
 
-// headerProtocolVersion is the HTTP header carrying the protocol version.
+// headerProtocolVersion is the HTTP header carrying the protocol version,
+// in its canonical form.
 const headerProtocolVersion = "Mcp-Protocol-Version"
 
 // isEmptyArgs reports whether a resource's or prompt's arguments hold
