@@ -235,6 +235,30 @@ func BenchmarkTypedCallEach(b *testing.B) {
 	}
 }
 
+// BenchmarkLineShare splits log_newlogger's cost: bare, wrapped,
+// log_off (observe.NewLogger at WARN: the call recorded, the request id
+// handed over, the line not written) and log_newlogger, taking turns.
+func BenchmarkLineShare(b *testing.B) {
+	bare := server.NewMCPServer("bench", "1.0.0")
+	bare.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
+	typed := func(w *wrap.Wrapper) *server.MCPServer {
+		s := server.NewMCPServer("bench", "1.0.0", attached(w))
+		s.AddTools(mcpgo.Typed(w, mcp.NewTool("forecast"), benchForecast))
+		return s
+	}
+	logger := func(level slog.Level) *slog.Logger {
+		return observe.NewLogger(observe.WithLogOutput(io.Discard), observe.WithLogFormat("json"), observe.WithLogLevel(level))
+	}
+	names := []string{"bare", "wrapped", "log_off", "log_newlogger"}
+	servers := []*server.MCPServer{bare, typed(wrap.New()), typed(wrap.New(wrap.WithLogger(logger(slog.LevelWarn)))),
+		typed(wrap.New(wrap.WithLogger(logger(slog.LevelInfo))))}
+	ctxs := make([]context.Context, len(servers))
+	for i, s := range servers {
+		ctxs[i] = sessionContext(b, s, "bench-session")
+	}
+	benchmix.Run(b, names, func(i int) error { return handle(ctxs[i], servers[i]) })
+}
+
 // sessions is the number of concurrent sessions of BenchmarkTypedCall64.
 const sessions = 64
 
