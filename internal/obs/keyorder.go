@@ -27,12 +27,19 @@ func (k *keyOrders) appendSizes(r *Redactor, tool string, m map[string]any) (b [
 	if ko == nil {
 		return nil, false
 	}
-	b = make([]byte, 0, ko.size+16*len(ko.keys))
+	return ko.appendJSON(make([]byte, 0, ko.size+16*len(ko.keys)), m)
+}
+
+// appendJSON appends m's arguments by name in the key order: the keys
+// are plain and the texts plain ASCII, so nothing needs escaping; ok is
+// false, and b is cut back, when a remembered key is missing from m.
+func (ko *keyOrder) appendJSON(b []byte, m map[string]any) (_ []byte, ok bool) {
+	start := len(b)
 	b = append(b, '{')
 	for i, key := range ko.keys {
 		v, present := m[key]
 		if !present {
-			return nil, false
+			return b[:start], false
 		}
 		if i > 0 {
 			b = append(b, ',')

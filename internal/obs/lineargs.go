@@ -44,33 +44,14 @@ func (c *Recording) argumentsAttr(h slog.Handler, b []byte) slog.Attr {
 // costs no allocation and the Recording no more bytes.
 type namedArgs Recording
 
-// appendJSON appends the arguments' JSON. Keys are plain (keyOrder holds
-// only those) and the texts are plain ASCII, so nothing needs escaping.
-// When a remembered key is missing (the client sent other keys, as many),
-// it appends what the line would hold without the key order instead.
+// appendJSON appends the arguments' JSON; when a remembered key is
+// missing (the client sent other keys, as many), it appends what the line
+// would hold without the key order instead.
 func (a *namedArgs) appendJSON(b []byte) []byte {
-	ko, m := a.named, a.args.(map[string]any)
-	start := len(b)
-	b = append(b, '{')
-	for i, key := range ko.keys {
-		v, present := m[key]
-		if !present {
-			return (*Recording)(a).appendRendered(b[:start])
-		}
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = append(b, key...)
-		b = append(b, `":"`...)
-		if ko.secret[i] {
-			b = append(b, Redacted...)
-		} else {
-			b = appendSizeOf(b, v)
-		}
-		b = append(b, '"')
+	if b, ok := a.named.appendJSON(b, a.args.(map[string]any)); ok {
+		return b
 	}
-	return append(b, '}')
+	return (*Recording)(a).appendRendered(b)
 }
 
 // appendRendered appends the arguments as the line holds them when they
