@@ -1,0 +1,140 @@
+package mcpgo_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+)
+
+// hostileServer is a server written the way others write them (their
+// constructor and options, untyped handlers reading a map, fmt.Errorf, a
+// panic) with the retrofit's one line, logging to l.
+func hostileServer(l *slog.Logger) *server.MCPServer {
+	s := server.NewMCPServer("notes", "0.3.1", server.WithRecovery(), server.WithToolCapabilities(true))
+	echo := func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(fmt.Sprint(len(req.GetArguments()))), nil
+	}
+	s.AddTool(mcp.NewTool("echo"), echo)
+	s.AddTool(mcp.NewTool("login"), echo)
+	s.AddTool(mcp.NewTool("fails"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, fmt.Errorf("connect postgres://app:hunter2@db.internal:5432/notes: %s", req.GetString("why", "refused"))
+	})
+	s.AddTool(mcp.NewTool("panics"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		panic("index out of range")
+	})
+	type noteArgs struct {
+		Title string `json:"title" validate:"required,max=20"`
+	}
+	w := wrap.New(wrap.WithLogger(l))
+	s.AddTools(mcpgo.Typed(w, mcp.NewTool("add_note"), func(_ context.Context, _ mcp.CallToolRequest, a noteArgs) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("added " + a.Title), nil
+	}))
+	mcpgo.Attach(s, w)
+	return s
+}
+
+// hostileCalls are the arguments of the calls TestNewLoggerLinesAreJSONHandlers
+// makes: big, many, odd, deep, keys that change, and calls that fail.
+func hostileCalls() []struct {
+	tool string
+	args map[string]any
+} {
+	many := map[string]any{}
+	for i := range 300 {
+		many[fmt.Sprintf("k%03d", i)] = i
+	}
+	deep := map[string]any{"leaf": true}
+	for range 200 {
+		deep = map[string]any{"d": deep}
+	}
+	return []struct {
+		tool string
+		args map[string]any
+	}{
+		{"echo", map[string]any{"text": "hi", "n": 3, "ok": true, "none": nil}},
+		{"echo", map[string]any{"text": "hi", "n": 3, "ok": true, "none": nil}},
+		{"echo", map[string]any{"text": strings.Repeat("x", 1<<20), "list": make([]any, 5000)}},
+		{"echo", many},
+		{"echo", map[string]any{`q"uote`: 1, "tab\tkey": "a\x01b", "\u2028": "z", "naïve": "é", "<b>&": "</b>"}},
+		{"echo", map[string]any{"a": 1, "b": 2}},
+		{"echo", map[string]any{"a": 1, "c": 2}}, // as many keys, one other
+		{"echo", map[string]any{"api_key": "sk-live-abcdefghijklmnop", "password": "hunter2", "user": "ann"}},
+		{"login", map[string]any{"api_key": "sk-live-abcdefghijklmnop", "password": "hunter2", "user": "ann"}},
+		{"login", map[string]any{"api_key": "sk-live-abcdefghijklmnop", "password": "hunter2", "user": "bob"}},
+		{"echo", deep},
+		{"fails", map[string]any{"why": "refused"}},
+		{"panics", nil},
+		{"add_note", map[string]any{"title": "groceries"}},
+		{"add_note", map[string]any{"title": strings.Repeat("long ", 10)}},
+		{"no_such_tool", map[string]any{"x": 1}},
+	}
+}
+
+// volatileKeys are the line's members that differ between two runs of the
+// same calls.
+var volatileKeys = []string{"time", "duration_ms", "call_id", "session_id", "stack"}
+
+// TestNewLoggerLinesAreJSONHandlers: a server as its authors write it,
+// retrofitted with observe.NewLogger, writes the lines slog.NewJSONHandler
+// writes for the same calls from a hostile client (huge, many, odd, deep
+// and changing arguments, secrets, errors, panics, unknown tools), over
+// streamable HTTP and stdio, member for member but the time, duration,
+// call id, session and panic stack.
+func TestNewLoggerLinesAreJSONHandlers(t *testing.T) {
+	transports := map[string]func(*testing.T, *server.MCPServer) *client.Client{
+		"http":  func(t *testing.T, s *server.MCPServer) *client.Client { return testserver.StartHTTP(t, s).Client },
+		"stdio": func(t *testing.T, s *server.MCPServer) *client.Client { return testserver.StartStdio(t, s) },
+	}
+	for name, start := range transports {
+		t.Run(name, func(t *testing.T) {
+			lines := func(l *slog.Logger, buf *logbuf.Buffer) []string {
+				cl := start(t, hostileServer(l))
+				for _, c := range hostileCalls() {
+					req := mcp.CallToolRequest{}
+					req.Params.Name, req.Params.Arguments = c.tool, c.args
+					_, _ = cl.CallTool(context.Background(), req) // failures are answers here
+				}
+				var out []string
+				for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+					var m map[string]any
+					if err := json.Unmarshal([]byte(line), &m); err != nil {
+						t.Fatalf("not a JSON line: %v: %q", err, line)
+					}
+					for _, k := range volatileKeys {
+						delete(m, k)
+					}
+					b, _ := json.Marshal(m)
+					out = append(out, string(b))
+				}
+				return out
+			}
+			var ref, ours logbuf.Buffer
+			want := lines(slog.New(slog.NewJSONHandler(&ref, nil)), &ref)
+			got := lines(observe.NewLogger(observe.WithLogOutput(&ours), observe.WithLogFormat("json")), &ours)
+			if n := len(hostileCalls()); len(want) < n {
+				t.Fatalf("JSONHandler wrote %d lines for %d calls:\n%s", len(want), n, ref.String())
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("NewLogger wrote\n%s\nJSONHandler\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			for _, secret := range []string{"hunter2", "sk-live-abcdefghijklmnop"} {
+				if strings.Contains(ours.String(), secret) {
+					t.Errorf("NewLogger's lines hold %q", secret)
+				}
+			}
+		})
+	}
+}
