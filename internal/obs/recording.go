@@ -176,9 +176,10 @@ func (c *Recording) startSpan(ctx context.Context, req *call.Request) (context.C
 }
 
 // startAttrs are the span's attributes a sampler may read, given at its
-// start: the ones the MCP semantic conventions mark sampling-relevant that
-// are known (the method, the tool, prompt or resource, the JSON-RPC
-// request id and the session).
+// start: what names the request (the method, the tool, prompt or
+// resource, the JSON-RPC request id and the session). The MCP semantic
+// conventions mark none sampling-relevant (model/mcp/spans.yaml); these
+// are the ones a sampler can tell calls apart by, and cost no rendering.
 func (c *Recording) startAttrs(method, target string) []attribute.KeyValue {
 	n := 2
 	for _, v := range [...]string{c.requestID, c.sessionID} {

@@ -39,9 +39,9 @@ func keys(kv []attribute.KeyValue) []string {
 }
 
 // TestSamplerSeesTheSamplingRelevantAttributes: a sampler is given the
-// attributes the semantic conventions mark sampling-relevant at the span's
-// start, and a recorded span still ends with every attribute; a dropped
-// span is never handed the others.
+// attributes that name the request (startAttrs) at the span's start, and
+// a recorded span still ends with every attribute; a dropped span is never
+// handed the others.
 func TestSamplerSeesTheSamplingRelevantAttributes(t *testing.T) {
 	req := &call.Request{Kind: call.Tool, Name: "forecast", RequestID: "7", Session: "s-1", Protocol: "2025-06-18",
 		Args: map[string]any{"city": "Paris"}, Raw: []byte(`{"city":"Paris"}`)}
