@@ -204,11 +204,12 @@ func appendJSONValue(b []byte, v slog.Value) ([]byte, bool) {
 // what JSONHandler calls), false for NaN and infinities, which JSONHandler
 // reports as an error.
 func appendJSONFloat(b []byte, f float64) ([]byte, bool) {
-	if f >= 0 && f < 1<<33 {
+	if f >= 0 && f < 1<<33 && !math.Signbit(f) {
 		// A whole number of thousandths (a duration in milliseconds from
 		// microseconds): below 2^33 the float's spacing is under 2e-6, so
 		// its shortest form is those thousandths, written here without
-		// the shortest-float search.
+		// the shortest-float search. Negative zero is left to strconv,
+		// which writes it as -0.
 		if n := int64(math.Round(f * 1000)); float64(n)/1000 == f {
 			b = strconv.AppendInt(b, n/1000, 10)
 			if frac := n % 1000; frac != 0 {

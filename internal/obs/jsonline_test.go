@@ -44,7 +44,7 @@ func TestNewLoggerWritesWhatJSONHandlerWrites(t *testing.T) {
 			slog.String("trace_id", "4bf92f3577b34da6a3ce929d0e0e4736")}},
 		{"escapes", "a \"quoted\"\n\tline\\ <b>&amp;</b>", slog.LevelWarn, []slog.Attr{
 			slog.String("k\"ey", "ctl \x01\x1f\x7f é \u2028\u2029 \xff\xfe end"), slog.String("", "empty key")}},
-		{"numbers", "n", slog.LevelError + 2, []slog.Attr{slog.Float64("zero", 0), slog.Float64("neg", -0.0),
+		{"numbers", "n", slog.LevelError + 2, []slog.Attr{slog.Float64("zero", 0), slog.Float64("neg", math.Copysign(0, -1)),
 			slog.Float64("tiny", 1e-7), slog.Float64("huge", 1e21), slog.Float64("big", 123456789.125),
 			slog.Float64("e-09", 3e-9), slog.Int64("min", math.MinInt64), slog.Uint64("max", math.MaxUint64),
 			slog.Bool("t", true), slog.Duration("d", 1500*time.Millisecond), slog.Time("at", when)}},
