@@ -34,7 +34,6 @@ type attached struct {
 	// added the hooks again: its after-call hook runs without a
 	// before-call one, and the chain has logged it already.
 	repaired sync.Map
-	repairs  atomic.Int32 // how many repaired holds: most calls look nowhere else
 }
 
 // addHooks registers the hooks on the server's Hooks, creating them when
@@ -85,14 +84,8 @@ func (a *attached) register(h *server.Hooks) {
 // wasRepaired reports, once, whether ctx's call is the one during which
 // checkHooks added the hooks again.
 func (a *attached) wasRepaired(ctx context.Context) bool {
-	if a.repairs.Load() == 0 {
-		return false
-	}
-	if _, ok := a.repaired.LoadAndDelete(ctx.Done()); ok {
-		a.repairs.Add(-1)
-		return true
-	}
-	return false
+	_, ok := a.repaired.LoadAndDelete(ctx.Done())
+	return ok
 }
 
 // checkHooks adds the hooks again when the server's Hooks were replaced
@@ -124,7 +117,6 @@ func (a *attached) checkHooks(ctx context.Context) {
 	}
 	if done := ctx.Done(); done != nil {
 		a.repaired.Store(done, struct{}{})
-		a.repairs.Add(1)
 	}
 	a.register(h)
 	if o := adapter.Observer(a.w); o != nil {
