@@ -47,19 +47,26 @@ func TestArgumentsLineIsTheSameForEveryJSONHandler(t *testing.T) {
 		args map[string]any
 		opts []obs.Option
 		then map[string]any // the second call's arguments, when not args
+		// authz is the call's decision: its scopes are a []string, which
+		// NewLogger hands JSONHandler with the whole line, arguments too.
+		authz *obs.Authz
 	}{
-		{"names", map[string]any{"city": "Paris", "days": 3.0, "hourly": true, "tags": []any{"a"}, "o": map[string]any{}}, nil, nil},
-		{"secret", map[string]any{"city": "Paris", "api_key": "sk-123"}, nil, nil},
-		{"odd keys", map[string]any{"naïve": "x", `q"uote`: "y", "tab\tkey": 1.0, "\u2028": "z", "<b>": "&"}, nil, nil},
-		{"empty", map[string]any{}, nil, nil},
+		{"names", map[string]any{"city": "Paris", "days": 3.0, "hourly": true, "tags": []any{"a"}, "o": map[string]any{}}, nil, nil, nil},
+		{"secret", map[string]any{"city": "Paris", "api_key": "sk-123"}, nil, nil, nil},
+		{"odd keys", map[string]any{"naïve": "x", `q"uote`: "y", "tab\tkey": 1.0, "\u2028": "z", "<b>": "&"}, nil, nil, nil},
+		{"empty", map[string]any{}, nil, nil, nil},
 		{"sizes", map[string]any{"long": strings.Repeat("x", 300), "list": make([]any, 300), "short_list": []any{1.0},
-			"obj": map[string]any{"a": 1.0}, "null": nil, "n": json.Number("7")}, nil, nil},
-		{"past the cap", manyFields(200), nil, nil},
-		{"just under the cap", manyFields(60), nil, nil},
-		{"values", map[string]any{"city": "Paris", "days": 3.0, "note": "<b>\"q\"</b>"}, []obs.Option{obs.WithArgumentValues()}, nil},
-		{"other keys, as many", map[string]any{"city": "Paris", "days": 3.0}, nil, map[string]any{"city": "Paris", "api_key": "k", "z": 1.0}},
-		{"other keys, as many, past the cap", manyFields(20), nil, longKeys(20)},
-		{"other keys, as many, odd", map[string]any{"a": 1.0, "b": 2.0}, nil, map[string]any{"a": 1.0, `q"uote`: "y"}},
+			"obj": map[string]any{"a": 1.0}, "null": nil, "n": json.Number("7")}, nil, nil, nil},
+		{"past the cap", manyFields(200), nil, nil, nil},
+		{"just under the cap", manyFields(60), nil, nil, nil},
+		{"values", map[string]any{"city": "Paris", "days": 3.0, "note": "<b>\"q\"</b>"}, []obs.Option{obs.WithArgumentValues()}, nil, nil},
+		{"other keys, as many", map[string]any{"city": "Paris", "days": 3.0}, nil, map[string]any{"city": "Paris", "api_key": "k", "z": 1.0}, nil},
+		{"other keys, as many, past the cap", manyFields(20), nil, longKeys(20), nil},
+		{"other keys, as many, odd", map[string]any{"a": 1.0, "b": 2.0}, nil, map[string]any{"a": 1.0, `q"uote`: "y"}, nil},
+		{"with a decision", map[string]any{"city": "Paris", "api_key": "k"}, nil, nil,
+			&obs.Authz{Decision: "allowed", Subject: "ann", Required: []string{"weather:read"}, Granted: []string{"weather:read", "<b>"}}},
+		{"with a decision, other keys", map[string]any{"a": 1.0, "b": 2.0}, nil, map[string]any{"a": 1.0, "c": "y"},
+			&obs.Authz{Decision: "allowed", Subject: "ann", Granted: []string{"x"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,7 +81,7 @@ func TestArgumentsLineIsTheSameForEveryJSONHandler(t *testing.T) {
 				o := obs.New(append([]obs.Option{obs.WithLogger(slog.New(h)), obs.WithoutTracing(), obs.WithoutMetrics()}, tc.opts...)...)
 				for _, req := range []*call.Request{req, then} { // the key order made, then remembered
 					ctx, r := o.Start(context.Background(), req, "c1")
-					r.End(ctx, obs.Report{Outcome: obs.OutcomeSuccess, Attempts: 1})
+					r.End(ctx, obs.Report{Outcome: obs.OutcomeSuccess, Attempts: 1, Authz: tc.authz})
 				}
 				return ""
 			}
