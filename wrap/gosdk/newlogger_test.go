@@ -1,0 +1,113 @@
+package gosdk_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
+)
+
+// notesServer is a go-sdk server written the way others write them (the
+// SDK's own typed AddTool, raw handlers reading a map, fmt.Errorf, a
+// panic) with the retrofit's one line, logging to l.
+func notesServer(l *slog.Logger) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "0.3.1"}, nil)
+	obj := map[string]any{"type": "object"}
+	echo := func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args map[string]any
+		_ = json.Unmarshal(req.Params.Arguments, &args)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(len(args))}}}, nil
+	}
+	s.AddTool(&mcp.Tool{Name: "echo", InputSchema: obj}, echo)
+	s.AddTool(&mcp.Tool{Name: "login", InputSchema: obj}, echo)
+	s.AddTool(&mcp.Tool{Name: "fails", InputSchema: obj}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, fmt.Errorf("connect postgres://app:hunter2@db.internal:5432/notes: refused")
+	})
+	s.AddTool(&mcp.Tool{Name: "panics", InputSchema: obj}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		panic("index out of range")
+	})
+	type note struct {
+		Title string `json:"title"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "add_note"}, func(_ context.Context, _ *mcp.CallToolRequest, n note) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "added " + n.Title}}}, nil, nil
+	})
+	gosdk.Attach(s, wrap.New(wrap.WithLogger(l)))
+	return s
+}
+
+// TestGoSDKNewLoggerLinesAreJSONHandlers is mcp-go's
+// TestNewLoggerLinesAreJSONHandlers on go-sdk: the same hostile calls, in
+// memory and over streamable HTTP, NewLogger's lines byte for byte
+// JSONHandler's but the time, duration, call id, session and stack. On
+// go-sdk the arguments reach the line as the client's raw JSON, decoded
+// once for it, not through the key order mcp-go's decoded map takes.
+func TestGoSDKNewLoggerLinesAreJSONHandlers(t *testing.T) {
+	many := map[string]any{}
+	for i := range 300 {
+		many[fmt.Sprintf("k%03d", i)] = i
+	}
+	deep := map[string]any{"leaf": true}
+	for range 200 {
+		deep = map[string]any{"d": deep}
+	}
+	secret := map[string]any{"api_key": "sk-live-abcdefghijklmnop", "password": "hunter2", "user": "ann"}
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"echo", map[string]any{"text": "hi", "n": 3, "ok": true, "none": nil}},
+		{"echo", map[string]any{"text": "hi", "n": 3, "ok": true, "none": nil}},
+		{"echo", map[string]any{"text": strings.Repeat("x", 1<<20), "list": make([]any, 5000)}},
+		{"echo", many},
+		{"echo", map[string]any{`q"uote`: 1, "tab\tkey": "a\x01b", "\u2028": "z", "naïve": "é", "<b>&": "</b>"}},
+		{"echo", map[string]any{"a": 1, "b": 2}},
+		{"echo", map[string]any{"a": 1, "c": 2}},
+		{"echo", deep},
+		{"login", secret},
+		{"login", secret},
+		{"fails", map[string]any{"why": "refused"}},
+		{"panics", nil},
+		{"add_note", map[string]any{"title": "groceries"}},
+		{"add_note", map[string]any{"title": 7}}, // go-sdk's own schema check refuses it
+		{"no_such_tool", map[string]any{"x": 1}},
+	}
+	for _, transport := range []string{"memory", "http"} {
+		t.Run(transport, func(t *testing.T) {
+			lines := func(l *slog.Logger, buf *logbuf.Buffer) string {
+				cs := connect(t, transport, notesServer(l), true)
+				for _, c := range calls {
+					_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args}) // failures are answers here
+				}
+				out, err := buf.Stable()
+				if err != nil {
+					t.Fatal(err)
+				}
+				return out
+			}
+			var ref, ours logbuf.Buffer
+			want := lines(slog.New(slog.NewJSONHandler(&ref, nil)), &ref)
+			got := lines(observe.NewLogger(observe.WithLogOutput(&ours), observe.WithLogFormat("json")), &ours)
+			if n := strings.Count(want, "\n"); n < len(calls)-1 { // the unknown tool may be answered before any middleware
+				t.Fatalf("JSONHandler wrote %d lines for %d calls:\n%s", n, len(calls), want)
+			}
+			if got != want {
+				t.Fatalf("NewLogger wrote\n%s\nJSONHandler\n%s", got, want)
+			}
+			for _, s := range []string{"hunter2", "sk-live-abcdefghijklmnop"} {
+				if strings.Contains(ours.String(), s) {
+					t.Errorf("NewLogger's lines hold %q", s)
+				}
+			}
+		})
+	}
+}
