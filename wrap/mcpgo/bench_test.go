@@ -79,17 +79,8 @@ func typedForms(b *testing.B) ([]string, []*server.MCPServer, [][]byte) {
 		"bare_meta", "log_only", "log_floor", "log_newlogger", "observed_newlogger", "sampled_out_newlogger"}
 	msgs := [][]byte{forecastCall, forecastCall, forecastCall, forecastCall, forecastCall, forecastCall, unsampledCall,
 		unsampledCall, forecastCall, forecastCall, forecastCall, forecastCall, forecastCall}
-	newBare := func() *server.MCPServer {
-		s := server.NewMCPServer("bench", "1.0.0")
-		s.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
-		return s
-	}
+	newBare, typed := bareForecast, typedForecast
 	servers := []*server.MCPServer{newBare()}
-	typed := func(w *wrap.Wrapper) *server.MCPServer {
-		s := server.NewMCPServer("bench", "1.0.0", attached(w))
-		s.AddTools(mcpgo.Typed(w, mcp.NewTool("forecast"), benchForecast))
-		return s
-	}
 	servers = append(servers, typed(wrap.New()), typed(wrap.New(obstest.WithObserver(benchobs.Observer(b)))))
 	floor := server.NewMCPServer("bench", "1.0.0", server.WithToolHandlerMiddleware(handWrittenTelemetry(b)))
 	floor.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
@@ -235,23 +226,31 @@ func BenchmarkTypedCallEach(b *testing.B) {
 	}
 }
 
+// bareForecast is mcp-go serving the forecast tool with its own typed
+// handler.
+func bareForecast() *server.MCPServer {
+	s := server.NewMCPServer("bench", "1.0.0")
+	s.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
+	return s
+}
+
+// typedForecast is the forecast tool through mcpgo.Typed, attached to w.
+func typedForecast(w *wrap.Wrapper) *server.MCPServer {
+	s := server.NewMCPServer("bench", "1.0.0", attached(w))
+	s.AddTools(mcpgo.Typed(w, mcp.NewTool("forecast"), benchForecast))
+	return s
+}
+
 // BenchmarkLineShare splits log_newlogger's cost: bare, wrapped,
 // log_off (observe.NewLogger at WARN: the call recorded, the request id
 // handed over, the line not written) and log_newlogger, taking turns.
 func BenchmarkLineShare(b *testing.B) {
-	bare := server.NewMCPServer("bench", "1.0.0")
-	bare.AddTool(mcp.NewTool("forecast"), mcp.NewTypedToolHandler(benchForecast))
-	typed := func(w *wrap.Wrapper) *server.MCPServer {
-		s := server.NewMCPServer("bench", "1.0.0", attached(w))
-		s.AddTools(mcpgo.Typed(w, mcp.NewTool("forecast"), benchForecast))
-		return s
-	}
 	logger := func(level slog.Level) *slog.Logger {
 		return observe.NewLogger(observe.WithLogOutput(io.Discard), observe.WithLogFormat("json"), observe.WithLogLevel(level))
 	}
 	names := []string{"bare", "wrapped", "log_off", "log_newlogger"}
-	servers := []*server.MCPServer{bare, typed(wrap.New()), typed(wrap.New(wrap.WithLogger(logger(slog.LevelWarn)))),
-		typed(wrap.New(wrap.WithLogger(logger(slog.LevelInfo))))}
+	servers := []*server.MCPServer{bareForecast(), typedForecast(wrap.New()),
+		typedForecast(wrap.New(wrap.WithLogger(logger(slog.LevelWarn)))), typedForecast(wrap.New(wrap.WithLogger(logger(slog.LevelInfo))))}
 	ctxs := make([]context.Context, len(servers))
 	for i, s := range servers {
 		ctxs[i] = sessionContext(b, s, "bench-session")
