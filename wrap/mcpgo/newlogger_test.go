@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -86,27 +89,45 @@ func hostileCalls() []struct {
 // retrofitted with observe.NewLogger, writes the lines slog.NewJSONHandler
 // writes for the same calls from a hostile client (huge, many, odd, deep
 // and changing arguments, secrets, errors, panics, unknown tools), over
-// streamable HTTP and stdio, byte for byte but the time, duration, call
-// id, session and panic stack.
+// streamable HTTP, stdio and stateless HTTP with two clients at once,
+// byte for byte but the time, duration, call id, session and panic stack
+// (the lines sorted: two clients' interleave).
 func TestNewLoggerLinesAreJSONHandlers(t *testing.T) {
-	transports := map[string]func(*testing.T, *server.MCPServer) *client.Client{
-		"http":  func(t *testing.T, s *server.MCPServer) *client.Client { return testserver.StartHTTP(t, s).Client },
-		"stdio": func(t *testing.T, s *server.MCPServer) *client.Client { return testserver.StartStdio(t, s) },
+	stateless := func(t *testing.T, s *server.MCPServer) []*client.Client {
+		srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStateLess(true)))
+		t.Cleanup(srv.Close)
+		return []*client.Client{testserver.Connect(t, srv.URL, nil), testserver.Connect(t, srv.URL, nil)}
+	}
+	transports := map[string]func(*testing.T, *server.MCPServer) []*client.Client{
+		"http": func(t *testing.T, s *server.MCPServer) []*client.Client {
+			return []*client.Client{testserver.StartHTTP(t, s).Client}
+		},
+		"stdio": func(t *testing.T, s *server.MCPServer) []*client.Client {
+			return []*client.Client{testserver.StartStdio(t, s)}
+		},
+		"stateless http, two clients at once": stateless,
 	}
 	for name, start := range transports {
 		t.Run(name, func(t *testing.T) {
 			lines := func(l *slog.Logger, buf *logbuf.Buffer) string {
-				cl := start(t, hostileServer(l))
-				for _, c := range hostileCalls() {
-					req := mcp.CallToolRequest{}
-					req.Params.Name, req.Params.Arguments = c.tool, c.args
-					_, _ = cl.CallTool(context.Background(), req) // failures are answers here
+				var wg sync.WaitGroup
+				for _, cl := range start(t, hostileServer(l)) {
+					wg.Go(func() {
+						for _, c := range hostileCalls() {
+							req := mcp.CallToolRequest{}
+							req.Params.Name, req.Params.Arguments = c.tool, c.args
+							_, _ = cl.CallTool(context.Background(), req) // failures are answers here
+						}
+					})
 				}
+				wg.Wait()
 				out, err := buf.Stable()
 				if err != nil {
 					t.Fatal(err)
 				}
-				return out
+				sorted := strings.Split(out, "\n") // two clients' lines interleave
+				slices.Sort(sorted)
+				return strings.Join(sorted, "\n")
 			}
 			var ref, ours logbuf.Buffer
 			want := lines(slog.New(slog.NewJSONHandler(&ref, nil)), &ref)
