@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/linecases"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -18,7 +19,8 @@ import (
 
 // notesServer is a go-sdk server written the way others write them (the
 // SDK's own typed AddTool, raw handlers reading a map, fmt.Errorf, a
-// panic) with the retrofit's one line, logging to l.
+// panic) with the retrofit's one line, logging to l: the tools of
+// linecases.Calls.
 func notesServer(l *slog.Logger) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "0.3.1"}, nil)
 	obj := map[string]any{"type": "object"}
@@ -52,41 +54,13 @@ func notesServer(l *slog.Logger) *mcp.Server {
 // go-sdk the arguments reach the line as the client's raw JSON, decoded
 // once for it, not through the key order mcp-go's decoded map takes.
 func TestGoSDKNewLoggerLinesAreJSONHandlers(t *testing.T) {
-	many := map[string]any{}
-	for i := range 300 {
-		many[fmt.Sprintf("k%03d", i)] = i
-	}
-	deep := map[string]any{"leaf": true}
-	for range 200 {
-		deep = map[string]any{"d": deep}
-	}
-	secret := map[string]any{"api_key": "sk-live-abcdefghijklmnop", "password": "hunter2", "user": "ann"}
-	calls := []struct {
-		tool string
-		args map[string]any
-	}{
-		{"echo", map[string]any{"text": "hi", "n": 3, "ok": true, "none": nil}},
-		{"echo", map[string]any{"text": "hi", "n": 3, "ok": true, "none": nil}},
-		{"echo", map[string]any{"text": strings.Repeat("x", 1<<20), "list": make([]any, 5000)}},
-		{"echo", many},
-		{"echo", map[string]any{`q"uote`: 1, "tab\tkey": "a\x01b", "\u2028": "z", "naïve": "é", "<b>&": "</b>"}},
-		{"echo", map[string]any{"a": 1, "b": 2}},
-		{"echo", map[string]any{"a": 1, "c": 2}},
-		{"echo", deep},
-		{"login", secret},
-		{"login", secret},
-		{"fails", map[string]any{"why": "refused"}},
-		{"panics", nil},
-		{"add_note", map[string]any{"title": "groceries"}},
-		{"add_note", map[string]any{"title": 7}}, // go-sdk's own schema check refuses it
-		{"no_such_tool", map[string]any{"x": 1}},
-	}
+	calls := linecases.Calls()
 	for _, transport := range []string{"memory", "http"} {
 		t.Run(transport, func(t *testing.T) {
 			lines := func(l *slog.Logger, buf *logbuf.Buffer) string {
 				cs := connect(t, transport, notesServer(l), true)
 				for _, c := range calls {
-					_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args}) // failures are answers here
+					_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.Tool, Arguments: c.Args}) // failures are answers here
 				}
 				out, err := buf.Stable()
 				if err != nil {
@@ -103,7 +77,7 @@ func TestGoSDKNewLoggerLinesAreJSONHandlers(t *testing.T) {
 			if got != want {
 				t.Fatalf("NewLogger wrote\n%s\nJSONHandler\n%s", got, want)
 			}
-			for _, s := range []string{"hunter2", "sk-live-abcdefghijklmnop"} {
+			for _, s := range linecases.Secrets {
 				if strings.Contains(ours.String(), s) {
 					t.Errorf("NewLogger's lines hold %q", s)
 				}

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/linecases"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
@@ -23,7 +24,8 @@ import (
 
 // hostileServer is a server written the way others write them (their
 // constructor and options, untyped handlers reading a map, fmt.Errorf, a
-// panic) with the retrofit's one line, logging to l.
+// panic) with the retrofit's one line, logging to l: the tools of
+// linecases.Calls.
 func hostileServer(l *slog.Logger) *server.MCPServer {
 	s := server.NewMCPServer("notes", "0.3.1", server.WithRecovery(), server.WithToolCapabilities(true))
 	echo := func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -46,43 +48,6 @@ func hostileServer(l *slog.Logger) *server.MCPServer {
 	}))
 	mcpgo.Attach(s, w)
 	return s
-}
-
-// hostileCalls are the arguments of the calls TestNewLoggerLinesAreJSONHandlers
-// makes: big, many, odd, deep, keys that change, and calls that fail.
-func hostileCalls() []struct {
-	tool string
-	args map[string]any
-} {
-	many := map[string]any{}
-	for i := range 300 {
-		many[fmt.Sprintf("k%03d", i)] = i
-	}
-	deep := map[string]any{"leaf": true}
-	for range 200 {
-		deep = map[string]any{"d": deep}
-	}
-	return []struct {
-		tool string
-		args map[string]any
-	}{
-		{"echo", map[string]any{"text": "hi", "n": 3, "ok": true, "none": nil}},
-		{"echo", map[string]any{"text": "hi", "n": 3, "ok": true, "none": nil}},
-		{"echo", map[string]any{"text": strings.Repeat("x", 1<<20), "list": make([]any, 5000)}},
-		{"echo", many},
-		{"echo", map[string]any{`q"uote`: 1, "tab\tkey": "a\x01b", "\u2028": "z", "naïve": "é", "<b>&": "</b>"}},
-		{"echo", map[string]any{"a": 1, "b": 2}},
-		{"echo", map[string]any{"a": 1, "c": 2}}, // as many keys, one other
-		{"echo", map[string]any{"api_key": "sk-live-abcdefghijklmnop", "password": "hunter2", "user": "ann"}},
-		{"login", map[string]any{"api_key": "sk-live-abcdefghijklmnop", "password": "hunter2", "user": "ann"}},
-		{"login", map[string]any{"api_key": "sk-live-abcdefghijklmnop", "password": "hunter2", "user": "bob"}},
-		{"echo", deep},
-		{"fails", map[string]any{"why": "refused"}},
-		{"panics", nil},
-		{"add_note", map[string]any{"title": "groceries"}},
-		{"add_note", map[string]any{"title": strings.Repeat("long ", 10)}},
-		{"no_such_tool", map[string]any{"x": 1}},
-	}
 }
 
 // TestNewLoggerLinesAreJSONHandlers: a server as its authors write it,
@@ -113,9 +78,9 @@ func TestNewLoggerLinesAreJSONHandlers(t *testing.T) {
 				var wg sync.WaitGroup
 				for _, cl := range start(t, hostileServer(l)) {
 					wg.Go(func() {
-						for _, c := range hostileCalls() {
+						for _, c := range linecases.Calls() {
 							req := mcp.CallToolRequest{}
-							req.Params.Name, req.Params.Arguments = c.tool, c.args
+							req.Params.Name, req.Params.Arguments = c.Tool, c.Args
 							_, _ = cl.CallTool(context.Background(), req) // failures are answers here
 						}
 					})
@@ -132,13 +97,13 @@ func TestNewLoggerLinesAreJSONHandlers(t *testing.T) {
 			var ref, ours logbuf.Buffer
 			want := lines(slog.New(slog.NewJSONHandler(&ref, nil)), &ref)
 			got := lines(observe.NewLogger(observe.WithLogOutput(&ours), observe.WithLogFormat("json")), &ours)
-			if n, calls := strings.Count(want, "\n"), len(hostileCalls()); n < calls {
+			if n, calls := strings.Count(want, "\n"), len(linecases.Calls()); n < calls {
 				t.Fatalf("JSONHandler wrote %d lines for %d calls:\n%s", n, calls, want)
 			}
 			if got != want {
 				t.Fatalf("NewLogger wrote\n%s\nJSONHandler\n%s", got, want)
 			}
-			for _, secret := range []string{"hunter2", "sk-live-abcdefghijklmnop"} {
+			for _, secret := range linecases.Secrets {
 				if strings.Contains(ours.String(), secret) {
 					t.Errorf("NewLogger's lines hold %q", secret)
 				}
