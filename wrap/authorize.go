@@ -110,6 +110,9 @@ func authorize(ctx context.Context, req *call.Request, cfg *config, rec *record,
 	if a == nil {
 		a = new(obs.Authz) // the decision is not reported, but confirm records it
 	}
+	if askModern(ctx, req) {
+		return confirmRound(ctx, req, cfg, e.Confirmation(), r, a, rec, o)
+	}
 	return confirm(ctx, req, e.Confirmation(), r, a, o)
 }
 
@@ -135,8 +138,9 @@ func unknown(req *call.Request, o *outcome) {
 	o.err = errs.Newf(errs.NotFound, "unknown %s %q", what, req.Name)
 }
 
-// confirm asks the user whether the call may run, and reports whether it
-// may; a refusal's answer is in o.
+// confirm asks the user whether the call may run, through an elicitation
+// request (a client before 2026-07-28; confirmRound asks the others), and
+// reports whether it may; a refusal's answer is in o.
 func confirm(ctx context.Context, req *call.Request, c authz.Confirm, r authz.Request, a *obs.Authz, o *outcome) bool {
 	reply := call.Unsupported
 	if req.Ask != nil {
@@ -162,9 +166,13 @@ func confirm(ctx context.Context, req *call.Request, c authz.Confirm, r authz.Re
 		o.err = errs.Newf(errs.PermissionDenied, "%s needs the user's confirmation before it runs, and this client cannot ask for one (it does not support elicitation)", r.Name)
 		return false
 	}
-	a.Decision, a.Reason = obs.DecisionDeclined, policy.ReasonDeclined
-	o.err = errs.Newf(errs.PermissionDenied, "the user did not allow %s to run; do not call it again unless the user asks for it", r.Name)
+	declined(r, a, o)
 	return false
+}
+
+// errDeclined is the answer to a call the user did not allow.
+func errDeclined(name string) *errs.Error {
+	return errs.Newf(errs.PermissionDenied, "the user did not allow %s to run; do not call it again unless the user asks for it", name)
 }
 
 // confirmMessage is what the user is asked.

@@ -70,6 +70,10 @@ type config struct {
 	policy *policy.Engine
 	scopes []string
 	scoped bool
+	// states seals and opens multi round-trip states (WithStateKey).
+	states *states
+	// progressIdle and progressCap are WithProgressTimeout's.
+	progressIdle, progressCap time.Duration
 	// argModes are WithArgumentValues, WithArgumentNamesOnly and
 	// WithoutArguments, applied to the observer.
 	argModes []obs.Option
@@ -278,6 +282,9 @@ func newConfig(base config, opts []Option) config {
 	if c.workers == nil {
 		c.workers = new(workers)
 	}
+	if c.states == nil {
+		c.states = newStates(nil)
+	}
 	c.finish()
 	c.resilience()
 	return c
@@ -316,6 +323,9 @@ func newObserver(l *slog.Logger, on bool, tel []observe.Option) *obs.Observer {
 
 // timeoutFor returns the timeout of the named tool.
 func (c *config) timeoutFor(tool string) time.Duration {
+	if c.progressIdle > 0 {
+		return c.progressCap // WithProgressTimeout's hard cap; the idle clock is withTimeout's
+	}
 	if len(c.toolTimeouts) == 0 {
 		return c.timeout
 	}

@@ -42,18 +42,24 @@ type record struct {
 	shared *atomic.Int32
 	// authz is the policy's decision (WithAuthorization), nil without one.
 	authz *obs.Authz
+	// round is the multi round-trip state of the call (mrtr.go), nil on a
+	// call that carries none and was not asked to confirm.
+	round *round
 }
 
 // start begins observing the call; the returned context carries its span.
-func (r *record) start(ctx context.Context, cfg *config, req *call.Request) context.Context {
+// chain is the call id of the call's earlier rounds, "" for a new call.
+func (r *record) start(ctx context.Context, cfg *config, req *call.Request, chain string) context.Context {
 	r.tool = layerName(req)
 	if req.Kind != call.Tool {
 		r.begin = time.Now()
 	}
 	if cfg.observer != nil {
 		// The observer makes the call id, where it costs no allocation.
-		ctx, r.obs = cfg.observer.Start(ctx, req, "")
+		ctx, r.obs = cfg.observer.Start(ctx, req, chain)
 		r.callID = r.obs.CallID()
+	} else {
+		r.callID = chain
 	}
 	return ctx
 }

@@ -50,6 +50,14 @@ func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Du
 	}
 	tctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
 	defer cancel()
+	if cfg.progressIdle > 0 && cfg.progressIdle < d {
+		// WithProgressTimeout: d is the hard cap; no progress for the
+		// idle time ends the call sooner.
+		var stop func()
+		tctx, stop = withIdle(tctx, cfg.progressIdle)
+		defer stop()
+		t.idle = cfg.progressIdle
+	}
 	j := cfg.workers.job()
 	j.ctx, j.req, j.next, j.cfg = tctx, *req, next, cfg
 	// The handler may outlive the answer, so it gets its own record in the
@@ -67,10 +75,11 @@ func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Du
 			o.detached = true
 			rec.attempts = j.attempts.Load()
 			cause := context.Cause(tctx)
-			if cause != errTimedOut {
+			if !ourTimeout(cause) {
 				o.err = errs.From(cause)
 				return
 			}
+			t.noProgress = cause == errIdle
 			o.err = timeoutError(rec.tool, t, cause)
 			o.sideEffects = timeoutSideEffects(ctx, cfg, req)
 			return
@@ -81,7 +90,8 @@ func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Du
 	rec.attempts = j.attempts.Load()
 	*o = j.o
 	cfg.workers.reuse(j)
-	if o.err != nil && o.panic == nil && context.Cause(tctx) == errTimedOut {
+	if o.err != nil && o.panic == nil && ourTimeout(context.Cause(tctx)) {
+		t.noProgress = context.Cause(tctx) == errIdle
 		o.err = timeoutError(rec.tool, t, o.err)
 		o.sideEffects = timeoutSideEffects(ctx, cfg, req)
 	}
@@ -220,13 +230,24 @@ func (j *job) run() {
 // worker of the transport before the layer saw it.
 type timeout struct {
 	set, waited, writeTimeout, queued time.Duration
+	// idle is WithProgressTimeout's idle time (set is then its hard cap);
+	// noProgress says the idle clock, not the cap, ended the call.
+	idle       time.Duration
+	noProgress bool
 }
 
 // timeoutError says the timeout the operator set, and when a write timeout
 // cut the wait short, that too, with the wait rounded to two figures (the
 // time left before a write deadline is 28.999s for a 30s write timeout).
 func timeoutError(tool string, t timeout, cause error) *errs.Error {
+	if t.noProgress {
+		return errs.Wrap(errs.Timeout, cause, "tool "+strconv.Quote(tool)+" timed out: it reported no progress for "+
+			t.idle.String()+"; the operation may still complete upstream")
+	}
 	after := t.set.String()
+	if t.idle > 0 && t.writeTimeout == 0 {
+		after += ", the most a call that reports progress may take"
+	}
 	if t.writeTimeout > 0 {
 		after = twoFigures(t.waited).String() + ", the most the server's " + t.writeTimeout.String() +
 			" write timeout leaves (the tool's timeout is " + t.set.String() + ")"

@@ -77,7 +77,8 @@ func (w *Wrapper) toolChain(name string, info call.Info, bound bool, opts []Opti
 // own file and calls only the next one inward.
 func serve(ctx context.Context, req *call.Request, h handler, cfg *config) answer {
 	var rec record
-	ctx = rec.start(ctx, cfg, req)
+	rec.round = openRound(ctx, req, cfg)
+	ctx = rec.start(ctx, cfg, req, rec.round.chain())
 	var o outcome
 	var lk loopKey
 	guarded, shared := false, false
@@ -90,6 +91,10 @@ func serve(ctx context.Context, req *call.Request, h handler, cfg *config) answe
 		}
 	}
 	adm := layers(ctx, req, h, cfg, &rec, &o)
+	ir := inputRequired(&o)
+	if ir && (rec.round == nil || !rec.round.asked) {
+		restate(ctx, req, cfg, &rec, &o)
+	}
 	var a answer
 	if req.Kind == call.Tool {
 		a = finish(ctx, cfg, &rec, req, &o)
@@ -98,7 +103,8 @@ func serve(ctx context.Context, req *call.Request, h handler, cfg *config) answe
 	}
 	adm.leave()
 	a.Detached = o.detached
-	if guarded && o.proto == nil {
+	// An input_required round is neither a failure nor a success.
+	if guarded && o.proto == nil && !ir {
 		cfg.loops.record(ctx, lk, o.err, shared, cfg.observer)
 	}
 	return a

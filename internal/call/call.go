@@ -62,6 +62,9 @@ type Request struct {
 	// Ask asks the user to confirm the call (MCP elicitation); nil when the
 	// adapter cannot ask.
 	Ask func(ctx context.Context, r *Request, message string) (Reply, error)
+	// Rounds lets the chain take part in multi round-trip calls; nil when
+	// the adapter cannot.
+	Rounds Rounds
 	// Unknown returns the answer the SDK gives a request for a name it does
 	// not know (an unknown tool, prompt or resource), marked ProtocolError,
 	// for a name the caller may not know of; nil: a not_found answer.

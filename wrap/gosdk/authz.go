@@ -76,7 +76,8 @@ var confirmSchema = map[string]any{
 }
 
 // ask is call.Request.Ask: MCP elicitation on the call's session, when the
-// client declared the capability.
+// client declared the capability, for a client before 2026-07-28 (a later
+// one is asked through an input_required result: rounds.Ask).
 func ask(ctx context.Context, r *call.Request, msg string) (call.Reply, error) {
 	var ss *mcp.ServerSession
 	switch v := r.SDK.(type) {
@@ -98,16 +99,7 @@ func ask(ctx context.Context, r *call.Request, msg string) (call.Reply, error) {
 	if err != nil {
 		return call.Cancelled, err
 	}
-	switch res.Action {
-	case "accept":
-		if res.Content["confirm"] == true {
-			return call.Accepted, nil
-		}
-		return call.Declined, nil
-	case "decline":
-		return call.Declined, nil
-	}
-	return call.Cancelled, nil
+	return reply(res), nil
 }
 
 // filterList leaves out of a tools/list, prompts/list, resources/list or

@@ -25,6 +25,7 @@ import (
 // wrap.New().
 func Attach(s *mcp.Server, w *wrap.Wrapper) {
 	s.AddReceivingMiddleware(middleware(w))
+	s.AddSendingMiddleware(progressed)
 }
 
 // middleware returns w's chain as a go-sdk receiving middleware. Every
@@ -111,7 +112,7 @@ var toolCalls = sync.Pool{New: func() any { return new(toolCall) }}
 func serveTool(ctx context.Context, serve adapter.Serve, req *mcp.CallToolRequest, next toolNext) (*mcp.CallToolResult, error) {
 	tc := toolCalls.Get().(*toolCall)
 	tc.m, tc.next = req, next
-	tc.req = call.Request{Kind: call.Tool, Name: req.Params.Name, Raw: req.Params.Arguments, SDK: tc}
+	tc.req = call.Request{Kind: call.Tool, Name: req.Params.Name, Raw: req.Params.Arguments, Rounds: rounds{}, SDK: tc}
 	if next.next != nil {
 		tc.req.Lookup = tc // the server's tool list (lookup.go)
 	}

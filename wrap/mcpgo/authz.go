@@ -75,10 +75,11 @@ var confirmSchema = map[string]any{
 }
 
 // ask asks the user through MCP elicitation (elicitation/create) whether
-// the call may run. A client that did not declare the capability, a
-// session that cannot send requests to its client (stateless HTTP), or a
-// 2026-07-28 client (which learns of elicitations from a tool's result,
-// not a request) cannot be asked: Unsupported.
+// the call may run. A client that did not declare the capability, or a
+// session that cannot send requests to its client (stateless HTTP),
+// cannot be asked: Unsupported. A 2026-07-28 client learns of the question
+// from an input_required result instead (rounds.Ask), and is never asked
+// here.
 func ask(ctx context.Context, _ *call.Request, msg string) (call.Reply, error) {
 	s := server.ServerFromContext(ctx)
 	sess := server.ClientSessionFromContext(ctx)
@@ -96,16 +97,7 @@ func ask(ctx context.Context, _ *call.Request, msg string) (call.Reply, error) {
 	case err != nil:
 		return call.Cancelled, err
 	}
-	switch res.Action {
-	case mcp.ElicitationResponseActionAccept:
-		if m, ok := res.Content.(map[string]any); ok && m["confirm"] == true {
-			return call.Accepted, nil
-		}
-		return call.Declined, nil
-	case mcp.ElicitationResponseActionDecline:
-		return call.Declined, nil
-	}
-	return call.Cancelled, nil
+	return reply(res.Action, res.Content), nil
 }
 
 // authorizeLists makes mcp-go's lists follow w's policy: tools and prompts

@@ -103,6 +103,7 @@ func (tc *toolCall) fill(ctx context.Context, req mcp.CallToolRequest, next serv
 		Lookup:   lookup{},
 		Identify: identify,
 		Ask:      ask,
+		Rounds:   rounds{},
 		Unknown:  unknownName,
 		SDK:      tc,
 	}
