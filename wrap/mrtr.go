@@ -57,9 +57,9 @@ const (
 
 // What a state says of the confirmation its tool needs.
 const (
-	confirmNone   uint8 = iota // the tool needs none, or it was not asked yet
-	confirmAsked               // the user was asked; the next round carries the answer
-	confirmGiven               // the user accepted on an earlier round
+	confirmNone  uint8 = iota // the tool needs none, or it was not asked yet
+	confirmAsked              // the user was asked; the next round carries the answer
+	confirmGiven              // the user accepted on an earlier round
 )
 
 // Why a round's state was not used, for the log line's authz reason when

@@ -18,7 +18,9 @@ import (
 // makes for a client before 2026-07-28.
 type rounds struct{}
 
-func (rounds) Modern(_ context.Context, r *call.Request) bool { return mcp.IsModernProtocol(r.Protocol) }
+func (rounds) Modern(_ context.Context, r *call.Request) bool {
+	return mcp.IsModernProtocol(r.Protocol)
+}
 
 func (rounds) State(r *call.Request) string { return r.SDK.(*toolCall).m.Params.RequestState }
 
