@@ -28,6 +28,8 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+	"github.com/mcpwrap/mcpwrap/wrap/outbound"
+	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
 // roundCallers are the identities the stand-in verifier of the
@@ -476,5 +478,71 @@ func TestStateKeyLetsReplicasAgree(t *testing.T) {
 				t.Fatalf("call ids on A %v, on B %v", idsA, idsB)
 			}
 		})
+	}
+}
+
+// TestInputRequiredIsNoFailureForRetriesOrTheBreaker: the question round
+// of a confirmation is not a failure anywhere a failure counts: the
+// calling side's retry advice (outbound) says not to repeat it, and a
+// breaker (upstream.Holder) over a client whose calls end in questions it
+// cannot answer stays closed; nothing runs the tool twice.
+func TestInputRequiredIsNoFailureForRetriesOrTheBreaker(t *testing.T) {
+	rs := newRoundServer(t, wrap.WithRetry(wrap.RetryPolicy{}))
+	url := rs.serve(t, true)
+	ctx, posts := outbound.WithTrace(context.Background())
+	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer admin"}),
+		transport.WithHTTPBasicClient(&http.Client{Transport: outbound.NewTransport(nil)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := testserver.Start(t, tr, client.WithElicitationHandler(&user{accept: true}))
+	if _, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "delete_repository",
+		Arguments: map[string]any{"repo": "acme/site"}}}); err != nil {
+		t.Fatal(err)
+	}
+	var outcomes []string
+	for _, p := range posts() {
+		if p.Verdict == nil {
+			continue
+		}
+		outcomes = append(outcomes, string(p.Verdict.Outcome))
+		if a := outbound.Advise(*p.Verdict, true, 0, outbound.RetryLimits{}); a.Retry {
+			t.Errorf("advice for %s: retry (%s)", p.Verdict.Outcome, a.Reason)
+		}
+	}
+	if !slices.Equal(outcomes, []string{"INPUT_REQUIRED", "TOOL_SUCCESS"}) {
+		t.Fatalf("the calling side saw %v", outcomes)
+	}
+
+	// A tool that calls this server through a Holder, with a client that
+	// cannot answer questions: every call ends in one it cannot answer.
+	h := upstream.New("repos", func(ctx context.Context) (*client.Client, error) {
+		tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer admin"}))
+		if err != nil {
+			return nil, err
+		}
+		c := client.NewClient(tr, client.WithMaxInputRoundTrips(1), client.WithElicitationHandler(&user{accept: true}))
+		if err := c.Start(ctx); err != nil {
+			return nil, err
+		}
+		_, err = c.Initialize(ctx, mcp.InitializeRequest{})
+		return c, err
+	}, upstream.WithClose(func(c *client.Client) error { return c.Close() }), upstream.WithPolicy(upstream.Policy{Threshold: 1}))
+	t.Cleanup(func() { _ = h.Close() })
+	for range 3 {
+		err := h.Do(context.Background(), func(ctx context.Context, c *client.Client) error {
+			_, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "delete_repository",
+				Arguments: map[string]any{"repo": "acme/site"}}})
+			return err
+		})
+		if err == nil {
+			t.Fatal("a question nobody answers ended in success")
+		}
+	}
+	if st := h.Stats(); st.State != "closed" || st.Broken != 0 || st.Dials != 1 {
+		t.Fatalf("breaker after three unanswered questions: %+v", st)
+	}
+	if n := rs.runs["delete_repository"].Load(); n != 1 {
+		t.Fatalf("delete_repository ran %d times, want 1", n)
 	}
 }
