@@ -50,7 +50,7 @@ const (
 	statePrefix = "mcpwrap1."
 	// maxStateBytes bounds the state the chain decodes: a longer one is not
 	// its own.
-	maxStateBytes = 256 << 10
+	maxStateBytes = 4 << 20
 	// maxUsedNonces bounds the memory of confirmation states already used.
 	maxUsedNonces = 10_000
 )

@@ -276,6 +276,11 @@ func callLines(logs *logbuf.Buffer, tool string) ([]map[string]any, error) {
 	return out, err
 }
 
+// TestInputRequiredPassesThroughUntouched: a handler's input_required
+// result reaches the client as the handler made it but for its
+// requestState, which the chain seals around the handler's own (so that
+// the next round is tied to this one, docs/long-running.md); the
+// handler's value is not changed.
 func TestInputRequiredPassesThroughUntouched(t *testing.T) {
 	var inner *mcp.CallToolResult
 	h := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -284,7 +289,8 @@ func TestInputRequiredPassesThroughUntouched(t *testing.T) {
 	}
 	st := mcpgo.Tool(wrap.New(), tool("t"), h)
 	got, err := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "t"}})
-	if err != nil || got != inner || !got.NeedsInput() || got.IsError {
+	if err != nil || !got.NeedsInput() || got.IsError || inner.RequestState != "s" ||
+		!strings.HasPrefix(got.RequestState, "mcpwrap1.") || got.InputRequests["x"].Elicitation != inner.InputRequests["x"].Elicitation {
 		t.Fatalf("input_required result changed: %+v, %v", got, err)
 	}
 }
