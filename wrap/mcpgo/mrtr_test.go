@@ -546,3 +546,41 @@ func TestInputRequiredIsNoFailureForRetriesOrTheBreaker(t *testing.T) {
 		t.Fatalf("delete_repository ran %d times, want 1", n)
 	}
 }
+
+// TestInProcessClientIsAskedToConfirm: an in-process client of
+// 2026-07-28 (the process owner, granted Policy.Local) is asked through
+// an input_required round too, and the tool runs once it accepts.
+func TestInProcessClientIsAskedToConfirm(t *testing.T) {
+	logs := &logbuf.Buffer{}
+	s := server.NewMCPServer("files", "1.0.0")
+	var runs atomic.Int32
+	s.AddTool(mcp.NewTool("wipe"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		runs.Add(1)
+		return mcp.NewToolResultText("wiped"), nil
+	})
+	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithAuthorization(authz.Policy{
+		Tools: map[string][]string{"wipe": {"files:admin"}}, Local: []string{"files:admin"}, Confirm: authz.Confirm{Tools: []string{"wipe"}}})))
+	u := &user{accept: true}
+	cl, err := client.NewInProcessClientWithOptions(s, client.WithElicitationHandler(u))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cl.Close() })
+	ctx := context.Background()
+	if err := cl.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init, err := cl.Initialize(ctx, mcp.InitializeRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "wipe"}})
+	if err != nil || res.IsError {
+		t.Fatalf("answered %+v, %v", res, err)
+	}
+	rs := &roundServer{logs: logs}
+	facts, ids := rs.lineFacts(t, "wipe")
+	if runs.Load() != 1 || u.asked.Load() != 1 || !slices.Equal(facts, []string{"input_required asked", "success confirmed"}) || !oneID(ids) {
+		t.Fatalf("protocol %s: ran %d times, asked %d times, log lines %q, call ids %v", init.ProtocolVersion, runs.Load(), u.asked.Load(), facts, ids)
+	}
+}
