@@ -113,7 +113,16 @@ func authorize(ctx context.Context, req *call.Request, cfg *config, rec *record,
 	if askModern(ctx, req) {
 		return confirmRound(ctx, req, cfg, e.Confirmation(), r, a, rec, o)
 	}
-	return confirm(ctx, req, e.Confirmation(), r, a, o)
+	if confirmedEarlier(rec, a) {
+		return true
+	}
+	if !confirm(ctx, req, e.Confirmation(), r, a, o) {
+		return false
+	}
+	if a.Decision == decisionConfirmed {
+		noteConfirmed(rec)
+	}
+	return true
 }
 
 // unknown answers req as the SDK answers a name it does not know.
@@ -155,7 +164,7 @@ func confirm(ctx context.Context, req *call.Request, c authz.Confirm, r authz.Re
 	}
 	switch reply {
 	case call.Accepted:
-		a.Decision = "confirmed"
+		a.Decision = decisionConfirmed
 		return true
 	case call.Unsupported:
 		if c.Unsupported == authz.Allow {

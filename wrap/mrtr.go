@@ -322,9 +322,34 @@ func askModern(ctx context.Context, req *call.Request) bool {
 // capabilities.
 const metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
 
-// Decisions of a confirmation asked through input_required, in the log
-// line's authz group.
-const decisionAsked = "asked"
+// Decisions of a confirmation, in the log line's authz group: asked
+// through input_required, confirmed by the user.
+const (
+	decisionAsked     = "asked"
+	decisionConfirmed = "confirmed"
+)
+
+// confirmedEarlier reports whether the user confirmed the call on an
+// earlier round (the round carries the chain's state saying so, authentic
+// and for this call): the tool's own later rounds, which mcp-go's bridge
+// makes for a client before 2026-07-28, are not asked again.
+func confirmedEarlier(rec *record, a *obs.Authz) bool {
+	rd := rec.round
+	if rd == nil || !rd.ok || rd.st.Confirm != confirmGiven {
+		return false
+	}
+	a.Decision, rd.confirmed = decisionConfirmed, true
+	return true
+}
+
+// noteConfirmed records that the user confirmed the call on this round,
+// for the state of the tool's own next round (restate).
+func noteConfirmed(rec *record) {
+	if rec.round == nil {
+		rec.round = &round{}
+	}
+	rec.round.confirmed = true
+}
 
 // confirmRound is confirm for a client that takes input_required results:
 // the tool runs on a round whose state the chain sealed when it asked (or
@@ -339,7 +364,7 @@ func confirmRound(ctx context.Context, req *call.Request, cfg *config, c authz.C
 	if rd != nil && rd.ok {
 		switch {
 		case rd.st.Confirm == confirmGiven, rd.st.Confirm == confirmAsked && rd.reply == call.Accepted:
-			a.Decision, rd.confirmed = "confirmed", true
+			a.Decision, rd.confirmed = decisionConfirmed, true
 			return true
 		case rd.st.Confirm == confirmAsked && rd.reply != call.Unsupported:
 			declined(r, a, o)

@@ -392,7 +392,8 @@ func TestHandlerRoundsKeepTheirOwnState(t *testing.T) {
 			name := tool + "/" + map[bool]string{true: "modern", false: version}[version == ""]
 			t.Run(name, func(t *testing.T) {
 				rs := newRoundServer(t)
-				opts := []client.ClientOption{client.WithElicitationHandler(&user{accept: true})}
+				u := &user{accept: true}
+				opts := []client.ClientOption{client.WithElicitationHandler(u)}
 				if version != "" {
 					opts = append(opts, client.WithProtocolVersion(version))
 				}
@@ -408,6 +409,9 @@ func TestHandlerRoundsKeepTheirOwnState(t *testing.T) {
 				rs.mu.Unlock()
 				if !slices.Equal(seen, []string{" ", "step=1 target"}) {
 					t.Fatalf("the handler saw (requestState, inputResponses) %q, want its own only", seen)
+				}
+				if want := map[string]int32{"deploy": 2, "survey": 1}[tool]; u.asked.Load() != want {
+					t.Fatalf("the user was asked %d times, want %d (a confirmation holds for the call's later rounds)", u.asked.Load(), want)
 				}
 				_, ids := rs.lineFacts(t, tool)
 				if !oneID(ids) || !oneID(append(rs.spanIDs(tool), ids[0])) {
