@@ -70,6 +70,11 @@ type config struct {
 	policy *policy.Engine
 	scopes []string
 	scoped bool
+	// taskTimeout and taskLimit are WithTaskTimeout's and
+	// WithTasksPerCaller's; taskCounts counts the working tasks by caller.
+	taskTimeout time.Duration
+	taskLimit   int
+	taskCounts  *taskCounts
 	// argModes are WithArgumentValues, WithArgumentNamesOnly and
 	// WithoutArguments, applied to the observer.
 	argModes []obs.Option
@@ -277,6 +282,9 @@ func newConfig(base config, opts []Option) config {
 	}
 	if c.workers == nil {
 		c.workers = new(workers)
+	}
+	if c.taskCounts == nil {
+		c.taskCounts = new(taskCounts)
 	}
 	c.finish()
 	c.resilience()

@@ -42,6 +42,8 @@ type record struct {
 	shared *atomic.Int32
 	// authz is the policy's decision (WithAuthorization), nil without one.
 	authz *obs.Authz
+	// taskID is the task the call created or whose work this is (task.go).
+	taskID string
 }
 
 // start begins observing the call; the returned context carries its span.
@@ -118,6 +120,7 @@ func (r *record) log(ctx context.Context) {
 		JSONRPCCode: r.rpcCode,
 		CutFrom:     r.cutFrom,
 		Authz:       r.authz,
+		TaskID:      r.taskID,
 		// The model read a generic sentence instead of this error.
 		Masked: r.err != nil && !r.err.Code().Public() && r.outcome != obs.OutcomeProtocolError && !r.public,
 	}

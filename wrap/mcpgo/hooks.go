@@ -34,6 +34,7 @@ type attached struct {
 	// added the hooks again: its after-call hook runs without a
 	// before-call one, and the chain has logged it already.
 	repaired sync.Map
+	tasks    tasks // task.go
 }
 
 // addHooks registers the hooks on the server's Hooks, creating them when
@@ -67,6 +68,7 @@ func (a *attached) register(h *server.Hooks) {
 	})
 	if o == nil {
 		h.AddBeforeCallTool(beganHook)
+		a.registerTasks(h)
 		return
 	}
 	h.AddBeforeCallTool(func(ctx context.Context, id any, req *mcp.CallToolRequest) {
@@ -79,6 +81,7 @@ func (a *attached) register(h *server.Hooks) {
 		}
 		answered(ctx, o, nil, id, req, result, nil)
 	})
+	a.registerTasks(h)
 }
 
 // wasRepaired reports, once, whether ctx's call is the one during which
