@@ -185,6 +185,10 @@ func (t *task) Cancel() {
 	}
 }
 
+// Release gives back what the task holds, when its work runs outside the
+// chain.
+func (t *task) Release() { t.free() }
+
 // free gives back the task's bulkhead slot and its caller's count, once.
 func (t *task) free() {
 	if t.freed.CompareAndSwap(false, true) {

@@ -26,6 +26,9 @@ type Task interface {
 	Run(ctx context.Context, req *call.Request, h call.Handler) (call.Answer, error)
 	// Cancel ends the work, now or as soon as it starts.
 	Cancel()
+	// Release gives back what the task holds when the adapter cannot run
+	// its work (the SDK runs it outside the chain).
+	Release()
 }
 
 // StartTask runs the layers of w's chain that decide whether req runs,

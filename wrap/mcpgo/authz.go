@@ -112,7 +112,7 @@ func ask(ctx context.Context, _ *call.Request, msg string) (call.Reply, error) {
 // through its own filters (which it applies to calls too, so a hidden tool
 // is answered exactly as an unknown one), resources and templates by the
 // hooks after their lists.
-func authorizeLists(s *server.MCPServer, w any, refusable func(context.Context) bool) {
+func authorizeLists(s *server.MCPServer, w any, a *attached) {
 	e := adapter.Policy(w)
 	if e == nil {
 		return
@@ -121,7 +121,7 @@ func authorizeLists(s *server.MCPServer, w any, refusable func(context.Context) 
 		c := identify(ctx, nil)
 		visible := func(t *mcp.Tool) bool {
 			if t.Name == refusedTool { // the tool filter of task.go decides
-				return refusable(ctx)
+				return a.mayCallRefusedTool(ctx)
 			}
 			r := authz.Request{Method: policy.ToolsCall, Name: t.Name, Listing: true}
 			if e.Annotated() {

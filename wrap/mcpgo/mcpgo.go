@@ -38,7 +38,7 @@ func Attach(s *server.MCPServer, w *wrap.Wrapper) {
 	server.WithPromptHandlerMiddleware(promptMiddleware(a.serve))(s)
 	outermost(s)
 	a.addHooks(s)
-	authorizeLists(s, w, a.mayCallRefusedTool)
+	authorizeLists(s, w, a)
 	if adapter.Observer(w) != nil {
 		server.WithMetaPropagator(MetaPropagator(w))(s)
 		server.WithPropagator(HTTPPropagator(w))(s)

@@ -70,6 +70,9 @@ type liveTask struct {
 	t       adapter.Task
 	tool    mcp.Tool
 	session string
+	// outside says the work runs outside the chain: a task tool whose
+	// handler could not be wrapped (tasktools.go).
+	outside bool
 	mu      sync.Mutex
 	id      string
 }
@@ -138,7 +141,7 @@ func (a *attached) beforeTask(ctx context.Context, _ any, req *mcp.CallToolReque
 		return
 	}
 	s := server.ServerFromContext(ctx)
-	tool, ok := a.taskToolFor(ctx, s, req.Params.Name)
+	tool, outside, ok := a.taskToolFor(ctx, s, req.Params.Name)
 	if !ok {
 		return // mcp-go answers it, and the error hook logs it
 	}
@@ -153,30 +156,36 @@ func (a *attached) beforeTask(ctx context.Context, _ any, req *mcp.CallToolReque
 		return
 	}
 	tok := newToken()
-	a.tasks.byToken.Store(tok, &liveTask{t: t, tool: tool, session: r.Session})
+	a.tasks.byToken.Store(tok, &liveTask{t: t, tool: tool, session: r.Session, outside: outside})
 	setMeta(req, taskMetaKey, tok)
 }
 
 // taskToolFor returns the tool a task call runs, when mcp-go will run it as
 // a task: a session's tool or the server's with execution.taskSupport, or
-// a task tool (whose handler it wraps the first time).
-func (a *attached) taskToolFor(ctx context.Context, s *server.MCPServer, name string) (mcp.Tool, bool) {
+// a task tool (whose handler it wraps the first time). When mcp-go's task
+// tools cannot be read (tasktools.go), any other name may be one: it is
+// decided all the same, and outside says its work will run outside the
+// chain.
+func (a *attached) taskToolFor(ctx context.Context, s *server.MCPServer, name string) (tool mcp.Tool, outside, ok bool) {
 	runsAsTask := func(t mcp.Tool) bool {
 		return t.Execution != nil && (t.Execution.TaskSupport == mcp.TaskSupportOptional || t.Execution.TaskSupport == mcp.TaskSupportRequired)
 	}
 	if ss, ok := server.ClientSessionFromContext(ctx).(server.SessionWithTools); ok {
 		if st, ok := ss.GetSessionTools()[name]; ok {
-			return st.Tool, runsAsTask(st.Tool)
+			return st.Tool, false, runsAsTask(st.Tool)
 		}
 	}
 	if s == nil {
-		return mcp.Tool{}, false
+		return mcp.Tool{}, false, false
 	}
 	if st := s.GetTool(name); st != nil {
-		return st.Tool, runsAsTask(st.Tool)
+		return st.Tool, false, runsAsTask(st.Tool)
+	}
+	if !taskToolFields().ok {
+		return mcp.Tool{Name: name}, true, true
 	}
 	tt, ok := wrapTaskTool(s, name, a.isTaskWrapper, a.taskHandler)
-	return tt.Tool, ok && runsAsTask(tt.Tool)
+	return tt.Tool, false, ok && runsAsTask(tt.Tool)
 }
 
 // taskRequest is a task call as the chain sees it.
@@ -283,8 +292,13 @@ func (a *attached) afterTask(ctx context.Context, _ any, req *mcp.CallToolReques
 	lt.mu.Lock()
 	lt.id = created.Task.TaskId
 	lt.mu.Unlock()
-	a.tasks.byID.Store(created.Task.TaskId, lt)
 	lt.t.Created(ctx, created.Task.TaskId)
+	if lt.outside {
+		a.tasks.byToken.Delete(tok)
+		lt.t.Release()
+		return
+	}
+	a.tasks.byID.Store(created.Task.TaskId, lt)
 }
 
 // taskError is the error hook's part for task calls: mcp-go answered a
@@ -338,18 +352,14 @@ func (a *attached) sessionEnded(_ context.Context, s server.ClientSession) {
 	})
 }
 
-// registerTasks adds the hooks of task calls to h.
+// registerTasks adds the hooks that end a task's work to h: tasks/cancel
+// and the end of its session. (register's call hooks call beforeTask,
+// afterTask and taskError.)
 func (a *attached) registerTasks(h *server.Hooks) {
-	h.AddBeforeCallTool(a.beforeTask)
-	h.AddAfterCallTool(a.afterTask)
-	h.AddOnError(func(ctx context.Context, _ any, m mcp.MCPMethod, msg any, err error) {
-		if m == mcp.MethodToolsCall {
-			req, _ := msg.(*mcp.CallToolRequest)
-			a.taskError(ctx, req, err)
-		}
+	h.AddAfterCancelTask(func(ctx context.Context, id any, req *mcp.CancelTaskRequest, res *mcp.CancelTaskResult) {
+		a.cancelTask(ctx, id, req, res)
 	})
-	h.AddAfterCancelTask(a.cancelTask)
-	h.AddOnUnregisterSession(a.sessionEnded)
+	h.AddOnUnregisterSession(func(ctx context.Context, s server.ClientSession) { a.sessionEnded(ctx, s) })
 }
 
 // taskWork is the middleware's part for tasks: the work of a regular tool

@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
@@ -40,7 +41,14 @@ const panicText = "kaboom: sk-live-0123456789abcdef at /srv/app/internal/secret.
 
 func newTaskServer(t *testing.T, opts ...wrap.Option) *taskServer {
 	t.Helper()
-	ts := &taskServer{s: server.NewMCPServer("reports", "1.0.0", server.WithTaskCapabilities(true, true, true)),
+	return newTaskServerWith(t, nil, opts...)
+}
+
+// newTaskServerWith is newTaskServer with mcp-go's options sopts too.
+func newTaskServerWith(t *testing.T, sopts []server.ServerOption, opts ...wrap.Option) *taskServer {
+	t.Helper()
+	sopts = append([]server.ServerOption{server.WithTaskCapabilities(true, true, true)}, sopts...)
+	ts := &taskServer{s: server.NewMCPServer("reports", "1.0.0", sopts...),
 		runs: map[string]*atomic.Int32{}, logs: &logbuf.Buffer{}, spans: tracetest.NewSpanRecorder(), ended: make(chan error, 8)}
 	count := func(name string) *atomic.Int32 {
 		n := new(atomic.Int32)
@@ -527,5 +535,83 @@ func TestTaskTimeoutEndsTheWork(t *testing.T) {
 	res := taskResult(t, cl, id)
 	if info, ok := mcpgo.InfoOf(&mcp.CallToolResult{Content: res.Content, StructuredContent: res.StructuredContent, IsError: res.IsError}); got.Status != mcp.TaskStatusCompleted || !ok || info.Code != "timeout" {
 		t.Errorf("task %s %s, result %+v, want completed with a timeout result", id, got.Status, res)
+	}
+}
+
+// TestTaskToolAddedAfterAttach: a task tool registered after Attach runs
+// in the chain too (its handler is wrapped in mcp-go's map of task tools,
+// tasktools.go): its panic is masked. It fails when an mcp-go upgrade
+// renames or retypes the fields the wrapping reads.
+func TestTaskToolAddedAfterAttach(t *testing.T) {
+	ts := newTaskServer(t)
+	ts.s.AddTaskTool(mcp.NewTool("late", mcp.WithTaskSupport(mcp.TaskSupportRequired)),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CreateTaskResult, error) { panic(panicText) })
+	cl := taskClient(t, ts.s, "http")
+	id := createdTaskID(t, callAsTask(t, cl, "late", nil))
+	got := waitTask(t, cl, id)
+	res := taskResult(t, cl, id)
+	if strings.Contains(got.StatusMessage+resultText(res.Content), "kaboom") || !res.IsError {
+		t.Fatalf("task %s %q, result %+v: the late tool ran outside the chain", got.Status, got.StatusMessage, res)
+	}
+	if o := outcomes(ts.waitLines(t, id, 2)); len(o) != 2 || o[1] != "panic" {
+		t.Errorf("the task's lines say %v, want task_created then panic", o)
+	}
+}
+
+// TestTaskEndsWithItsSession: when the session that created a task ends
+// (here the stdio client goes away, as at shutdown), the work ends and
+// its line says canceled.
+func TestTaskEndsWithItsSession(t *testing.T) {
+	ts := newTaskServer(t)
+	cl := taskClient(t, ts.s, "stdio")
+	id := createdTaskID(t, callAsTask(t, cl, "wait_task", nil))
+	if id == "" {
+		t.Fatal("no task was created")
+	}
+	_ = cl.Close()
+	select {
+	case err := <-ts.ended:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the handler's context ended with %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the work went on after its session ended")
+	}
+	if o := outcomes(ts.waitLines(t, id, 2)); len(o) != 2 || o[1] != "canceled" {
+		t.Errorf("the task's lines say %v, want task_created then canceled", o)
+	}
+}
+
+// TestTaskConfirmedAtCreation: a tool the policy wants confirmed is asked
+// about at the task's creation; declined, no task is created and the
+// handler never runs.
+func TestTaskConfirmedAtCreation(t *testing.T) {
+	for _, accept := range []bool{false, true} {
+		t.Run(map[bool]string{false: "declined", true: "accepted"}[accept], func(t *testing.T) {
+			ts := newTaskServerWith(t, []server.ServerOption{server.WithElicitation()}, wrap.WithAuthorization(authz.Policy{
+				Public:  []string{"report"},
+				Confirm: authz.Confirm{Tools: []string{"report"}},
+			}))
+			url := (&policyServer{s: ts.s}).serve(t)
+			cl := testserver.Connect(t, url, nil, client.WithProtocolVersion(mcp.ProtocolVersion20251125),
+				client.WithElicitationHandler(&elicitor{accept: accept}))
+			resp := callAsTask(t, cl, "report", map[string]any{"repo": "acme"})
+			id := createdTaskID(t, resp)
+			if accept != (id != "") {
+				t.Fatalf("confirmation %v, answer %s", accept, resp.Result)
+			}
+			if !accept {
+				if n := ts.runs["report"].Load(); n != 0 {
+					t.Errorf("the handler ran %d times", n)
+				}
+				if !strings.Contains(string(resp.Result), "did not allow") {
+					t.Errorf("answer %s, want the refusal", resp.Result)
+				}
+				return
+			}
+			if got := waitTask(t, cl, id); got.Status != mcp.TaskStatusCompleted {
+				t.Errorf("task %s is %s", id, got.Status)
+			}
+		})
 	}
 }

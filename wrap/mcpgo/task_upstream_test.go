@@ -67,3 +67,27 @@ func taskClient(t *testing.T, s *server.MCPServer, transport string, headers ...
 	t.Fatalf("no transport %q", transport)
 	return nil
 }
+
+// TestBeforeCallHookChangesTheCall pins what the refusal of a task call
+// rests on (task.go's refuse): on mcp-go v1.2.1, what a before-call hook
+// changes in the request is what handleToolCall routes. When an upgrade
+// hands the hook a copy, this fails, and so does every refusal test.
+func TestBeforeCallHookChangesTheCall(t *testing.T) {
+	hooks := &server.Hooks{}
+	hooks.AddBeforeCallTool(func(_ context.Context, _ any, req *mcp.CallToolRequest) {
+		req.Params.Name, req.Params.Task = "answer", nil
+	})
+	s := server.NewMCPServer("bare", "1.0.0", server.WithTaskCapabilities(true, true, true), server.WithHooks(hooks))
+	s.AddTaskTool(mcp.NewTool("work", mcp.WithTaskSupport(mcp.TaskSupportRequired)),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
+			return &mcp.CreateTaskResult{}, nil
+		})
+	s.AddTool(mcp.NewTool("answer"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("answered in place"), nil
+	})
+	resp := callAsTask(t, taskClient(t, s, "http"), "work", nil)
+	res, err := mcp.ParseCallToolResult(&resp.Result)
+	if err != nil || resultText(res.Content) != "answered in place" {
+		t.Fatalf("answer %s %v: the hook's change did not reach mcp-go's routing", resp.Result, resp.Error)
+	}
+}
