@@ -73,8 +73,10 @@ type liveTask struct {
 	// outside says the work runs outside the chain: a task tool whose
 	// handler could not be wrapped (tasktools.go).
 	outside bool
-	mu      sync.Mutex
-	id      string
+	// requestID is the creating request's, for the work's line too.
+	requestID string
+	mu        sync.Mutex
+	id        string
 }
 
 func newToken() string {
@@ -130,7 +132,7 @@ func withoutOurMeta(req mcp.CallToolRequest) mcp.CallToolRequest {
 // beforeTask is the before-call hook that decides a task call at its
 // creation. It leaves every other call alone, but for removing our keys
 // from a client's params._meta.
-func (a *attached) beforeTask(ctx context.Context, _ any, req *mcp.CallToolRequest) {
+func (a *attached) beforeTask(ctx context.Context, id any, req *mcp.CallToolRequest) {
 	if req == nil {
 		return
 	}
@@ -156,7 +158,7 @@ func (a *attached) beforeTask(ctx context.Context, _ any, req *mcp.CallToolReque
 		return
 	}
 	tok := newToken()
-	a.tasks.byToken.Store(tok, &liveTask{t: t, tool: tool, session: r.Session, outside: outside})
+	a.tasks.byToken.Store(tok, &liveTask{t: t, tool: tool, session: r.Session, outside: outside, requestID: formatRequestID(id)})
 	setMeta(req, taskMetaKey, tok)
 }
 
@@ -214,19 +216,23 @@ func (a *attached) taskRequest(ctx context.Context, req *mcp.CallToolRequest, to
 // refuse sends a refused task call to refusedTool, whose answer is ans:
 // what the call would get in place. mcp-go then creates no task.
 func (a *attached) refuse(ctx context.Context, s *server.MCPServer, req *mcp.CallToolRequest, ans call.Answer) {
-	if s == nil || ctx.Done() == nil {
-		return
+	// Without a server to add the tool to, or a Done channel to mark the
+	// request with, the call is still taken off the task path: mcp-go then
+	// answers it as an unknown tool.
+	if s != nil {
+		a.tasks.refusalTool.Do(func() {
+			a.addRefusedToolFilter(s)
+			s.AddTool(mcp.NewTool(refusedTool, mcp.WithDescription("mcpwrap answers a refused task call through this tool; it cannot be called")),
+				func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return nil, fmt.Errorf("tool '%s' not found: %w", refusedTool, server.ErrToolNotFound)
+				})
+		})
 	}
-	a.tasks.refusalTool.Do(func() {
-		a.addRefusedToolFilter(s)
-		s.AddTool(mcp.NewTool(refusedTool, mcp.WithDescription("mcpwrap answers a refused task call through this tool; it cannot be called")),
-			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return nil, fmt.Errorf("tool '%s' not found: %w", refusedTool, server.ErrToolNotFound)
-			})
-	})
 	tok := newToken()
-	a.tasks.refused.Store(tok, ans)
-	a.tasks.refusing.Store(ctx.Done(), struct{}{})
+	if ctx.Done() != nil {
+		a.tasks.refused.Store(tok, ans)
+		a.tasks.refusing.Store(ctx.Done(), struct{}{})
+	}
 	req.Params.Name, req.Params.Task, req.Params.Arguments, req.Params.RawArguments = refusedTool, nil, nil, nil
 	setMeta(req, refusedMetaKey, tok)
 }
@@ -268,13 +274,22 @@ func (a *attached) answerRefused(req mcp.CallToolRequest) (*mcp.CallToolResult, 
 	return nil, true, fmt.Errorf("tool '%s' not found: %w", refusedTool, server.ErrToolNotFound)
 }
 
+// refused forgets a refusal once its request is answered (the middleware
+// took its answer, or a tool filter of the server's dropped refusedTool).
+func (a *attached) refused(ctx context.Context, tok string) {
+	a.tasks.refused.Delete(tok)
+	if ctx.Done() != nil {
+		a.tasks.refusing.Delete(ctx.Done())
+	}
+}
+
 // afterTask is the after-call hook: a task call's task exists.
 func (a *attached) afterTask(ctx context.Context, _ any, req *mcp.CallToolRequest, result any) {
 	if req == nil {
 		return
 	}
-	if metaValue(req.Params.Meta, refusedMetaKey) != "" && ctx.Done() != nil {
-		a.tasks.refusing.Delete(ctx.Done())
+	if tok := metaValue(req.Params.Meta, refusedMetaKey); tok != "" {
+		a.refused(ctx, tok)
 		return
 	}
 	tok := metaValue(req.Params.Meta, taskMetaKey)
@@ -308,8 +323,8 @@ func (a *attached) taskError(ctx context.Context, req *mcp.CallToolRequest, err 
 	if req == nil {
 		return
 	}
-	if metaValue(req.Params.Meta, refusedMetaKey) != "" && ctx.Done() != nil {
-		a.tasks.refusing.Delete(ctx.Done())
+	if tok := metaValue(req.Params.Meta, refusedMetaKey); tok != "" {
+		a.refused(ctx, tok)
 		return
 	}
 	tok := metaValue(req.Params.Meta, taskMetaKey)
@@ -377,6 +392,9 @@ func (a *attached) taskWork(ctx context.Context, req mcp.CallToolRequest, next s
 	if !ok {
 		return nil, false, nil
 	}
+	if adapter.Own(a.w, req.Params.Name) {
+		ctx = context.WithValue(ctx, servedKey{}, a.w) // as the middleware does
+	}
 	tc := new(toolCall) // not pooled: the work may outlive its answer
 	tc.fill(ctx, withoutOurMeta(req), next)
 	tc.req.Tool = infoOf(v.(*liveTask).tool)
@@ -396,6 +414,7 @@ func (a *attached) runTask(ctx context.Context, tok string, r *call.Request, h c
 		return call.Answer{}, false, nil
 	}
 	lt := v.(*liveTask)
+	r.RequestID = lt.requestID
 	defer func() {
 		a.tasks.byToken.Delete(tok)
 		lt.mu.Lock()

@@ -615,3 +615,29 @@ func TestTaskConfirmedAtCreation(t *testing.T) {
 		})
 	}
 }
+
+// TestOwnChainToolRunsOnceAsTask: a tool with a chain of its own
+// (mcpgo.Tool, here with its own result cap) run as a task is served by
+// that chain once: one line for its work, its result cut to its own cap.
+func TestOwnChainToolRunsOnceAsTask(t *testing.T) {
+	logs := &logbuf.Buffer{}
+	s := server.NewMCPServer("reports", "1.0.0", server.WithTaskCapabilities(true, true, true))
+	w := wrap.New(wrap.WithLogger(logs.Logger()))
+	mcpgo.Attach(s, w)
+	s.AddTools(mcpgo.Tool(w, mcp.NewTool("dump", mcp.WithTaskSupport(mcp.TaskSupportOptional)),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(strings.Repeat("x", 4096)), nil
+		}, wrap.WithResultLimit(1024)))
+	cl := taskClient(t, s, "http")
+	id := createdTaskID(t, callAsTask(t, cl, "dump", nil))
+	waitTask(t, cl, id)
+	res := taskResult(t, cl, id)
+	if text := resultText(res.Content); len(text) > 1200 || !strings.Contains(text, "was cut") {
+		t.Errorf("tasks/result has %d bytes, want the tool's own cap of 1024 and a note", len(text))
+	}
+	ts := &taskServer{logs: logs}
+	ts.waitLines(t, id, 2)
+	if lines, _ := logs.Find("tool", "dump"); len(lines) != 2 {
+		t.Errorf("%d lines for the tool, want its task's creation and its work: %v", len(lines), outcomes(lines))
+	}
+}
