@@ -127,7 +127,13 @@ var taskRequestID atomic.Int64
 // response: its result, or its error.
 func callAsTask(t *testing.T, cl *client.Client, tool string, args map[string]any) *transport.JSONRPCResponse {
 	t.Helper()
-	params := mcp.CallToolParams{Name: tool, Arguments: args, Task: &mcp.TaskParams{}}
+	return callAsTaskTTL(t, cl, tool, args, nil)
+}
+
+// callAsTaskTTL is callAsTask asking for a task that lives ttl ms.
+func callAsTaskTTL(t *testing.T, cl *client.Client, tool string, args map[string]any, ttl *int64) *transport.JSONRPCResponse {
+	t.Helper()
+	params := mcp.CallToolParams{Name: tool, Arguments: args, Task: &mcp.TaskParams{TTL: ttl}}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	resp, err := cl.GetTransport().SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION,
@@ -639,5 +645,22 @@ func TestOwnChainToolRunsOnceAsTask(t *testing.T) {
 	ts.waitLines(t, id, 2)
 	if lines, _ := logs.Find("tool", "dump"); len(lines) != 2 {
 		t.Errorf("%d lines for the tool, want its task's creation and its work: %v", len(lines), outcomes(lines))
+	}
+}
+
+// TestTaskTTLBoundsTheWork: a task's TTL, shorter than its budget, ends its
+// work (mcp-go forgets the task then; the work's line says timeout).
+func TestTaskTTLBoundsTheWork(t *testing.T) {
+	ts := newTaskServer(t)
+	cl := taskClient(t, ts.s, "http")
+	ttl := int64(150)
+	begin := time.Now()
+	id := createdTaskID(t, callAsTaskTTL(t, cl, "stubborn", nil, &ttl))
+	lines := ts.waitLines(t, id, 2)
+	if o := outcomes(lines); len(o) != 2 || o[1] != "timeout" {
+		t.Fatalf("the task's lines say %v, want task_created then timeout", o)
+	}
+	if d := time.Since(begin); d > 900*time.Millisecond {
+		t.Errorf("the work ended after %v, its TTL is 150ms", d)
 	}
 }
