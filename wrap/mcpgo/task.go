@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"sync"
 	"time"
@@ -149,7 +150,7 @@ func (a *attached) beforeTask(ctx context.Context, id any, req *mcp.CallToolRequ
 	}
 	r := a.taskRequest(ctx, req, tool)
 	var ttl time.Duration
-	if p := req.Params.Task.TTL; p != nil && *p > 0 {
+	if p := req.Params.Task.TTL; p != nil && *p > 0 && *p < int64(math.MaxInt64/time.Millisecond) {
 		ttl = time.Duration(*p) * time.Millisecond
 	}
 	t, ans, ok := adapter.StartTask(ctx, a.w, r, ttl)
