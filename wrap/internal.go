@@ -2,6 +2,7 @@ package wrap
 
 import (
 	"context"
+	"time"
 
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
@@ -27,4 +28,11 @@ func init() {
 	}
 	adapter.Observer = func(w any) *obs.Observer { return w.(*Wrapper).cfg.observer }
 	adapter.Policy = func(w any) *policy.Engine { return w.(*Wrapper).cfg.policy }
+	adapter.StartTask = func(ctx context.Context, w any, req *call.Request, ttl time.Duration) (adapter.Task, call.Answer, bool) {
+		t, a, ok := w.(*Wrapper).startTask(ctx, req, ttl)
+		if !ok {
+			return nil, a, false
+		}
+		return t, a, true
+	}
 }

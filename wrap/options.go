@@ -74,6 +74,11 @@ type config struct {
 	states *states
 	// progressIdle and progressCap are WithProgressTimeout's.
 	progressIdle, progressCap time.Duration
+	// taskTimeout and taskLimit are WithTaskTimeout's and
+	// WithTasksPerCaller's; taskCounts counts the working tasks by caller.
+	taskTimeout time.Duration
+	taskLimit   int
+	taskCounts  *taskCounts
 	// argModes are WithArgumentValues, WithArgumentNamesOnly and
 	// WithoutArguments, applied to the observer.
 	argModes []obs.Option
@@ -284,6 +289,9 @@ func newConfig(base config, opts []Option) config {
 	}
 	if c.states == nil {
 		c.states = newStates(nil)
+	}
+	if c.taskCounts == nil {
+		c.taskCounts = new(taskCounts)
 	}
 	c.finish()
 	c.resilience()

@@ -45,6 +45,8 @@ type record struct {
 	// round is the multi round-trip state of the call (mrtr.go), nil on a
 	// call that carries none and was not asked to confirm.
 	round *round
+	// taskID is the task the call created or whose work this is (task.go).
+	taskID string
 }
 
 // start begins observing the call; the returned context carries its span.
@@ -124,6 +126,7 @@ func (r *record) log(ctx context.Context) {
 		JSONRPCCode: r.rpcCode,
 		CutFrom:     r.cutFrom,
 		Authz:       r.authz,
+		TaskID:      r.taskID,
 		// The model read a generic sentence instead of this error.
 		Masked: r.err != nil && !r.err.Code().Public() && r.outcome != obs.OutcomeProtocolError && !r.public,
 	}

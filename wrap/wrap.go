@@ -42,12 +42,18 @@ type (
 // its name), with that chain's. It always returns an answer; h's panics
 // and errors are in it.
 func (w *Wrapper) serveAll(ctx context.Context, req *call.Request, h handler) answer {
+	return serve(ctx, req, h, w.configFor(req))
+}
+
+// configFor is the configuration that serves req: its tool's own chain's,
+// or the Wrapper's.
+func (w *Wrapper) configFor(req *call.Request) *config {
 	if req.Kind == call.Tool {
 		if c, ok := w.chains.Load(req.Name); ok {
-			return serve(ctx, req, h, c.(*config))
+			return c.(*config)
 		}
 	}
-	return serve(ctx, req, h, &w.cfg)
+	return &w.cfg
 }
 
 // toolChain returns the configuration of one tool's own chain, the
@@ -126,27 +132,8 @@ func refuseRepeated(ctx context.Context, cfg *config, rec *record, req *call.Req
 // produced in o. The caller gives back what admission holds (leave) once
 // the call is answered.
 func layers(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome) admitted {
-	if cfg.policy != nil && !authorize(ctx, req, cfg, rec, o) {
-		return admitted{}
-	}
-	if req.Kind == call.Tool && !cfg.bound {
-		if e := object(req); e != nil {
-			o.err = e
-			return admitted{}
-		}
-	}
-	// A rate-limited call costs nothing more: it takes no bulkhead slot.
-	if cfg.limit != nil {
-		// Resources and prompts are limited under the names the layers
-		// know them by (ResourcesRead, PromptsGet + name): rec.tool.
-		if err := cfg.limit.Admit(ctx, rec.tool, req.Session, req.Header); err != nil {
-			o.err = errs.From(err)
-			return admitted{}
-		}
-	}
-	adm, refused := cfg.admit(rec.tool)
-	if refused != nil {
-		*o = *refused
+	adm, ok := admitCall(ctx, req, cfg, rec, o)
+	if !ok {
 		return adm
 	}
 	if d := cfg.timeoutFor(rec.tool); d > 0 {
@@ -155,6 +142,37 @@ func layers(ctx context.Context, req *call.Request, next handler, cfg *config, r
 		retry(ctx, req, next, cfg, rec, o)
 	}
 	return adm
+}
+
+// admitCall runs the layers that decide whether a call runs at all —
+// authorize, object, the rate limit and admission — and reports false,
+// with the refusal in o, when it must not. A task is decided by them at
+// its creation (task.go).
+func admitCall(ctx context.Context, req *call.Request, cfg *config, rec *record, o *outcome) (admitted, bool) {
+	if cfg.policy != nil && !authorize(ctx, req, cfg, rec, o) {
+		return admitted{}, false
+	}
+	if req.Kind == call.Tool && !cfg.bound {
+		if e := object(req); e != nil {
+			o.err = e
+			return admitted{}, false
+		}
+	}
+	// A rate-limited call costs nothing more: it takes no bulkhead slot.
+	if cfg.limit != nil {
+		// Resources and prompts are limited under the names the layers
+		// know them by (ResourcesRead, PromptsGet + name): rec.tool.
+		if err := cfg.limit.Admit(ctx, rec.tool, req.Session, req.Header); err != nil {
+			o.err = errs.From(err)
+			return admitted{}, false
+		}
+	}
+	adm, refused := cfg.admit(rec.tool)
+	if refused != nil {
+		*o = *refused
+		return adm, false
+	}
+	return adm, true
 }
 
 // outcome is what the layers produced for one call. It goes through a

@@ -59,6 +59,9 @@ func (c *Recording) log(ctx context.Context, out *Report, now time.Time, d time.
 	} else if text != "" {
 		attrs = append(attrs, slog.String(semconv.KeyArguments, text))
 	}
+	if out.TaskID != "" {
+		attrs = append(attrs, slog.String(semconv.KeyTaskID, c.text(out.TaskID, maxNameBytes)))
+	}
 	attrs = c.appendFailure(attrs, out, errType, code, cause)
 	attrs = c.appendTraceIDs(attrs)
 	h := l.Handler()

@@ -317,7 +317,7 @@ func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc
 	s := c.span
 	n := 2 + c.lateCount()
 	for _, on := range [...]bool{errType != "", out.JSONRPCCode != 0, code != "", out.Masked, out.CutFrom > 0,
-		c.o.cfg.recordResult && out.Result != nil} {
+		c.o.cfg.recordResult && out.Result != nil, out.TaskID != ""} {
 		if on {
 			n++
 		}
@@ -341,6 +341,9 @@ func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc
 	}
 	if out.CutFrom > 0 {
 		attrs = append(attrs, attribute.Int(semconv.AttrCutFrom, out.CutFrom))
+	}
+	if out.TaskID != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrTaskID, c.text(out.TaskID, maxNameBytes)))
 	}
 	if c.o.cfg.recordResult && out.Result != nil {
 		attrs = append(attrs, attribute.String(semconv.AttrToolResult, c.resultText(out.Result)))

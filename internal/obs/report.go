@@ -25,6 +25,9 @@ const (
 	// OutcomeRepeatedFailure: the call was refused without running, the
 	// same call having failed the same way too often (wrap.WithLoopGuard).
 	OutcomeRepeatedFailure Outcome = "repeated_failure"
+	// OutcomeTaskCreated: the call was admitted and became a task; its
+	// work ends later, with a line of its own carrying the same task id.
+	OutcomeTaskCreated Outcome = "task_created"
 )
 
 // CodeOutcome is the outcome of a call that failed with code c.
@@ -57,6 +60,9 @@ type Report struct {
 	CutFrom int
 	// Authz is the authorization decision, when a policy made one.
 	Authz *Authz
+	// TaskID is the id of the task the call created or whose work ended,
+	// "" for a call answered in place.
+	TaskID string
 }
 
 // ErrorType returns the semantic conventions' error.type: the JSON-RPC code

@@ -35,6 +35,9 @@ const (
 	AttrMasked    = "mcpwrap.masked"
 	AttrCutFrom   = "mcpwrap.result.cut_from_bytes"
 	AttrUpstream  = "mcpwrap.upstream"
+	// AttrTaskID is the id of the task a call created, or whose work the
+	// span is.
+	AttrTaskID = "mcpwrap.task.id"
 	// The authorization decision of a call (wrap.WithAuthorization).
 	AttrAuthzDecision = "mcpwrap.authz.decision"
 	AttrAuthzReason   = "mcpwrap.authz.reason"
@@ -121,6 +124,7 @@ const (
 	KeyMasked          = "masked"
 	KeyJSONRPCCode     = "jsonrpc_code"
 	KeyLateMS          = "late_ms"
+	KeyTaskID          = "task_id"
 	// KeyAuthz is the group of the authorization decision: its keys are
 	// decision, reason, subject, required, granted, missing.
 	KeyAuthz = "authz"

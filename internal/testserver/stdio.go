@@ -15,9 +15,9 @@ import (
 
 // StartStdio serves s with mcp-go's stdio server over a pair of OS pipes
 // (the same file descriptors a subprocess's stdin and stdout are) and
-// returns an initialized mcp-go stdio client. Everything is stopped when
+// returns an initialized mcp-go stdio client made with opts. Everything is stopped when
 // the test ends.
-func StartStdio(tb testing.TB, s *server.MCPServer) *client.Client {
+func StartStdio(tb testing.TB, s *server.MCPServer, opts ...client.ClientOption) *client.Client {
 	tb.Helper()
 	inR, inW, err := os.Pipe() // client → server
 	if err != nil {
@@ -33,7 +33,7 @@ func StartStdio(tb testing.TB, s *server.MCPServer) *client.Client {
 		defer close(served)
 		_ = server.NewStdioServer(s).Listen(ctx, inR, outW)
 	}()
-	cl := client.NewClient(transport.NewIO(outR, inW, io.NopCloser(eofReader{})))
+	cl := client.NewClient(transport.NewIO(outR, inW, io.NopCloser(eofReader{})), opts...)
 	tb.Cleanup(func() {
 		_ = cl.Close() // closes inW: the server reads EOF
 		cancel()

@@ -60,8 +60,10 @@ func TestAttachIsCheap(t *testing.T) {
 		mcpgo.Attach(servers[i], w)
 		i++
 	})
-	if allocs > 15 {
-		t.Fatalf("Attach allocates %.0f objects, want at most 15", allocs)
+	// 15, and 4 for the two hooks that end a task's work (tasks/cancel,
+	// the session's end: a closure and a list each).
+	if allocs > 19 {
+		t.Fatalf("Attach allocates %.0f objects, want at most 19", allocs)
 	}
 	if after := runtime.NumGoroutine(); after > before {
 		t.Fatalf("%d goroutines after 101 attaches, %d before", after, before)

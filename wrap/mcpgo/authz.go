@@ -104,7 +104,7 @@ func ask(ctx context.Context, _ *call.Request, msg string) (call.Reply, error) {
 // through its own filters (which it applies to calls too, so a hidden tool
 // is answered exactly as an unknown one), resources and templates by the
 // hooks after their lists.
-func authorizeLists(s *server.MCPServer, w any) {
+func authorizeLists(s *server.MCPServer, w any, a *attached) {
 	e := adapter.Policy(w)
 	if e == nil {
 		return
@@ -112,6 +112,9 @@ func authorizeLists(s *server.MCPServer, w any) {
 	server.WithToolFilter(func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 		c := identify(ctx, nil)
 		visible := func(t *mcp.Tool) bool {
+			if t.Name == refusedTool { // the tool filter of task.go decides
+				return a.mayCallRefusedTool(ctx)
+			}
 			r := authz.Request{Method: policy.ToolsCall, Name: t.Name, Listing: true}
 			if e.Annotated() {
 				r.Annotations = toolAnnotations(*t)

@@ -34,6 +34,7 @@ type attached struct {
 	// added the hooks again: its after-call hook runs without a
 	// before-call one, and the chain has logged it already.
 	repaired sync.Map
+	tasks    tasks // task.go
 }
 
 // addHooks registers the hooks on the server's Hooks, creating them when
@@ -57,28 +58,31 @@ func (a *attached) register(h *server.Hooks) {
 		switch {
 		case m == mcp.MethodResourcesRead || m == mcp.MethodPromptsGet:
 			a.onRPCError(ctx, msg, err)
-		case m == mcp.MethodToolsCall && o != nil:
-			if a.wasRepaired(ctx) {
+		case m == mcp.MethodToolsCall:
+			req, _ := msg.(*mcp.CallToolRequest)
+			a.taskError(ctx, req, err)
+			if o == nil || a.wasRepaired(ctx) {
 				return
 			}
-			req, _ := msg.(*mcp.CallToolRequest)
 			answered(ctx, o, adapter.Policy(a.w), id, req, nil, err)
 		}
 	})
-	if o == nil {
-		h.AddBeforeCallTool(beganHook)
-		return
-	}
+	// The hooks of task calls (task.go) share the call hooks' closures.
 	h.AddBeforeCallTool(func(ctx context.Context, id any, req *mcp.CallToolRequest) {
 		beganHook(ctx, id, req)
-		o.Began(ctx, formatRequestID(id))
+		if o != nil {
+			o.Began(ctx, formatRequestID(id))
+		}
+		a.beforeTask(ctx, id, req)
 	})
 	h.AddAfterCallTool(func(ctx context.Context, id any, req *mcp.CallToolRequest, result any) {
-		if a.wasRepaired(ctx) {
+		a.afterTask(ctx, id, req, result)
+		if o == nil || a.wasRepaired(ctx) {
 			return
 		}
 		answered(ctx, o, nil, id, req, result, nil)
 	})
+	a.registerTasks(h)
 }
 
 // wasRepaired reports, once, whether ctx's call is the one during which

@@ -38,7 +38,7 @@ func Attach(s *server.MCPServer, w *wrap.Wrapper) {
 	server.WithPromptHandlerMiddleware(promptMiddleware(a.serve))(s)
 	outermost(s)
 	a.addHooks(s)
-	authorizeLists(s, w)
+	authorizeLists(s, w, a)
 	if adapter.Observer(w) != nil {
 		server.WithMetaPropagator(MetaPropagator(w))(s)
 		server.WithPropagator(HTTPPropagator(w))(s)
@@ -52,6 +52,9 @@ func (a *attached) middleware() server.ToolHandlerMiddleware {
 		// closure.
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			a.checkHooks(ctx)
+			if res, ok, err := a.taskWork(ctx, req, next); ok {
+				return res, err
+			}
 			ctx = withStdioRead(ctx)
 			if adapter.Own(w, req.Params.Name) {
 				// The tool's own handler (Tool, Typed) must not run the
