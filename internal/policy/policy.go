@@ -81,7 +81,7 @@ type Engine struct {
 	tools     map[string][]string
 	prompts   map[string][]string
 	resources map[string][]string
-	prefixes  []prefix // resource keys ending in "*", longest first
+	prefixes  []prefix   // resource keys ending in "*", longest first
 	templates []template // resource keys that are URI templates
 	public    map[string]bool
 	pubPrefix []string
