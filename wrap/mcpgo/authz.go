@@ -150,6 +150,7 @@ func authorizeLists(s *server.MCPServer, w any) {
 		}
 		return out
 	})(s)
+	authorizeCompletion(s, e)
 	o, ctx := adapter.Observer(w), context.Background()
 	for name, st := range s.ListTools() {
 		e.Warn(ctx, o, authz.Request{Method: policy.ToolsCall, Name: name, Annotations: toolAnnotations(st.Tool)})
