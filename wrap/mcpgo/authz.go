@@ -166,6 +166,7 @@ func authorizeLists(s *server.MCPServer, w any) {
 		h = &server.Hooks{}
 		server.WithHooks(h)(s)
 	}
+	privateLists(s, h, o)
 	visible := func(ctx context.Context, uri string) bool {
 		return e.Decide(ctx, identify(ctx, nil), authz.Request{Method: policy.ResourcesRead, Name: uri, Listing: true}).Verdict != policy.Hidden
 	}
