@@ -97,7 +97,7 @@ func (d *dbServer) serve(t *testing.T, stateless bool) string {
 	return (&policyServer{s: d.s}).serve(t, server.WithStateLess(stateless))
 }
 
-func promptRef(name string) any { return mcp.PromptReference{Type: "ref/prompt", Name: name} }
+func promptRef(name string) any  { return mcp.PromptReference{Type: "ref/prompt", Name: name} }
 func templateRef(uri string) any { return mcp.ResourceReference{Type: "ref/resource", URI: uri} }
 
 // rawPost sends one JSON-RPC request over stateless streamable HTTP as the
