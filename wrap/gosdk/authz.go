@@ -112,11 +112,12 @@ func ask(ctx context.Context, r *call.Request, msg string) (call.Reply, error) {
 
 // filterList leaves out of a tools/list, prompts/list, resources/list or
 // resources/templates/list result what the caller may not use, as e
-// decides; any other result is returned as it is. The result is copied,
+// decides, and marks it cacheScope private (hints); any other result is
+// returned as it is. The result is copied,
 // never changed: go-sdk may hold it. What is denied to every caller (not
 // declared, or hidden by read-only mode) is warned of here, once: go-sdk lets no one read a server's tools but
 // through its lists, so the first list is the earliest time.
-func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, req mcp.Request, res mcp.Result) mcp.Result {
+func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, hints *cacheHints, req mcp.Request, res mcp.Result) mcp.Result {
 	c := callerOf(ctx, req.GetExtra())
 	visible := func(method, name string, a authz.Annotations) bool {
 		r := authz.Request{Method: method, Name: name, Listing: true, Annotations: a}
@@ -132,6 +133,7 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, req mcp.
 			return res
 		}
 		cp := *r
+		hints.private(ctx, o, "tools/list", &cp.Cacheable)
 		cp.Tools = nil
 		for _, t := range r.Tools {
 			if t != nil && visible(policy.ToolsCall, t.Name, policy.AnnotationsOf(infoOf(t))) {
@@ -147,6 +149,7 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, req mcp.
 			return res
 		}
 		cp := *r
+		hints.private(ctx, o, "prompts/list", &cp.Cacheable)
 		cp.Prompts = []*mcp.Prompt{}
 		for _, p := range r.Prompts {
 			if p != nil && visible(policy.PromptsGet, p.Name, authz.Annotations{}) {
@@ -159,6 +162,7 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, req mcp.
 			return res
 		}
 		cp := *r
+		hints.private(ctx, o, "resources/list", &cp.Cacheable)
 		cp.Resources = []*mcp.Resource{}
 		for _, x := range r.Resources {
 			if x != nil && visible(policy.ResourcesRead, x.URI, authz.Annotations{}) {
@@ -171,6 +175,7 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, req mcp.
 			return res
 		}
 		cp := *r
+		hints.private(ctx, o, "resources/templates/list", &cp.Cacheable)
 		cp.ResourceTemplates = []*mcp.ResourceTemplate{}
 		for _, x := range r.ResourceTemplates {
 			if x != nil && visible(policy.ResourcesRead, x.URITemplate, authz.Annotations{}) {

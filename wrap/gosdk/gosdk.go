@@ -24,17 +24,23 @@ import (
 // nothing; what must outlive the server lives in w. A nil w means
 // wrap.New().
 func Attach(s *mcp.Server, w *wrap.Wrapper) {
-	s.AddReceivingMiddleware(middleware(w))
+	s.AddReceivingMiddleware(newMiddleware(w, completes(s)))
 }
 
-// middleware returns w's chain as a go-sdk receiving middleware. Every
-// other method passes through untouched. It is safe for concurrent use.
-func middleware(w *wrap.Wrapper) mcp.Middleware {
+// middleware is newMiddleware for a server with a CompletionHandler.
+func middleware(w *wrap.Wrapper) mcp.Middleware { return newMiddleware(w, true) }
+
+// newMiddleware returns w's chain as a go-sdk receiving middleware; under a
+// policy it also filters the lists and completion/complete (completes says
+// whether the server has a CompletionHandler). Every other method passes
+// through untouched. It is safe for concurrent use.
+func newMiddleware(w *wrap.Wrapper, completes bool) mcp.Middleware {
 	if w == nil {
 		w = wrap.New()
 	}
 	serve := adapter.Chain(w)
 	e, o := adapter.Policy(w), adapter.Observer(w)
+	hints := new(cacheHints)
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch r := req.(type) {
@@ -46,7 +52,12 @@ func middleware(w *wrap.Wrapper) mcp.Middleware {
 				if err != nil {
 					return res, err
 				}
-				return filterList(ctx, e, o, req, res), nil
+				return filterList(ctx, e, o, hints, req, res), nil
+			case *mcp.CompleteRequest:
+				if e == nil {
+					break
+				}
+				return serveComplete(ctx, e, completes, method, r, next)
 			case *mcp.CallToolRequest:
 				if r.Params == nil {
 					break
