@@ -186,3 +186,46 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, hints *c
 	}
 	return res
 }
+
+// serveSubscribe makes resources/subscribe follow e as resources/read
+// does: a URI the caller may not read is answered as go-sdk answers a read
+// of an unknown one (ResourceNotFoundError), the server's SubscribeHandler
+// does not run and no subscription is kept, so no update of it reaches the
+// caller. A URI no policy declares is hidden alike, so an unknown URI and
+// a hidden one get the same answer. A server without a SubscribeHandler is
+// left to go-sdk (method not found for every URI).
+func serveSubscribe(ctx context.Context, e *policy.Engine, handled bool, method string, r *mcp.SubscribeRequest, next mcp.MethodHandler) (mcp.Result, error) {
+	if !handled || r.Params == nil || e.Decide(ctx, callerOf(ctx, r.Extra), authz.Request{Method: policy.ResourcesRead, Name: r.Params.URI}).Verdict == policy.Allowed {
+		return next(ctx, method, r)
+	}
+	return nil, mcp.ResourceNotFoundError(r.Params.URI)
+}
+
+// listenable is a subscriptions/listen request (2026-07-28) without the
+// resource URIs the caller may not read: go-sdk subscribes to each through
+// the SubscribeHandler without the middleware, and acknowledges what it
+// subscribed, so a hidden URI is left out as an unknown one is. The request
+// is copied, never changed.
+func listenable(ctx context.Context, e *policy.Engine, r *mcp.SubscriptionsListenRequest) *mcp.SubscriptionsListenRequest {
+	if r.Params == nil || r.Params.Notifications == nil || len(r.Params.Notifications.ResourceSubscriptions) == 0 {
+		return r
+	}
+	c := callerOf(ctx, r.Extra)
+	want := r.Params.Notifications.ResourceSubscriptions
+	keep := make([]string, 0, len(want))
+	for _, uri := range want {
+		if e.Decide(ctx, c, authz.Request{Method: policy.ResourcesRead, Name: uri}).Verdict == policy.Allowed {
+			keep = append(keep, uri)
+		}
+	}
+	if len(keep) == len(want) {
+		return r
+	}
+	n := *r.Params.Notifications
+	n.ResourceSubscriptions = keep
+	p := *r.Params
+	p.Notifications = &n
+	cp := *r
+	cp.Params = &p
+	return &cp
+}

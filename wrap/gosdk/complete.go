@@ -35,19 +35,25 @@ func serveComplete(ctx context.Context, e *policy.Engine, handled bool, method s
 	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}, nil
 }
 
-// completes reports whether s has a CompletionHandler. go-sdk keeps its
-// options unexported, so this reads the field opts.CompletionHandler;
-// TestGoSDKCompletionOfHiddenPromptOrTemplateIsAnUnknownNames fails when an
-// upgrade renames or retypes it, and s is then taken to have one (a hidden
-// name is answered with the empty completion, never by the handler).
-func completes(s *mcp.Server) bool {
+// handlers says which of go-sdk's optional handlers a server has: without
+// one, go-sdk answers its method alike for every name, and no code of the
+// server's runs, so the middleware leaves the request to go-sdk.
+type handlers struct{ complete, subscribe bool }
+
+// handlersOf reads s's CompletionHandler and SubscribeHandler. go-sdk keeps
+// its options unexported, so this reads the fields opts.CompletionHandler
+// and opts.SubscribeHandler; TestGoSDKCompletionWithoutHandlerIsGoSDKs and
+// TestGoSDKSubscribeFollowsThePolicy fail when an upgrade renames or
+// retypes them. A field not found counts as a handler present: a hidden
+// name is then answered by the middleware, never by the server's code.
+func handlersOf(s *mcp.Server) handlers {
 	f := reflect.ValueOf(s).Elem().FieldByName("opts")
-	if !f.IsValid() || f.Kind() != reflect.Struct {
-		return true
+	has := func(name string) bool {
+		if !f.IsValid() || f.Kind() != reflect.Struct {
+			return true
+		}
+		h := f.FieldByName(name)
+		return !h.IsValid() || h.Kind() != reflect.Func || !h.IsNil()
 	}
-	h := f.FieldByName("CompletionHandler")
-	if !h.IsValid() || h.Kind() != reflect.Func {
-		return true
-	}
-	return !h.IsNil()
+	return handlers{complete: has("CompletionHandler"), subscribe: has("SubscribeHandler")}
 }

@@ -3,12 +3,14 @@ package gosdk_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -60,7 +62,17 @@ func newDBServer(t *testing.T, p authz.Policy, setCacheable func(context.Context
 		}
 		return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: values}}, nil
 	}
-	d.s = mcp.NewServer(&mcp.Implementation{Name: "db", Version: "1.0.0"}, &mcp.ServerOptions{CompletionHandler: complete, SetCacheable: setCacheable})
+	count := func(name string) {
+		d.mu.Lock()
+		d.ran[name]++
+		d.mu.Unlock()
+	}
+	d.s = mcp.NewServer(&mcp.Implementation{Name: "db", Version: "1.0.0"}, &mcp.ServerOptions{CompletionHandler: complete, SetCacheable: setCacheable,
+		SubscribeHandler: func(_ context.Context, r *mcp.SubscribeRequest) error {
+			count("subscribe " + r.Params.URI)
+			return nil
+		},
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil }})
 	for _, name := range []string{"db_query", "secret_prompt"} {
 		d.s.AddPrompt(&mcp.Prompt{Name: name, Arguments: []*mcp.PromptArgument{{Name: "database"}}}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return &mcp.GetPromptResult{}, nil
@@ -260,6 +272,54 @@ func TestGoSDKFilteredListsAreNeverPublic(t *testing.T) {
 			}
 			if want := map[bool]int{true: 1}[c.warn]; warns != want {
 				t.Errorf("%d warnings of the public cache scope, want %d: %s", warns, want, d.logs.String())
+			}
+		})
+	}
+}
+
+// TestGoSDKSubscribeFollowsThePolicy: a caller could subscribe to a
+// resource it may not read (the server's SubscribeHandler ran for it) and
+// was then sent its updates. Now resources/subscribe (protocol 2025-11-25,
+// stateful) of such a URI is answered as a read of an unknown URI, and
+// subscriptions/listen (2026-07-28, stateless) leaves it out; the handler
+// does not run, and no update of it reaches the caller.
+func TestGoSDKSubscribeFollowsThePolicy(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
+			d := newDBServer(t, dbPolicy(), nil)
+			updated := make(chan string, 8)
+			reader := connectAs(t, d.serve(t, stateless), "reader", &mcp.ClientOptions{
+				ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI },
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := reader.Subscribe(ctx, &mcp.SubscribeParams{URI: "db://orders/tables"}); err != nil {
+				t.Fatalf("subscribing to a URI the reader may read: %v", err)
+			}
+			hidden := reader.Subscribe(ctx, &mcp.SubscribeParams{URI: "secret://k"})
+			unknown := reader.Subscribe(ctx, &mcp.SubscribeParams{URI: "nope://k"})
+			if fmt.Sprint(hidden) != strings.ReplaceAll(fmt.Sprint(unknown), "nope://k", "secret://k") {
+				t.Errorf("subscribing to a hidden URI answered %v, an unknown one %v", hidden, unknown)
+			}
+			t.Logf("hidden %v, unknown %v", hidden, unknown)
+			if n := d.runs("subscribe secret://k"); n != 0 {
+				t.Errorf("the SubscribeHandler ran %d times for the hidden URI", n)
+			}
+			if n := d.runs("subscribe db://orders/tables"); n != 1 {
+				t.Errorf("the SubscribeHandler ran %d times for the allowed URI", n)
+			}
+			for _, uri := range []string{"secret://k", "db://orders/tables"} {
+				if err := d.s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			select {
+			case got := <-updated:
+				if got != "db://orders/tables" {
+					t.Errorf("the reader was told of an update of %s", got)
+				}
+			case <-ctx.Done():
+				t.Fatal("no update of the allowed URI reached the reader")
 			}
 		})
 	}

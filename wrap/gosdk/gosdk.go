@@ -24,17 +24,20 @@ import (
 // nothing; what must outlive the server lives in w. A nil w means
 // wrap.New().
 func Attach(s *mcp.Server, w *wrap.Wrapper) {
-	s.AddReceivingMiddleware(newMiddleware(w, completes(s)))
+	s.AddReceivingMiddleware(newMiddleware(w, handlersOf(s)))
 }
 
-// middleware is newMiddleware for a server with a CompletionHandler.
-func middleware(w *wrap.Wrapper) mcp.Middleware { return newMiddleware(w, true) }
+// middleware is newMiddleware for a server with a CompletionHandler and a
+// SubscribeHandler.
+func middleware(w *wrap.Wrapper) mcp.Middleware {
+	return newMiddleware(w, handlers{complete: true, subscribe: true})
+}
 
 // newMiddleware returns w's chain as a go-sdk receiving middleware; under a
-// policy it also filters the lists and completion/complete (completes says
-// whether the server has a CompletionHandler). Every other method passes
-// through untouched. It is safe for concurrent use.
-func newMiddleware(w *wrap.Wrapper, completes bool) mcp.Middleware {
+// policy it also filters the lists, completion/complete and resource
+// subscriptions (has says which of their handlers the server has). Every
+// other method passes through untouched. It is safe for concurrent use.
+func newMiddleware(w *wrap.Wrapper, has handlers) mcp.Middleware {
 	if w == nil {
 		w = wrap.New()
 	}
@@ -57,7 +60,17 @@ func newMiddleware(w *wrap.Wrapper, completes bool) mcp.Middleware {
 				if e == nil {
 					break
 				}
-				return serveComplete(ctx, e, completes, method, r, next)
+				return serveComplete(ctx, e, has.complete, method, r, next)
+			case *mcp.SubscribeRequest:
+				if e == nil {
+					break
+				}
+				return serveSubscribe(ctx, e, has.subscribe, method, r, next)
+			case *mcp.SubscriptionsListenRequest:
+				if e == nil {
+					break
+				}
+				return next(ctx, method, listenable(ctx, e, r))
 			case *mcp.CallToolRequest:
 				if r.Params == nil {
 					break
