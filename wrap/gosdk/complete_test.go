@@ -223,11 +223,12 @@ func TestGoSDKTemplateKeyAuthorizesReads(t *testing.T) {
 	}
 }
 
-// TestGoSDKFilteredListsAreNeverPublic: go-sdk marks every list
+// TestGoSDKFilteredListsAreNeverPublic: go-sdk marks every list and read
 // cacheScope public unless SetCacheable says otherwise, and a server's
 // SetCacheable may say public with a TTL, so a shared cache could serve
-// one caller's filtered list to another. They are now private, keeping
-// the TTL, with one warning for the server's public choice.
+// one caller's filtered list, or a resource only some may read, to
+// another. They are now private, keeping the TTL, with one warning for the
+// server's public choice.
 func TestGoSDKFilteredListsAreNeverPublic(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -256,7 +257,12 @@ func TestGoSDKFilteredListsAreNeverPublic(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					for list, got := range map[string]mcp.Cacheable{"prompts/list": p.Cacheable, "resources/templates/list": tl.Cacheable, "tools/list": tools.Cacheable} {
+					read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "db://orders/tables"})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for list, got := range map[string]mcp.Cacheable{"prompts/list": p.Cacheable, "resources/templates/list": tl.Cacheable,
+						"tools/list": tools.Cacheable, "resources/read": read.Cacheable} {
 						if got.CacheScope != "private" || got.TTLMs != c.ttl {
 							t.Errorf("stateless %v: %s is cached %q for %d ms, want private for %d", stateless, list, got.CacheScope, got.TTLMs, c.ttl)
 						}

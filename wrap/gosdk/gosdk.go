@@ -85,7 +85,11 @@ func newMiddleware(w *wrap.Wrapper, has handlers) mcp.Middleware {
 				if r.Params == nil {
 					break
 				}
-				return serveResource(ctx, serve, method, r, next)
+				res, err := serveResource(ctx, serve, method, r, next)
+				if e != nil {
+					res = hints.privateRead(ctx, o, res)
+				}
+				return res, err
 			case *mcp.GetPromptRequest:
 				if r.Params == nil {
 					break

@@ -12,17 +12,21 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
-// listMethods are the lists a policy filters per caller.
-var listMethods = [...]mcp.MCPMethod{mcp.MethodToolsList, mcp.MethodPromptsList, mcp.MethodResourcesList, mcp.MethodResourcesTemplatesList}
+// decidedMethods are the cacheable results a policy decides per caller:
+// the four lists it filters, and resources/read, which a shared cache must
+// not hand to a caller who may not read the resource.
+var decidedMethods = [...]mcp.MCPMethod{mcp.MethodToolsList, mcp.MethodPromptsList, mcp.MethodResourcesList,
+	mcp.MethodResourcesTemplatesList, mcp.MethodResourcesRead}
 
-// privateLists keeps the lists a policy filters out of shared caches
-// (SEP-2549): mcp-go stamps a 2026-07-28 list result with the cache hints
-// the server configured (WithCacheHints, WithMethodCacheHints), and a
-// "public" one tells a shared cache it may serve one caller's list to
-// another. The hooks after each list give the result the server's TTL and
-// the scope "private" first, which mcp-go then leaves as it is; a legacy
-// result carries no hints and is left alone. If the server's
-// configuration said "public" for a list, one warning says so at Attach.
+// privateLists keeps the lists a policy filters, and the resources it
+// reads, out of shared caches (SEP-2549): mcp-go stamps a 2026-07-28 list
+// or read result with the cache hints the server configured
+// (WithCacheHints, WithMethodCacheHints), and a "public" one tells a
+// shared cache it may serve one caller's list (or a resource) to another.
+// The hooks after each give the result the server's TTL and the scope
+// "private" first, which mcp-go then leaves as it is; a legacy result
+// carries no hints and is left alone. If the server's configuration said
+// "public" for one of them, one warning says so at Attach.
 //
 // mcp-go offers no way to read that configuration, so this reads its
 // unexported field cacheHints (a map from method to a struct of ttlMs and
@@ -33,7 +37,7 @@ func privateLists(s *server.MCPServer, h *server.Hooks, o *obs.Observer) {
 	ttl, public := configuredHints(s)
 	if len(public) > 0 && o != nil {
 		o.Log(context.Background(), slog.LevelWarn, "authorization: the server's cache hints mark "+strings.Join(public, ", ")+
-			" public, but mcpwrap filters them per caller: they are sent with cacheScope private")
+			" public, but the policy decides them per caller: they are sent with cacheScope private")
 	}
 	private := func(ctx context.Context, method mcp.MCPMethod, r mcp.CacheHintSetter) {
 		if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
@@ -60,10 +64,15 @@ func privateLists(s *server.MCPServer, h *server.Hooks, o *obs.Observer) {
 			private(ctx, mcp.MethodResourcesTemplatesList, res)
 		}
 	})
+	h.AddAfterReadResource(func(ctx context.Context, _ any, _ *mcp.ReadResourceRequest, res *mcp.ReadResourceResult) {
+		if res != nil {
+			private(ctx, mcp.MethodResourcesRead, res)
+		}
+	})
 }
 
-// configuredHints reads the TTL mcp-go would give each list, and which
-// lists its configuration marks public, as its cacheHintsFor does: the
+// configuredHints reads the TTL mcp-go would give each of decidedMethods,
+// and which of them its configuration marks public, as its cacheHintsFor does: the
 // method's own hints, else the server-wide ones, else TTL 0 private.
 func configuredHints(s *server.MCPServer) (ttl map[mcp.MCPMethod]int64, public []string) {
 	ttl = map[mcp.MCPMethod]int64{}
@@ -76,7 +85,7 @@ func configuredHints(s *server.MCPServer) (ttl map[mcp.MCPMethod]int64, public [
 		et.Field(1).Type != reflect.TypeFor[mcp.CacheScope]() {
 		return ttl, nil
 	}
-	for _, m := range listMethods {
+	for _, m := range decidedMethods {
 		v := f.MapIndex(reflect.ValueOf(m))
 		if !v.IsValid() {
 			v = f.MapIndex(reflect.ValueOf(mcp.MCPMethod("")))

@@ -12,10 +12,11 @@ import (
 
 // TestFilteredListsAreNeverPublicOnMCPGo: a server configured with public
 // cache hints (WithCacheHints, WithMethodCacheHints) sent its lists, which
-// the policy filters per caller, marked cacheScope public with its TTL, so
-// a shared cache could serve one caller's list to another. They are now
-// private, with the server's TTL, and Attach warns once; a legacy client's
-// lists carry no hints, as before.
+// the policy filters per caller, and its resources, which it reads only to
+// some, marked cacheScope public with its TTL, so a shared cache could
+// serve one caller's list or resource to another. They are now private,
+// with the server's TTL, and Attach warns once; a legacy client's results
+// carry no hints, as before.
 func TestFilteredListsAreNeverPublicOnMCPGo(t *testing.T) {
 	d := newDBServer(t, dbPolicy(), server.WithCacheHints(60000, mcp.CacheScopePublic),
 		server.WithMethodCacheHints(mcp.MethodPromptsList, 30000, mcp.CacheScopePublic))
@@ -26,7 +27,7 @@ func TestFilteredListsAreNeverPublicOnMCPGo(t *testing.T) {
 			hint = append(hint, m)
 		}
 	}
-	if len(hint) != 1 || !strings.Contains(hint[0], "tools/list, prompts/list, resources/list, resources/templates/list public") {
+	if len(hint) != 1 || !strings.Contains(hint[0], "tools/list, prompts/list, resources/list, resources/templates/list, resources/read public") {
 		t.Errorf("Attach warned %q of the public cache hints", hint)
 	}
 	for _, stateless := range []bool{false, true} {
@@ -46,11 +47,16 @@ func TestFilteredListsAreNeverPublicOnMCPGo(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				read, err := cl.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "db://orders/tables"}})
+				if err != nil {
+					t.Fatal(err)
+				}
 				for _, r := range []struct {
 					list string
 					got  mcp.CacheableResult
 					ttl  int64
-				}{{"prompts/list", prompts.CacheableResult, 30000}, {"resources/templates/list", templates.CacheableResult, 60000}} {
+				}{{"prompts/list", prompts.CacheableResult, 30000}, {"resources/templates/list", templates.CacheableResult, 60000},
+					{"resources/read", read.CacheableResult, 60000}} {
 					ttl, set := r.got.TTL()
 					modern := c.name == "2026-07-28" && prompts.ResultType != ""
 					switch {
