@@ -330,3 +330,26 @@ func TestGoSDKSubscribeFollowsThePolicy(t *testing.T) {
 		})
 	}
 }
+
+// TestGoSDKCompletionInMemoryIsTheProcessOwners: over in-memory transports
+// (as over stdio) the caller is the process owner, granted Policy.Local:
+// completion follows that grant.
+func TestGoSDKCompletionInMemoryIsTheProcessOwners(t *testing.T) {
+	p := dbPolicy()
+	p.Local = []string{"issues:read"}
+	d := newDBServer(t, p, nil)
+	cs := connect(t, "memory", d.s, true)
+	for ref, want := range map[*mcp.CompleteReference]string{promptRef("secret_prompt"): `[]`, promptRef("db_query"): `["orders","users"]`,
+		templateRef("secret://{key}"): `[]`, templateRef("db://{name}/tables"): `["orders","users"]`} {
+		res, err := cs.Complete(context.Background(), &mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteParamsArgument{Name: "database"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := json.Marshal(res.Completion.Values); string(got) != want {
+			t.Errorf("completing %v in memory: %s, want %s", *ref, got, want)
+		}
+	}
+	if n := d.runs("secret_prompt") + d.runs("secret://{key}"); n != 0 {
+		t.Errorf("the CompletionHandler ran %d times for what the process owner may not see", n)
+	}
+}

@@ -12,10 +12,12 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -243,5 +245,28 @@ func TestTemplateKeyAuthorizesReadsOnMCPGo(t *testing.T) {
 				t.Errorf("the allowed read's authz: %v", a)
 			}
 		})
+	}
+}
+
+// TestCompletionInProcessIsTheProcessOwners: over an in-process client
+// (as over stdio) the caller is the process owner, granted Policy.Local:
+// completion follows that grant.
+func TestCompletionInProcessIsTheProcessOwners(t *testing.T) {
+	p := dbPolicy()
+	p.Local = []string{"issues:read"}
+	d := newDBServer(t, p)
+	cl := testserver.Start(t, transport.NewInProcessTransport(d.s))
+	for ref, want := range map[any]string{promptRef("secret_prompt"): `[]`, promptRef("db_query"): `["orders","users"]`,
+		templateRef("secret://{key}"): `[]`, templateRef("db://{name}/tables"): `["orders","users"]`} {
+		res, err := cl.Complete(context.Background(), mcp.CompleteRequest{Params: mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteArgument{Name: "database"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := json.Marshal(res.Completion.Values); string(got) != want {
+			t.Errorf("completing %v in process: %s, want %s", ref, got, want)
+		}
+	}
+	if n := d.runs("secret_prompt") + d.runs("secret://{key}"); n != 0 {
+		t.Errorf("the completion code ran %d times for what the process owner may not see", n)
 	}
 }
