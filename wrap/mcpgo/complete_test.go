@@ -11,7 +11,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -268,5 +270,60 @@ func TestCompletionInProcessIsTheProcessOwners(t *testing.T) {
 	}
 	if n := d.runs("secret_prompt") + d.runs("secret://{key}"); n != 0 {
 		t.Errorf("the completion code ran %d times for what the process owner may not see", n)
+	}
+}
+
+// TestSubscribeFollowsThePolicyOnMCPGo: mcp-go acknowledges
+// resources/subscribe of any URI and leaves recording it to the server's
+// own hooks, which were handed URIs the caller may not read (and so sent
+// it their updates). The hooks now get a placeholder for those (legacy
+// resources/subscribe, the acknowledgement unchanged, as for an unknown
+// URI) and subscriptions/listen (2026-07-28) leaves them out.
+func TestSubscribeFollowsThePolicyOnMCPGo(t *testing.T) {
+	var mu sync.Mutex
+	var subscribed, listened []string
+	h := &server.Hooks{}
+	h.AddAfterSubscribe(func(_ context.Context, _ any, r *mcp.SubscribeRequest, _ *mcp.EmptyResult) {
+		mu.Lock()
+		defer mu.Unlock()
+		subscribed = append(subscribed, r.Params.URI)
+	})
+	h.AddBeforeSubscriptionsListen(func(_ context.Context, _ any, r *mcp.SubscriptionsListenRequest) {
+		mu.Lock()
+		defer mu.Unlock()
+		listened = append(listened, r.Params.Notifications.ResourceSubscriptions...)
+	})
+	d := newDBServer(t, dbPolicy(), server.WithHooks(h), server.WithResourceCapabilities(true, true))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	legacy := connectAs(t, d.serve(t, false), "reader", client.WithProtocolVersion("2025-11-25"))
+	for _, uri := range []string{"db://orders/tables", "secret://k", "nope://k"} {
+		if err := legacy.Subscribe(ctx, mcp.SubscribeRequest{Params: mcp.SubscribeParams{URI: uri}}); err != nil {
+			t.Errorf("subscribing to %s: %v", uri, err) // mcp-go acknowledges every URI alike
+		}
+	}
+	modern := connectAs(t, d.serve(t, true), "reader")
+	stop, err := modern.ListenAsync(ctx, mcp.SubscriptionFilter{ResourceSubscriptions: []string{"db://orders/tables", "secret://k"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		mu.Lock()
+		n := len(listened)
+		mu.Unlock()
+		if n > 0 || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	stop()
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"db://orders/tables", "mcpwrap:hidden", "mcpwrap:hidden"}; !slices.Equal(subscribed, want) {
+		t.Errorf("the server's subscribe hook was handed %v, want %v", subscribed, want)
+	}
+	if want := []string{"db://orders/tables"}; !slices.Equal(listened, want) {
+		t.Errorf("the server's listen hook was handed %v, want %v", listened, want)
 	}
 }
