@@ -327,3 +327,23 @@ func TestSubscribeFollowsThePolicyOnMCPGo(t *testing.T) {
 		t.Errorf("the server's listen hook was handed %v, want %v", listened, want)
 	}
 }
+
+// TestCompletionUnderStepUpGivesNoValues: with StepUp a prompt the caller
+// lacks a scope for is listed, but its completion yields no values and
+// runs no completion code: the values are what the caller would send, and
+// it may not.
+func TestCompletionUnderStepUpGivesNoValues(t *testing.T) {
+	p := dbPolicy()
+	p.StepUp = true
+	d := newDBServer(t, p)
+	cl := connectAs(t, d.serve(t, false), "reader")
+	ctx := context.Background()
+	prompts, err := cl.ListPrompts(ctx, mcp.ListPromptsRequest{})
+	if err != nil || len(prompts.Prompts) != 2 {
+		t.Fatalf("under StepUp the reader is listed %v (%v), want both prompts", prompts, err)
+	}
+	res, err := cl.Complete(ctx, mcp.CompleteRequest{Params: mcp.CompleteParams{Ref: promptRef("secret_prompt"), Argument: mcp.CompleteArgument{Name: "database"}}})
+	if err != nil || len(res.Completion.Values) != 0 || d.runs("secret_prompt") != 0 {
+		t.Fatalf("completing a listed prompt the reader may not get: %v %v, the code ran %d times", res, err, d.runs("secret_prompt"))
+	}
+}
