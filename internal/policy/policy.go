@@ -81,9 +81,11 @@ type Engine struct {
 	tools     map[string][]string
 	prompts   map[string][]string
 	resources map[string][]string
-	prefixes  []prefix // resource keys ending in "*", longest first
+	prefixes  []prefix   // resource keys ending in "*", longest first
+	templates []template // resource keys that are URI templates
 	public    map[string]bool
 	pubPrefix []string
+	pubTmpl   []template // public names that are URI templates
 	confirm   map[string]bool
 	// declared holds what tools declared at registration (wrap.WithScopes):
 	// a map never changed once stored, replaced whole under mu, so that a
@@ -115,7 +117,13 @@ func New(p authz.Policy) *Engine {
 			e.prefixes = append(e.prefixes, prefix{strings.TrimSuffix(k, "*"), slices.Clone(v)})
 			continue
 		}
+		// A template's own text stays an exact key too: that is how its
+		// entry in resources/templates/list and a completion of it are
+		// named.
 		e.resources[k] = slices.Clone(v)
+		if t, ok := compileTemplate(k, v); ok {
+			e.templates = append(e.templates, t)
+		}
 	}
 	slices.SortFunc(e.prefixes, func(a, b prefix) int { return len(b.p) - len(a.p) })
 	for _, n := range p.Public {
@@ -124,6 +132,9 @@ func New(p authz.Policy) *Engine {
 			continue
 		}
 		e.public[n] = true
+		if t, ok := compileTemplate(n, nil); ok {
+			e.pubTmpl = append(e.pubTmpl, t)
+		}
 	}
 	for _, n := range p.Confirm.Tools {
 		e.confirm[n] = true
@@ -184,10 +195,16 @@ func (e *Engine) Required(method, name string) ([]string, bool) {
 		if s, ok := e.resources[name]; ok {
 			return s, true
 		}
+		if s, ok := templateScopes(e.templates, name); ok {
+			return s, true
+		}
 		for _, p := range e.prefixes {
 			if strings.HasPrefix(name, p.p) {
 				return p.scopes, true
 			}
+		}
+		if _, ok := templateScopes(e.pubTmpl, name); ok {
+			return nil, true
 		}
 	}
 	if e.public[name] {

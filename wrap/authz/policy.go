@@ -18,12 +18,15 @@ type Policy struct {
 	Tools map[string][]string
 	// Resources maps a resource's URI to the scopes a caller needs to
 	// list and read it; a key ending in "*" is a prefix, matching every
-	// URI (and URI template) that starts with what comes before it.
+	// URI (and URI template) that starts with what comes before it; a key
+	// that is an RFC 6570 URI template ("db://{name}/tables") names that
+	// template in its list and matches every URI it serves. An exact key
+	// wins over templates, templates over prefixes.
 	Resources map[string][]string
 	// Prompts maps a prompt's name to the scopes a caller needs.
 	Prompts map[string][]string
 	// Public names the tools, prompts and resource URIs (or prefixes
-	// ending in "*") that need no scope: the operator's opt-out, by name,
+	// ending in "*", or URI templates) that need no scope: the operator's opt-out, by name,
 	// of the rule that what is not declared is denied. Check and ReadOnly
 	// still apply to them.
 	Public []string

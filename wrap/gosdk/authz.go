@@ -104,11 +104,12 @@ func ask(ctx context.Context, r *call.Request, msg string) (call.Reply, error) {
 
 // filterList leaves out of a tools/list, prompts/list, resources/list or
 // resources/templates/list result what the caller may not use, as e
-// decides; any other result is returned as it is. The result is copied,
+// decides, and marks it cacheScope private (hints); any other result is
+// returned as it is. The result is copied,
 // never changed: go-sdk may hold it. What is denied to every caller (not
 // declared, or hidden by read-only mode) is warned of here, once: go-sdk lets no one read a server's tools but
 // through its lists, so the first list is the earliest time.
-func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, req mcp.Request, res mcp.Result) mcp.Result {
+func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, hints *cacheHints, req mcp.Request, res mcp.Result) mcp.Result {
 	c := callerOf(ctx, req.GetExtra())
 	visible := func(method, name string, a authz.Annotations) bool {
 		r := authz.Request{Method: method, Name: name, Listing: true, Annotations: a}
@@ -124,6 +125,7 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, req mcp.
 			return res
 		}
 		cp := *r
+		hints.private(ctx, o, "tools/list", &cp.Cacheable)
 		cp.Tools = nil
 		for _, t := range r.Tools {
 			if t != nil && visible(policy.ToolsCall, t.Name, policy.AnnotationsOf(infoOf(t))) {
@@ -139,6 +141,7 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, req mcp.
 			return res
 		}
 		cp := *r
+		hints.private(ctx, o, "prompts/list", &cp.Cacheable)
 		cp.Prompts = []*mcp.Prompt{}
 		for _, p := range r.Prompts {
 			if p != nil && visible(policy.PromptsGet, p.Name, authz.Annotations{}) {
@@ -151,6 +154,7 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, req mcp.
 			return res
 		}
 		cp := *r
+		hints.private(ctx, o, "resources/list", &cp.Cacheable)
 		cp.Resources = []*mcp.Resource{}
 		for _, x := range r.Resources {
 			if x != nil && visible(policy.ResourcesRead, x.URI, authz.Annotations{}) {
@@ -163,6 +167,7 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, req mcp.
 			return res
 		}
 		cp := *r
+		hints.private(ctx, o, "resources/templates/list", &cp.Cacheable)
 		cp.ResourceTemplates = []*mcp.ResourceTemplate{}
 		for _, x := range r.ResourceTemplates {
 			if x != nil && visible(policy.ResourcesRead, x.URITemplate, authz.Annotations{}) {
@@ -172,4 +177,47 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, req mcp.
 		return &cp
 	}
 	return res
+}
+
+// serveSubscribe makes resources/subscribe follow e as resources/read
+// does: a URI the caller may not read is answered as go-sdk answers a read
+// of an unknown one (ResourceNotFoundError), the server's SubscribeHandler
+// does not run and no subscription is kept, so no update of it reaches the
+// caller. A URI no policy declares is hidden alike, so an unknown URI and
+// a hidden one get the same answer. A server without a SubscribeHandler is
+// left to go-sdk (method not found for every URI).
+func serveSubscribe(ctx context.Context, e *policy.Engine, handled bool, method string, r *mcp.SubscribeRequest, next mcp.MethodHandler) (mcp.Result, error) {
+	if !handled || r.Params == nil || e.Decide(ctx, callerOf(ctx, r.Extra), authz.Request{Method: policy.ResourcesRead, Name: r.Params.URI}).Verdict == policy.Allowed {
+		return next(ctx, method, r)
+	}
+	return nil, mcp.ResourceNotFoundError(r.Params.URI)
+}
+
+// listenable is a subscriptions/listen request (2026-07-28) without the
+// resource URIs the caller may not read: go-sdk subscribes to each through
+// the SubscribeHandler without the middleware, and acknowledges what it
+// subscribed, so a hidden URI is left out as an unknown one is. The request
+// is copied, never changed.
+func listenable(ctx context.Context, e *policy.Engine, r *mcp.SubscriptionsListenRequest) *mcp.SubscriptionsListenRequest {
+	if r.Params == nil || r.Params.Notifications == nil || len(r.Params.Notifications.ResourceSubscriptions) == 0 {
+		return r
+	}
+	c := callerOf(ctx, r.Extra)
+	want := r.Params.Notifications.ResourceSubscriptions
+	keep := make([]string, 0, len(want))
+	for _, uri := range want {
+		if e.Decide(ctx, c, authz.Request{Method: policy.ResourcesRead, Name: uri}).Verdict == policy.Allowed {
+			keep = append(keep, uri)
+		}
+	}
+	if len(keep) == len(want) {
+		return r
+	}
+	n := *r.Params.Notifications
+	n.ResourceSubscriptions = keep
+	p := *r.Params
+	p.Notifications = &n
+	cp := *r
+	cp.Params = &p
+	return &cp
 }

@@ -24,18 +24,27 @@ import (
 // nothing; what must outlive the server lives in w. A nil w means
 // wrap.New().
 func Attach(s *mcp.Server, w *wrap.Wrapper) {
-	s.AddReceivingMiddleware(middleware(w))
+	s.AddReceivingMiddleware(newMiddleware(w, handlersOf(s)))
 	s.AddSendingMiddleware(progressed)
 }
 
-// middleware returns w's chain as a go-sdk receiving middleware. Every
-// other method passes through untouched. It is safe for concurrent use.
+// middleware is newMiddleware for a server with a CompletionHandler and a
+// SubscribeHandler.
 func middleware(w *wrap.Wrapper) mcp.Middleware {
+	return newMiddleware(w, handlers{complete: true, subscribe: true})
+}
+
+// newMiddleware returns w's chain as a go-sdk receiving middleware; under a
+// policy it also filters the lists, completion/complete and resource
+// subscriptions (has says which of their handlers the server has). Every
+// other method passes through untouched. It is safe for concurrent use.
+func newMiddleware(w *wrap.Wrapper, has handlers) mcp.Middleware {
 	if w == nil {
 		w = wrap.New()
 	}
 	serve := adapter.Chain(w)
 	e, o := adapter.Policy(w), adapter.Observer(w)
+	hints := new(cacheHints)
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch r := req.(type) {
@@ -47,7 +56,22 @@ func middleware(w *wrap.Wrapper) mcp.Middleware {
 				if err != nil {
 					return res, err
 				}
-				return filterList(ctx, e, o, req, res), nil
+				return filterList(ctx, e, o, hints, req, res), nil
+			case *mcp.CompleteRequest:
+				if e == nil {
+					break
+				}
+				return serveComplete(ctx, e, has.complete, method, r, next)
+			case *mcp.SubscribeRequest:
+				if e == nil {
+					break
+				}
+				return serveSubscribe(ctx, e, has.subscribe, method, r, next)
+			case *mcp.SubscriptionsListenRequest:
+				if e == nil {
+					break
+				}
+				return next(ctx, method, listenable(ctx, e, r))
 			case *mcp.CallToolRequest:
 				if r.Params == nil {
 					break
@@ -62,7 +86,11 @@ func middleware(w *wrap.Wrapper) mcp.Middleware {
 				if r.Params == nil {
 					break
 				}
-				return serveResource(ctx, serve, method, r, next)
+				res, err := serveResource(ctx, serve, method, r, next)
+				if e != nil {
+					res = hints.privateRead(ctx, o, res)
+				}
+				return res, err
 			case *mcp.GetPromptRequest:
 				if r.Params == nil {
 					break

@@ -145,6 +145,7 @@ func authorizeLists(s *server.MCPServer, w any, a *attached) {
 		}
 		return out
 	})(s)
+	authorizeCompletion(s, e)
 	o, ctx := adapter.Observer(w), context.Background()
 	for name, st := range s.ListTools() {
 		e.Warn(ctx, o, authz.Request{Method: policy.ToolsCall, Name: name, Annotations: toolAnnotations(st.Tool)})
@@ -160,6 +161,8 @@ func authorizeLists(s *server.MCPServer, w any, a *attached) {
 		h = &server.Hooks{}
 		server.WithHooks(h)(s)
 	}
+	privateLists(s, h, o)
+	authorizeSubscriptions(h, e)
 	visible := func(ctx context.Context, uri string) bool {
 		return e.Decide(ctx, identify(ctx, nil), authz.Request{Method: policy.ResourcesRead, Name: uri, Listing: true}).Verdict != policy.Hidden
 	}
@@ -211,3 +214,42 @@ func (h *hiddenResource) Error() string {
 }
 
 func (h *hiddenResource) Unwrap() error { return server.ErrResourceNotFound }
+
+// hiddenURI is what the server's subscription code is handed instead of a
+// URI the caller may not read.
+const hiddenURI = "mcpwrap:hidden"
+
+// authorizeSubscriptions makes resource subscriptions follow e as reads do.
+// mcp-go acknowledges resources/subscribe of any URI alike and keeps no
+// subscription itself: a server's own subscribe hooks and its session type
+// (SessionWithResourceSubscriptions) record them. So a hook that runs
+// before all others hands them hiddenURI in place of a URI the caller may
+// not read (the answer stays mcp-go's acknowledgement, as for an unknown
+// URI, which is hidden too), and takes such URIs out of a
+// subscriptions/listen request (2026-07-28), whose acknowledgement then
+// leaves them out. Hooks that see every request (OnBeforeAny) still see
+// the URI as it came.
+func authorizeSubscriptions(h *server.Hooks, e *policy.Engine) {
+	readable := func(ctx context.Context, c authz.Caller, uri string) bool {
+		return e.Decide(ctx, c, authz.Request{Method: policy.ResourcesRead, Name: uri}).Verdict == policy.Allowed
+	}
+	h.OnBeforeSubscribe = append([]server.OnBeforeSubscribeFunc{func(ctx context.Context, _ any, r *mcp.SubscribeRequest) {
+		if r != nil && r.Params.URI != "" && !readable(ctx, identify(ctx, nil), r.Params.URI) {
+			r.Params.URI = hiddenURI
+		}
+	}}, h.OnBeforeSubscribe...)
+	h.OnBeforeSubscriptionsListen = append([]server.OnBeforeSubscriptionsListenFunc{func(ctx context.Context, _ any, r *mcp.SubscriptionsListenRequest) {
+		if r == nil || len(r.Params.Notifications.ResourceSubscriptions) == 0 {
+			return
+		}
+		c := identify(ctx, nil)
+		want := r.Params.Notifications.ResourceSubscriptions
+		keep := make([]string, 0, len(want))
+		for _, uri := range want {
+			if readable(ctx, c, uri) {
+				keep = append(keep, uri)
+			}
+		}
+		r.Params.Notifications.ResourceSubscriptions = keep
+	}}, h.OnBeforeSubscriptionsListen...)
+}

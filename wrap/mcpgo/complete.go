@@ -1,0 +1,98 @@
+package mcpgo
+
+import (
+	"context"
+	"reflect"
+	"sync"
+	"unsafe"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/internal/policy"
+	"github.com/mcpwrap/mcpwrap/wrap/authz"
+)
+
+// authorizeCompletion makes completion/complete follow e: the server's
+// completion providers run only for a prompt the caller may get, or a
+// resource template (or resource) it may read; for any other the answer is
+// an empty completion, what mcp-go's default providers answer, and what a
+// provider answers for a name it does not know. No tool, resource or
+// prompt middleware runs on completion/complete, so the providers
+// themselves are wrapped.
+//
+// mcp-go sets them with options (WithPromptCompletionProvider,
+// WithResourceCompletionProvider) and offers no way to read them, so this
+// reads its unexported fields promptCompletionProvider and
+// resourceCompletionProvider; TestCompletionTrickFields fails when an
+// mcp-go upgrade renames or retypes them, and completion then runs as it
+// did, unfiltered (ok is false).
+func authorizeCompletion(s *server.MCPServer, e *policy.Engine) (ok bool) {
+	f := completionFields()
+	if !f.ok {
+		return false
+	}
+	v := reflect.ValueOf(s).Elem()
+	if p, _ := readField(v.Field(f.prompt)).(server.PromptCompletionProvider); p != nil {
+		server.WithPromptCompletionProvider(promptCompletion{next: p, e: e})(s)
+	}
+	if r, _ := readField(v.Field(f.resource)).(server.ResourceCompletionProvider); r != nil {
+		server.WithResourceCompletionProvider(resourceCompletion{next: r, e: e})(s)
+	}
+	return true
+}
+
+// completionFields are the indices in server.MCPServer of the two
+// providers, found once.
+var completionFields = sync.OnceValue(func() (f struct {
+	prompt, resource int
+	ok               bool
+}) {
+	t := reflect.TypeFor[server.MCPServer]()
+	p, okp := t.FieldByName("promptCompletionProvider")
+	r, okr := t.FieldByName("resourceCompletionProvider")
+	if !okp || !okr || len(p.Index) != 1 || len(r.Index) != 1 ||
+		p.Type != reflect.TypeFor[server.PromptCompletionProvider]() || r.Type != reflect.TypeFor[server.ResourceCompletionProvider]() {
+		return f
+	}
+	f.prompt, f.resource, f.ok = p.Index[0], r.Index[0], true
+	return f
+})
+
+// readField is the value of an unexported field of an addressable struct.
+func readField(f reflect.Value) any {
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface()
+}
+
+// mayComplete reports whether the caller may have completions for a
+// prompt (method prompts/get) or a resource template (resources/read) of
+// that name: exactly when it may get or read it. A caller who may list it
+// but not use it (StepUp) gets none either: the values are what it would
+// send, which it may not.
+func mayComplete(ctx context.Context, e *policy.Engine, method, name string) bool {
+	return e.Decide(ctx, identify(ctx, nil), authz.Request{Method: method, Name: name}).Verdict == policy.Allowed
+}
+
+type promptCompletion struct {
+	next server.PromptCompletionProvider
+	e    *policy.Engine
+}
+
+func (p promptCompletion) CompletePromptArgument(ctx context.Context, name string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	if !mayComplete(ctx, p.e, policy.PromptsGet, name) {
+		return &mcp.Completion{Values: []string{}}, nil
+	}
+	return p.next.CompletePromptArgument(ctx, name, arg, cc)
+}
+
+type resourceCompletion struct {
+	next server.ResourceCompletionProvider
+	e    *policy.Engine
+}
+
+func (r resourceCompletion) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	if !mayComplete(ctx, r.e, policy.ResourcesRead, uri) {
+		return &mcp.Completion{Values: []string{}}, nil
+	}
+	return r.next.CompleteResourceArgument(ctx, uri, arg, cc)
+}

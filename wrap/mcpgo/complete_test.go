@@ -1,0 +1,349 @@
+package mcpgo_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/authz"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+)
+
+// dbServer is a server with what completion names: prompts and resource
+// templates whose arguments it completes with names (databases, secrets)
+// the caller may or may not see, counting each time its completion code
+// runs, per prompt or template.
+type dbServer struct {
+	s     *server.MCPServer
+	logs  *logbuf.Buffer
+	mu    sync.Mutex
+	ran   map[string]int // completion runs by prompt name or template
+	reads atomic.Int32
+}
+
+var dbValues = map[string][]string{
+	"db_query":           {"orders", "users"},
+	"secret_prompt":      {"prod-db-password"},
+	"db://{name}/tables": {"orders", "users"},
+	"secret://{key}":     {"aws-root-key"},
+}
+
+func (d *dbServer) complete(name string) (*mcp.Completion, error) {
+	d.mu.Lock()
+	d.ran[name]++
+	d.mu.Unlock()
+	return &mcp.Completion{Values: dbValues[name]}, nil // nothing for a name it does not know
+}
+
+func (d *dbServer) runs(name string) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.ran[name]
+}
+
+type promptCompleter struct{ d *dbServer }
+
+func (p promptCompleter) CompletePromptArgument(_ context.Context, name string, _ mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
+	return p.d.complete(name)
+}
+
+type resourceCompleter struct{ d *dbServer }
+
+func (r resourceCompleter) CompleteResourceArgument(_ context.Context, uri string, _ mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
+	return r.d.complete(uri)
+}
+
+func dbPolicy() authz.Policy {
+	return authz.Policy{
+		Prompts:   map[string][]string{"db_query": {"issues:read"}, "secret_prompt": {"repo:admin"}},
+		Resources: map[string][]string{"db://{name}/tables": {"issues:read"}, "secret://{key}": {"repo:admin"}},
+	}
+}
+
+func newDBServer(t *testing.T, p authz.Policy, opts ...server.ServerOption) *dbServer {
+	t.Helper()
+	d := &dbServer{logs: &logbuf.Buffer{}, ran: map[string]int{}}
+	opts = append([]server.ServerOption{server.WithCompletions(), server.WithResourceCapabilities(false, true),
+		server.WithPromptCompletionProvider(promptCompleter{d}), server.WithResourceCompletionProvider(resourceCompleter{d})}, opts...)
+	d.s = server.NewMCPServer("db", "1.0.0", opts...)
+	for _, name := range []string{"db_query", "secret_prompt"} {
+		d.s.AddPrompt(mcp.NewPrompt(name, mcp.WithArgument("database")), func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return mcp.NewGetPromptResult(name, nil), nil
+		})
+	}
+	for _, tmpl := range []string{"db://{name}/tables", "secret://{key}"} {
+		d.s.AddResourceTemplate(mcp.NewResourceTemplate(tmpl, tmpl), func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			d.reads.Add(1)
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, Text: "rows"}}, nil
+		})
+	}
+	mcpgo.Attach(d.s, wrap.New(wrap.WithLogger(d.logs.Logger()), wrap.WithAuthorization(p)))
+	return d
+}
+
+func (d *dbServer) serve(t *testing.T, stateless bool) string {
+	return (&policyServer{s: d.s}).serve(t, server.WithStateLess(stateless))
+}
+
+func promptRef(name string) any  { return mcp.PromptReference{Type: "ref/prompt", Name: name} }
+func templateRef(uri string) any { return mcp.ResourceReference{Type: "ref/resource", URI: uri} }
+
+// rawPost sends one JSON-RPC request over stateless streamable HTTP as the
+// token's caller and returns the body as it came.
+func rawPost(t *testing.T, url, token, body string) string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	return string(bytes.TrimSpace(b))
+}
+
+func rawComplete(t *testing.T, url, token string, ref any) string {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "completion/complete",
+		"params": map[string]any{"ref": ref, "argument": map[string]any{"name": "database", "value": ""}}})
+	return rawPost(t, url, token, string(body))
+}
+
+// TestCompletionOfHiddenPromptOrTemplateIsAnUnknownNames: completion of a
+// prompt or resource template the caller may not see ran the server's
+// completion code and sent the caller its values (secret names); it is now
+// answered byte for byte as a name the server does not know, and the
+// completion code does not run. The caller who may see them still gets
+// their values. Stateful (protocol 2025-11-25) and stateless (2026-07-28
+// through the client, and raw bytes).
+func TestCompletionOfHiddenPromptOrTemplateIsAnUnknownNames(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
+			d := newDBServer(t, dbPolicy())
+			url := d.serve(t, stateless)
+			reader, admin := connectAs(t, url, "reader"), connectAs(t, url, "admin")
+			complete := func(cl interface {
+				Complete(context.Context, mcp.CompleteRequest) (*mcp.CompleteResult, error)
+			}, ref any) string {
+				t.Helper()
+				res, err := cl.Complete(context.Background(), mcp.CompleteRequest{Params: mcp.CompleteParams{Ref: ref,
+					Argument: mcp.CompleteArgument{Name: "database"}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := json.Marshal(res)
+				return string(b)
+			}
+			for _, c := range []struct{ hidden, unknown, visible any }{
+				{promptRef("secret_prompt"), promptRef("no_such_prompt"), promptRef("db_query")},
+				{templateRef("secret://{key}"), templateRef("nope://{x}"), templateRef("db://{name}/tables")},
+			} {
+				hidden, unknown := complete(reader, c.hidden), complete(reader, c.unknown)
+				if hidden != unknown || strings.Contains(hidden, "prod-db-password") || strings.Contains(hidden, "aws-root-key") {
+					t.Errorf("completing hidden %v answered %s, an unknown name %s", c.hidden, hidden, unknown)
+				}
+				if got := complete(reader, c.visible); !strings.Contains(got, `"orders"`) {
+					t.Errorf("completing visible %v answered %s", c.visible, got)
+				}
+				if got := complete(admin, c.hidden); !strings.Contains(got, "prod-db-password") && !strings.Contains(got, "aws-root-key") {
+					t.Errorf("the admin completing %v got %s", c.hidden, got)
+				}
+				if stateless {
+					hidden, unknown := rawComplete(t, url, "reader", c.hidden), rawComplete(t, url, "reader", c.unknown)
+					if hidden != unknown || !strings.Contains(hidden, `"values":[]`) {
+						t.Errorf("on the wire, completing hidden %v answered %s, an unknown name %s", c.hidden, hidden, unknown)
+					}
+				}
+			}
+			for _, name := range []string{"secret_prompt", "secret://{key}"} {
+				if n := d.runs(name); n != 1 {
+					t.Errorf("the completion code ran %d times for %s, want once (the admin's)", n, name)
+				}
+			}
+		})
+	}
+}
+
+// TestCompletionTrickFields: completion is filtered through mcp-go's
+// unexported provider fields; this fails when an mcp-go upgrade renames or
+// retypes them (the hidden prompt's completion then runs the server's code).
+func TestCompletionTrickFields(t *testing.T) {
+	d := newDBServer(t, dbPolicy())
+	if ok := mcpgo.AuthorizeCompletion(d.s, dbPolicy()); !ok {
+		t.Fatal("mcp-go's completion provider fields were not found")
+	}
+	cl := connectAs(t, d.serve(t, false), "reader")
+	if _, err := cl.Complete(context.Background(), mcp.CompleteRequest{Params: mcp.CompleteParams{Ref: promptRef("secret_prompt"),
+		Argument: mcp.CompleteArgument{Name: "database"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := d.runs("secret_prompt"); n != 0 {
+		t.Fatalf("the hidden prompt's completion ran %d times", n)
+	}
+}
+
+// TestTemplateKeyAuthorizesReadsOnMCPGo: a policy keyed by a template's
+// text (as resources/templates/list names it) listed the template to the
+// caller but refused every read of a URI it serves as unknown; the read
+// is now allowed to the caller with the scopes, and answered as unknown to
+// the others, the handler not running for them.
+func TestTemplateKeyAuthorizesReadsOnMCPGo(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
+			d := newDBServer(t, dbPolicy())
+			url := d.serve(t, stateless)
+			reader := connectAs(t, url, "reader")
+			tl, err := reader.ListResourceTemplates(context.Background(), mcp.ListResourceTemplatesRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var listed []string
+			for _, x := range tl.ResourceTemplates {
+				listed = append(listed, x.URITemplate.Raw())
+			}
+			if !slices.Equal(listed, []string{"db://{name}/tables"}) {
+				t.Errorf("the reader is listed templates %v", listed)
+			}
+			res, err := reader.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "db://orders/tables"}})
+			if err != nil || len(res.Contents) != 1 {
+				t.Fatalf("the reader's read of a URI its template serves: %v %v", res, err)
+			}
+			_, hidden := reader.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "secret://k"}})
+			_, unknown := reader.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "nope://k"}})
+			if hidden == nil || unknown == nil || hidden.Error() != strings.ReplaceAll(unknown.Error(), "nope://k", "secret://k") {
+				t.Errorf("a hidden template's URI answered %v, an unknown one %v", hidden, unknown)
+			}
+			admin := connectAs(t, url, "admin")
+			if _, err := admin.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "secret://k"}}); err != nil {
+				t.Errorf("the admin's read: %v", err)
+			}
+			if n := d.reads.Load(); n != 2 {
+				t.Errorf("the template handlers ran %d times, want 2", n)
+			}
+			lines, _ := d.logs.Find("resource", "db://orders/tables")
+			if len(lines) != 1 {
+				t.Fatalf("lines for the allowed read: %s", d.logs.String())
+			}
+			if a, _ := lines[0]["authz"].(map[string]any); a["decision"] != "allowed" || !slices.Equal(anyStrings(a["required"]), []string{"issues:read"}) {
+				t.Errorf("the allowed read's authz: %v", a)
+			}
+		})
+	}
+}
+
+// TestCompletionInProcessIsTheProcessOwners: over an in-process client
+// (as over stdio) the caller is the process owner, granted Policy.Local:
+// completion follows that grant.
+func TestCompletionInProcessIsTheProcessOwners(t *testing.T) {
+	p := dbPolicy()
+	p.Local = []string{"issues:read"}
+	d := newDBServer(t, p)
+	cl := testserver.Start(t, transport.NewInProcessTransport(d.s))
+	for ref, want := range map[any]string{promptRef("secret_prompt"): `[]`, promptRef("db_query"): `["orders","users"]`,
+		templateRef("secret://{key}"): `[]`, templateRef("db://{name}/tables"): `["orders","users"]`} {
+		res, err := cl.Complete(context.Background(), mcp.CompleteRequest{Params: mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteArgument{Name: "database"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := json.Marshal(res.Completion.Values); string(got) != want {
+			t.Errorf("completing %v in process: %s, want %s", ref, got, want)
+		}
+	}
+	if n := d.runs("secret_prompt") + d.runs("secret://{key}"); n != 0 {
+		t.Errorf("the completion code ran %d times for what the process owner may not see", n)
+	}
+}
+
+// TestSubscribeFollowsThePolicyOnMCPGo: mcp-go acknowledges
+// resources/subscribe of any URI and leaves recording it to the server's
+// own hooks, which were handed URIs the caller may not read (and so sent
+// it their updates). The hooks now get a placeholder for those (legacy
+// resources/subscribe, the acknowledgement unchanged, as for an unknown
+// URI) and subscriptions/listen (2026-07-28) leaves them out.
+func TestSubscribeFollowsThePolicyOnMCPGo(t *testing.T) {
+	var mu sync.Mutex
+	var subscribed, listened []string
+	h := &server.Hooks{}
+	h.AddAfterSubscribe(func(_ context.Context, _ any, r *mcp.SubscribeRequest, _ *mcp.EmptyResult) {
+		mu.Lock()
+		defer mu.Unlock()
+		subscribed = append(subscribed, r.Params.URI)
+	})
+	h.AddBeforeSubscriptionsListen(func(_ context.Context, _ any, r *mcp.SubscriptionsListenRequest) {
+		mu.Lock()
+		defer mu.Unlock()
+		listened = append(listened, r.Params.Notifications.ResourceSubscriptions...)
+	})
+	d := newDBServer(t, dbPolicy(), server.WithHooks(h), server.WithResourceCapabilities(true, true))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	legacy := connectAs(t, d.serve(t, false), "reader", client.WithProtocolVersion("2025-11-25"))
+	for _, uri := range []string{"db://orders/tables", "secret://k", "nope://k"} {
+		if err := legacy.Subscribe(ctx, mcp.SubscribeRequest{Params: mcp.SubscribeParams{URI: uri}}); err != nil {
+			t.Errorf("subscribing to %s: %v", uri, err) // mcp-go acknowledges every URI alike
+		}
+	}
+	modern := connectAs(t, d.serve(t, true), "reader")
+	stop, err := modern.ListenAsync(ctx, mcp.SubscriptionFilter{ResourceSubscriptions: []string{"db://orders/tables", "secret://k"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		mu.Lock()
+		n := len(listened)
+		mu.Unlock()
+		if n > 0 || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	stop()
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"db://orders/tables", "mcpwrap:hidden", "mcpwrap:hidden"}; !slices.Equal(subscribed, want) {
+		t.Errorf("the server's subscribe hook was handed %v, want %v", subscribed, want)
+	}
+	if want := []string{"db://orders/tables"}; !slices.Equal(listened, want) {
+		t.Errorf("the server's listen hook was handed %v, want %v", listened, want)
+	}
+}
+
+// TestCompletionUnderStepUpGivesNoValues: with StepUp a prompt the caller
+// lacks a scope for is listed, but its completion yields no values and
+// runs no completion code: the values are what the caller would send, and
+// it may not.
+func TestCompletionUnderStepUpGivesNoValues(t *testing.T) {
+	p := dbPolicy()
+	p.StepUp = true
+	d := newDBServer(t, p)
+	cl := connectAs(t, d.serve(t, false), "reader")
+	ctx := context.Background()
+	prompts, err := cl.ListPrompts(ctx, mcp.ListPromptsRequest{})
+	if err != nil || len(prompts.Prompts) != 2 {
+		t.Fatalf("under StepUp the reader is listed %v (%v), want both prompts", prompts, err)
+	}
+	res, err := cl.Complete(ctx, mcp.CompleteRequest{Params: mcp.CompleteParams{Ref: promptRef("secret_prompt"), Argument: mcp.CompleteArgument{Name: "database"}}})
+	if err != nil || len(res.Completion.Values) != 0 || d.runs("secret_prompt") != 0 {
+		t.Fatalf("completing a listed prompt the reader may not get: %v %v, the code ran %d times", res, err, d.runs("secret_prompt"))
+	}
+}
