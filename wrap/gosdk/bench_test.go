@@ -116,7 +116,8 @@ func BenchmarkAttach(b *testing.B) {
 }
 
 // TestAttachIsCheap: attaching allocates a few small objects (the
-// middleware's closure and go-sdk's) and starts no goroutine.
+// receiving middleware's closure, the sending one that sees progress, and
+// go-sdk's) and starts no goroutine.
 func TestAttachIsCheap(t *testing.T) {
 	w := wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
 	impl := &mcp.Implementation{Name: "per-request", Version: "1"}
@@ -130,8 +131,8 @@ func TestAttachIsCheap(t *testing.T) {
 		gosdk.Attach(servers[i], w)
 		i++
 	})
-	if allocs > 4 {
-		t.Fatalf("Attach allocates %.0f objects, want at most 4", allocs)
+	if allocs > 5 {
+		t.Fatalf("Attach allocates %.0f objects, want at most 5", allocs)
 	}
 	if after := runtime.NumGoroutine(); after > before {
 		t.Fatalf("%d goroutines after 101 attaches, %d before", after, before)
