@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -67,12 +68,22 @@ func newDBServer(t *testing.T, p authz.Policy, setCacheable func(context.Context
 		d.ran[name]++
 		d.mu.Unlock()
 	}
-	d.s = mcp.NewServer(&mcp.Implementation{Name: "db", Version: "1.0.0"}, &mcp.ServerOptions{CompletionHandler: complete, SetCacheable: setCacheable,
+	opts := &mcp.ServerOptions{CompletionHandler: complete,
 		SubscribeHandler: func(_ context.Context, r *mcp.SubscribeRequest) error {
 			count("subscribe " + r.Params.URI)
 			return nil
 		},
-		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil }})
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil }}
+	if setCacheable != nil {
+		// ServerOptions.SetCacheable is go-sdk v1.8.0's; the floor, v1.7.0,
+		// has only its default (public, no TTL).
+		f := reflect.ValueOf(opts).Elem().FieldByName("SetCacheable")
+		if !f.IsValid() {
+			t.Skip("this go-sdk has no ServerOptions.SetCacheable (v1.8.0 has; scripts/sdkfloor.sh runs both)")
+		}
+		f.Set(reflect.ValueOf(setCacheable))
+	}
+	d.s = mcp.NewServer(&mcp.Implementation{Name: "db", Version: "1.0.0"}, opts)
 	for _, name := range []string{"db_query", "secret_prompt"} {
 		d.s.AddPrompt(&mcp.Prompt{Name: name, Arguments: []*mcp.PromptArgument{{Name: "database"}}}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return &mcp.GetPromptResult{}, nil
@@ -202,7 +213,9 @@ func TestGoSDKTemplateKeyAuthorizesReads(t *testing.T) {
 				t.Fatalf("the reader's read of a URI its template serves: %v %v", res, err)
 			}
 			_, hidden := reader.ReadResource(ctx, &mcp.ReadResourceParams{URI: "secret://k"})
-			_, unknown := reader.ReadResource(ctx, &mcp.ReadResourceParams{URI: "nope://k"})
+			// A session of its own: go-sdk v1.7.0's client closes a
+			// stateless session on its 400.
+			_, unknown := connectAs(t, url, "reader", nil).ReadResource(ctx, &mcp.ReadResourceParams{URI: "nope://k"})
 			if hidden == nil || unknown == nil || hidden.Error() != strings.ReplaceAll(unknown.Error(), "nope://k", "secret://k") {
 				t.Errorf("a hidden template's URI answered %v, an unknown one %v", hidden, unknown)
 			}
