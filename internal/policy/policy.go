@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -53,11 +54,12 @@ func (v Verdict) String() string { return verdictNames[v] }
 // Reasons a request was not allowed, for the log line's authz.reason and
 // the denial metric.
 const (
-	ReasonUndeclared = "undeclared" // the policy names nothing for it
-	ReasonScope      = "scope"      // the caller lacks a required scope
-	ReasonReadOnly   = "read_only"  // read-only mode, and the tool is not
-	ReasonCheck      = "check"      // Policy.Check said no
-	ReasonDeclined   = "declined"   // the user declined the confirmation
+	ReasonUndeclared = "undeclared"  // the policy names nothing for it
+	ReasonScope      = "scope"       // the caller lacks a required scope
+	ReasonReadOnly   = "read_only"   // read-only mode, and the tool is not
+	ReasonCheck      = "check"       // Policy.Check said no
+	ReasonCheckPanic = "check_panic" // Policy.Check panicked
+	ReasonDeclined   = "declined"    // the user declined the confirmation
 	ReasonNoConfirm  = "unconfirmable"
 )
 
@@ -223,7 +225,10 @@ func (e *Engine) Granted(c authz.Caller) []string {
 }
 
 // Decide says whether c may make request r. It never panics: a Check that
-// panics denies.
+// panics hides, in a list and in a call alike (ReasonCheckPanic), so that
+// both SDKs answer the call as one to an unknown name: mcp-go asks its list
+// filter about a tool or prompt before the call, where hiding is the only
+// answer there is.
 func (e *Engine) Decide(ctx context.Context, c authz.Caller, r authz.Request) (d Decision) {
 	required, declared := e.Required(r.Method, r.Name)
 	d.Required = required
@@ -251,6 +256,10 @@ func (e *Engine) Decide(ctx context.Context, c authz.Caller, r authz.Request) (d
 	if e.p.Check != nil {
 		if err := e.check(ctx, c, r); err != nil {
 			d.Reason = ReasonCheck
+			if err == errCheckPanic {
+				d.Verdict, d.Reason = Hidden, ReasonCheckPanic
+				return d
+			}
 			if r.Listing {
 				d.Verdict = Hidden
 				return d
@@ -275,11 +284,14 @@ func destructive(a authz.Annotations) bool {
 func (e *Engine) check(ctx context.Context, c authz.Caller, r authz.Request) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = errs.New(errs.PermissionDenied, "the authorization check failed")
+			err = errCheckPanic
 		}
 	}()
 	return e.p.Check(ctx, c, r)
 }
+
+// errCheckPanic is what check makes of a Check that panicked.
+var errCheckPanic = errors.New("policy: Check panicked")
 
 // checkError is what the model reads of a Check's refusal: an errs error
 // as it is, anything else as permission_denied in its own words.

@@ -61,9 +61,21 @@ func unknownName(r *call.Request) error {
 		return call.ProtocolError(fmt.Errorf("prompt '%s' not found: %w", r.Name, server.ErrPromptNotFound),
 			mcp.INVALID_PARAMS, errs.NotFound)
 	}
-	return call.ProtocolError(fmt.Errorf("tool '%s' not found: %w", r.Name, server.ErrToolNotFound),
-		mcp.INVALID_PARAMS, errs.NotFound)
+	return call.ProtocolError(&hiddenTool{name: r.Name}, mcp.INVALID_PARAMS, errs.NotFound)
 }
+
+// hiddenTool is mcp-go's answer to a tool it does not know, for a tool the
+// chain hides (mcp-go's list filter hides most before the call; a Check
+// that panics only for the call is hidden by the chain): mcp-go sends a
+// tool handler's error as -32603, so the error hook gives it -32602, the
+// code mcp-go gives an unknown tool.
+type hiddenTool struct{ name string }
+
+func (h *hiddenTool) Error() string {
+	return fmt.Sprintf("tool '%s' not found: %v", h.name, server.ErrToolNotFound)
+}
+
+func (h *hiddenTool) Unwrap() error { return server.ErrToolNotFound }
 
 // confirmSchema asks for one boolean.
 var confirmSchema = map[string]any{

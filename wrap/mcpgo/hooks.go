@@ -57,8 +57,12 @@ func (a *attached) register(h *server.Hooks) {
 		switch {
 		case m == mcp.MethodResourcesRead || m == mcp.MethodPromptsGet:
 			a.onRPCError(ctx, msg, err)
-		case m == mcp.MethodToolsCall && o != nil:
-			if a.wasRepaired(ctx) {
+		case m == mcp.MethodToolsCall:
+			var hidden *hiddenTool
+			if errors.As(err, &hidden) {
+				sendCode(err, mcp.INVALID_PARAMS)
+			}
+			if o == nil || a.wasRepaired(ctx) {
 				return
 			}
 			req, _ := msg.(*mcp.CallToolRequest)
