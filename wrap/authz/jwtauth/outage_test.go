@@ -72,7 +72,7 @@ func TestIssuerOutageKeepsAnsweringCouldNotDecide(t *testing.T) {
 	}
 	held := is.sign(t, "k1", is.claims())
 	is.add(t, "k2")
-	is.srv.Close() // the outage
+	is.srv.Close()         // the outage
 	time.Sleep(minRefetch) // past the refetch window of the last good fetch
 	deadline := time.Now().Add(3*minRefetch + minRefetch/2)
 	n := 0
