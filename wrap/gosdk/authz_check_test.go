@@ -47,3 +47,22 @@ func TestPanickingCheckIsAnsweredAsUnknown(t *testing.T) {
 		t.Fatalf("authz of the call: %v", a)
 	}
 }
+
+// TestDeniedResourceLineNamesTheURI: the line of a denied read names the
+// resource: a URI whose scheme looks like a credential's key
+// ("secret://deploy-keys") was logged as "secret:[REDACTED]".
+func TestDeniedResourceLineNamesTheURI(t *testing.T) {
+	p := goPolicy()
+	p.Resources["secret://*"] = []string{"repo:admin"}
+	as := newAuthzServer(t, p)
+	as.s.AddResource(&mcp.Resource{URI: "secret://deploy-keys", Name: "deploy keys"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{}, nil
+	})
+	cs := connectAs(t, as.serve(t, false), "reader", nil)
+	if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "secret://deploy-keys"}); err == nil {
+		t.Fatal("the reader read the deploy keys")
+	}
+	if logs := as.logs.String(); !strings.Contains(logs, `"secret://deploy-keys"`) || strings.Contains(logs, "secret:[REDACTED]") {
+		t.Fatalf("the denial's line does not name the resource: %s", logs)
+	}
+}

@@ -48,3 +48,22 @@ func TestPanickingCheckIsAnsweredAsUnknownOnMCPGo(t *testing.T) {
 		t.Fatalf("authz of the call: %v", a)
 	}
 }
+
+// TestDeniedResourceLineNamesTheURI: the line of a denied read names the
+// resource: a URI whose scheme looks like a credential's key
+// ("secret://deploy-keys") was logged as "secret:[REDACTED]".
+func TestDeniedResourceLineNamesTheURI(t *testing.T) {
+	p := issuesPolicy()
+	p.Resources["secret://*"] = []string{"repo:admin"}
+	ps := newPolicyServer(t, p)
+	ps.s.AddResource(mcp.NewResource("secret://deploy-keys", "deploy keys"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		return nil, nil
+	})
+	cl := connectAs(t, ps.serve(t), "reader")
+	if _, err := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "secret://deploy-keys"}}); err == nil {
+		t.Fatal("the reader read the deploy keys")
+	}
+	if logs := ps.logs.String(); !strings.Contains(logs, `"secret://deploy-keys"`) || strings.Contains(logs, "secret:[REDACTED]") {
+		t.Fatalf("the denial's line does not name the resource: %s", logs)
+	}
+}
