@@ -37,7 +37,6 @@ type issuer struct {
 	fetches atomic.Int32
 	delay   time.Duration
 	handler http.Handler
-	base    string // the URL when not srv's
 }
 
 func newIssuer(t *testing.T) *issuer {
@@ -79,12 +78,7 @@ func newIssuer(t *testing.T) *issuer {
 	return is
 }
 
-func (is *issuer) url() string {
-	if is.base != "" {
-		return is.base
-	}
-	return is.srv.URL
-}
+func (is *issuer) url() string { return is.srv.URL }
 
 func public(k any) any {
 	switch k := k.(type) {
