@@ -62,6 +62,14 @@ type Request struct {
 	// Ask asks the user to confirm the call (MCP elicitation); nil when the
 	// adapter cannot ask.
 	Ask func(ctx context.Context, r *Request, message string) (Reply, error)
+	// Registered returns what the server registered that a resources/read
+	// or prompts/get names: the prompt's name, the resource's URI, or, for
+	// a URI a resource template serves, the template's URI template (""
+	// when the adapter cannot tell which template). ok is false when the
+	// server has none: a name the client made up. nil: the adapter cannot
+	// tell. The chain calls it only to warn of a registration no policy
+	// declares.
+	Registered func(ctx context.Context, r *Request) (name string, ok bool)
 	// Unknown returns the answer the SDK gives a request for a name it does
 	// not know (an unknown tool, prompt or resource), marked ProtocolError,
 	// for a name the caller may not know of; nil: a not_found answer.

@@ -98,8 +98,8 @@ type Engine struct {
 	warnedN atomic.Int32
 }
 
-// maxWarned bounds the undeclared names warned of: they come from
-// requests (a resource URI, a prompt's name), which a client chooses.
+// maxWarned bounds the undeclared names warned of: they are registered
+// names, but a server may register many (per session, over its life).
 const maxWarned = 1000
 
 type prefix struct {
@@ -341,16 +341,23 @@ func (e *Engine) Confirmation() authz.Confirm { return e.p.Confirm }
 // Warn logs, once per name, a warning that r's method on r's name is
 // denied to every caller whatever its token: no policy declares it, or
 // read-only mode hides a tool not annotated readOnlyHint (a server that
-// annotates nothing would otherwise lose every tool in silence). It is
-// called at start-up for what a server registered before it was attached,
-// and at the first request or list for the rest; at most maxWarned names
-// are remembered, since prompt names and URIs come from requests.
+// annotates nothing would otherwise lose every tool in silence). r.Name is
+// a name the server registered (a tool's or prompt's name, a resource's
+// URI, a resource template's URI template; "" for a template the adapter
+// cannot name), never one a request made up, so that the warnings are
+// bounded by what the server registered; at most maxWarned names are
+// remembered all the same. It is called at start-up for what a server
+// registered before it was attached, at a list, and at the first request
+// for the rest.
 func (e *Engine) Warn(ctx context.Context, o *obs.Observer, r authz.Request) {
 	if o == nil {
 		return
 	}
 	var why string
 	switch _, declared := e.Required(r.Method, r.Name); {
+	case r.Method == ResourcesRead && r.Name == "":
+		why = "no policy declares resources/read of the URIs a resource template serves; they are denied to every caller " +
+			"(declare the template's URI template or a prefix in the policy, or name it in Policy.Public)"
 	case !declared:
 		why = "no policy declares " + r.Method + " " + r.Name +
 			"; it is denied to every caller (declare it in the policy, or name it in Policy.Public)"

@@ -129,6 +129,9 @@ func authorizeLists(s *server.MCPServer, w any) {
 	if e == nil {
 		return
 	}
+	// The filters see what the server registered, a list's or a call's:
+	// what the policy denies to every caller is warned of there, once.
+	o := adapter.Observer(w)
 	server.WithToolFilter(func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 		c := identify(ctx, nil)
 		visible := func(t *mcp.Tool) bool {
@@ -136,7 +139,12 @@ func authorizeLists(s *server.MCPServer, w any) {
 			if e.Annotated() {
 				r.Annotations = toolAnnotations(*t)
 			}
-			return e.Decide(ctx, c, r).Verdict != policy.Hidden
+			d := e.Decide(ctx, c, r)
+			if d.Reason == policy.ReasonUndeclared || d.Reason == policy.ReasonReadOnly {
+				r.Annotations = toolAnnotations(*t)
+				e.Warn(ctx, o, r)
+			}
+			return d.Verdict != policy.Hidden
 		}
 		if len(tools) == 1 { // a call's check, or a one-tool list: no copy
 			if visible(&tools[0]) {
@@ -156,13 +164,18 @@ func authorizeLists(s *server.MCPServer, w any) {
 		c := identify(ctx, nil)
 		out := make([]mcp.Prompt, 0, len(prompts))
 		for _, p := range prompts {
-			if e.Decide(ctx, c, authz.Request{Method: policy.PromptsGet, Name: p.Name, Listing: true}).Verdict != policy.Hidden {
+			r := authz.Request{Method: policy.PromptsGet, Name: p.Name, Listing: true}
+			d := e.Decide(ctx, c, r)
+			if d.Reason == policy.ReasonUndeclared {
+				e.Warn(ctx, o, r)
+			}
+			if d.Verdict != policy.Hidden {
 				out = append(out, p)
 			}
 		}
 		return out
 	})(s)
-	o, ctx := adapter.Observer(w), context.Background()
+	ctx := context.Background()
 	for name, st := range s.ListTools() {
 		e.Warn(ctx, o, authz.Request{Method: policy.ToolsCall, Name: name, Annotations: toolAnnotations(st.Tool)})
 	}
@@ -177,8 +190,15 @@ func authorizeLists(s *server.MCPServer, w any) {
 		h = &server.Hooks{}
 		server.WithHooks(h)(s)
 	}
+	// What a list names is registered: what no policy declares is warned
+	// of there too (the server's templates are known no other way).
 	visible := func(ctx context.Context, uri string) bool {
-		return e.Decide(ctx, identify(ctx, nil), authz.Request{Method: policy.ResourcesRead, Name: uri, Listing: true}).Verdict != policy.Hidden
+		r := authz.Request{Method: policy.ResourcesRead, Name: uri, Listing: true}
+		d := e.Decide(ctx, identify(ctx, nil), r)
+		if d.Reason == policy.ReasonUndeclared {
+			e.Warn(ctx, o, r)
+		}
+		return d.Verdict != policy.Hidden
 	}
 	h.AddAfterListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
 		if res == nil {
