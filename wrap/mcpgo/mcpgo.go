@@ -34,7 +34,7 @@ func Attach(s *server.MCPServer, w *wrap.Wrapper) {
 	a := &attached{w: w, serve: adapter.Chain(w)}
 	s.Use(a.middleware())
 	// One chain value for the three middlewares: each lookup allocates.
-	server.WithResourceHandlerMiddleware(resourceMiddleware(a.serve, s))(s)
+	server.WithResourceHandlerMiddleware(resourceMiddleware(a.serve))(s)
 	server.WithPromptHandlerMiddleware(promptMiddleware(a.serve))(s)
 	outermost(s)
 	a.addHooks(s)

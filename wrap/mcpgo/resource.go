@@ -20,14 +20,13 @@ import (
 // through the Wrapper's chain, serve. A failure is answered with the *errmap.RPCError the
 // chain built; the error hook Attach adds gives it its JSON-RPC code and
 // data on the wire.
-func resourceMiddleware(serve adapter.Serve, s *server.MCPServer) server.ResourceHandlerMiddleware {
-	registered := registeredResource(s)
+func resourceMiddleware(serve adapter.Serve) server.ResourceHandlerMiddleware {
 	return func(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 		return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			rc := &resourceCall{m: req, next: next}
 			rc.req = call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header, SDK: rc}
 			fill(ctx, &rc.req, req.Params.Meta)
-			rc.req.Registered = registered
+			rc.req.Registered = registeredResource
 			a := serve(ctx, &rc.req, handleResource)
 			switch {
 			case a.Protocol != nil:
@@ -45,18 +44,20 @@ func resourceMiddleware(serve adapter.Serve, s *server.MCPServer) server.Resourc
 // resource's (the session's or the server's) or, failing that, a
 // template's. mcp-go does not say which template, nor list the server's:
 // such a URI is warned of as "a template" ("").
-func registeredResource(s *server.MCPServer) func(context.Context, *call.Request) (string, bool) {
-	return func(ctx context.Context, r *call.Request) (string, bool) {
-		if sr, ok := server.ClientSessionFromContext(ctx).(server.SessionWithResources); ok {
-			if _, found := sr.GetSessionResources()[r.Name]; found {
-				return r.Name, true
-			}
-		}
-		if _, found := s.ListResources()[r.Name]; found {
+func registeredResource(ctx context.Context, r *call.Request) (string, bool) {
+	if sr, ok := server.ClientSessionFromContext(ctx).(server.SessionWithResources); ok {
+		if _, found := sr.GetSessionResources()[r.Name]; found {
 			return r.Name, true
 		}
-		return "", true
 	}
+	s := server.ServerFromContext(ctx)
+	if s == nil { // not known to be a template's: the URI is what is warned of
+		return r.Name, true
+	}
+	if _, found := s.ListResources()[r.Name]; found {
+		return r.Name, true
+	}
+	return "", true
 }
 
 // registeredPrompt is call.Request.Registered for a prompts/get the
