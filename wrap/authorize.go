@@ -86,12 +86,8 @@ func authorize(ctx context.Context, req *call.Request, cfg *config, rec *record,
 		a = e.Audit(d, caller)
 		rec.authz = a
 	}
-	// A name the server does not have is no forgotten declaration: go-sdk
-	// hands the middleware every tools/call, and a client must not fill
-	// the log and the policy's memory with names of its choosing.
-	if (d.Reason == policy.ReasonUndeclared || d.Reason == policy.ReasonReadOnly) &&
-		(req.Kind != call.Tool || r.Annotations.Known || toolInfo(ctx, cfg, req).Known) {
-		e.Warn(ctx, cfg.observer, r)
+	if d.Reason == policy.ReasonUndeclared || d.Reason == policy.ReasonReadOnly {
+		warnUndeclared(ctx, req, cfg, r)
 	}
 	switch d.Verdict {
 	case policy.Hidden:

@@ -65,6 +65,14 @@ type Request struct {
 	// Rounds lets the chain take part in multi round-trip calls; nil when
 	// the adapter cannot.
 	Rounds Rounds
+	// Registered returns what the server registered that a resources/read
+	// or prompts/get names: the prompt's name, the resource's URI, or, for
+	// a URI a resource template serves, the template's URI template (""
+	// when the adapter cannot tell which template). ok is false when the
+	// server has none: a name the client made up. nil: the adapter cannot
+	// tell. The chain calls it only to warn of a registration no policy
+	// declares.
+	Registered func(ctx context.Context, r *Request) (name string, ok bool)
 	// Unknown returns the answer the SDK gives a request for a name it does
 	// not know (an unknown tool, prompt or resource), marked ProtocolError,
 	// for a name the caller may not know of; nil: a not_found answer.

@@ -47,7 +47,8 @@ var (
 // anything worth reading is left. It is the text with the sensitive spans
 // replaced and its words kept: the call's secrets (known) and
 // secret-shaped values redacted as Scrub does, every address (an IP
-// address, host:port, a DSN's host=…, a URL's host, user and port) replaced
+// address, host:port, a DSN's host=…, a URL's host, user and port, a name
+// under an internal-only suffix such as git-03.internal) replaced
 // by "[host]", a URL's query and fragment by "[REDACTED]", a Go stack trace
 // and source locations by "[stack]"; a text longer than 3 KiB keeps its
 // head and its tail (a long error's cause is usually at its end). `GET
@@ -110,7 +111,7 @@ func (r *Redactor) publicPart(s string, known []string) string {
 	if strings.Contains(s, "host=") {
 		s = dsnHost.ReplaceAllString(s, "${1}"+hostMark)
 	}
-	return s
+	return redactInternalHosts(s)
 }
 
 // worthReading reports whether s has two words of three letters or more

@@ -239,3 +239,30 @@ func macEnd(s string) int {
 	}
 	return i
 }
+
+// uri is String for a resource URI: its scheme is the URI's name, never a
+// secret's key ("secret:deploy-keys" keeps "secret:"), and the rest is
+// redacted as any text is.
+func (r *Redactor) uri(s string) string {
+	if n := schemeLen(s); n > 0 && !strings.HasPrefix(s[n+1:], "//") {
+		return s[:n+1] + r.String(s[n+1:])
+	}
+	return r.String(s) // "scheme://" is no pair to String
+}
+
+// schemeLen is the length of s's URI scheme (RFC 3986: a letter, then
+// letters, digits, '+', '-', '.'), ending before a ':'; 0 when s has none.
+func schemeLen(s string) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c|0x20 && c|0x20 <= 'z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return i
+		default:
+			return 0
+		}
+	}
+	return 0
+}

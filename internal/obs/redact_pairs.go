@@ -9,7 +9,7 @@ var pairKeys = []string{"password", "passwd", "pwd", "secret", "token", "apikey"
 // redactPairs replaces the value of every pair whose key ends in a
 // pairKeys word ("password=x", "db_password: 'x'", "API-Key=x"). The key
 // is the run of letters, '_' and '-' before the separator (a quote and
-// spaces may come between); the value runs to a space, quote, '&', ',',
+// spaces may come between), and a scheme before "://" is no key; the value runs to a space, quote, '&', ',',
 // ';' or bracket, so "(password=x)" keeps its ")". One pass, no regular
 // expression: the cost is linear in len(s) with a small constant.
 func redactPairs(s string) string {
@@ -18,6 +18,9 @@ func redactPairs(s string) string {
 	for i := 0; i < len(s); i++ {
 		if s[i] != '=' && s[i] != ':' {
 			continue
+		}
+		if s[i] == ':' && strings.HasPrefix(s[i+1:], "//") {
+			continue // a URI's scheme ("secret://deploy-keys"), not a key: an identifier the operator needs
 		}
 		if !secretKeyBefore(s, i) {
 			continue

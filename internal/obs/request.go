@@ -120,5 +120,5 @@ func (c *Recording) panicOption() metric.AddOption {
 // URI returns a resource URI safe to log: capped, with the password of
 // its user info, secret query parameters and secret-shaped text redacted.
 func (r *Redactor) URI(uri string) string {
-	return safeText(r.orDefault().String(capString(uri, maxURIBytes)))
+	return safeText(r.orDefault().uri(capString(uri, maxURIBytes)))
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -53,11 +54,12 @@ func (v Verdict) String() string { return verdictNames[v] }
 // Reasons a request was not allowed, for the log line's authz.reason and
 // the denial metric.
 const (
-	ReasonUndeclared = "undeclared" // the policy names nothing for it
-	ReasonScope      = "scope"      // the caller lacks a required scope
-	ReasonReadOnly   = "read_only"  // read-only mode, and the tool is not
-	ReasonCheck      = "check"      // Policy.Check said no
-	ReasonDeclined   = "declined"   // the user declined the confirmation
+	ReasonUndeclared = "undeclared"  // the policy names nothing for it
+	ReasonScope      = "scope"       // the caller lacks a required scope
+	ReasonReadOnly   = "read_only"   // read-only mode, and the tool is not
+	ReasonCheck      = "check"       // Policy.Check said no
+	ReasonCheckPanic = "check_panic" // Policy.Check panicked
+	ReasonDeclined   = "declined"    // the user declined the confirmation
 	ReasonNoConfirm  = "unconfirmable"
 )
 
@@ -98,8 +100,8 @@ type Engine struct {
 	warnedN atomic.Int32
 }
 
-// maxWarned bounds the undeclared names warned of: they come from
-// requests (a resource URI, a prompt's name), which a client chooses.
+// maxWarned bounds the undeclared names warned of: they are registered
+// names, but a server may register many (per session, over its life).
 const maxWarned = 1000
 
 type prefix struct {
@@ -240,7 +242,10 @@ func (e *Engine) Granted(c authz.Caller) []string {
 }
 
 // Decide says whether c may make request r. It never panics: a Check that
-// panics denies.
+// panics hides, in a list and in a call alike (ReasonCheckPanic), so that
+// both SDKs answer the call as one to an unknown name: mcp-go asks its list
+// filter about a tool or prompt before the call, where hiding is the only
+// answer there is.
 func (e *Engine) Decide(ctx context.Context, c authz.Caller, r authz.Request) (d Decision) {
 	required, declared := e.Required(r.Method, r.Name)
 	d.Required = required
@@ -268,6 +273,10 @@ func (e *Engine) Decide(ctx context.Context, c authz.Caller, r authz.Request) (d
 	if e.p.Check != nil {
 		if err := e.check(ctx, c, r); err != nil {
 			d.Reason = ReasonCheck
+			if err == errCheckPanic {
+				d.Verdict, d.Reason = Hidden, ReasonCheckPanic
+				return d
+			}
 			if r.Listing {
 				d.Verdict = Hidden
 				return d
@@ -292,11 +301,14 @@ func destructive(a authz.Annotations) bool {
 func (e *Engine) check(ctx context.Context, c authz.Caller, r authz.Request) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = errs.New(errs.PermissionDenied, "the authorization check failed")
+			err = errCheckPanic
 		}
 	}()
 	return e.p.Check(ctx, c, r)
 }
+
+// errCheckPanic is what check makes of a Check that panicked.
+var errCheckPanic = errors.New("policy: Check panicked")
 
 // checkError is what the model reads of a Check's refusal: an errs error
 // as it is, anything else as permission_denied in its own words.
@@ -346,16 +358,23 @@ func (e *Engine) Confirmation() authz.Confirm { return e.p.Confirm }
 // Warn logs, once per name, a warning that r's method on r's name is
 // denied to every caller whatever its token: no policy declares it, or
 // read-only mode hides a tool not annotated readOnlyHint (a server that
-// annotates nothing would otherwise lose every tool in silence). It is
-// called at start-up for what a server registered before it was attached,
-// and at the first request or list for the rest; at most maxWarned names
-// are remembered, since prompt names and URIs come from requests.
+// annotates nothing would otherwise lose every tool in silence). r.Name is
+// a name the server registered (a tool's or prompt's name, a resource's
+// URI, a resource template's URI template; "" for a template the adapter
+// cannot name), never one a request made up, so that the warnings are
+// bounded by what the server registered; at most maxWarned names are
+// remembered all the same. It is called at start-up for what a server
+// registered before it was attached, at a list, and at the first request
+// for the rest.
 func (e *Engine) Warn(ctx context.Context, o *obs.Observer, r authz.Request) {
 	if o == nil {
 		return
 	}
 	var why string
 	switch _, declared := e.Required(r.Method, r.Name); {
+	case r.Method == ResourcesRead && r.Name == "":
+		why = "no policy declares resources/read of the URIs a resource template serves; they are denied to every caller " +
+			"(declare the template's URI template or a prefix in the policy, or name it in Policy.Public)"
 	case !declared:
 		why = "no policy declares " + r.Method + " " + r.Name +
 			"; it is denied to every caller (declare it in the policy, or name it in Policy.Public)"

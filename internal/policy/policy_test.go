@@ -63,9 +63,12 @@ func TestDecide(t *testing.T) {
 		{name: "check hides in a list", mod: func(p *authz.Policy) {
 			p.Check = func(context.Context, authz.Caller, authz.Request) error { return errors.New("no") }
 		}, c: caller, r: authz.Request{Method: policy.ToolsCall, Name: "read", Listing: true}, verdict: policy.Hidden, reason: "check"},
-		{name: "a check that panics denies", mod: func(p *authz.Policy) {
+		{name: "a check that panics hides", mod: func(p *authz.Policy) {
 			p.Check = func(context.Context, authz.Caller, authz.Request) error { panic("boom") }
-		}, c: caller, r: authz.Request{Method: policy.ToolsCall, Name: "read"}, verdict: policy.Denied, reason: "check"},
+		}, c: caller, r: authz.Request{Method: policy.ToolsCall, Name: "read"}, verdict: policy.Hidden, reason: "check_panic"},
+		{name: "a check that panics hides in a list", mod: func(p *authz.Policy) {
+			p.Check = func(context.Context, authz.Caller, authz.Request) error { panic("boom") }
+		}, c: caller, r: authz.Request{Method: policy.ToolsCall, Name: "read", Listing: true}, verdict: policy.Hidden, reason: "check_panic"},
 		{name: "check runs after scopes", mod: func(p *authz.Policy) {
 			p.Check = func(context.Context, authz.Caller, authz.Request) error { panic("must not run") }
 		}, c: caller, r: authz.Request{Method: policy.ToolsCall, Name: "write"}, verdict: policy.Hidden, reason: "scope", missing: []string{"b"}},

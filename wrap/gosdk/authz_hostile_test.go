@@ -82,7 +82,8 @@ func TestGoSDKAuthzHostileClient(t *testing.T) {
 	reader := connectAs(t, url, "gho_reader", nil)
 	_ = names(t, reader) // go-sdk's client learns the x-mcp-header parameters from the list
 	res, err := reader.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_issues", Arguments: map[string]any{"owner": "o", "repo": "r"}})
-	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "the authorization check failed") || ran(runs, "list_issues") != 0 {
+	// Hidden, as on mcp-go: go-sdk's own unknown-tool answer.
+	if err == nil || !strings.Contains(err.Error(), `unknown tool "list_issues"`) || ran(runs, "list_issues") != 0 {
 		t.Fatalf("a panicking Check: %+v %v", res, err)
 	}
 	hostile := []string{

@@ -28,6 +28,7 @@ func serveResource(ctx context.Context, serve adapter.Serve, method string, r *m
 	mc := &methodCall{method: method, m: r, next: next}
 	mc.req = call.Request{Kind: call.Resource, Name: r.Params.URI, SDK: mc}
 	fill(&mc.req, r.Session, r.Extra, r.Params.Meta, r)
+	mc.req.Registered = registered
 	return requestAnswer(serve(ctx, &mc.req, handleMethod))
 }
 
@@ -39,6 +40,7 @@ func servePrompt(ctx context.Context, serve adapter.Serve, method string, r *mcp
 		mc.req.Args = r.Params.Arguments
 	}
 	fill(&mc.req, r.Session, r.Extra, r.Params.Meta, r)
+	mc.req.Registered = registered
 	return requestAnswer(serve(ctx, &mc.req, handleMethod))
 }
 

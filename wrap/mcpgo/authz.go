@@ -61,9 +61,21 @@ func unknownName(r *call.Request) error {
 		return call.ProtocolError(fmt.Errorf("prompt '%s' not found: %w", r.Name, server.ErrPromptNotFound),
 			mcp.INVALID_PARAMS, errs.NotFound)
 	}
-	return call.ProtocolError(fmt.Errorf("tool '%s' not found: %w", r.Name, server.ErrToolNotFound),
-		mcp.INVALID_PARAMS, errs.NotFound)
+	return call.ProtocolError(&hiddenTool{name: r.Name}, mcp.INVALID_PARAMS, errs.NotFound)
 }
+
+// hiddenTool is mcp-go's answer to a tool it does not know, for a tool the
+// chain hides (mcp-go's list filter hides most before the call; a Check
+// that panics only for the call is hidden by the chain): mcp-go sends a
+// tool handler's error as -32603, so the error hook gives it -32602, the
+// code mcp-go gives an unknown tool.
+type hiddenTool struct{ name string }
+
+func (h *hiddenTool) Error() string {
+	return fmt.Sprintf("tool '%s' not found: %v", h.name, server.ErrToolNotFound)
+}
+
+func (h *hiddenTool) Unwrap() error { return server.ErrToolNotFound }
 
 // confirmSchema asks for one boolean.
 var confirmSchema = map[string]any{
@@ -109,6 +121,9 @@ func authorizeLists(s *server.MCPServer, w any, a *attached) {
 	if e == nil {
 		return
 	}
+	// The filters see what the server registered, a list's or a call's:
+	// what the policy denies to every caller is warned of there, once.
+	o := adapter.Observer(w)
 	server.WithToolFilter(func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 		c := identify(ctx, nil)
 		visible := func(t *mcp.Tool) bool {
@@ -119,7 +134,12 @@ func authorizeLists(s *server.MCPServer, w any, a *attached) {
 			if e.Annotated() {
 				r.Annotations = toolAnnotations(*t)
 			}
-			return e.Decide(ctx, c, r).Verdict != policy.Hidden
+			d := e.Decide(ctx, c, r)
+			if d.Reason == policy.ReasonUndeclared || d.Reason == policy.ReasonReadOnly {
+				r.Annotations = toolAnnotations(*t)
+				e.Warn(ctx, o, r)
+			}
+			return d.Verdict != policy.Hidden
 		}
 		if len(tools) == 1 { // a call's check, or a one-tool list: no copy
 			if visible(&tools[0]) {
@@ -139,14 +159,19 @@ func authorizeLists(s *server.MCPServer, w any, a *attached) {
 		c := identify(ctx, nil)
 		out := make([]mcp.Prompt, 0, len(prompts))
 		for _, p := range prompts {
-			if e.Decide(ctx, c, authz.Request{Method: policy.PromptsGet, Name: p.Name, Listing: true}).Verdict != policy.Hidden {
+			r := authz.Request{Method: policy.PromptsGet, Name: p.Name, Listing: true}
+			d := e.Decide(ctx, c, r)
+			if d.Reason == policy.ReasonUndeclared {
+				e.Warn(ctx, o, r)
+			}
+			if d.Verdict != policy.Hidden {
 				out = append(out, p)
 			}
 		}
 		return out
 	})(s)
 	authorizeCompletion(s, e)
-	o, ctx := adapter.Observer(w), context.Background()
+	ctx := context.Background()
 	for name, st := range s.ListTools() {
 		e.Warn(ctx, o, authz.Request{Method: policy.ToolsCall, Name: name, Annotations: toolAnnotations(st.Tool)})
 	}
@@ -163,8 +188,15 @@ func authorizeLists(s *server.MCPServer, w any, a *attached) {
 	}
 	privateLists(s, h, o)
 	authorizeSubscriptions(h, e)
+	// What a list names is registered: what no policy declares is warned
+	// of there too (the server's templates are known no other way).
 	visible := func(ctx context.Context, uri string) bool {
-		return e.Decide(ctx, identify(ctx, nil), authz.Request{Method: policy.ResourcesRead, Name: uri, Listing: true}).Verdict != policy.Hidden
+		r := authz.Request{Method: policy.ResourcesRead, Name: uri, Listing: true}
+		d := e.Decide(ctx, identify(ctx, nil), r)
+		if d.Reason == policy.ReasonUndeclared {
+			e.Warn(ctx, o, r)
+		}
+		return d.Verdict != policy.Hidden
 	}
 	h.AddAfterListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
 		if res == nil {

@@ -61,6 +61,10 @@ func (a *attached) register(h *server.Hooks) {
 		case m == mcp.MethodToolsCall:
 			req, _ := msg.(*mcp.CallToolRequest)
 			a.taskError(ctx, req, err)
+			var hidden *hiddenTool
+			if errors.As(err, &hidden) {
+				sendCode(err, mcp.INVALID_PARAMS)
+			}
 			if o == nil || a.wasRepaired(ctx) {
 				return
 			}

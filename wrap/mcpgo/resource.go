@@ -26,6 +26,7 @@ func resourceMiddleware(serve adapter.Serve) server.ResourceHandlerMiddleware {
 			rc := &resourceCall{m: req, next: next}
 			rc.req = call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header, SDK: rc}
 			fill(ctx, &rc.req, req.Params.Meta)
+			rc.req.Registered = registeredResource
 			a := serve(ctx, &rc.req, handleResource)
 			switch {
 			case a.Protocol != nil:
@@ -37,6 +38,31 @@ func resourceMiddleware(serve adapter.Serve) server.ResourceHandlerMiddleware {
 		}
 	}
 }
+
+// registeredResource is call.Request.Registered for a resources/read the
+// middleware serves: mcp-go runs it only for a URI it has a handler for, a
+// resource's (the session's or the server's) or, failing that, a
+// template's. mcp-go does not say which template, nor list the server's:
+// such a URI is warned of as "a template" ("").
+func registeredResource(ctx context.Context, r *call.Request) (string, bool) {
+	if sr, ok := server.ClientSessionFromContext(ctx).(server.SessionWithResources); ok {
+		if _, found := sr.GetSessionResources()[r.Name]; found {
+			return r.Name, true
+		}
+	}
+	s := server.ServerFromContext(ctx)
+	if s == nil { // not known to be a template's: the URI is what is warned of
+		return r.Name, true
+	}
+	if _, found := s.ListResources()[r.Name]; found {
+		return r.Name, true
+	}
+	return "", true
+}
+
+// registeredPrompt is call.Request.Registered for a prompts/get the
+// middleware serves: mcp-go runs it only for a prompt it has.
+func registeredPrompt(_ context.Context, r *call.Request) (string, bool) { return r.Name, true }
 
 type resourceCall struct {
 	req  call.Request
@@ -74,6 +100,7 @@ func promptMiddleware(serve adapter.Serve) server.PromptHandlerMiddleware {
 				pc.req.Args = req.Params.Arguments
 			}
 			fill(ctx, &pc.req, req.Params.Meta)
+			pc.req.Registered = registeredPrompt
 			a := serve(ctx, &pc.req, handlePrompt)
 			switch {
 			case a.Protocol != nil:

@@ -36,6 +36,7 @@ type issuer struct {
 	enc     *rsa.PrivateKey
 	fetches atomic.Int32
 	delay   time.Duration
+	handler http.Handler
 }
 
 func newIssuer(t *testing.T) *issuer {
@@ -45,7 +46,7 @@ func newIssuer(t *testing.T) *issuer {
 		t.Fatal(err)
 	}
 	is := &issuer{keys: map[string]any{}, enc: enc}
-	is.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	is.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/.well-known/openid-configuration":
 			_ = json.NewEncoder(w).Encode(map[string]string{"issuer": is.url(), "jwks_uri": is.url() + "/jwks"})
@@ -70,7 +71,8 @@ func newIssuer(t *testing.T) *issuer {
 		default:
 			http.NotFound(w, r)
 		}
-	}))
+	})
+	is.srv = httptest.NewServer(is.handler)
 	t.Cleanup(is.srv.Close)
 	is.add(t, "k1")
 	return is

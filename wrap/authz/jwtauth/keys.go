@@ -29,6 +29,7 @@ type keySet struct {
 	cur     *keys
 	tried   time.Time // the start of the last fetch, successful or not
 	failed  time.Time // the end of the last fetch, if it failed
+	failErr error     // the error of that failed fetch
 	pending *fetch
 }
 
@@ -44,7 +45,11 @@ type fetch struct {
 	err  error
 }
 
-// key returns the public key of id for a token signed with alg.
+// key returns the public key of id for a token signed with alg. While the
+// issuer cannot be reached, a token whose key the set of a moment ago does
+// not hold cannot be decided: it gets the last fetch's error, for as long as
+// fetches fail, never ErrInvalidToken (the issuer may have published the
+// key since), and costs the issuer at most one fetch per minRefetch.
 func (s *keySet) key(ctx context.Context, id, alg string) (any, error) {
 	s.mu.Lock()
 	cur := s.cur
@@ -54,14 +59,17 @@ func (s *keySet) key(ctx context.Context, id, alg string) (any, error) {
 		if k, ok := cur.find(id, alg); ok {
 			return k, nil
 		}
-		if !s.mayRefetch() {
-			return nil, invalid("signed with a key the issuer does not publish")
+	}
+	if err := s.failedRecently(); err != nil {
+		// A fetch failed a moment ago: no new one yet.
+		if cur != nil && time.Since(cur.fetched) < 2*s.maxAge {
+			if k, ok := cur.find(id, alg); ok {
+				return k, nil // the issuer is unreachable: its keys of a moment ago still hold
+			}
 		}
-	} else if cur != nil && s.failedRecently() && time.Since(cur.fetched) < 2*s.maxAge {
-		// Old, but a fetch failed a moment ago: no new one yet.
-		if k, ok := cur.find(id, alg); ok {
-			return k, nil
-		}
+		return nil, err
+	}
+	if fresh && !s.mayRefetch() {
 		return nil, invalid("signed with a key the issuer does not publish")
 	}
 	next, err := s.refresh(ctx)
@@ -99,12 +107,15 @@ func (s *keySet) mayRefetch() bool {
 	return s.pending != nil || time.Since(s.tried) >= s.minRefetch
 }
 
-// failedRecently reports whether the last fetch failed less than
-// minRefetch ago, and none is under way.
-func (s *keySet) failedRecently() bool {
+// failedRecently returns the error of the last fetch when it failed less
+// than minRefetch ago and none is under way; nil otherwise.
+func (s *keySet) failedRecently() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.pending == nil && !s.failed.IsZero() && time.Since(s.failed) < s.minRefetch
+	if s.pending == nil && s.failErr != nil && time.Since(s.failed) < s.minRefetch {
+		return s.failErr
+	}
+	return nil
 }
 
 // refresh fetches the key set, or waits for the fetch under way.
@@ -144,9 +155,9 @@ func (s *keySet) run(ctx context.Context, f *fetch) {
 	}
 	s.mu.Lock()
 	if err == nil {
-		s.cur, s.failed = k, time.Time{}
+		s.cur, s.failed, s.failErr = k, time.Time{}, nil
 	} else {
-		s.failed = time.Now()
+		s.failed, s.failErr = time.Now(), err
 	}
 	s.pending = nil
 	s.mu.Unlock()

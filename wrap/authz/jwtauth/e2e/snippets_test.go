@@ -49,7 +49,23 @@ func snippetWhoami(s *server.MCPServer) {
 	})
 }
 
-// docs/authorization.md: go-sdk.
+// docs/authorization.md: go-sdk, answering as the table says.
+func snippetGoSDKRequireBearer(v *jwtauth.Verifier, s *sdkmcp.Server) *http.ServeMux {
+	guard := gosdk.RequireBearer(v.Verify, authz.Bearer{
+		ResourceMetadata: "https://mcp.example.com/.well-known/oauth-protected-resource/mcp",
+		Scopes:           []string{"mcp"},
+	})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", guard(sdkmcp.NewStreamableHTTPHandler(func(*http.Request) *sdkmcp.Server { return s }, nil)))
+	mux.Handle("/.well-known/oauth-protected-resource/mcp", sdkauth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+		Resource:             "https://mcp.example.com/mcp",
+		AuthorizationServers: []string{"https://auth.example.com"},
+		ScopesSupported:      []string{"mcp"},
+	}))
+	return mux
+}
+
+// go-sdk's own middleware with gosdk.TokenVerifier.
 func snippetGoSDK(v *jwtauth.Verifier, s *sdkmcp.Server) *http.ServeMux {
 	guard := sdkauth.RequireBearerToken(gosdk.TokenVerifier(v.Verify), &sdkauth.RequireBearerTokenOptions{
 		ResourceMetadataURL: "https://mcp.example.com/.well-known/oauth-protected-resource/mcp",

@@ -1,0 +1,48 @@
+package obs_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+)
+
+// TestRedactionKeepsIdentifiers: a resource URI whose scheme looks like a
+// credential's key ("secret://deploy-keys") was logged as
+// "secret:[REDACTED]", so a denial's line no longer said which resource.
+// URIs, tool and prompt names survive the redactor whole; the secrets
+// beside them still do not.
+func TestRedactionKeepsIdentifiers(t *testing.T) {
+	r := obs.NewRedactor()
+	for _, c := range []struct {
+		name, in, want string
+		uri            bool // through Redactor.URI, as a resource URI is logged
+	}{
+		{"secret scheme", "secret://deploy-keys", "secret://deploy-keys", true},
+		{"token scheme", "token://ci/builds/7", "token://ci/builds/7", true},
+		{"password scheme, opaque", "password:reset-form", "password:reset-form", true},
+		{"auth scheme in a cause", "handler not found for resource URI 'secret://deploy-keys'", "handler not found for resource URI 'secret://deploy-keys'", false},
+		{"tool name", "rotate_secret_token", "rotate_secret_token", false},
+		{"prompt name", "explain-password-policy", "explain-password-policy", false},
+		// Still caught.
+		{"URL password", "postgres://app:hunter2-x@db/x", "postgres://app:" + obs.Redacted + "@db/x", true},
+		{"secret query", "vault://kv/app?token=s3cr3t-value", "vault://kv/app?token=" + obs.Redacted, true},
+		{"pair after a URI", "secret://deploy-keys failed: password=hunter2", "secret://deploy-keys failed: password=" + obs.Redacted, false},
+		{"colon pair", "secret: hunter2", "secret: " + obs.Redacted, false},
+		{"colon pair, no space", "secret:hunter2", "secret:" + obs.Redacted, false},
+		{"bearer", "Authorization: Bearer abcdefghijklmnop", "Authorization: " + obs.Redacted, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := r.String(c.in)
+			if c.uri {
+				got = r.URI(c.in)
+			}
+			if got != c.want {
+				t.Fatalf("%q became %q, want %q", c.in, got, c.want)
+			}
+			if strings.Contains(c.in, "hunter2") && strings.Contains(got, "hunter2") {
+				t.Fatalf("a secret survived: %q", got)
+			}
+		})
+	}
+}
