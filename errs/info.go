@@ -21,7 +21,9 @@ type Info struct {
 	Attempts          int    `json:"attempts,omitempty"`
 	// SideEffects is "none" or "possible" when the call was not retried
 	// because the tool may change something: "none" when the request never
-	// reached the upstream (see ErrNotSent).
+	// reached the upstream (see ErrNotSent). It is "happened" when the call
+	// succeeded but its result could not be sent (ResultTooLarge): calling
+	// again would do it again.
 	SideEffects string      `json:"sideEffects,omitempty"`
 	Violations  []Violation `json:"violations,omitempty"`
 	// OmittedViolations is how many more violations were found than are
