@@ -75,7 +75,7 @@ func StructuredCases() []StructuredCase {
 		{Name: "secret_keys", Text: "request was: " + leakKey,
 			Structured: func() any {
 				return map[string]any{"request": map[string]any{
-					"headers": map[string]any{"X-Api-Key": leakKey, "Accept": "application/json"},
+					"headers":  map[string]any{"X-Api-Key": leakKey, "Accept": "application/json"},
 					"password": map[string]any{"value": leakPin},
 				}, "echo": "used " + leakPin}
 			},
