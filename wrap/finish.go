@@ -116,10 +116,11 @@ func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.
 	}
 	limit := cfg.resultLimitFor(rec.tool)
 	status := o.res.Status()
+	budget := limit
 	if status == call.ToolError && limit >= 0 {
-		limit = max(limit-callIDReserve, 0)
+		budget = max(limit-callIDReserve, 0)
 	}
-	if limit < 0 || size <= limit {
+	if limit < 0 || size <= budget {
 		return nil, nil
 	}
 	rec.cutFrom = size
@@ -129,7 +130,7 @@ func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.
 	if structured && status == call.Success && (info.Output || !info.Known) {
 		return tooLarge(rec.tool, size, limit, info), nil
 	}
-	o.res = sz.Cut(limit, cutNote(size, limit, status == call.ToolError, structured, info.Paging))
+	o.res = sz.Cut(budget, cutNote(size, limit, status == call.ToolError, structured, info.Paging))
 	return nil, nil
 }
 
