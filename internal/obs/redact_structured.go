@@ -41,8 +41,15 @@ type Scrubbed struct {
 // is Dropped.
 func (r *Redactor) ScrubStructured(v any, known []string) Scrubbed {
 	s := structScrub{r: r.orDefault(), budget: maxStructuredBytes}
-	v, ok := s.shaped(v)
-	if !ok || !s.collect(v, 0) {
+	ok := s.collect(v, 0)
+	if s.foreign {
+		// Not made of JSON's types: scrubbed as the SDK will send it.
+		if v, ok = s.decode(v); ok {
+			s = structScrub{r: s.r, budget: maxStructuredBytes, decoded: true}
+			ok = s.collect(v, 0)
+		}
+	}
+	if !ok {
 		return Scrubbed{Dropped: true}
 	}
 	s.known = append(append([]string(nil), known...), s.found...)
@@ -57,18 +64,15 @@ type structScrub struct {
 	known   []string
 	found   []string
 	budget  int
+	foreign bool // collect met a type that is not JSON's
 	decoded bool // the value was re-encoded: the copy is sent, not v
 }
 
-// shaped returns v made of JSON's types (maps of any, slices of any,
-// strings, numbers, booleans, nil): v itself when it is, else v encoded and
-// decoded.
-func (s *structScrub) shaped(v any) (any, bool) {
-	if jsonShaped(v, 0) {
-		return v, true
-	}
+// decode returns v encoded and decoded: made of JSON's types (maps of any,
+// slices of any, strings, json.Number, booleans, nil).
+func (s *structScrub) decode(v any) (any, bool) {
 	b, err := json.Marshal(v)
-	if err != nil || len(b) > s.budget {
+	if err != nil || len(b) > maxStructuredBytes {
 		return nil, false
 	}
 	d := json.NewDecoder(bytes.NewReader(b))
@@ -77,45 +81,19 @@ func (s *structScrub) shaped(v any) (any, bool) {
 	if d.Decode(&out) != nil {
 		return nil, false
 	}
-	s.decoded = true
 	return out, true
 }
 
-// jsonShaped reports whether v holds only JSON's types, to the depth where
-// collect gives up anyway.
-func jsonShaped(v any, depth int) bool {
-	if depth > maxStructuredDepth {
-		return true // collect drops it
-	}
-	switch x := v.(type) {
-	case nil, string, bool, float64, json.Number:
-		return true
-	case map[string]any:
-		for _, e := range x {
-			if !jsonShaped(e, depth+1) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		for _, e := range x {
-			if !jsonShaped(e, depth+1) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
 // collect walks v within the bounds, recording the string leaves of the
-// values under secret keys; false when v is past a bound.
+// values under secret keys; false when v is past a bound or holds a type
+// that is not JSON's (foreign).
 func (s *structScrub) collect(v any, depth int) bool {
 	s.budget--
 	if depth > maxStructuredDepth || s.budget < 0 {
 		return false
 	}
 	switch x := v.(type) {
+	case nil, bool, float64, float32, json.Number, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
 	case string:
 		s.budget -= len(x)
 	case map[string]any:
@@ -134,6 +112,9 @@ func (s *structScrub) collect(v any, depth int) bool {
 				return false
 			}
 		}
+	default:
+		s.foreign = true
+		return false
 	}
 	return s.budget >= 0
 }
