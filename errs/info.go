@@ -12,8 +12,8 @@ type Info struct {
 	Message string `json:"message"`
 	// Retryable says whether repeating the call may succeed (not whether it
 	// is safe: that depends on the tool). It is false when SideEffects is
-	// "possible": the operation may have happened, and the text tells the
-	// model to check before calling again.
+	// "possible" (the operation may have happened, and the text tells the
+	// model to check before calling again) or "happened".
 	Retryable         bool   `json:"retryable"`
 	RetryAfterSeconds int64  `json:"retryAfterSeconds,omitempty"`
 	CallID            string `json:"callId,omitempty"`

@@ -107,7 +107,7 @@ func ToResult(err error, call Call) *Result {
 	info := errs.Info{
 		Code:              e.Code().String(),
 		Message:           clipJSON(msg, maxTextBytes),
-		Retryable:         e.Code().Retryable() && call.SideEffects != SideEffectsPossible,
+		Retryable:         e.Code().Retryable() && call.SideEffects != SideEffectsPossible && call.SideEffects != SideEffectsHappened,
 		CallID:            call.ID,
 		Tool:              call.Tool,
 		Attempts:          call.Attempts,
