@@ -71,3 +71,41 @@ func TestHandlerErrorStructuredContentIsScrubbed(t *testing.T) {
 		}
 	}
 }
+
+// TestRelayedResultRawStructuredContentIsScrubbedAndCapped: a handler that
+// relays an upstream MCP server's answer returns a result decoded from the
+// wire, whose structuredContent mcp-go keeps (and sends) as
+// RawStructuredContent: the scrub and the cap read StructuredContent only,
+// so a relayed error sent its token, and a relayed 2 MiB success went
+// through the 1 MiB cap whole.
+func TestRelayedResultRawStructuredContentIsScrubbedAndCapped(t *testing.T) {
+	relay := func(wire string) server.ToolHandlerFunc {
+		return func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var res mcp.CallToolResult
+			if err := json.Unmarshal([]byte(wire), &res); err != nil {
+				return nil, err
+			}
+			return &res, nil
+		}
+	}
+	s := server.NewMCPServer("gateway", "1.0.0")
+	mcpgo.Attach(s, wrap.New())
+	s.AddTool(mcp.NewTool("relayed_error"), relay(`{"isError":true,"content":[{"type":"text","text":"upstream 400"}],`+
+		`"structuredContent":{"api_key":"k-41f9e2d7c0","detail":"password=hunter2!x"}}`))
+	s.AddTool(mcp.NewTool("relayed_rows"), relay(`{"content":[{"type":"text","text":"rows follow"}],`+
+		`"structuredContent":{"rows":"`+strings.Repeat("r", 2<<20)+`"}}`))
+	conn := testserver.StartHTTP(t, s)
+
+	res := conn.CallRaw(t, "relayed_error", `{}`)
+	sc, _ := json.Marshal(res.StructuredContent)
+	if !res.IsError || strings.Contains(string(sc), "k-41f9e2d7c0") || strings.Contains(string(sc), "hunter2!x") ||
+		!strings.Contains(string(sc), `"detail":"password=[REDACTED]"`) {
+		t.Fatalf("relayed error: isError %v, structuredContent %s", res.IsError, sc)
+	}
+	res = conn.CallRaw(t, "relayed_rows", `{}`)
+	sc, _ = json.Marshal(res.StructuredContent)
+	last := res.Content[len(res.Content)-1].(mcp.TextContent).Text
+	if res.IsError || res.StructuredContent != nil || !strings.Contains(last, "its structured content was left out") {
+		t.Fatalf("relayed 2 MiB: isError %v, %d bytes of structuredContent, last text %q", res.IsError, len(sc), last)
+	}
+}
