@@ -37,6 +37,12 @@ const (
 	// Fatal means the process cannot serve any further request (a missing
 	// required setting, a corrupt configuration). The server stops.
 	Fatal
+	// ResultTooLarge means the call did what it was asked, but its result
+	// was too large to send (over the answer-size cap, with the structured
+	// content the tool's output schema requires whole): its side effects
+	// happened, so repeating the call would repeat them. Not a failure of
+	// the operation, and not retryable.
+	ResultTooLarge
 
 	numCodes = iota
 )
@@ -52,6 +58,7 @@ var codeNames = [numCodes]string{
 	RateLimited:      "rate_limited",
 	Canceled:         "canceled",
 	Fatal:            "fatal",
+	ResultTooLarge:   "result_too_large",
 }
 
 // String returns the code's snake_case name, e.g. "invalid_argument".

@@ -12,8 +12,8 @@ type Info struct {
 	Message string `json:"message"`
 	// Retryable says whether repeating the call may succeed (not whether it
 	// is safe: that depends on the tool). It is false when SideEffects is
-	// "possible": the operation may have happened, and the text tells the
-	// model to check before calling again.
+	// "possible" (the operation may have happened, and the text tells the
+	// model to check before calling again) or "happened".
 	Retryable         bool   `json:"retryable"`
 	RetryAfterSeconds int64  `json:"retryAfterSeconds,omitempty"`
 	CallID            string `json:"callId,omitempty"`
@@ -21,7 +21,9 @@ type Info struct {
 	Attempts          int    `json:"attempts,omitempty"`
 	// SideEffects is "none" or "possible" when the call was not retried
 	// because the tool may change something: "none" when the request never
-	// reached the upstream (see ErrNotSent).
+	// reached the upstream (see ErrNotSent). It is "happened" when the call
+	// succeeded but its result could not be sent (ResultTooLarge): calling
+	// again would do it again.
 	SideEffects string      `json:"sideEffects,omitempty"`
 	Violations  []Violation `json:"violations,omitempty"`
 	// OmittedViolations is how many more violations were found than are

@@ -29,15 +29,16 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 		case o.res == nil:
 			o.err = errs.Wrap(errs.Internal, errNoResult, "")
 		default:
-			cut, err := bound(ctx, o, rec, cfg, req)
+			large, err := bound(ctx, o, rec, cfg, req)
 			if err != nil {
 				o.err = errs.Wrap(errs.Internal, fmt.Errorf("the handler's result cannot be encoded as JSON, so it was not sent: %w", err), "")
 				o.discarded = true
-			} else if cut != "" {
-				// The cap made a success an error (its structured content
-				// cannot be cut): answered as every error the chain builds.
-				res := errmap.ToResult(errCut, errmap.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), Shown: cut})
-				rec.outcome = obs.OutcomeToolError
+			} else if large != nil {
+				// A success the cap cannot send (see tooLarge): an error
+				// result that says the call succeeded. Not a failure:
+				// o.err stays nil, so the loop guard does not count it.
+				res := errmap.ToResult(large.err, errmap.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: large.side})
+				rec.fail(obs.CodeOutcome(errs.ResultTooLarge), large.err)
 				rec.result = textResult(res.Text)
 				rec.log(ctx)
 				return answer{Error: res}
@@ -51,6 +52,9 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 		case call.ToolError:
 			rec.outcome = obs.OutcomeToolError
 			o.res = scrubResult(o.res, req, cfg.red)
+			rec.result = o.res
+			rec.log(ctx)
+			return answer{Result: withCallID(o.res, rec.id())}
 		default:
 			rec.outcome = obs.OutcomeSuccess
 		}
@@ -85,34 +89,70 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 
 var errNoResult = errors.New("handler returned neither a result nor an error")
 
-// errCut is the error of a result the cap turned into an error.
-var errCut = errs.New(errs.Internal, "")
+// callIDReserve is the room the cap leaves in an error result the handler
+// built for the call id the chain adds to it (withCallID).
+const callIDReserve = 64
+
+// overCap is a success the cap cannot send: its error and what it says of
+// side effects.
+type overCap struct {
+	err  *errs.Error
+	side errmap.SideEffects
+}
 
 // bound checks that the SDK can send the handler's result and, when the
 // result knows its size (call.Sizer), cuts it to the tool's result limit.
-// When the cut made a success an error (the note alone, see call.Sizer),
-// it returns the note, for finish to answer as an error the chain built.
-func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.Request) (string, error) {
+// A success whose structured content the tool's output schema requires
+// cannot be cut (a cut copy would not conform, and a success without it
+// breaks the schema): bound returns what finish answers instead (tooLarge).
+func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.Request) (*overCap, error) {
 	sz, ok := o.res.(call.Sizer)
 	if !ok {
-		return "", o.res.Check()
+		return nil, o.res.Check()
 	}
 	size, err := sz.Measure()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	limit := cfg.resultLimitFor(rec.tool)
-	if limit < 0 || size <= limit {
-		return "", nil
+	status := o.res.Status()
+	budget := limit
+	if status == call.ToolError && limit >= 0 {
+		budget = max(limit-callIDReserve, 0)
+	}
+	if limit < 0 || size <= budget {
+		return nil, nil
 	}
 	rec.cutFrom = size
-	wasError := o.res.Status() == call.ToolError
-	note := cutNote(size, limit, wasError, toolInfo(ctx, cfg, req).Paging)
-	o.res = sz.Cut(limit, note)
-	if !wasError && o.res.Status() == call.ToolError {
-		return note, nil
+	info := toolInfo(ctx, cfg, req)
+	ed, _ := o.res.(call.Editor)
+	structured := ed != nil && ed.Structured() != nil
+	if structured && status == call.Success && (info.Output || !info.Known) {
+		return tooLarge(rec.tool, size, limit, info), nil
 	}
-	return "", nil
+	o.res = sz.Cut(budget, cutNote(size, limit, status == call.ToolError, structured, info.Paging))
+	return nil, nil
+}
+
+// tooLarge is the answer to a success over the cap that must keep its
+// structured content whole (the tool declares an output schema, or the
+// chain cannot tell): the call succeeded, so the model is told so, with
+// errs.ResultTooLarge (not a failure, not retryable) and, for a tool that
+// may change something, that its side effects happened and a repeat would
+// repeat them. A tool that only reads is told to ask for less.
+func tooLarge(tool string, size, limit int, info call.Info) *overCap {
+	from, to := byteSizes(size, limit)
+	msg := "tool " + strconv.Quote(tool) + " succeeded, but its result (" + from + ") was not sent: it is over the " +
+		to + " limit, and its structured content, which the tool's output schema requires, cannot be cut"
+	if !info.ReadOnly && !info.Idempotent {
+		return &overCap{err: errs.New(errs.ResultTooLarge, msg), side: errmap.SideEffectsHappened}
+	}
+	if info.Paging != "" {
+		msg += "; ask for less with the " + strconv.Quote(info.Paging) + " parameter"
+	} else {
+		msg += "; calling it again the same way gets the same answer"
+	}
+	return &overCap{err: errs.New(errs.ResultTooLarge, msg)}
 }
 
 // toolInfo is what the chain knows of the called tool: its own chain's
@@ -130,13 +170,16 @@ func toolInfo(ctx context.Context, cfg *config, req *call.Request) call.Info {
 // cutNote tells the model what was cut and, when the tool has a parameter
 // to ask for less with (call.Info.Paging), which. An error result keeps its
 // head and its tail (call.Sizer), and the note says so.
-func cutNote(size, limit int, isError bool, paging string) string {
+func cutNote(size, limit int, isError, structured bool, paging string) string {
 	from, to := byteSizes(size, limit)
 	what := "the result"
 	if isError {
 		what = "this error"
 	}
 	note := "[mcpwrap: " + what + " was cut from " + from + " to " + to + " to fit the model's context"
+	if structured {
+		note += "; its structured content was left out"
+	}
 	switch {
 	case isError:
 		note += "; its middle was left out"
@@ -179,16 +222,42 @@ func byteSize(n, prec int) string {
 
 // scrubResult removes the call's secrets and secret-shaped text from an
 // error result the handler built itself (an upstream's body with a key in
-// it), as from the chain's own.
+// it), as from the chain's own: from its texts and from every string and
+// secret-named key of its structured content, one rule for all the model
+// reads. Structured content too deep or too large to scrub is left out.
 func scrubResult(res call.Result, req *call.Request, red *obs.Redactor) call.Result {
 	var known []string
 	looked := false
+	if ed, ok := res.(call.Editor); ok {
+		if sc := ed.Structured(); sc != nil {
+			known, looked = red.Secrets(req.Args, req.Header), true
+			s := red.ScrubStructured(sc, known)
+			known = append(known, s.Secrets...)
+			switch {
+			case s.Dropped:
+				res = ed.WithStructured(nil)
+			case s.Changed:
+				res = ed.WithStructured(s.Value)
+			}
+		}
+	}
 	return res.MapText(func(s string) string {
 		if !looked {
 			known, looked = red.Secrets(req.Args, req.Header), true
 		}
 		return red.Scrub(s, known)
 	})
+}
+
+// withCallID gives an error result the handler built the call id, as every
+// error result the chain builds has: a text content of its own, last, so
+// the handler's texts and structured content (which its output schema may
+// constrain) keep their shape.
+func withCallID(res call.Result, id string) call.Result {
+	if ed, ok := res.(call.Editor); ok {
+		return ed.AppendText("(call id " + id + ")")
+	}
+	return res
 }
 
 // textResult is an error result the chain built, as the observer sees it.

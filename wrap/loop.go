@@ -324,7 +324,7 @@ func (l *loops) storeAnswered(ctx context.Context, err error, o *obs.Observer) b
 // counts reports whether a failure of code counts toward the guard.
 func (l *loops) counts(code errs.Code) bool {
 	switch code {
-	case errs.Canceled, errs.Fatal:
+	case errs.Canceled, errs.Fatal, errs.ResultTooLarge:
 		return false
 	case errs.Timeout, errs.Unavailable:
 		return l.g.Transient

@@ -92,9 +92,11 @@ const DefaultResultLimit = 1 << 20
 
 // WithResultLimit caps the size of every handler's own result (text,
 // binary data, structured content; error results it built too) at n bytes:
-// a larger one is cut (an error result keeps its head and its tail) with a
-// note the model can act on, and the log line and span carry the original
-// size. The cap is on by default: 0 restores DefaultResultLimit; a
+// a larger one is cut (an error result keeps its head and its tail, and
+// structured content is left out whole) with a note the model can act on,
+// and the log line and span carry the original size. A success whose tool's
+// output schema requires the structured content is answered with an error
+// of code errs.ResultTooLarge that says the call succeeded. The cap is on by default: 0 restores DefaultResultLimit; a
 // negative n turns the cap off. WithToolResultLimit sets one tool's.
 func WithResultLimit(n int) Option {
 	return func(c *config) { c.resultLimit = n }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"reflect"
 	"strings"
 	"sync"
 	"syscall"
@@ -143,10 +144,18 @@ func check(t *testing.T, res *mcp.CallToolResult, err error, w want) {
 	if res.IsError != w.isError {
 		t.Fatalf("isError = %v, want %v (%+v)", res.IsError, w.isError, res.Content)
 	}
-	if len(res.Content) != 1 {
-		t.Fatalf("want exactly one content, got %d", len(res.Content))
+	contents := res.Content
+	if w.isError && w.code == "" && len(contents) == 2 {
+		// An error result the handler built: its text, then the call id.
+		if id, _ := contents[1].(mcp.TextContent); !strings.HasPrefix(id.Text, "(call id ") {
+			t.Fatalf("the last content is %+v, want the call id", contents[1])
+		}
+		contents = contents[:1]
 	}
-	text := res.Content[0].(mcp.TextContent).Text
+	if len(contents) != 1 {
+		t.Fatalf("want exactly one content, got %d", len(contents))
+	}
+	text := contents[0].(mcp.TextContent).Text
 	if !strings.Contains(text, w.text) {
 		t.Fatalf("text %q does not contain %q", text, w.text)
 	}
@@ -295,13 +304,21 @@ func TestInputRequiredPassesThroughUntouched(t *testing.T) {
 	}
 }
 
-func TestToolErrorResultPassesThroughUnchanged(t *testing.T) {
+// TestToolErrorResultKeepsItsShape: an isError result the handler built
+// keeps its texts and its structured content (which an output schema may
+// constrain); the chain adds the call id as a last text content, on a
+// copy, never on the handler's value.
+func TestToolErrorResultKeepsItsShape(t *testing.T) {
 	want := mcp.NewToolResultError("handler's own words")
 	want.StructuredContent = map[string]any{"mine": true}
 	st := mcpgo.Tool(wrap.New(), tool("t"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return want, nil })
 	got, err := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "t"}})
-	if err != nil || got != want {
-		t.Fatalf("handler's isError result was replaced: %+v", got)
+	if err != nil || !got.IsError || len(got.Content) != 2 || firstText(got) != "handler's own words" ||
+		!reflect.DeepEqual(got.StructuredContent, want.StructuredContent) || len(want.Content) != 1 {
+		t.Fatalf("handler's isError result was reshaped: %+v (the handler's now %+v)", got, want)
+	}
+	if id := got.Content[1].(mcp.TextContent).Text; !strings.HasPrefix(id, "(call id ") {
+		t.Fatalf("last content %q, want the call id", id)
 	}
 }
 

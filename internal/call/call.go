@@ -98,6 +98,9 @@ type Info struct {
 	// answer (limit, page, cursor, offset, max…), "" when it has none:
 	// what a model can ask for less with.
 	Paging string
+	// Output says the tool declares an output schema: its successful
+	// result must carry structured content that conforms to it.
+	Output bool
 }
 
 // Lookup finds a tool's definition when the request did not carry it; the
@@ -153,10 +156,25 @@ type Sizer interface {
 	// appended as a last text content: text is cut at a rune boundary (an
 	// error result's keeps its head and its tail, with a mark between);
 	// binary content (an image, audio, a blob) that does not fit is left
-	// out whole, never cut; a result with structured content becomes an
-	// error result made of note alone (a client checks structured content
-	// against the tool's output schema, so a cut copy would be invalid).
+	// out whole, never cut; structured content is left out whole (a cut
+	// copy would not be valid JSON for its schema). Whether the tool may
+	// answer without it (an output schema requires it of a success) is
+	// the chain's to decide before.
 	Cut(budget int, note string) Result
+}
+
+// Editor is implemented by tool results the chain can change beyond their
+// texts: how it scrubs an error result's structured content and gives the
+// result the call id. Every method returns a copy; the handler's result is
+// never modified.
+type Editor interface {
+	// Structured returns the result's structured content, nil for none.
+	Structured() any
+	// WithStructured returns the result with structured content v (nil:
+	// none).
+	WithStructured(v any) Result
+	// AppendText returns the result with a text content s added last.
+	AppendText(s string) Result
 }
 
 // Reply is the user's answer to Request.Ask.

@@ -25,6 +25,7 @@ func TestMessageEndingInFullStopJoinsClauses(t *testing.T) {
 		{"retry after", errs.New(errs.RateLimited, "quota reached.", errs.RetryAfter(2*time.Second)), errmap.Call{Tool: "read"}},
 		{"unavailable", errs.New(errs.Unavailable, "upstream down. "), errmap.Call{Tool: "read"}},
 		{"attempts", errs.New(errs.Timeout, "took too long."), errmap.Call{Tool: "read", Attempts: 3}},
+		{"side effects happened", errs.New(errs.ResultTooLarge, "it succeeded."), errmap.Call{Tool: "write", SideEffects: errmap.SideEffectsHappened}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

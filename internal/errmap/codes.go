@@ -6,5 +6,5 @@ import "github.com/mcpwrap/mcpwrap/errs"
 // list against errs' closed set.
 func Codes() []errs.Code {
 	return []errs.Code{errs.Internal, errs.InvalidArgument, errs.NotFound, errs.PermissionDenied, errs.Conflict,
-		errs.Unavailable, errs.Timeout, errs.RateLimited, errs.Canceled, errs.Fatal}
+		errs.Unavailable, errs.Timeout, errs.RateLimited, errs.Canceled, errs.Fatal, errs.ResultTooLarge}
 }

@@ -107,7 +107,7 @@ func ToResult(err error, call Call) *Result {
 	info := errs.Info{
 		Code:              e.Code().String(),
 		Message:           clipJSON(msg, maxTextBytes),
-		Retryable:         e.Code().Retryable() && call.SideEffects != SideEffectsPossible,
+		Retryable:         e.Code().Retryable() && call.SideEffects != SideEffectsPossible && call.SideEffects != SideEffectsHappened,
 		CallID:            call.ID,
 		Tool:              call.Tool,
 		Attempts:          call.Attempts,
@@ -179,7 +179,7 @@ func modelMessage(e *errs.Error, viols []errs.Violation, call Call, shown, omitt
 	msg = clipJSON(msg, maxMessageBytes)
 	ra := e.RetryAfter()
 	if ra > 0 || code == errs.Unavailable || call.Attempts > 1 ||
-		call.SideEffects == SideEffectsNone || call.SideEffects == SideEffectsPossible {
+		call.SideEffects != SideEffectsUnknown {
 		msg = openEnd(msg) // clauses follow: one sentence, not "done.; retry"
 	}
 	b.WriteString(msg)
@@ -198,6 +198,10 @@ func modelMessage(e *errs.Error, viols []errs.Violation, call Call, shown, omitt
 	case SideEffectsPossible:
 		b.WriteString("; not retried automatically because " + tool +
 			" is not marked read-only or idempotent: the operation may have happened, check before calling it again")
+	case SideEffectsHappened:
+		b.WriteString("; its side effects happened: do not call it again to get the result, that would do it again; " +
+			"use a tool that reads what it did instead")
+		writeCallID(&b, call.ID)
 	}
 	return b.String()
 }
@@ -315,6 +319,8 @@ func defaultMessage(c errs.Code) string {
 		return "rate limit reached"
 	case errs.Canceled:
 		return "the request was cancelled"
+	case errs.ResultTooLarge:
+		return "the call succeeded, but its result was too large to send"
 	}
 	return "error"
 }

@@ -123,6 +123,7 @@ func TestPossibleSideEffectsAreNotRetryable(t *testing.T) {
 		{"side effects possible", errmap.SideEffectsPossible, false, "check before calling it again"},
 		{"nothing was done", errmap.SideEffectsNone, true, "nothing was done"},
 		{"safe to repeat", errmap.SideEffectsUnknown, true, "may still complete upstream"},
+		{"side effects happened", errmap.SideEffectsHappened, false, "its side effects happened: do not call it again"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			info := errmap.ToResult(timeout, errmap.Call{Tool: "copy_file", SideEffects: tc.effects}).Info

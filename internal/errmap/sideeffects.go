@@ -22,11 +22,15 @@ const (
 	// SideEffectsPossible: the upstream may have acted before the failure
 	// (a reset, a timeout, a 503 from a gateway).
 	SideEffectsPossible
+	// SideEffectsHappened: the call succeeded upstream, but its answer
+	// could not be sent (errs.ResultTooLarge); a repeat would repeat it.
+	SideEffectsHappened
 )
 
-var sideEffectsNames = [...]string{SideEffectsUnknown: "", SideEffectsNone: "none", SideEffectsPossible: "possible"}
+var sideEffectsNames = [...]string{SideEffectsUnknown: "", SideEffectsNone: "none", SideEffectsPossible: "possible",
+	SideEffectsHappened: "happened"}
 
-// String returns "none", "possible" or "" (unknown), the value of
+// String returns "none", "possible", "happened" or "" (unknown), the value of
 // Info.SideEffects.
 func (s SideEffects) String() string {
 	if int(s) < len(sideEffectsNames) {

@@ -165,8 +165,8 @@ type SDK[R, C any] interface {
 	Structured(r *R) any
 	// Other reports fields only encoding sizes (_meta, input requests).
 	Other(r *R) bool
-	// Note returns an error result holding only the text note.
-	Note(note string) *R
+	// WithStructured returns a copy of r holding structured content v.
+	WithStructured(r *R, v any) *R
 }
 
 // Of is an SDK's tool result as the chain sees it (call.Result and
@@ -213,13 +213,34 @@ func (t Of[R, C, S]) Measure() (int, error) {
 		func() ([]byte, error) { return json.Marshal(t.R) })
 }
 
-// Cut returns the result within budget (see call.Sizer).
+// Cut returns the result within budget (see call.Sizer): its structured
+// content left out, its contents cut.
 func (t Of[R, C, S]) Cut(budget int, note string) call.Result {
 	var s S
-	if s.Structured(t.R) != nil {
-		// A client checks structured content against the output schema:
-		// a cut copy would be invalid, so the result becomes the note.
-		return Of[R, C, S]{s.Note(note)}
+	r := t.R
+	if s.Structured(r) != nil {
+		r = s.WithStructured(r, nil)
 	}
-	return Of[R, C, S]{s.WithContents(t.R, Cut(s, s.Contents(t.R), budget, note, s.IsError(t.R)))}
+	return Of[R, C, S]{s.WithContents(r, Cut(s, s.Contents(r), budget, note, s.IsError(r)))}
+}
+
+// Structured returns the result's structured content (call.Editor).
+func (t Of[R, C, S]) Structured() any {
+	var s S
+	return s.Structured(t.R)
+}
+
+// WithStructured returns a copy of the result holding v as its structured
+// content (call.Editor).
+func (t Of[R, C, S]) WithStructured(v any) call.Result {
+	var s S
+	return Of[R, C, S]{s.WithStructured(t.R, v)}
+}
+
+// AppendText returns a copy of the result with a text content holding txt
+// last (call.Editor).
+func (t Of[R, C, S]) AppendText(txt string) call.Result {
+	var s S
+	c := s.Contents(t.R)
+	return Of[R, C, S]{s.WithContents(t.R, append(c[:len(c):len(c)], s.NewText(txt)))}
 }

@@ -22,8 +22,8 @@ import (
 // TestEveryErrorResultCarriesItsCallID: over streamable HTTP, with a real
 // go-sdk client, every error result the chain builds — a plain error shown
 // scrubbed, an errs error, a panic, a timeout, a validation failure, the
-// loop guard's refusal, a rate-limit refusal, a structured result cut to
-// a note because it did not fit — has
+// loop guard's refusal, a rate-limit refusal, a success too large to send
+// whole for its output schema — has
 // structuredContent.error.callId, equal to the call_id of the call's log
 // line. A plain error shown to the model used to be answered with its text
 // alone.
@@ -52,7 +52,7 @@ func TestEveryErrorResultCarriesItsCallID(t *testing.T) {
 	tool("limited", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
 	})
-	tool("huge", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.AddTool(&mcp.Tool{Name: "huge", InputSchema: obj, OutputSchema: obj}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rows := strings.Repeat("x", 4<<10)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: rows}}, StructuredContent: map[string]any{"rows": rows}}, nil
 	})
@@ -104,7 +104,7 @@ func TestEveryErrorResultCarriesItsCallID(t *testing.T) {
 		{"validation failure", "typed", "invalid_argument"},
 		{"loop guard refusal", "loop", ""},
 		{"rate-limit refusal", "limited", "rate_limited"},
-		{"structured result over the limit", "huge", "internal"},
+		{"structured result over the limit", "huge", "result_too_large"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := len(lines(tc.tool))

@@ -35,8 +35,10 @@ func (contents) IsError(r *mcp.CallToolResult) bool    { return r.IsError }
 func (contents) Structured(r *mcp.CallToolResult) any  { return r.StructuredContent }
 func (contents) Other(r *mcp.CallToolResult) bool      { return r.Meta != nil || r.InputRequests != nil }
 
-func (contents) Note(note string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: note}}}
+func (contents) WithStructured(r *mcp.CallToolResult, v any) *mcp.CallToolResult {
+	cp := *r
+	cp.StructuredContent = v
+	return &cp
 }
 
 func (contents) Text(c mcp.Content) (string, bool) {

@@ -28,8 +28,8 @@ type cityArgs struct {
 // TestEveryErrorResultCarriesItsCallID: over streamable HTTP, with a real
 // mcp-go client, every error result the chain builds — a plain error shown
 // scrubbed, an errs error, a panic, a timeout, a validation failure, the
-// loop guard's refusal, a rate-limit refusal, a structured result cut to
-// a note because it did not fit — has
+// loop guard's refusal, a rate-limit refusal, a success too large to send
+// whole for its output schema — has
 // structuredContent.error.callId, equal to the call_id of the call's log
 // line, so that a user can hand the operator the id that finds it. A plain
 // error shown to the model used to be answered with its text alone.
@@ -57,7 +57,7 @@ func TestEveryErrorResultCarriesItsCallID(t *testing.T) {
 	tool("limited", func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("ok"), nil
 	})
-	tool("huge", func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.AddTool(mcp.NewTool("huge", mcp.WithRawOutputSchema([]byte(`{"type":"object"}`))), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultStructured(map[string]any{"rows": strings.Repeat("x", 4<<10)}, "rows"), nil
 	})
 	s.AddTools(mcpgo.Typed(w, mcp.NewTool("typed"), func(_ context.Context, _ mcp.CallToolRequest, a cityArgs) (*mcp.CallToolResult, error) {
@@ -120,7 +120,7 @@ func TestEveryErrorResultCarriesItsCallID(t *testing.T) {
 		{"validation failure", "typed", "invalid_argument"},
 		{"loop guard refusal", "loop", ""},
 		{"rate-limit refusal", "limited", "rate_limited"},
-		{"structured result over the limit", "huge", "internal"},
+		{"structured result over the limit", "huge", "result_too_large"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := len(lines(tc.tool))

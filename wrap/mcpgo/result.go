@@ -31,11 +31,24 @@ func (contents) WithContents(r *mcp.CallToolResult, c []mcp.Content) *mcp.CallTo
 
 func (contents) NeedsInput(r *mcp.CallToolResult) bool { return r.NeedsInput() }
 func (contents) IsError(r *mcp.CallToolResult) bool    { return r.IsError }
-func (contents) Structured(r *mcp.CallToolResult) any  { return r.StructuredContent }
+func (contents) Structured(r *mcp.CallToolResult) any  { return structured(r) }
 func (contents) Other(r *mcp.CallToolResult) bool      { return r.Meta != nil || r.InputRequests != nil }
 
-func (contents) Note(note string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{mcp.NewTextContent(note)}}
+// structured is what mcp-go sends as structuredContent: a result decoded
+// from the wire (a server relaying an upstream MCP server's answer) keeps
+// its bytes in RawStructuredContent, which mcp-go sends in place of
+// StructuredContent.
+func structured(r *mcp.CallToolResult) any {
+	if len(r.RawStructuredContent) > 0 {
+		return r.RawStructuredContent
+	}
+	return r.StructuredContent
+}
+
+func (contents) WithStructured(r *mcp.CallToolResult, v any) *mcp.CallToolResult {
+	cp := *r
+	cp.StructuredContent, cp.RawStructuredContent = v, nil
+	return &cp
 }
 
 func (contents) Text(c mcp.Content) (string, bool) {
