@@ -126,6 +126,12 @@ func transient(v Verdict) (why string, hint time.Duration, final bool) {
 	case OutcomeNotToolCallResponse:
 		return "a 202/204 answers a notification; the transport is misrouting responses", 0, true
 	case OutcomeToolError:
+		if v.ServerError != nil && v.ServerError.SideEffects == "happened" {
+			// mcpwrap's result_too_large: the call succeeded, its answer
+			// did not fit; a repeat would do it again.
+			return "the call succeeded but its result was not sent (" + v.ServerError.Code +
+				"); its side effects happened: do not repeat it, read what it did instead", 0, true
+		}
 		if v.ServerError == nil || !v.ServerError.Retryable {
 			return "the tool failed; retrying depends on the tool, never blindly", 0, true
 		}

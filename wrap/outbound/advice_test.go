@@ -36,6 +36,7 @@ func TestAdvise(t *testing.T) {
 		{"-32602 never", outbound.Verdict{Outcome: outbound.OutcomeJSONRPCError, ErrorCode: -32602}, true, 0, half, false, 0, "-32602"},
 		{"tool error never blind", outbound.Verdict{Outcome: outbound.OutcomeToolError}, true, 0, half, false, 0, "never blindly"},
 		{"tool error marked retryable", retryableTool, true, 0, half, true, time.Second, "marks retryable"},
+		{"a success too large to send is not repeated", outbound.Verdict{Outcome: outbound.OutcomeToolError, ServerError: &errs.Info{Code: "result_too_large", SideEffects: "happened"}}, true, 0, half, false, 0, "the call succeeded"},
 		{"malformed never", outbound.Verdict{Outcome: outbound.OutcomeMalformedJSON}, true, 0, half, false, 0, "diagnosis"},
 		{"invalid envelope never", outbound.Verdict{Outcome: outbound.OutcomeInvalidEnvelope}, true, 0, half, false, 0, "diagnosis"},
 		{"invalid result never", outbound.Verdict{Outcome: outbound.OutcomeInvalidToolResult}, true, 0, half, false, 0, "diagnosis"},
