@@ -2,6 +2,7 @@ package mcpgo_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -68,8 +69,8 @@ func TestNilWrapperPanicked(t *testing.T) {
 			if !ok || info.Code != errs.Internal.String() {
 				t.Fatalf("result %+v: info %+v, %v; want the chain's internal error", res, info, ok)
 			}
-			if text := fmt.Sprint(res.Content); strings.Contains(text, "hunter2") {
-				t.Errorf("the result shows the password: %s", text)
+			if sent, _ := json.Marshal(res); strings.Contains(string(sent), "hunter2") {
+				t.Errorf("the result shows the password: %s", sent)
 			}
 		})
 	}
