@@ -67,8 +67,6 @@ type slots struct {
 	running, abandoned atomic.Int64
 }
 
-func (s *slots) held() int64 { return s.running.Load() + s.abandoned.Load() }
-
 func newBulkhead(b Bulkhead) *bulkhead {
 	if b.PerTool < 0 && b.Total <= 0 {
 		return nil

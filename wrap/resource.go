@@ -17,7 +17,9 @@ import (
 //
 //   - ResourcesRead for every resources/read (WithToolTimeout(ResourcesRead, d)
 //     sets the timeout of resource reads),
-//   - PromptsGet + the prompt's name for a prompts/get.
+//   - PromptsGet + the prompt's name for a prompts/get: "prompts/get
+//     summarize" (PromptsGet ends with the space; it is a prefix, not the
+//     MCP method, which authz.Request.Method calls "prompts/get").
 const (
 	ResourcesRead = "resources/read"
 	PromptsGet    = "prompts/get "

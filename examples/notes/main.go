@@ -29,7 +29,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/internal/loopback"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -113,7 +112,7 @@ func run(ctx context.Context, out io.Writer) error {
 
 	bareSrv := server.NewMCPServer("notes", "1.0.0", opts...)
 	register(bareSrv, release)
-	bare, err := loopback.Serve(bareSrv, client.WithProtocolVersion("2025-11-25"))
+	bare, err := serve(bareSrv, client.WithProtocolVersion("2025-11-25"))
 	if err != nil {
 		return err
 	}
@@ -124,7 +123,7 @@ func run(ctx context.Context, out io.Writer) error {
 	wrappedSrv := server.NewMCPServer("notes", "1.0.0", opts...)
 	mcpgo.Attach(wrappedSrv, w)
 	register(wrappedSrv, release)
-	wrapped, err := loopback.Serve(wrappedSrv, client.WithProtocolVersion("2025-11-25"))
+	wrapped, err := serve(wrappedSrv, client.WithProtocolVersion("2025-11-25"))
 	if err != nil {
 		return err
 	}
@@ -169,20 +168,20 @@ func target(st step) string {
 
 // ask sends the step's request and describes the answer as the client saw
 // it on the wire.
-func ask(ctx context.Context, c *loopback.Conn, st step) string {
+func ask(ctx context.Context, c *conn, st step) string {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	c.Wire.Reset()
+	c.wire.reset()
 	var err error
 	if st.uri != "" {
-		_, err = c.Client.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: st.uri}})
+		_, err = c.client.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: st.uri}})
 	} else {
-		_, err = c.Client.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: st.prompt, Arguments: st.args}})
+		_, err = c.client.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: st.prompt, Arguments: st.args}})
 	}
 	if err == nil {
 		return "ok"
 	}
-	if wire := c.Wire.JSONRPCErrors(); len(wire) > 0 {
+	if wire := c.wire.errors(); len(wire) > 0 {
 		var e struct {
 			Code    int             `json:"code"`
 			Message string          `json:"message"`

@@ -33,7 +33,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/internal/loopback"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -312,10 +311,10 @@ func drive(ctx context.Context, s *server.MCPServer, api *fakeAPI, w *weatherCli
 }
 
 // fakeAPI is the in-process upstream of the demo. It can be stopped and
-// restarted on the same port (loopback.Restartable), and told to answer the
+// restarted on the same port (restartable), and told to answer the
 // next request with a given status.
 type fakeAPI struct {
-	*loopback.Restartable
+	*restartable
 	mu     sync.Mutex
 	status int
 	retry  string
@@ -340,7 +339,7 @@ func startFakeAPI() (*fakeAPI, error) {
 		w.WriteHeader(http.StatusCreated)
 	})
 	var err error
-	if a.Restartable, err = loopback.NewRestartable(mux); err != nil {
+	if a.restartable, err = newRestartable(mux); err != nil {
 		return nil, err
 	}
 	return a, nil

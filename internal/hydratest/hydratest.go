@@ -10,7 +10,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -220,6 +219,3 @@ func randomHex(t testing.TB) string {
 	}
 	return hex.EncodeToString(b)
 }
-
-// String says where Hydra is.
-func (h Hydra) String() string { return fmt.Sprintf("hydra(public %s, admin %s)", h.Public, h.Admin) }

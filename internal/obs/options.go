@@ -24,7 +24,6 @@ type Config struct {
 	recordArgs   bool
 	recordResult bool
 	maxArgBytes  int
-	transport    string
 	noTracing    bool
 	noMetrics    bool
 	// use is an Observer New returns as it is (Use).
@@ -182,13 +181,6 @@ func WithoutArguments(tools ...string) Option {
 		}
 		c.noneTools = addTools(c.noneTools, tools)
 	}
-}
-
-// WithTransport sets network.transport: "pipe" for stdio, "tcp" for HTTP.
-// By default it is "tcp" when the request carries HTTP headers and "pipe"
-// otherwise.
-func WithTransport(t string) Option {
-	return func(c *Config) { c.transport = t }
 }
 
 // WithoutTracing turns spans off whatever the providers are.

@@ -238,10 +238,9 @@ func (c *Recording) lateCount() int {
 	return n
 }
 
+// transport is network.transport: "tcp" when the request carries HTTP
+// headers, "pipe" (stdio) otherwise.
 func (c *Recording) transport(header http.Header) string {
-	if t := c.o.cfg.transport; t != "" {
-		return t
-	}
 	if len(header) > 0 {
 		return semconv.TransportTCP
 	}

@@ -179,10 +179,11 @@ func connectTo(t *testing.T, tr mcp.Transport) *mcp.ClientSession {
 	return cs
 }
 
-// An isError result holding a nil *mcp.TextContent made the chain's sizing
-// of it dereference nil; mcp-go's copy of that code failed elsewhere on the
-// same result (issue 37 item 8 shared them in internal/result). A nil
-// content cannot be sent: it is answered masked with a call id.
+// TestNilTextContentDoesNotBreakTheChain: an isError result holding a nil
+// *mcp.TextContent among its contents reaches the client as the masked
+// internal error with a call id (a nil content cannot be sent), and the
+// session goes on. The chain's sizing of the result, one code for both
+// adapters (internal/result), had dereferenced the nil.
 func TestNilTextContentDoesNotBreakTheChain(t *testing.T) {
 	var logs logbuf.Buffer
 	s := mcp.NewServer(&mcp.Implementation{Name: "nil", Version: "1.0.0"}, nil)

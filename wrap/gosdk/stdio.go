@@ -40,7 +40,8 @@ const idHead = 64 << 10
 //
 //	err := gosdk.Run(ctx, s, w, &mcp.StdioTransport{})
 //
-// Do not call Attach on s as well: the chain would run twice.
+// Do not call Attach on s as well: the chain would run twice. A nil w
+// means wrap.New().
 func Run(ctx context.Context, s *mcp.Server, w *wrap.Wrapper, t mcp.Transport) error {
 	Attach(s, w)
 	// Over stdio the caller is whoever started the process: an

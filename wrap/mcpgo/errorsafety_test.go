@@ -161,10 +161,11 @@ func TestErrorsHandedToMCPGoAreSafe(t *testing.T) {
 	}
 }
 
-// TestPlainResourceErrorDoesNotCrashMCPGo is the issue's three-line server:
-// a resource and a prompt returning a plain error whose text may be shown
-// made mcp-go dereference a typed nil (-32603 "internal panic" over stdio,
-// a dropped connection over HTTP). The client must read the error's text.
+// TestPlainResourceErrorDoesNotCrashMCPGo: on a three-line server whose
+// resource and prompt return a plain error whose text may be shown, the
+// client reads a JSON-RPC error with that text, over stdio and over HTTP.
+// mcp-go had dereferenced a typed nil there (-32603 "internal panic" over
+// stdio, a dropped connection over HTTP).
 func TestPlainResourceErrorDoesNotCrashMCPGo(t *testing.T) {
 	for _, tr := range []string{"stdio", "http"} {
 		t.Run(tr, func(t *testing.T) {
@@ -195,12 +196,13 @@ func TestPlainResourceErrorDoesNotCrashMCPGo(t *testing.T) {
 	}
 }
 
-// An isError result holding a nil *mcp.TextContent made the chain's own
-// reading of its text (for the log line) dereference nil, and the client
-// got EOF; the adapters' copies of that code disagreed on nil contents
-// (issue 37 item 8 shared them in internal/result). A nil content cannot be
-// sent (mcp-go writes null, which no client reads): it is a result the
-// server could not send, answered masked with a call id.
+// TestNilTextContentDoesNotBreakTheChain: an isError result holding a nil
+// *mcp.TextContent among its contents reaches the client as the masked
+// internal error with a call id: a nil content cannot be sent (mcp-go
+// writes null, which no client reads), so it is a result the server could
+// not send. The chain's reading of its text for the log line, one code for
+// both adapters (internal/result), had dereferenced the nil and the client
+// got EOF.
 func TestNilTextContentDoesNotBreakTheChain(t *testing.T) {
 	var logs logbuf.Buffer
 	s := server.NewMCPServer("nil", "1.0.0")

@@ -29,8 +29,9 @@ import (
 // (a server.WithHooks applied later replaces the hooks; the middleware
 // notices at the first tool call and adds them again, saying so in a log
 // line). Attaching allocates a few small objects and starts nothing;
-// what must outlive the server lives in w.
+// what must outlive the server lives in w. A nil w means wrap.New().
 func Attach(s *server.MCPServer, w *wrap.Wrapper) {
+	w = orNew(w)
 	a := &attached{w: w, serve: adapter.Chain(w)}
 	s.Use(a.middleware())
 	// One chain value for the three middlewares: each lookup allocates.
@@ -43,6 +44,15 @@ func Attach(s *server.MCPServer, w *wrap.Wrapper) {
 		server.WithMetaPropagator(MetaPropagator(w))(s)
 		server.WithPropagator(HTTPPropagator(w))(s)
 	}
+}
+
+// orNew is what every function taking a *wrap.Wrapper makes of nil:
+// wrap.New().
+func orNew(w *wrap.Wrapper) *wrap.Wrapper {
+	if w == nil {
+		return wrap.New()
+	}
+	return w
 }
 
 func (a *attached) middleware() server.ToolHandlerMiddleware {

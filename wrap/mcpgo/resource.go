@@ -212,16 +212,3 @@ func (a *attached) onRPCError(ctx context.Context, msg any, err error) {
 	o.Answered(ctx, &r, obs.Report{Outcome: obs.CodeOutcome(errs.NotFound),
 		Err: errs.Wrap(errs.NotFound, err, ""), JSONRPCCode: code}, false)
 }
-
-func (a *attached) addRPCHook(s *server.MCPServer, method mcp.MCPMethod) {
-	h := s.GetHooks()
-	if h == nil {
-		h = &server.Hooks{}
-		server.WithHooks(h)(s)
-	}
-	h.AddOnError(func(ctx context.Context, _ any, m mcp.MCPMethod, msg any, err error) {
-		if m == method {
-			a.onRPCError(ctx, msg, err)
-		}
-	})
-}

@@ -24,11 +24,10 @@ import (
 // tracing.MetaPropagator with w's propagator (wrap.WithTelemetry's, W3C
 // trace context plus baggage by default): traceparent, tracestate and
 // baggage as unprefixed keys of params._meta, for server.WithMetaPropagator
-// (Attach adds it) and client.WithMetaPropagator.
+// (Attach adds it) and client.WithMetaPropagator. A nil w means
+// wrap.New().
 func MetaPropagator(w *wrap.Wrapper) tracing.MetaPropagator {
-	o := adapter.Observer(w)
-	_ = o.Propagator() // a Wrapper without an Observer fails here, not at the first request
-	return metaPropagator{o}
+	return metaPropagator{adapter.Observer(orNew(w))}
 }
 
 // metaPropagator and httpPropagator hold the Observer, not its propagator:
@@ -63,11 +62,10 @@ func (m metaPropagator) ExtractMeta(ctx context.Context, meta *mcp.Meta) context
 
 // HTTPPropagator returns an OpenTelemetry-backed mcp-go tracing.Propagator
 // for HTTP headers with w's propagator, as MetaPropagator, for
-// server.WithPropagator (Attach adds it) and client.WithPropagator.
+// server.WithPropagator (Attach adds it) and client.WithPropagator. A nil
+// w means wrap.New().
 func HTTPPropagator(w *wrap.Wrapper) tracing.Propagator {
-	o := adapter.Observer(w)
-	_ = o.Propagator()
-	return httpPropagator{o}
+	return httpPropagator{adapter.Observer(orNew(w))}
 }
 
 type httpPropagator struct{ o *obs.Observer }
@@ -90,8 +88,8 @@ func (h httpPropagator) Extract(ctx context.Context, headers http.Header) contex
 // tools/call server span is the one the chain completes, so there is
 // never a second server span for a call. Status descriptions and recorded
 // errors are redacted.
-// Without telemetry on w it starts no spans.
-func Tracer(w *wrap.Wrapper) tracing.Tracer { return mcpTracer{adapter.Observer(w)} }
+// Without telemetry on w it starts no spans. A nil w means wrap.New().
+func Tracer(w *wrap.Wrapper) tracing.Tracer { return mcpTracer{adapter.Observer(orNew(w))} }
 
 type mcpTracer struct{ o *obs.Observer }
 

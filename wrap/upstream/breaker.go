@@ -75,9 +75,6 @@ func (t transition) changed() bool { return t.from != t.to }
 // closed reports whether calls go through without asking: one atomic load.
 func (b *breaker) closed() bool { return brState(b.state.Load()) == stClosed }
 
-// healthy reports whether a success has nothing to reset.
-func (b *breaker) healthy() bool { return b.closed() && b.fails.Load() == 0 }
-
 // admit decides whether a caller may go on: always while closed; as the one
 // probe once the open window is over; otherwise not, and wait says how long
 // until it may ask again.
