@@ -187,6 +187,7 @@ func authorizeLists(s *server.MCPServer, w any, a *attached) {
 		server.WithHooks(h)(s)
 	}
 	privateLists(s, h, o)
+	guardLateCompletion(s, h, e, o)
 	authorizeSubscriptions(h, e)
 	// What a list names is registered: what no policy declares is warned
 	// of there too (the server's templates are known no other way).

@@ -2,13 +2,16 @@ package mcpgo
 
 import (
 	"context"
+	"log/slog"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 )
@@ -95,4 +98,55 @@ func (r resourceCompletion) CompleteResourceArgument(ctx context.Context, uri st
 		return &mcp.Completion{Values: []string{}}, nil
 	}
 	return r.next.CompleteResourceArgument(ctx, uri, arg, cc)
+}
+
+// guardLateCompletion covers a completion provider the server sets after
+// Attach (server.WithPromptCompletionProvider(p)(s), as servers that set up
+// completion in a function of their own do), which replaces the wrapped
+// one: before every completion/complete it renames a prompt or template
+// the caller may not use to hiddenURI, a name no server has, so such a
+// provider answers it as the unknown name it is to that caller and never
+// sees the hidden one; the first time it finds a provider that is not the
+// wrapped one it says so in a WARN. The wrapped providers answer
+// hiddenURI with nothing without running the server's code.
+func guardLateCompletion(s *server.MCPServer, h *server.Hooks, e *policy.Engine, o *obs.Observer) {
+	var warned atomic.Bool
+	h.AddBeforeComplete(func(ctx context.Context, _ any, req *mcp.CompleteRequest) {
+		if req == nil {
+			return
+		}
+		switch ref := req.Params.Ref.(type) {
+		case mcp.PromptReference:
+			if !mayComplete(ctx, e, policy.PromptsGet, ref.Name) {
+				ref.Name = hiddenURI
+				req.Params.Ref = ref
+			}
+		case mcp.ResourceReference:
+			if !mayComplete(ctx, e, policy.ResourcesRead, ref.URI) {
+				ref.URI = hiddenURI
+				req.Params.Ref = ref
+			}
+		default:
+			return
+		}
+		if o != nil && !warned.Load() && !wrappedCompletion(s) && !warned.Swap(true) {
+			o.Log(ctx, slog.LevelWarn, "authorization: a completion provider was set after mcpgo.Attach; "+
+				"it is not told the prompts and templates a caller may not use (they reach it as "+hiddenURI+
+				"), but its code runs for them: set it before Attach")
+		}
+	})
+}
+
+// wrappedCompletion reports whether both of s's completion providers are
+// the ones authorizeCompletion installed (true when the fields cannot be
+// read: nothing to warn of that the test of the trick does not catch).
+func wrappedCompletion(s *server.MCPServer) bool {
+	f := completionFields()
+	if !f.ok {
+		return true
+	}
+	v := reflect.ValueOf(s).Elem()
+	_, p := readField(v.Field(f.prompt)).(promptCompletion)
+	_, r := readField(v.Field(f.resource)).(resourceCompletion)
+	return p && r
 }

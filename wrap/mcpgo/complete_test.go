@@ -347,3 +347,42 @@ func TestCompletionUnderStepUpGivesNoValues(t *testing.T) {
 		t.Fatalf("completing a listed prompt the reader may not get: %v %v, the code ran %d times", res, err, d.runs("secret_prompt"))
 	}
 }
+
+// TestCompletionProviderSetAfterAttachIsNotToldHiddenNames: a server that
+// sets its completion providers after Attach (server.WithPromptCompletionProvider(p)(s))
+// replaced the filtered ones: a caller completing a prompt or template it
+// may not use got its values (secret names). Now such a provider is asked
+// for a name no server has instead, so the caller gets what an unknown
+// name gets, the provider never sees the hidden name, and one WARN says
+// the provider was set too late.
+func TestCompletionProviderSetAfterAttachIsNotToldHiddenNames(t *testing.T) {
+	d := newDBServer(t, dbPolicy())
+	server.WithPromptCompletionProvider(promptCompleter{d})(d.s)
+	server.WithResourceCompletionProvider(resourceCompleter{d})(d.s)
+	url := d.serve(t, true)
+	for _, c := range []struct{ hidden, unknown any }{
+		{promptRef("secret_prompt"), promptRef("no_such_prompt")},
+		{templateRef("secret://{key}"), templateRef("nope://{x}")},
+	} {
+		hidden, unknown := rawComplete(t, url, "reader", c.hidden), rawComplete(t, url, "reader", c.unknown)
+		if hidden != unknown || strings.Contains(hidden, "prod-db-password") || strings.Contains(hidden, "aws-root-key") {
+			t.Errorf("completing hidden %v answered %s, an unknown name %s", c.hidden, hidden, unknown)
+		}
+	}
+	if got := rawComplete(t, url, "admin", promptRef("secret_prompt")); !strings.Contains(got, "prod-db-password") {
+		t.Errorf("the admin completing the prompt got %s", got)
+	}
+	if n, m := d.runs("secret_prompt"), d.runs("secret://{key}"); n != 1 || m != 0 {
+		t.Errorf("the late provider was asked for the hidden prompt %d times (want the admin's 1) and the hidden template %d times (want 0)", n, m)
+	}
+	lines, _ := d.logs.Find("level", "WARN")
+	var late int
+	for _, l := range lines {
+		if m, _ := l["msg"].(string); strings.Contains(m, "set after mcpgo.Attach") {
+			late++
+		}
+	}
+	if late != 1 {
+		t.Errorf("%d warnings of a provider set after Attach, want 1: %s", late, d.logs.String())
+	}
+}
