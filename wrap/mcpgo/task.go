@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 	"sync"
 	"time"
 
@@ -61,10 +60,11 @@ type tasks struct {
 	refused sync.Map // token → call.Answer
 	// refusing holds the Done channel of the requests being answered by
 	// refusedTool, which only they may call.
-	refusing     sync.Map
-	refusalTool  sync.Once
-	wrappedCode  uintptr // the code pointer of the task tool wrapper's closures
-	wrappedCheck sync.Once
+	refusing    sync.Map
+	refusalTool sync.Once
+	// wrapped holds the closures taskHandler made and wrapTaskTool
+	// installed, by identity (funcID): one a task tool.
+	wrapped sync.Map
 }
 
 type liveTask struct {
@@ -187,7 +187,7 @@ func (a *attached) taskToolFor(ctx context.Context, s *server.MCPServer, name st
 	if !taskToolFields().ok {
 		return mcp.Tool{Name: name}, true, true
 	}
-	tt, ok := wrapTaskTool(s, name, a.isTaskWrapper, a.taskHandler)
+	tt, ok := wrapTaskTool(s, name, a.isTaskWrapper, a.wrapTask)
 	return tt.Tool, false, ok && runsAsTask(tt.Tool)
 }
 
@@ -471,11 +471,19 @@ func (a *attached) taskHandler(next server.TaskToolHandlerFunc) server.TaskToolH
 	}
 }
 
-// isTaskWrapper reports whether h is one of taskHandler's closures: they
-// all share its code.
+// isTaskWrapper reports whether h is a closure wrapTaskTool installed.
+// Not by its code: every closure of one function literal shares it, and
+// inlining gives a literal other copies, so a check by code told a
+// wrapped handler from an unwrapped one wrongly (TestTaskToolIsWrappedOnce).
 func (a *attached) isTaskWrapper(h server.TaskToolHandlerFunc) bool {
-	a.tasks.wrappedCheck.Do(func() {
-		a.tasks.wrappedCode = reflect.ValueOf(a.taskHandler(nil)).Pointer()
-	})
-	return reflect.ValueOf(h).Pointer() == a.tasks.wrappedCode
+	_, ok := a.tasks.wrapped.Load(funcID(h))
+	return ok
+}
+
+// wrapTask is taskHandler for wrapTaskTool, remembering the closure it
+// makes.
+func (a *attached) wrapTask(next server.TaskToolHandlerFunc) server.TaskToolHandlerFunc {
+	h := a.taskHandler(next)
+	a.tasks.wrapped.Store(funcID(h), struct{}{})
+	return h
 }

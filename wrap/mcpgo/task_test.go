@@ -657,3 +657,30 @@ func TestTaskTTLBoundsTheWork(t *testing.T) {
 		t.Fatalf("the task's lines say %v, want task_created then timeout", o)
 	}
 }
+
+// TestTaskToolIsWrappedOnce: a tool registered with AddTaskTool was wrapped
+// again at each of its task calls (the check that it was wrapped compared
+// the code of closures, which inlining changes), so from the second call on
+// its work ran through the chain twice, cut by the synchronous timeout,
+// logged three lines and more per task, and grew the server's handler by
+// one closure a call. Every call's work now runs through the chain once.
+func TestTaskToolIsWrappedOnce(t *testing.T) {
+	ts := newTaskServer(t, wrap.WithTimeout(50*time.Millisecond))
+	cl := taskClient(t, ts.s, "http")
+	for i := range 4 {
+		id := createdTaskID(t, callAsTask(t, cl, "report", map[string]any{"repo": "acme", "ms": 150}))
+		if id == "" {
+			t.Fatalf("call %d: no task was created", i+1)
+		}
+		if got := waitTask(t, cl, id); got.Status != mcp.TaskStatusCompleted {
+			t.Fatalf("call %d: task %s is %s (%s), want completed", i+1, id, got.Status, got.StatusMessage)
+		}
+		if res := taskResult(t, cl, id); res.IsError || resultText(res.Content) != "report of acme" {
+			t.Fatalf("call %d: tasks/result %+v, want the report", i+1, res)
+		}
+		time.Sleep(20 * time.Millisecond) // a third line, if any, comes after the second
+		if o := outcomes(ts.taskLines(t, id)); len(o) != 2 || o[0] != "task_created" || o[1] != "success" {
+			t.Fatalf("call %d: the task's lines say %v, want task_created then success", i+1, o)
+		}
+	}
+}

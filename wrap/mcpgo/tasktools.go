@@ -66,3 +66,10 @@ func wrapTaskTool(s *server.MCPServer, name string, wrapped func(server.TaskTool
 	}
 	return tt, ok
 }
+
+// funcID is the identity of a func value: the closure it points to. Two
+// closures of one function literal share their code, never their closure
+// when they capture something (taskHandler's capture next).
+func funcID(f server.TaskToolHandlerFunc) unsafe.Pointer {
+	return *(*unsafe.Pointer)(unsafe.Pointer(&f))
+}
