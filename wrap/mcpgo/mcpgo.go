@@ -137,6 +137,9 @@ func handleTool(ctx context.Context, r *call.Request) (call.Result, error) {
 	tc := r.SDK.(*toolCall)
 	res, err := tc.next(ctx, tc.m)
 	if err != nil {
+		if p, ok := recovered(err, "tool", tc.m.Params.Name); ok {
+			panic(p)
+		}
 		return resultOf(res), toolError(ctx, err, tc.m)
 	}
 	if res != nil && res.IsError {

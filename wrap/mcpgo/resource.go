@@ -74,6 +74,9 @@ func handleResource(ctx context.Context, r *call.Request) (call.Result, error) {
 	rc := r.SDK.(*resourceCall)
 	c, err := rc.next(ctx, rc.m)
 	if err != nil {
+		if p, ok := recovered(err, "resource", rc.m.Params.URI); ok {
+			panic(p)
+		}
 		return nil, markError(err)
 	}
 	if c == nil {
