@@ -46,3 +46,22 @@ func TestRedactionKeepsIdentifiers(t *testing.T) {
 		})
 	}
 }
+
+// TestSignedURLSignaturesAreRedacted: a pre-signed URL's signature grants
+// access as a token does, and the log kept it (X-Amz-Signature=…, an Azure
+// SAS's sig=…) while its credential was redacted.
+func TestSignedURLSignaturesAreRedacted(t *testing.T) {
+	r := obs.NewRedactor()
+	for _, in := range []string{
+		"GET https://bucket.s3.amazonaws.com/k?X-Amz-Credential=AKIDEXAMPLE%2F20260101&X-Amz-Signature=9f0e1d2c3b4a59687766554433221100 failed",
+		"PUT https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sp=r&sig=AbCdEf0123456789%2BqWeRtY%3D failed",
+		"https://cdn.example.com/f?access_token=tok123456&signature=ZXhhbXBsZXNpZ25hdHVyZQ",
+	} {
+		got := r.String(in)
+		for _, secret := range []string{"9f0e1d2c3b4a59687766554433221100", "AbCdEf0123456789", "ZXhhbXBsZXNpZ25hdHVyZQ", "tok123456"} {
+			if strings.Contains(got, secret) {
+				t.Errorf("%q became %q: the signature survived", in, got)
+			}
+		}
+	}
+}

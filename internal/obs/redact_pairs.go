@@ -6,6 +6,12 @@ import "strings"
 // or "key: value" pair, lower-case, without '-' and '_'.
 var pairKeys = []string{"password", "passwd", "pwd", "secret", "token", "apikey", "accesskey", "auth"}
 
+// assignKeys are the endings of a key whose value is secret in a
+// "key=value" pair only, as in a signed URL's query (X-Amz-Signature=…,
+// an Azure SAS's sig=…, X-Amz-Credential=…): a signature grants access as
+// a token does. "signature: invalid" is a sentence, not a pair.
+var assignKeys = []string{"signature", "sig", "credential"}
+
 // redactPairs replaces the value of every pair whose key ends in a
 // pairKeys word ("password=x", "db_password: 'x'", "API-Key=x"). The key
 // is the run of letters, '_' and '-' before the separator (a quote and
@@ -22,7 +28,7 @@ func redactPairs(s string) string {
 		if s[i] == ':' && strings.HasPrefix(s[i+1:], "//") {
 			continue // a URI's scheme ("secret://deploy-keys"), not a key: an identifier the operator needs
 		}
-		if !secretKeyBefore(s, i) {
+		if !secretKeyBefore(s, i, s[i] == '=') {
 			continue
 		}
 		v := i + 1
@@ -51,8 +57,8 @@ func redactPairs(s string) string {
 }
 
 // secretKeyBefore reports whether the key ending before the separator at
-// sep is a secret's.
-func secretKeyBefore(s string, sep int) bool {
+// sep is a secret's; assign says the separator is '='.
+func secretKeyBefore(s string, sep int, assign bool) bool {
 	e := sep
 	for e > 0 && (s[e-1] == ' ' || s[e-1] == '\t') {
 		e--
@@ -72,6 +78,13 @@ func secretKeyBefore(s string, sep int) bool {
 	for _, w := range pairKeys {
 		if len(k) >= len(w) && string(k[len(k)-len(w):]) == w {
 			return true
+		}
+	}
+	if assign {
+		for _, w := range assignKeys {
+			if len(k) >= len(w) && string(k[len(k)-len(w):]) == w {
+				return true
+			}
 		}
 	}
 	return false
