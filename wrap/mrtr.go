@@ -376,6 +376,11 @@ func confirmRound(ctx context.Context, req *call.Request, cfg *config, c authz.C
 		rec.round = rd
 	}
 	a.Decision, a.Reason = decisionAsked, rd.rejected
+	if rd.present && !rd.ok && rd.rejected == "" {
+		// A state the chain did not seal (made up, or the handler's own
+		// from before the chain sealed states) confirms nothing.
+		a.Reason = stateForged
+	}
 	rd.asked = true
 	st := sealed{Chain: rec.id(), Round: rd.next(), Tool: req.Name, Args: argumentsHash(req),
 		Subject: subjectHash(callerOf(ctx, req)), Confirm: confirmAsked}

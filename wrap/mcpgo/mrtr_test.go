@@ -288,6 +288,9 @@ func TestConfirmationRoundIsBoundToCallerToolAndArguments(t *testing.T) {
 			s := p["requestState"].(string)
 			p["requestState"] = s[:len(s)-2] + map[bool]string{true: "AA", false: "BB"}[!strings.HasSuffix(s, "AA")]
 		}},
+		{"made up", "delete_repository", "state_invalid", func(_ *http.Request, p map[string]any) {
+			p["requestState"] = "forged-1"
+		}},
 		{"other arguments", "delete_repository", "state_mismatch", func(_ *http.Request, p map[string]any) {
 			p["arguments"] = map[string]any{"repo": "acme/everything"}
 		}},
