@@ -72,7 +72,7 @@ func TestOverCapSuccessIsNotReportedAsAFailure(t *testing.T) {
 			[]string{`tool "create_queue_typed" succeeded, but its result (48 MiB) was not sent`, "its side effects happened: do not call it again", "(call id "},
 			[]string{"internal", "ask for less"}},
 		{"list_queues", "", 1,
-			[]string{`tool "list_queues" succeeded`, `ask for less with the "limit" parameter`},
+			[]string{`tool "list_queues" succeeded`, `ask for less with the "limit" parameter`, "(call id "},
 			[]string{"internal", "side effects"}},
 	}
 	for _, c := range cases {

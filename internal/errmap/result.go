@@ -202,6 +202,10 @@ func modelMessage(e *errs.Error, viols []errs.Violation, call Call, shown, omitt
 		b.WriteString("; its side effects happened: do not call it again to get the result, that would do it again; " +
 			"use a tool that reads what it did instead")
 		writeCallID(&b, call.ID)
+	default:
+		if code == errs.ResultTooLarge { // a success the model did not get: the operator's line has it
+			writeCallID(&b, call.ID)
+		}
 	}
 	return b.String()
 }
