@@ -2,6 +2,7 @@ package wrap
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -218,7 +219,13 @@ func (j *job) run() {
 	case j.o.panic != nil:
 		j.rec.obs.Late(late, j.o.panic, j.o.panic.Stack)
 	case j.o.err != nil:
-		j.rec.obs.Late(late, j.o.err, nil)
+		err := error(j.o.err)
+		if cause := context.Cause(j.ctx); errors.Is(cause, errIdle) && errors.Is(err, context.Canceled) {
+			// The handler returned ctx.Err(): Canceled, though nobody
+			// cancelled the call; its idle clock ran out.
+			err = cause
+		}
+		j.rec.obs.Late(late, err, nil)
 	default:
 		j.rec.obs.Late(late, nil, nil)
 	}

@@ -37,6 +37,7 @@ func TestProgressRestartsTheTimeout(t *testing.T) {
 					for i := 0; n == 0 || i < n; i++ {
 						select {
 						case <-ctx.Done():
+							time.Sleep(30 * time.Millisecond) // after the chain answered: a late line
 							return nil, ctx.Err()
 						case <-time.After(every):
 						}
@@ -86,6 +87,23 @@ func TestProgressRestartsTheTimeout(t *testing.T) {
 				if a, _ := lines[0]["authz"].(map[string]any); lines[0]["outcome"] != want || a["decision"] != "allowed" {
 					t.Errorf("%s log line: outcome %v, authz %v; want %s, allowed", c.tool, lines[0]["outcome"], a, want)
 				}
+			}
+			// The silent handler returned ctx.Err() (Canceled) after its idle
+			// clock ran out; its late line said the request was cancelled.
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				late, _ := logs.Find("msg", "tool finished after its call was answered; result dropped")
+				late = slices.DeleteFunc(late, func(l map[string]any) bool { return l["tool"] != "silent" })
+				if len(late) > 0 {
+					if cause, _ := late[0]["cause"].(string); !strings.Contains(cause, "no progress") || strings.Contains(cause, "cancel") {
+						t.Errorf("the silent handler's late line says %q, want the idle timeout", cause)
+					}
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("no late line for the silent handler")
+				}
+				time.Sleep(10 * time.Millisecond)
 			}
 			if notes.Load() < 6 {
 				t.Errorf("the client got %d progress notifications, want 6 or more", notes.Load())
