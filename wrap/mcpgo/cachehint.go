@@ -44,31 +44,12 @@ func privateLists(s *server.MCPServer, h *server.Hooks, o *obs.Observer) {
 			r.SetCacheHints(ttl[method], mcp.CacheScopePrivate)
 		}
 	}
-	h.AddAfterListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
-		if res != nil {
-			private(ctx, mcp.MethodToolsList, res)
-		}
-	})
-	h.AddAfterListPrompts(func(ctx context.Context, _ any, _ *mcp.ListPromptsRequest, res *mcp.ListPromptsResult) {
-		if res != nil {
-			private(ctx, mcp.MethodPromptsList, res)
-		}
-	})
-	h.AddAfterListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
-		if res != nil {
-			private(ctx, mcp.MethodResourcesList, res)
-		}
-	})
-	h.AddAfterListResourceTemplates(func(ctx context.Context, _ any, _ *mcp.ListResourceTemplatesRequest, res *mcp.ListResourceTemplatesResult) {
-		if res != nil {
-			private(ctx, mcp.MethodResourcesTemplatesList, res)
-		}
-	})
-	h.AddAfterReadResource(func(ctx context.Context, _ any, _ *mcp.ReadResourceRequest, res *mcp.ReadResourceResult) {
-		if res != nil {
-			private(ctx, mcp.MethodResourcesRead, res)
-		}
-	})
+	h.AddAfterListTools(afterPrivate[mcp.ListToolsRequest, *mcp.ListToolsResult](private, mcp.MethodToolsList))
+	h.AddAfterListPrompts(afterPrivate[mcp.ListPromptsRequest, *mcp.ListPromptsResult](private, mcp.MethodPromptsList))
+	h.AddAfterListResources(afterPrivate[mcp.ListResourcesRequest, *mcp.ListResourcesResult](private, mcp.MethodResourcesList))
+	h.AddAfterListResourceTemplates(afterPrivate[mcp.ListResourceTemplatesRequest, *mcp.ListResourceTemplatesResult](private,
+		mcp.MethodResourcesTemplatesList))
+	h.AddAfterReadResource(afterPrivate[mcp.ReadResourceRequest, *mcp.ReadResourceResult](private, mcp.MethodResourcesRead))
 }
 
 // configuredHints reads the TTL mcp-go would give each of decidedMethods,
@@ -99,4 +80,17 @@ func configuredHints(s *server.MCPServer) (ttl map[mcp.MCPMethod]int64, public [
 		}
 	}
 	return ttl, public
+}
+
+// afterPrivate is the after-hook of method that hands its result, when
+// there is one, to private: one body for mcp-go's five hook types.
+func afterPrivate[Q any, R interface {
+	*P
+	mcp.CacheHintSetter
+}, P any](private func(context.Context, mcp.MCPMethod, mcp.CacheHintSetter), method mcp.MCPMethod) func(context.Context, any, *Q, R) {
+	return func(ctx context.Context, _ any, _ *Q, res R) {
+		if res != nil {
+			private(ctx, method, res)
+		}
+	}
 }
