@@ -27,7 +27,7 @@ import (
 func TestArgumentLoggingSwitches(t *testing.T) {
 	const sensitive = "4111-1111-1111-1111"
 	var logs logbuf.Buffer
-	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithArgumentValues(), wrap.WithArgumentNamesOnly("profile"), wrap.WithoutArguments("notes"))
+	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithArgumentValues(), wrap.ForTool("profile", wrap.WithArgumentNamesOnly()), wrap.ForTool("notes", wrap.WithoutArguments()))
 	s := server.NewMCPServer("crm", "1.0.0")
 	mcpgo.Attach(s, w)
 	ok := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -78,7 +78,7 @@ func TestArgumentValuesAreNotLoggedByDefault(t *testing.T) {
 		values bool // the "echo" tool logs values
 	}{
 		{"default", nil, false},
-		{"values for echo", []wrap.Option{wrap.WithArgumentValues("echo")}, true},
+		{"values for echo", []wrap.Option{wrap.ForTool("echo", wrap.WithArgumentValues())}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var logs logbuf.Buffer

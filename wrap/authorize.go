@@ -28,11 +28,11 @@ func WithAuthorization(p authz.Policy) Option {
 	return func(c *config) { c.policy = policy.New(p) }
 }
 
-// WithScopes declares the scopes a tool requires, at its registration
-// (mcpgo.Tool, gosdk.Tool): on top of what WithAuthorization's policy maps
-// say, and a declaration all the same when scopes is empty (the tool needs
-// no scope). It has an effect only with WithAuthorization; given to the
-// Wrapper itself, it declares nothing.
+// WithScopes declares the scopes one tool requires, given in ForTool or at
+// the tool's registration (mcpgo.Tool, gosdk.Tool): on top of what
+// WithAuthorization's policy maps say, and a declaration all the same when
+// scopes is empty (the tool needs no scope). It has an effect only with
+// WithAuthorization; given to the Wrapper itself, it makes New panic.
 func WithScopes(scopes ...string) Option {
 	return func(c *config) { c.scopes = append(slices.Clip(c.scopes), scopes...); c.scoped = true }
 }

@@ -232,7 +232,7 @@ func TestHandlerGaugeCountsRunningAndAbandoned(t *testing.T) {
 	var logs logbuf.Buffer
 	ob := obs.New(obs.WithMeterProvider(mp), obs.WithLogger(logs.Logger()), obs.WithoutTracing())
 	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(
-		obstest.WithObserver(ob), wrap.WithToolTimeout("hang", 20*time.Millisecond))))
+		obstest.WithObserver(ob), wrap.ForTool("hang", wrap.WithTimeout(20*time.Millisecond)))))
 	s.AddTools(st.tool("hang"), st.tool("wait"))
 	conn := testserver.StartHTTP(t, s)
 

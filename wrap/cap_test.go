@@ -42,7 +42,7 @@ func TestResultCap(t *testing.T) {
 	}
 	var logs logbuf.Buffer
 	s := server.NewMCPServer("big", "1.0.0")
-	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithResultLimit(limit), wrap.WithToolResultLimit("uncapped", -1)))
+	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithResultLimit(limit), wrap.ForTool("uncapped", wrap.WithResultLimit(-1))))
 	for _, c := range cases {
 		s.AddTool(mcp.NewTool(c.name), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return c.res, nil })
 	}

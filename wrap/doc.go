@@ -26,7 +26,7 @@
 // layer that refuses a call runs none inside it.
 //
 //	package        what it is for
-//	wrap           the chain, its options, Checks for start-up
+//	wrap           the chain and its options (wrap/process: start-up, exit)
 //	wrap/mcpgo     the mcp-go adapter: Attach, Tool, Typed, TypedPrompt, NewHTTPServer
 //	wrap/gosdk     the go-sdk adapter: Attach, Run, Tool, AddTool
 //	wrap/authz     who may call what: the caller, the policy, bearer tokens
@@ -34,6 +34,7 @@
 //	wrap/outbound  the calling side: classify answers, advise retries
 //	wrap/limit     rate limits, local or shared through Redis
 //
-// A Wrapper and every chain it runs are safe for concurrent use; options are
-// evaluated once, in New.
+// ForTool gives one tool options that win over the Wrapper's. A Wrapper and
+// every chain it runs are safe for concurrent use; options are evaluated
+// once, in New.
 package wrap

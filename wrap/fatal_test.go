@@ -32,6 +32,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+	"github.com/mcpwrap/mcpwrap/wrap/process"
 )
 
 func fatalTool() server.ServerTool {
@@ -58,7 +59,7 @@ func TestFatalAnswersRunsHooksThenExits(t *testing.T) {
 	}
 	exited := make(chan int, 1)
 	var logs logbuf.Buffer
-	conn := serve(t, &logs, []wrap.Option{wrap.WithFatalExit(wrap.FatalExit{
+	conn := serve(t, &logs, []wrap.Option{wrap.WithFatalExit(process.FatalExit{
 		Hooks: []func(context.Context) error{hook("flush traces", nil), hook("flush logs", errors.New("collector gone"))},
 		Grace: 10 * time.Millisecond,
 		Exit:  func(code int) { exited <- code },
@@ -80,8 +81,8 @@ func TestFatalAnswersRunsHooksThenExits(t *testing.T) {
 	}
 	select {
 	case code := <-exited:
-		if code != 70 { // wrap.ExitFatal, documented
-			t.Fatalf("exit code %d, want %d", code, wrap.ExitFatal)
+		if code != 70 { // process.ExitFatal, documented
+			t.Fatalf("exit code %d, want %d", code, process.ExitFatal)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("exit was never called")
@@ -124,7 +125,7 @@ func TestFatalAnswersRunsHooksThenExits(t *testing.T) {
 
 // stopOnFatal calls the fatal tool wrapped with f (its Exit replaced) and
 // waits for the exit, failing the test if it never comes; it returns the log.
-func stopOnFatal(t *testing.T, f wrap.FatalExit) *logbuf.Buffer {
+func stopOnFatal(t *testing.T, f process.FatalExit) *logbuf.Buffer {
 	t.Helper()
 	exited := make(chan int, 1)
 	f.Exit = func(code int) { exited <- code }
@@ -144,7 +145,7 @@ func stopOnFatal(t *testing.T, f wrap.FatalExit) *logbuf.Buffer {
 func TestFatalHookThatHangsIsAbandonedAtTheTimeout(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	logs := stopOnFatal(t, wrap.FatalExit{
+	logs := stopOnFatal(t, process.FatalExit{
 		Hooks:   []func(context.Context) error{func(context.Context) error { <-release; return nil }},
 		Timeout: 50 * time.Millisecond,
 	})
@@ -159,7 +160,7 @@ func TestFatalHookThatHangsIsAbandonedAtTheTimeout(t *testing.T) {
 // goroutine without recover).
 func TestFatalHookThatPanicsDoesNotStopTheExit(t *testing.T) {
 	ran := false
-	logs := stopOnFatal(t, wrap.FatalExit{
+	logs := stopOnFatal(t, process.FatalExit{
 		Hooks: []func(context.Context) error{
 			func(context.Context) error { var m map[string]int; m["x"]++; return nil },
 			func(context.Context) error { ran = true; return nil },
@@ -187,8 +188,8 @@ func TestFatalExitsTheRealProcess(t *testing.T) {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != wrap.ExitFatal {
-		t.Fatalf("child ended with %v, want exit status %d\nstderr:\n%s", err, wrap.ExitFatal, stderr.String())
+	if !errors.As(err, &exit) || exit.ExitCode() != process.ExitFatal {
+		t.Fatalf("child ended with %v, want exit status %d\nstderr:\n%s", err, process.ExitFatal, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), `"isError":true`) || !strings.Contains(stdout.String(), "fatal error in tool") {
 		t.Fatalf("the in-flight call was not answered: %s", stdout.String())
@@ -198,7 +199,7 @@ func TestFatalExitsTheRealProcess(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
 		t.Fatalf("last stderr line is not a JSON log line: %q", lines[len(lines)-1])
 	}
-	if last["msg"] != "exiting" || last["exit_code"] != float64(wrap.ExitFatal) {
+	if last["msg"] != "exiting" || last["exit_code"] != float64(process.ExitFatal) {
 		t.Fatalf("last log line %v", last)
 	}
 	if !strings.Contains(stderr.String(), `"msg":"flushed"`) {
@@ -210,7 +211,7 @@ func fatalChild() {
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
 	s := server.NewMCPServer("child", "1.0.0", attached(wrap.New(
 		wrap.WithLogger(logger),
-		wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{func(ctx context.Context) error {
+		wrap.WithFatalExit(process.FatalExit{Hooks: []func(context.Context) error{func(ctx context.Context) error {
 			logger.InfoContext(ctx, "flushed")
 			return nil
 		}}}),
@@ -237,7 +238,7 @@ func drainChild(mode string) {
 		entered atomic.Int64
 		hs      *mcpgo.HTTPServer
 	)
-	f := wrap.FatalExit{Drain: 5 * time.Second, Hooks: []func(context.Context) error{
+	f := process.FatalExit{Drain: 5 * time.Second, Hooks: []func(context.Context) error{
 		func(ctx context.Context) error {
 			if hs != nil {
 				return hs.Shutdown(ctx)
@@ -430,10 +431,10 @@ func TestFatalDrainsInFlightCallsOverHTTP(t *testing.T) {
 	if dropped, failed := wait(); dropped+failed != 0 {
 		t.Fatalf("of 20 calls in flight, %d were dropped and %d failed", dropped, failed)
 	}
-	if code := exitCode(t, cmd, &logs); code != wrap.ExitFatal {
-		t.Fatalf("exit status %d, want %d\n%s", code, wrap.ExitFatal, logs.String())
+	if code := exitCode(t, cmd, &logs); code != process.ExitFatal {
+		t.Fatalf("exit status %d, want %d\n%s", code, process.ExitFatal, logs.String())
 	}
-	checkStopLines(t, &logs, "fatal error; stopping the server", wrap.ExitFatal)
+	checkStopLines(t, &logs, "fatal error; stopping the server", process.ExitFatal)
 	if got, _ := logs.Find("msg", "fatal error; stopping the server"); len(got) == 1 && !strings.Contains(fmt.Sprint(got[0]["cause"]), "password authentication failed") {
 		t.Errorf("the cause is not logged: %v", got[0])
 	}
@@ -455,10 +456,10 @@ func TestFatalDrainsInFlightCallsOverStdio(t *testing.T) {
 	if dropped, failed := wait(); dropped+failed != 0 {
 		t.Fatalf("of 3 calls in flight, %d were dropped and %d failed", dropped, failed)
 	}
-	if code := exitCode(t, cmd, &logs); code != wrap.ExitFatal {
-		t.Fatalf("exit status %d, want %d\n%s", code, wrap.ExitFatal, logs.String())
+	if code := exitCode(t, cmd, &logs); code != process.ExitFatal {
+		t.Fatalf("exit status %d, want %d\n%s", code, process.ExitFatal, logs.String())
 	}
-	checkStopLines(t, &logs, "fatal error; stopping the server", wrap.ExitFatal)
+	checkStopLines(t, &logs, "fatal error; stopping the server", process.ExitFatal)
 }
 
 func TestSignalDrainsInFlightCallsThenExitsZero(t *testing.T) {
@@ -493,7 +494,7 @@ func TestSignalDrainsInFlightCallsThenExitsZero(t *testing.T) {
 // A Grace as long as the Timeout used to leave the hooks no time at all
 // (hooks_timed_out, the metrics flush lost): the two shared one deadline.
 func TestFatalHooksHaveTheirOwnBudget(t *testing.T) {
-	logs := stopOnFatal(t, wrap.FatalExit{
+	logs := stopOnFatal(t, process.FatalExit{
 		Hooks:   []func(context.Context) error{func(context.Context) error { time.Sleep(20 * time.Millisecond); return nil }},
 		Grace:   2 * time.Second,
 		Timeout: 2 * time.Second,
@@ -519,7 +520,7 @@ func TestToolFatalExitLogsThroughTheMiddlewaresLogger(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			exited := make(chan int, 1)
-			fatal := wrap.WithFatalExit(wrap.FatalExit{Grace: time.Millisecond, Exit: func(code int) { exited <- code }})
+			fatal := wrap.WithFatalExit(process.FatalExit{Grace: time.Millisecond, Exit: func(code int) { exited <- code }})
 			var logs logbuf.Buffer
 			mw := []wrap.Option{wrap.WithLogger(logs.Logger())}
 			var own []wrap.Option
@@ -547,7 +548,7 @@ func TestToolFatalExitLogsThroughTheMiddlewaresLogger(t *testing.T) {
 			if len(stopping) != 1 || !strings.Contains(fmt.Sprint(stopping[0]["cause"]), "unexpected end of JSON input") {
 				t.Fatalf("want one stopping line with the cause, got %v\n%s", stopping, logs.String())
 			}
-			if exiting, _ := logs.Find("msg", "exiting"); len(exiting) != 1 || exiting[0]["exit_code"] != float64(wrap.ExitFatal) {
+			if exiting, _ := logs.Find("msg", "exiting"); len(exiting) != 1 || exiting[0]["exit_code"] != float64(process.ExitFatal) {
 				t.Fatalf("want one exiting line, got %v\n%s", exiting, logs.String())
 			}
 		})

@@ -114,7 +114,7 @@ func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.
 	if err != nil {
 		return nil, err
 	}
-	limit := cfg.resultLimitFor(rec.tool)
+	limit := cfg.resultLimitFor()
 	status := o.res.Status()
 	budget := limit
 	if status == call.ToolError && limit >= 0 {

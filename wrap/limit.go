@@ -12,8 +12,8 @@ import (
 // retryAfterSeconds. Admit must be safe for concurrent use and must return
 // within a bounded time. The wrap/limit package provides one (importing
 // wrap links none of it); any type with this method is one. tool is the
-// tool's name (resources are limited as ResourcesRead, a prompt as
-// PromptsGet + its name: "prompts/get summarize"), session the MCP session
+// tool's name (resources are limited as "resources/read", a prompt as
+// "prompts/get " + its name: "prompts/get summarize"), session the MCP session
 // id (empty for stateless HTTP and stdio), header the HTTP request's
 // headers (nil on stdio).
 type Limiter interface {

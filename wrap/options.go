@@ -2,7 +2,6 @@ package wrap
 
 import (
 	"log/slog"
-	"maps"
 	"slices"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/observe"
+	"github.com/mcpwrap/mcpwrap/wrap/process"
 )
 
 // Option configures a Wrapper. Options are applied once, at construction.
@@ -37,15 +37,13 @@ type config struct {
 	// public says which unclassified errors the model may read; nil: the
 	// default rule (the text scrubbed, obs.Redactor.Public), unless
 	// maskAll.
-	public       func(error) bool
-	maskAll      bool // WithMaskedErrors
-	timeout      time.Duration
-	toolTimeouts map[string]time.Duration
+	public  func(error) bool
+	maskAll bool // WithMaskedErrors
+	timeout time.Duration
 	// retry is nil when retries are off; budget is shared by the handlers
 	// built from one evaluation of the options.
-	retry      *retryPolicy
-	budget     *budget
-	retryTools map[string]bool
+	retry  *retryPolicy
+	budget *budget
 	// info is the definition of the tool a chain of its own serves (toolChain),
 	// named infoName; zero for the Wrapper's own configuration.
 	info     call.Info
@@ -57,10 +55,9 @@ type config struct {
 	// noBulk is set when WithBulkhead turned the bulkhead off.
 	noBulk bool
 	limit  Limiter // nil: no rate limit
-	// resultLimit caps a handler's result (WithResultLimit); toolLimits
-	// override it per tool. A value below 0 means no cap.
+	// resultLimit caps a handler's result (WithResultLimit). A value
+	// below 0 means no cap.
 	resultLimit int
-	toolLimits  map[string]int
 	loops       *loops // nil: no repeated-failure guard
 	// bound is set when the tool's handler checks its arguments' shape
 	// itself (a typed tool, adapter.Tool).
@@ -79,9 +76,11 @@ type config struct {
 	taskTimeout time.Duration
 	taskLimit   int
 	taskCounts  *taskCounts
-	// argModes are WithArgumentValues, WithArgumentNamesOnly and
-	// WithoutArguments, applied to the observer.
-	argModes []obs.Option
+	// args is the last of WithArgumentValues, WithArgumentNamesOnly and
+	// WithoutArguments; argsUnset: names only.
+	args argMode
+	// tools are ForTool's options by tool name, applied in New.
+	tools map[string][]Option
 }
 
 // DefaultResultLimit is the size a handler's result is cut to by default:
@@ -96,36 +95,24 @@ const DefaultResultLimit = 1 << 20
 // structured content is left out whole) with a note the model can act on,
 // and the log line and span carry the original size. A success whose tool's
 // output schema requires the structured content is answered with an error
-// of code errs.ResultTooLarge that says the call succeeded. The cap is on by default: 0 restores DefaultResultLimit; a
-// negative n turns the cap off. WithToolResultLimit sets one tool's.
+// of code errs.ResultTooLarge that says the call succeeded. The cap is on by
+// default: 0 restores DefaultResultLimit; a negative n turns the cap off.
+// ForTool(name, WithResultLimit(n)) sets one tool's.
 func WithResultLimit(n int) Option {
 	return func(c *config) { c.resultLimit = n }
 }
 
-// WithToolResultLimit sets the cap of one tool's results, overriding
-// WithResultLimit for it (negative: no cap).
-func WithToolResultLimit(tool string, n int) Option {
-	return func(c *config) {
-		m := make(map[string]int, len(c.toolLimits)+1)
-		maps.Copy(m, c.toolLimits)
-		m[tool] = n
-		c.toolLimits = m
-	}
-}
-
-// resultLimitFor returns the cap of the named tool's results, or -1.
-func (c *config) resultLimitFor(tool string) int {
-	n, ok := c.toolLimits[tool]
-	if !ok {
-		n = c.resultLimit
-	}
-	switch {
+// resultLimitFor returns the cap of the results of the tools c serves, or
+// -1.
+func (c *config) resultLimitFor() int {
+	switch n := c.resultLimit; {
 	case n == 0:
 		return DefaultResultLimit
 	case n < 0:
 		return -1
+	default:
+		return n
 	}
-	return n
 }
 
 // WithLogger sets the logger that receives one line per call (and the panic
@@ -154,58 +141,76 @@ func WithTelemetry(opts ...observe.Option) Option {
 	}
 }
 
-// WithArgumentValues logs the values of the arguments of the named tools
-// (of every tool when none is named), redacted: values under secret names
+// WithArgumentValues logs the values of the arguments of every tool (of
+// one, given in ForTool), redacted: values under secret names
 // (WithSecrets adds to the defaults), fields tagged mcpwrap:"secret",
 // secret-shaped values and PEM blocks never appear, and the JSON is capped
 // at 2 KiB. Off by default, as the semantic conventions make
 // gen_ai.tool.call.arguments opt-in: no list of names or shapes recognises
 // every secret (a variable's value in an argument named "value"). The span
 // attribute, when on (observe.WithArgumentsAttribute), follows.
-func WithArgumentValues(tools ...string) Option {
-	return func(c *config) { c.argModes = append(slices.Clip(c.argModes), obs.WithArgumentValues(tools...)) }
+func WithArgumentValues() Option {
+	return func(c *config) { c.args = argsValues }
 }
 
-// WithArgumentNamesOnly logs the arguments of the named tools (of every
-// tool when none is named) as names, JSON types and sizes only, never
-// their values: {"path":"<string, 12 bytes>"}. That is the default; it
-// overrides WithArgumentValues for the tools it names (given without
-// names, for the tools WithArgumentValues does not name).
-func WithArgumentNamesOnly(tools ...string) Option {
-	return func(c *config) { c.argModes = append(slices.Clip(c.argModes), obs.WithArgumentNamesOnly(tools...)) }
+// WithArgumentNamesOnly logs the arguments of every tool (of one, given in
+// ForTool) as names, JSON types and sizes only, never their values:
+// {"path":"<string, 12 bytes>"}. That is the default. Of
+// WithArgumentValues, WithArgumentNamesOnly and WithoutArguments, the last
+// given wins.
+func WithArgumentNamesOnly() Option {
+	return func(c *config) { c.args = argsNames }
 }
 
-// WithoutArguments leaves the arguments of the named tools (of every tool
-// when none is named) out of the log line and span; secret values in them
-// are still scrubbed from what is logged.
-func WithoutArguments(tools ...string) Option {
-	return func(c *config) { c.argModes = append(slices.Clip(c.argModes), obs.WithoutArguments(tools...)) }
+// WithoutArguments leaves the arguments of every tool (of one, given in
+// ForTool) out of the log line and span; secret values in them are still
+// scrubbed from what is logged.
+func WithoutArguments() Option {
+	return func(c *config) { c.args = argsNone }
+}
+
+// argMode is how a tool's arguments are logged.
+type argMode uint8
+
+const (
+	argsUnset argMode = iota
+	argsValues
+	argsNames
+	argsNone
+)
+
+// option is the observer's option for m, for the named tools (every tool
+// when none is named); nil for argsUnset.
+func (m argMode) option(tools ...string) obs.Option {
+	switch m {
+	case argsValues:
+		return obs.WithArgumentValues(tools...)
+	case argsNames:
+		return obs.WithArgumentNamesOnly(tools...)
+	case argsNone:
+		return obs.WithoutArguments(tools...)
+	default:
+		return nil
+	}
 }
 
 // WithTimeout sets a per-call timeout for every tool (0, the default, means
-// none). When it fires, the handler's context is cancelled and the model gets
-// a Timeout result at once, even if the handler ignores its context.
+// none; ForTool(name, WithTimeout(d)) sets one tool's, 0 turning it off for
+// that tool). When it fires, the handler's context is cancelled and the
+// model gets a Timeout result at once, even if the handler ignores its
+// context.
 func WithTimeout(d time.Duration) Option {
 	return func(c *config) { c.timeout = max(d, 0) }
-}
-
-// WithToolTimeout sets the per-call timeout of one tool, overriding
-// WithTimeout for it; 0 disables the timeout for that tool.
-func WithToolTimeout(tool string, d time.Duration) Option {
-	return func(c *config) {
-		m := make(map[string]time.Duration, len(c.toolTimeouts)+1)
-		maps.Copy(m, c.toolTimeouts)
-		m[tool] = max(d, 0)
-		c.toolTimeouts = m
-	}
 }
 
 // WithRetry turns on retries of safe tools with the given policy (the zero
 // RetryPolicy gives the defaults: at most 2 retries, 200ms initial backoff
 // with full jitter, capped at 2s, Retry-After up to 10s honoured, a shared
 // retry budget). A tool is safe when its annotations say read-only or
-// idempotent, or WithRetryTools names it; others are never retried, and their
-// error result says whether the operation may have happened.
+// idempotent, or when the policy says RetryPolicy.Idempotent (given in
+// ForTool for the tools whose annotations lack it); others are never
+// retried, and their error result says whether the operation may have
+// happened.
 func WithRetry(p RetryPolicy) Option {
 	return func(c *config) {
 		rp := p.evaluate()
@@ -214,26 +219,12 @@ func WithRetry(p RetryPolicy) Option {
 	}
 }
 
-// WithRetryTools declares tools safe to retry whatever their annotations say,
-// for servers whose tools lack them. It does not turn retries on; WithRetry
-// does.
-func WithRetryTools(names ...string) Option {
-	return func(c *config) {
-		m := make(map[string]bool, len(c.retryTools)+len(names))
-		maps.Copy(m, c.retryTools)
-		for _, n := range names {
-			m[n] = true
-		}
-		c.retryTools = m
-	}
-}
-
 // WithFatalExit makes an errs.Fatal error from a handler stop the process:
 // the call is answered with an isError result, the cause is logged, the hooks
-// run within f.Timeout, and f.Exit is called with f.Code (ExitFatal unless
+// run within f.Timeout, and f.Exit is called with f.Code (process.ExitFatal unless
 // set). Without this option a Fatal error is answered and logged but the
 // process keeps running.
-func WithFatalExit(f FatalExit) Option {
+func WithFatalExit(f process.FatalExit) Option {
 	return func(c *config) { c.fatal = newFatalState(f) }
 }
 
@@ -304,8 +295,8 @@ func newConfig(base config, opts []Option) config {
 // also redacts the secrets, and the redactor of error results.
 func (c *config) finish() {
 	c.observer = c.obsBase
-	if c.observer != nil && len(c.argModes) > 0 {
-		c.observer = c.observer.WithArguments(c.argModes...)
+	if c.observer != nil && c.args != argsUnset {
+		c.observer = c.observer.WithArguments(c.args.option())
 	}
 	if c.observer != nil && len(c.secrets) > 0 {
 		c.observer = c.observer.WithSecrets(c.secrets...)
@@ -331,16 +322,10 @@ func newObserver(l *slog.Logger, on bool, tel []observe.Option) *obs.Observer {
 	return obs.New(opts...)
 }
 
-// timeoutFor returns the timeout of the named tool.
-func (c *config) timeoutFor(tool string) time.Duration {
+// timeoutFor returns the timeout of the calls c serves.
+func (c *config) timeoutFor() time.Duration {
 	if c.progressIdle > 0 {
 		return c.progressCap // WithProgressTimeout's hard cap; the idle clock is withTimeout's
-	}
-	if len(c.toolTimeouts) == 0 {
-		return c.timeout
-	}
-	if d, ok := c.toolTimeouts[tool]; ok {
-		return d
 	}
 	return c.timeout
 }

@@ -11,8 +11,8 @@ import (
 )
 
 // TestPromptLimiterKeyAsDocumented: a limit for one prompt is keyed
-// PromptsGet + the prompt's name ("prompts/get ok"), as Limiter's doc says
-// now; it said PromptsGet + " " + name, two spaces, a key no prompts/get
+// "prompts/get " + the prompt's name ("prompts/get ok"), as Limiter's doc says
+// now; it said "prompts/get " + " " + name, two spaces, a key no prompts/get
 // ever has. A real mcp-go server and client get the prompt "ok" twice, then
 // the prompt "bad": only the second "ok" is refused, and only with a
 // one-prompt limit keyed as documented.
@@ -22,9 +22,9 @@ func TestPromptLimiterKeyAsDocumented(t *testing.T) {
 		name, key string
 		limited   bool
 	}{
-		{"PromptsGet + name", wrap.PromptsGet + "ok", true},
+		{"prompts/get + name", "prompts/get " + "ok", true},
 		{"the key spelled out", "prompts/get ok", true},
-		{"two spaces match no prompt", wrap.PromptsGet + " " + "ok", false},
+		{"two spaces match no prompt", "prompts/get " + " " + "ok", false},
 		{"the method alone matches no prompt", "prompts/get", false},
 	}
 	for _, c := range cases {

@@ -13,16 +13,16 @@ import (
 
 // Resources and prompts have no isError result: a failure is a JSON-RPC
 // error (errmap.ToJSONRPC). They go through the same layers as tools, under
-// the names the layers know them by:
+// the names the layers know them by (ForTool and Limiter document them):
 //
-//   - ResourcesRead for every resources/read (WithToolTimeout(ResourcesRead, d)
-//     sets the timeout of resource reads),
-//   - PromptsGet + the prompt's name for a prompts/get: "prompts/get
-//     summarize" (PromptsGet ends with the space; it is a prefix, not the
-//     MCP method, which authz.Request.Method calls "prompts/get").
+//   - resourcesRead for every resources/read (ForTool("resources/read",
+//     WithTimeout(d)) sets the timeout of resource reads),
+//   - promptsGet + the prompt's name for a prompts/get: "prompts/get
+//     summarize" (a prefix ending with the space, not the MCP method,
+//     which authz.Request.Method calls "prompts/get").
 const (
-	ResourcesRead = "resources/read"
-	PromptsGet    = "prompts/get "
+	resourcesRead = "resources/read"
+	promptsGet    = "prompts/get "
 )
 
 // layerName is the name a request is known by to the layers (timeouts,
@@ -30,9 +30,9 @@ const (
 func layerName(req *call.Request) string {
 	switch req.Kind {
 	case call.Resource:
-		return ResourcesRead
+		return resourcesRead
 	case call.Prompt:
-		return PromptsGet + req.Name
+		return promptsGet + req.Name
 	}
 	return req.Name
 }
@@ -60,7 +60,7 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 	} else {
 		rq.Prompt = req.Name
 	}
-	if d := cfg.timeoutFor(rec.tool); d > 0 && o.panic == nil && o.err.Code() == errs.Timeout && time.Since(rec.begin) >= d {
+	if d := cfg.timeoutFor(); d > 0 && o.panic == nil && o.err.Code() == errs.Timeout && time.Since(rec.begin) >= d {
 		o.err = errs.Wrap(errs.Timeout, o.err.Unwrap(), subject+" timed out after "+d.String()+"; it may still complete upstream")
 	}
 	outcome := obs.CodeOutcome(o.err.Code())

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/process"
 )
 
 // TestResourceFatalExit: an errs.Fatal error from a resource handler is
@@ -19,7 +20,7 @@ import (
 // a tool; reads arriving meanwhile are refused without running a handler.
 func TestResourceFatalExit(t *testing.T) {
 	exited := make(chan int, 1)
-	w := wrap.New(wrap.WithFatalExit(wrap.FatalExit{Grace: time.Millisecond, Exit: func(code int) { exited <- code }}))
+	w := wrap.New(wrap.WithFatalExit(process.FatalExit{Grace: time.Millisecond, Exit: func(code int) { exited <- code }}))
 	s := server.NewMCPServer("notes", "1.0.0", attached(w))
 	ran := 0
 	s.AddResource(mcp.NewResource("note://config", "config"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
@@ -36,7 +37,7 @@ func TestResourceFatalExit(t *testing.T) {
 	}
 	select {
 	case code := <-exited:
-		if code != wrap.ExitFatal {
+		if code != process.ExitFatal {
 			t.Fatalf("exit code %d", code)
 		}
 	case <-time.After(10 * time.Second):

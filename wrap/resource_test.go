@@ -326,11 +326,11 @@ func TestServerOptionsCoverResources(t *testing.T) {
 	}
 }
 
-// TestResourceReadsAreRateLimited: a limit for ResourcesRead applies to
+// TestResourceReadsAreRateLimited: a limit for "resources/read" applies to
 // resources/read as it did before the chain became SDK-neutral (it had
 // been skipped for everything but tools/call).
 func TestResourceReadsAreRateLimited(t *testing.T) {
-	lim := limit.New(limit.Rate{Limit: 1000, Per: time.Minute}, limit.WithTool(wrap.ResourcesRead, limit.Rate{Limit: 1, Per: time.Minute}))
+	lim := limit.New(limit.Rate{Limit: 1000, Per: time.Minute}, limit.WithTool("resources/read", limit.Rate{Limit: 1, Per: time.Minute}))
 	s := notesServer(t, attached(wrap.New(wrap.WithLimit(lim))))
 	conn := testserver.StartHTTP(t, s)
 	read := func() error {

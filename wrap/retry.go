@@ -38,9 +38,14 @@ type RetryPolicy struct {
 	// retry throttling.)
 	BudgetTokens int
 	BudgetRatio  float64
-	// Sleep waits for d or until ctx ends; nil uses a timer. Tests inject a
-	// fake to observe the waits without spending them.
-	Sleep func(ctx context.Context, d time.Duration) error
+	// Idempotent declares the tools the policy is given for safe to
+	// retry whatever their annotations say, for servers whose tools lack
+	// them: give it in ForTool, for the tools it is true of.
+	Idempotent bool
+
+	// sleep waits for d or until ctx ends; nil uses a timer. Tests set it
+	// (export_test.go) to observe the waits without spending them.
+	sleep func(ctx context.Context, d time.Duration) error
 }
 
 // retryPolicy is RetryPolicy with the defaults filled in.
@@ -50,14 +55,16 @@ type retryPolicy struct {
 	maxRetryAfter time.Duration
 	budgetTokens  int
 	budgetRatio   float64
+	idempotent    bool
 	sleep         func(context.Context, time.Duration) error
 }
 
 func (p RetryPolicy) evaluate() retryPolicy {
 	rp := retryPolicy{
 		maxRetries: p.MaxRetries, maxRetryAfter: p.MaxRetryAfter,
-		budgetTokens: p.BudgetTokens, budgetRatio: p.BudgetRatio, sleep: p.Sleep,
-		backoff: backoff.Exponential{Initial: p.Initial, Max: p.Max, Jitter: backoff.Full},
+		budgetTokens: p.BudgetTokens, budgetRatio: p.BudgetRatio, sleep: p.sleep,
+		idempotent: p.Idempotent,
+		backoff:    backoff.Exponential{Initial: p.Initial, Max: p.Max, Jitter: backoff.Full},
 	}
 	if rp.maxRetries == 0 {
 		rp.maxRetries = 2
@@ -167,11 +174,11 @@ func retryLoop(ctx context.Context, req *call.Request, next handler, cfg *config
 	}
 }
 
-// safeToRetry reports whether repeating the call cannot do harm: the tool
-// is named by WithRetryTools or its annotations say read-only or
-// idempotent. A tool the chain cannot find is not safe.
+// safeToRetry reports whether repeating the call cannot do harm: the
+// policy says RetryPolicy.Idempotent or the tool's annotations say
+// read-only or idempotent. A tool the chain cannot find is not safe.
 func safeToRetry(ctx context.Context, cfg *config, req *call.Request) bool {
-	if cfg.retryTools[req.Name] {
+	if cfg.retry != nil && cfg.retry.idempotent {
 		return true
 	}
 	info := toolInfo(ctx, cfg, req)

@@ -103,7 +103,7 @@ func TestRetryAfterFrom429IsHonoured(t *testing.T) {
 	api := newScripted(t, http.Header{"Retry-After": {"3"}}, 429, 200)
 	var sl sleeps
 	var logs logbuf.Buffer
-	conn := serve(t, &logs, []wrap.Option{wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep})},
+	conn := serve(t, &logs, []wrap.Option{wrap.WithRetry(wrap.RetrySleeping(wrap.RetryPolicy{}, sl.sleep))},
 		server.ServerTool{Tool: mcp.NewTool("get_forecast", readOnly), Handler: api.handler})
 	res, err := conn.Call(t.Context(), "get_forecast", nil)
 	if err != nil || res.IsError {
@@ -129,7 +129,7 @@ func TestDestructiveToolIsCalledOnceOn503(t *testing.T) {
 	api := newScripted(t, nil, 503, 200)
 	var sl sleeps
 	var logs logbuf.Buffer
-	conn := serve(t, &logs, []wrap.Option{wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep})},
+	conn := serve(t, &logs, []wrap.Option{wrap.WithRetry(wrap.RetrySleeping(wrap.RetryPolicy{}, sl.sleep))},
 		// mcp.NewTool's defaults: destructive, not idempotent.
 		server.ServerTool{Tool: mcp.NewTool("charge_card"), Handler: api.handler})
 	res, err := conn.Call(t.Context(), "charge_card", nil)
@@ -153,18 +153,21 @@ func TestSafeToolsAreRetriedAtMostTwice(t *testing.T) {
 	cases := []struct {
 		name string
 		tool mcp.Tool
-		opts []wrap.Option
+		own  bool // declared idempotent in ForTool
 	}{
-		{"read-only annotation", mcp.NewTool("t", readOnly), nil},
-		{"idempotent annotation", mcp.NewTool("t", mcp.WithIdempotentHintAnnotation(true)), nil},
-		{"named by WithRetryTools", mcp.NewTool("t"), []wrap.Option{wrap.WithRetryTools("t")}},
+		{"read-only annotation", mcp.NewTool("t", readOnly), false},
+		{"idempotent annotation", mcp.NewTool("t", mcp.WithIdempotentHintAnnotation(true)), false},
+		{"declared idempotent in ForTool", mcp.NewTool("t"), true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			api := newScripted(t, nil, 503)
 			var sl sleeps
 			var logs logbuf.Buffer
-			opts := append([]wrap.Option{wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep})}, tc.opts...)
+			opts := []wrap.Option{wrap.WithRetry(wrap.RetrySleeping(wrap.RetryPolicy{}, sl.sleep))}
+			if tc.own {
+				opts = append(opts, wrap.ForTool("t", wrap.WithRetry(wrap.RetrySleeping(wrap.RetryPolicy{Idempotent: true}, sl.sleep))))
+			}
 			conn := serve(t, &logs, opts, server.ServerTool{Tool: tc.tool, Handler: api.handler})
 			res, err := conn.Call(t.Context(), "t", nil)
 			if err != nil || !res.IsError {
@@ -189,7 +192,7 @@ func TestSafeToolsAreRetriedAtMostTwice(t *testing.T) {
 func TestPerToolFormReadsTheAnnotations(t *testing.T) {
 	api := newScripted(t, nil, 502, 200)
 	var sl sleeps
-	st := mcpgo.Tool(wrap.New(), mcp.NewTool("t", readOnly), api.handler, wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep}))
+	st := mcpgo.Tool(wrap.New(), mcp.NewTool("t", readOnly), api.handler, wrap.WithRetry(wrap.RetrySleeping(wrap.RetryPolicy{}, sl.sleep)))
 	res, err := st.Handler(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "t"}})
 	if err != nil || res.IsError || api.hits.Load() != 2 {
 		t.Fatalf("%v %+v hits %d", err, res, api.hits.Load())
@@ -211,7 +214,7 @@ func TestRetryNeverWaitsPastTheDeadline(t *testing.T) {
 			api := newScripted(t, http.Header{"Retry-After": {tc.retryAfter}}, 429, 200)
 			var sl sleeps
 			var logs logbuf.Buffer
-			opts := append([]wrap.Option{wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep})}, tc.opts...)
+			opts := append([]wrap.Option{wrap.WithRetry(wrap.RetrySleeping(wrap.RetryPolicy{}, sl.sleep))}, tc.opts...)
 			conn := serve(t, &logs, opts, server.ServerTool{Tool: mcp.NewTool("t", readOnly), Handler: api.handler})
 			res, err := conn.Call(t.Context(), "t", nil)
 			if err != nil || !res.IsError || api.hits.Load() != 1 || len(sl.got()) != 0 {
@@ -228,7 +231,7 @@ func TestRetryBudgetLimitsRetriesDuringAnOutage(t *testing.T) {
 	api := newScripted(t, nil, 503)
 	var sl sleeps
 	var logs logbuf.Buffer
-	conn := serve(t, &logs, []wrap.Option{wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep, BudgetTokens: 4})},
+	conn := serve(t, &logs, []wrap.Option{wrap.WithRetry(wrap.RetrySleeping(wrap.RetryPolicy{BudgetTokens: 4}, sl.sleep))},
 		server.ServerTool{Tool: mcp.NewTool("t", readOnly), Handler: api.handler})
 	for range 10 {
 		if _, err := conn.Call(t.Context(), "t", nil); err != nil {
@@ -278,7 +281,7 @@ func TestRetryReachesTheSpanAndTheMetric(t *testing.T) {
 	ob := obs.New(
 		obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))),
 		obs.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
-	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(obstest.WithObserver(ob), wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep}))))
+	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(obstest.WithObserver(ob), wrap.WithRetry(wrap.RetrySleeping(wrap.RetryPolicy{}, sl.sleep)))))
 	s.AddTools(server.ServerTool{Tool: mcp.NewTool("get_forecast", readOnly), Handler: api.handler})
 	conn := testserver.StartHTTP(t, s)
 	if res, err := conn.Call(t.Context(), "get_forecast", nil); err != nil || res.IsError {
@@ -328,7 +331,7 @@ func TestMiddlewareStepsAsideForToolsWithTheirOwnChain(t *testing.T) {
 			api := newScripted(t, nil, 503, 503, 503, 503, 503, 503, 503, 503, 503, 200)
 			var sl sleeps
 			var logs logbuf.Buffer
-			w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep, BudgetTokens: 100}))
+			w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithRetry(wrap.RetrySleeping(wrap.RetryPolicy{BudgetTokens: 100}, sl.sleep)))
 			opts := []server.ServerOption{attached(w)}
 			if between {
 				opts = append(opts, server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
@@ -391,7 +394,7 @@ func TestRetryEventSaysTheStatusOnce(t *testing.T) {
 	api := newScripted(t, nil, 429, 200)
 	var sl sleeps
 	var logs logbuf.Buffer
-	conn := serve(t, &logs, []wrap.Option{wrap.WithRetry(wrap.RetryPolicy{Sleep: sl.sleep})},
+	conn := serve(t, &logs, []wrap.Option{wrap.WithRetry(wrap.RetrySleeping(wrap.RetryPolicy{}, sl.sleep))},
 		server.ServerTool{Tool: mcp.NewTool("get_forecast", readOnly), Handler: api.handler})
 	if res, err := conn.Call(t.Context(), "get_forecast", nil); err != nil || res.IsError {
 		t.Fatalf("want success after one retry: %v %+v", err, res)

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/process"
 )
 
 // buildStdioExit builds testdata/stdioexit, the README's buffered-logger
@@ -159,7 +160,7 @@ func TestFatalExitWritesOutTheBufferedLog(t *testing.T) {
 	var out logbuf.Buffer
 	logger := obs.NewLogger(obs.WithLogBuffer(), obs.WithLogOutput(&out), obs.WithLogFormat("json"))
 	atExit := make(chan string, 1)
-	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(wrap.WithLogger(logger), wrap.WithFatalExit(wrap.FatalExit{
+	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(wrap.WithLogger(logger), wrap.WithFatalExit(process.FatalExit{
 		Grace: time.Millisecond,
 		Exit:  func(int) { atExit <- out.String() }, // what the output holds as the process ends
 	}))))

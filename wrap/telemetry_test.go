@@ -21,6 +21,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+	"github.com/mcpwrap/mcpwrap/wrap/process"
 )
 
 func okTool(name string) server.ServerTool {
@@ -38,7 +39,7 @@ func TestTelemetryOptionsReachTheSpanMetricAndLine(t *testing.T) {
 	var logs logbuf.Buffer
 	spans := tracetest.NewSpanRecorder()
 	reader := sdkmetric.NewManualReader()
-	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithSecrets("pin"), wrap.WithArgumentValues("login"),
+	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithSecrets("pin"), wrap.ForTool("login", wrap.WithArgumentValues()),
 		wrap.WithTelemetry(observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))),
 			observe.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)))),
 		wrap.WithTelemetry(observe.WithArgumentsAttribute(true)))
@@ -172,7 +173,7 @@ func TestFatalExitFlushesTheProviders(t *testing.T) {
 	var logs logbuf.Buffer
 	conn := serve(t, &logs, []wrap.Option{
 		wrap.WithTelemetry(observe.WithTracerProvider(tp), observe.WithoutMetrics()),
-		wrap.WithFatalExit(wrap.FatalExit{Grace: time.Millisecond, Exit: func(code int) { exited <- code }}),
+		wrap.WithFatalExit(process.FatalExit{Grace: time.Millisecond, Exit: func(code int) { exited <- code }}),
 	}, fatalTool())
 	if res, err := conn.Call(t.Context(), "reload_config", nil); err != nil || !res.IsError {
 		t.Fatalf("%v %+v", err, res)

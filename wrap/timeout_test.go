@@ -29,7 +29,7 @@ func TestTimedCallsShareWorkersAndLateEndsAreLogged(t *testing.T) {
 	s := server.NewMCPServer("t", "1.0.0", attached(wrap.New(wrap.WithLogger(logs.Logger()),
 		// Quick calls also run on the workers; their timeout only has to
 		// outlast a loaded machine.
-		wrap.WithTimeout(30*time.Second), wrap.WithToolTimeout("hang", 200*time.Millisecond))))
+		wrap.WithTimeout(30*time.Second), wrap.ForTool("hang", wrap.WithTimeout(200*time.Millisecond)))))
 	s.AddTool(mcp.NewTool("echo", readOnly), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(req.GetString("v", "")), nil
 	})

@@ -18,16 +18,49 @@ import (
 // Wrapper to a server costs nothing lasting.
 type Wrapper struct {
 	cfg config
-	// chains are the configurations of the tools that have a chain of
-	// their own (toolChain), by name.
+	// named are ForTool's configurations, by the name the layers know a
+	// request by (layerName); never changed after New.
+	named map[string]*config
+	// chains are the configurations of the tools registered with options
+	// of their own (toolChain), by name.
 	chains sync.Map
 }
 
-// New evaluates the options once and returns a Wrapper.
+// New evaluates the options once and returns a Wrapper. It panics when an
+// option is given where it means nothing (see ForTool).
 func New(opts ...Option) *Wrapper {
 	w := &Wrapper{cfg: newConfig(config{}, opts)}
-	w.cfg.scoped, w.cfg.scopes = false, nil // WithScopes names a tool's own chain's scopes
+	if w.cfg.scoped {
+		panic("wrap: WithScopes given to wrap.New: it declares one tool's scopes; give it in wrap.ForTool(name, …) or the tool's registration options")
+	}
+	tools := w.cfg.tools
+	w.cfg.tools = nil
+	if len(tools) == 0 {
+		return w
+	}
+	w.named = make(map[string]*config, len(tools))
+	var args []obs.Option
+	for name, o := range tools {
+		c := ownConfig(&w.cfg, name, o)
+		w.declare(&c)
+		w.named[name] = &c
+		if c.args != w.cfg.args {
+			args = append(args, c.args.option(name))
+		}
+	}
+	// The adapters log a call's arguments with the Wrapper's observer
+	// (their hooks see the call first), so it learns each tool's mode.
+	if w.cfg.observer != nil && len(args) > 0 {
+		w.cfg.observer = w.cfg.observer.WithArguments(args...)
+	}
 	return w
+}
+
+// declare tells the policy the scopes WithScopes gave c's tool.
+func (w *Wrapper) declare(c *config) {
+	if c.policy != nil && c.scoped {
+		c.policy.Declare(c.infoName, c.scopes)
+	}
 }
 
 // handler and answer are the chain's names for what an adapter hands it
@@ -45,33 +78,40 @@ func (w *Wrapper) serveAll(ctx context.Context, req *call.Request, h handler) an
 	return serve(ctx, req, h, w.configFor(req))
 }
 
-// configFor is the configuration that serves req: its tool's own chain's,
-// or the Wrapper's.
+// configFor is the configuration that serves req: its tool's own chain's
+// (toolChain), ForTool's for its name, or the Wrapper's.
 func (w *Wrapper) configFor(req *call.Request) *config {
 	if req.Kind == call.Tool {
 		if c, ok := w.chains.Load(req.Name); ok {
 			return c.(*config)
 		}
 	}
+	return w.configNamed(layerName(req))
+}
+
+// configNamed is ForTool's configuration for name, or the Wrapper's.
+func (w *Wrapper) configNamed(name string) *config {
+	if c, ok := w.named[name]; ok {
+		return c
+	}
 	return &w.cfg
 }
 
-// toolChain returns the configuration of one tool's own chain, the
-// Wrapper's options with opts on top and info as the tool's definition,
-// and registers it under name, so that serveAll uses it for that tool.
-// Adapters reach it (internal.go) when a tool is registered through them
-// with options or typed arguments.
+// toolChain returns the configuration of one tool's own chain — the
+// Wrapper's options, ForTool's for name, then opts, and info as the
+// tool's definition — and registers it under name, so that serveAll uses
+// it for that tool. Adapters reach it (internal.go) when a tool is
+// registered through them with options or typed arguments.
 func (w *Wrapper) toolChain(name string, info call.Info, bound bool, opts []Option) *config {
-	c := w.cfg
+	base := w.configNamed(name)
+	c := *base
 	if len(opts) > 0 {
-		c = newConfig(w.cfg, opts)
+		c = ownConfig(base, name, opts)
 	}
 	c.info = info
 	c.infoName = name
 	c.bound = c.bound || bound
-	if c.policy != nil && c.scoped {
-		c.policy.Declare(name, c.scopes)
-	}
+	w.declare(&c)
 	w.chains.Store(name, &c)
 	return &c
 }
@@ -136,7 +176,7 @@ func layers(ctx context.Context, req *call.Request, next handler, cfg *config, r
 	if !ok {
 		return adm
 	}
-	if d := cfg.timeoutFor(rec.tool); d > 0 {
+	if d := cfg.timeoutFor(); d > 0 {
 		withTimeout(ctx, req, next, d, cfg, rec, o)
 	} else {
 		retry(ctx, req, next, cfg, rec, o)
@@ -161,7 +201,7 @@ func admitCall(ctx context.Context, req *call.Request, cfg *config, rec *record,
 	// A rate-limited call costs nothing more: it takes no bulkhead slot.
 	if cfg.limit != nil {
 		// Resources and prompts are limited under the names the layers
-		// know them by (ResourcesRead, PromptsGet + name): rec.tool.
+		// know them by ("resources/read", "prompts/get " + name): rec.tool.
 		if err := cfg.limit.Admit(ctx, rec.tool, req.Session, req.Header); err != nil {
 			o.err = errs.From(err)
 			return admitted{}, false

@@ -181,8 +181,8 @@ func newServer(logs *logbuf.Buffer, opts ...server.ServerOption) *server.MCPServ
 	return server.NewMCPServer("test", "1.0.0", append([]server.ServerOption{
 		attached(wrap.New(
 			wrap.WithLogger(logs.Logger()),
-			wrap.WithToolTimeout("slow_ignores_ctx", 200*time.Millisecond),
-			wrap.WithToolTimeout("slow_cooperative", 200*time.Millisecond),
+			wrap.ForTool("slow_ignores_ctx", wrap.WithTimeout(200*time.Millisecond)),
+			wrap.ForTool("slow_cooperative", wrap.WithTimeout(200*time.Millisecond)),
 		)),
 	}, opts...)...)
 }

@@ -199,7 +199,7 @@ func run(ctx context.Context, out io.Writer) error {
 	w := wrap.New(
 		wrap.WithLogger(logs.logger()),
 		wrap.WithTelemetry(tel.Options()...),
-		wrap.WithToolTimeout("get_satellite", 500*time.Millisecond),
+		wrap.ForTool("get_satellite", wrap.WithTimeout(500*time.Millisecond)),
 	)
 	wrappedSrv := server.NewMCPServer("weather", "1.0.0")
 	mcpgo.Attach(wrappedSrv, w)

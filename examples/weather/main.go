@@ -5,7 +5,7 @@
 //	go run ./examples/weather -demo=false -upstream https://api.example.com -listen 127.0.0.1:8080
 //
 // It shows four lines of defence: start-up checks that
-// report every problem at once (wrap.Checks), a reconnecting client with a
+// report every problem at once (process.Checks), a reconnecting client with a
 // circuit breaker (upstream.Holder), retries of the read-only tool only
 // (wrap.WithRetry, honouring Retry-After), and the fatal exit
 // (wrap.WithFatalExit). In demo mode the upstream is an in-process HTTP
@@ -38,6 +38,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/outbound"
+	"github.com/mcpwrap/mcpwrap/wrap/process"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
@@ -56,8 +57,8 @@ type settings struct {
 }
 
 // check validates the environment, collecting every problem.
-func check(lookup func(string) (string, bool)) (settings, *wrap.Checks) {
-	c := &wrap.Checks{LookupEnv: lookup}
+func check(lookup func(string) (string, bool)) (settings, *process.Checks) {
+	c := &process.Checks{LookupEnv: lookup}
 	s := settings{
 		apiKey:  c.Env("WEATHER_API_KEY"),
 		apiURL:  c.EnvURL("WEATHER_API_URL"),
@@ -108,7 +109,7 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 			}
 			return "", false
 		})
-		fmt.Fprintf(out, "start-up checks on an empty environment would exit %d with:\n", wrap.ExitConfig)
+		fmt.Fprintf(out, "start-up checks on an empty environment would exit %d with:\n", process.ExitConfig)
 		for _, p := range bad.Problems() {
 			fmt.Fprintf(out, "  - %s\n", p)
 		}
@@ -132,7 +133,7 @@ func run(ctx context.Context, args []string, out, logOut io.Writer) error {
 		wrap.WithTelemetry(tel.Options()...),
 		wrap.WithTimeout(cfg.timeout),
 		wrap.WithRetry(wrap.RetryPolicy{}),
-		wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{tel.Shutdown}}),
+		wrap.WithFatalExit(process.FatalExit{Hooks: []func(context.Context) error{tel.Shutdown}}),
 	)
 
 	weather := newWeatherClient(cfg, logger, w)

@@ -132,7 +132,7 @@ func tools() []server.ServerTool {
 
 func TestEveryOutcomeOverHTTP(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(obstest.WithObserver(x.obs), wrap.WithToolTimeout("slow", 100*time.Millisecond))))
+	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(obstest.WithObserver(x.obs), wrap.ForTool("slow", wrap.WithTimeout(100*time.Millisecond)))))
 	s.AddTools(tools()...)
 	conn := testserver.StartHTTP(t, s)
 
@@ -463,7 +463,7 @@ func TestArgumentsAndResultAttributesAreOptIn(t *testing.T) {
 
 func TestEveryLogLineIsJSON(t *testing.T) {
 	x := newTel(t)
-	s := server.NewMCPServer("w", "1", attached(wrap.New(obstest.WithObserver(x.obs), wrap.WithToolTimeout("slow", 50*time.Millisecond))))
+	s := server.NewMCPServer("w", "1", attached(wrap.New(obstest.WithObserver(x.obs), wrap.ForTool("slow", wrap.WithTimeout(50*time.Millisecond)))))
 	s.AddTools(tools()...)
 	conn := testserver.StartHTTP(t, s)
 	for _, st := range tools() {

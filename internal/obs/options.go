@@ -42,16 +42,19 @@ const (
 	argsNone
 )
 
-// argMode is how tool's arguments are logged: none wins, then what names
-// the tool, then what applies to every tool; names and sizes by default.
+// argMode is how tool's arguments are logged: what names the tool wins
+// over what applies to every tool (wrap.ForTool's rule), none first, then
+// names, then values; names and sizes by default.
 func (c *Config) argMode(tool string) argMode {
 	switch {
-	case c.noneAll || c.noneTools[tool]:
+	case c.noneTools[tool]:
 		return argsNone
 	case c.namesTools[tool]:
 		return argsNames
 	case c.valuesTools[tool]:
 		return argsFull
+	case c.noneAll:
+		return argsNone
 	case c.namesAll:
 		return argsNames
 	case c.valuesAll:

@@ -27,6 +27,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/outbound"
+	"github.com/mcpwrap/mcpwrap/wrap/process"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
@@ -144,10 +145,10 @@ func typedPrompt(s *server.MCPServer) {
 // docs/resilience.md: timeouts and retries.
 func timeoutsAndRetries(logger *slog.Logger) *wrap.Wrapper {
 	w := wrap.New(wrap.WithLogger(logger),
-		wrap.WithTimeout(30*time.Second),                 // every tool
-		wrap.WithToolTimeout("copy_file", 2*time.Minute), // this one
-		wrap.WithRetry(wrap.RetryPolicy{}),               // read-only or idempotent tools only
-		wrap.WithRetryTools("get_forecast"),              // declared safe although not annotated
+		wrap.WithTimeout(30*time.Second),                                                 // every tool
+		wrap.ForTool("copy_file", wrap.WithTimeout(2*time.Minute)),                       // this one
+		wrap.WithRetry(wrap.RetryPolicy{}),                                               // read-only or idempotent tools only
+		wrap.ForTool("get_forecast", wrap.WithRetry(wrap.RetryPolicy{Idempotent: true})), // declared safe although not annotated
 	)
 	return w
 }
@@ -191,7 +192,7 @@ func bulkhead(logger *slog.Logger) *wrap.Wrapper {
 func stopping(logger *slog.Logger) {
 	s := server.NewMCPServer("weather", "1.0.0")
 	hs := mcpgo.NewHTTPServer(s, mcpgo.HTTPLimits{})
-	w := wrap.New(wrap.WithLogger(logger), wrap.WithFatalExit(wrap.FatalExit{
+	w := wrap.New(wrap.WithLogger(logger), wrap.WithFatalExit(process.FatalExit{
 		Drain:   10 * time.Second,                           // wait for calls in flight to be answered (the default)
 		Grace:   100 * time.Millisecond,                     // then for the last answers to be written (the default)
 		Timeout: 5 * time.Second,                            // the hooks' own budget (the default)
@@ -205,7 +206,7 @@ func stopping(logger *slog.Logger) {
 // docs/resilience.md: start-up checks.
 func checks(logger *slog.Logger, configPath string) {
 	var conf struct{ Cities []string }
-	var c wrap.Checks // every problem at once, then exit 78
+	var c process.Checks // every problem at once, then exit 78
 	key, base := c.Env("WEATHER_API_KEY"), c.EnvURL("WEATHER_API_URL")
 	c.JSONFile(configPath, &conf)
 	c.MustPass(logger)
@@ -233,15 +234,15 @@ func rateLimit() *server.MCPServer {
 // docs/telemetry.md: what arguments are logged.
 func argumentModes(l *slog.Logger) *wrap.Wrapper {
 	w := wrap.New(wrap.WithLogger(l),
-		wrap.WithArgumentValues("search"),   // this tool: {"query":"weather in Rome","limit":5}
-		wrap.WithoutArguments("write_file")) // this tool: no arguments at all (secrets in them are still scrubbed from causes)
+		wrap.ForTool("search", wrap.WithArgumentValues()),   // this tool: {"query":"weather in Rome","limit":5}
+		wrap.ForTool("write_file", wrap.WithoutArguments())) // this tool: no arguments at all (secrets in them are still scrubbed from causes)
 	return w
 }
 
 // docs/retrofit.md: argument values for some tools. docs/releasing.md:
 // what replaces WithObserver and WithLogHandler.
 func argumentValues(logger *slog.Logger, s *server.MCPServer, h slog.Handler) *wrap.Wrapper {
-	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger), wrap.WithArgumentValues("search", "get_forecast")))
+	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger), wrap.ForTool("search", wrap.WithArgumentValues()), wrap.ForTool("get_forecast", wrap.WithArgumentValues())))
 	w := wrap.New(wrap.WithLogger(slog.New(h)))
 	return w
 }
@@ -249,8 +250,8 @@ func argumentValues(logger *slog.Logger, s *server.MCPServer, h slog.Handler) *w
 // docs/retrofit.md: the answer cap per tool.
 func answerCap(logger *slog.Logger) (*wrap.Wrapper, *wrap.Wrapper) {
 	w := wrap.New(wrap.WithLogger(logger),
-		wrap.WithToolResultLimit("read_file", 8<<20), // this tool: up to 8 MiB
-		wrap.WithToolResultLimit("export_table", -1)) // this tool: no cap
+		wrap.ForTool("read_file", wrap.WithResultLimit(8<<20)), // this tool: up to 8 MiB
+		wrap.ForTool("export_table", wrap.WithResultLimit(-1))) // this tool: no cap
 	all := wrap.New(wrap.WithResultLimit(4 << 20)) // every tool: 4 MiB (0 restores the default, -1 turns it off)
 	return w, all
 }

@@ -377,7 +377,7 @@ func TestSoak(t *testing.T) {
 	release := func() { unstick.Do(func() { close(stuck) }) }
 	defer release()
 	w := wrap.New(obstest.WithObserver(ob), wrap.WithRetry(wrap.RetryPolicy{}), wrap.WithTimeout(toolTimeout),
-		wrap.WithToolTimeout("forecast_hang", hangTimeout))
+		wrap.ForTool("forecast_hang", wrap.WithTimeout(hangTimeout)))
 	readOnly := mcp.WithReadOnlyHintAnnotation(true)
 	s := server.NewMCPServer("soak", "1.0.0", attached(w))
 	forecast := func(ctx context.Context, _ mcp.CallToolRequest, in forecastIn) (*mcp.CallToolResult, error) {

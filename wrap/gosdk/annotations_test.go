@@ -74,8 +74,7 @@ func TestPlainAddToolAdviceFollowsAnnotations(t *testing.T) {
 // registered with plain AddTool was never retried (the chain could not see
 // its annotations); now it is, and an unannotated one is not.
 func TestPlainAddToolRetriedWhenReadOnly(t *testing.T) {
-	policy := wrap.RetryPolicy{MaxRetries: 2, Initial: time.Millisecond, Max: time.Millisecond,
-		Sleep: func(context.Context, time.Duration) error { return nil }}
+	policy := wrap.RetryPolicy{MaxRetries: 2, Initial: time.Millisecond, Max: time.Millisecond}
 	w, _ := newWrapper(t, wrap.WithRetry(policy))
 	s := mcp.NewServer(&mcp.Implementation{Name: "retry", Version: "1"}, nil)
 	var readOnly, plain atomic.Int32

@@ -30,8 +30,8 @@ import (
 func TestEveryErrorResultCarriesItsCallID(t *testing.T) {
 	var logs logbuf.Buffer
 	lim := limit.New(limit.Rate{}, limit.WithTool("limited", limit.Rate{Limit: 1, Per: time.Hour}), limit.WithLogger(logs.Logger()))
-	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithToolTimeout("slow", 50*time.Millisecond),
-		wrap.WithLoopGuard(wrap.LoopGuard{Failures: 1}), wrap.WithLimit(lim), wrap.WithToolResultLimit("huge", 1<<10))
+	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.ForTool("slow", wrap.WithTimeout(50*time.Millisecond)),
+		wrap.WithLoopGuard(wrap.LoopGuard{Failures: 1}), wrap.WithLimit(lim), wrap.ForTool("huge", wrap.WithResultLimit(1<<10)))
 	s := mcp.NewServer(&mcp.Implementation{Name: "ids", Version: "1.0.0"}, nil)
 	obj := map[string]any{"type": "object"}
 	tool := func(name string, h mcp.ToolHandler) { s.AddTool(&mcp.Tool{Name: name, InputSchema: obj}, h) }

@@ -21,8 +21,7 @@ import (
 // read-only tool is retried, and one of an unannotated tool is not (its
 // side effects may have happened).
 func TestAnnotationsAllowRetries(t *testing.T) {
-	policy := wrap.RetryPolicy{MaxRetries: 2, Initial: time.Millisecond, Max: time.Millisecond,
-		Sleep: func(context.Context, time.Duration) error { return nil }}
+	policy := wrap.RetryPolicy{MaxRetries: 2, Initial: time.Millisecond, Max: time.Millisecond}
 	w, _ := newWrapper(t, wrap.WithRetry(policy))
 	s := mcp.NewServer(&mcp.Implementation{Name: "retry", Version: "1"}, nil)
 	var readOnly, plain atomic.Int32

@@ -36,8 +36,8 @@ type cityArgs struct {
 func TestEveryErrorResultCarriesItsCallID(t *testing.T) {
 	var logs logbuf.Buffer
 	lim := limit.New(limit.Rate{}, limit.WithTool("limited", limit.Rate{Limit: 1, Per: time.Hour}), limit.WithLogger(logs.Logger()))
-	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithToolTimeout("slow", 50*time.Millisecond),
-		wrap.WithLoopGuard(wrap.LoopGuard{Failures: 1}), wrap.WithLimit(lim), wrap.WithToolResultLimit("huge", 1<<10))
+	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.ForTool("slow", wrap.WithTimeout(50*time.Millisecond)),
+		wrap.WithLoopGuard(wrap.LoopGuard{Failures: 1}), wrap.WithLimit(lim), wrap.ForTool("huge", wrap.WithResultLimit(1<<10)))
 	s := server.NewMCPServer("ids", "1.0.0")
 	tool := func(name string, h server.ToolHandlerFunc) { s.AddTool(mcp.NewTool(name), h) }
 	tool("plain", func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

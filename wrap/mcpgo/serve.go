@@ -148,7 +148,7 @@ func (h *HTTPServer) track(c net.Conn, st http.ConnState) {
 // Its Shutdown has the shape of a FatalExit hook:
 //
 //	hs := mcpgo.NewHTTPServer(s, mcpgo.HTTPLimits{})
-//	// … wrap.WithFatalExit(wrap.FatalExit{Hooks: []func(context.Context) error{hs.Shutdown}}) …
+//	// … wrap.WithFatalExit(process.FatalExit{Hooks: []func(context.Context) error{hs.Shutdown}}) …
 //	log.Fatal(hs.ListenAndServe(":8080"))
 func NewHTTPServer(s *server.MCPServer, l HTTPLimits, opts ...server.StreamableHTTPOption) *HTTPServer {
 	l = l.evaluate()

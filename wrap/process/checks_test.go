@@ -1,4 +1,4 @@
-package wrap_test
+package process_test
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/process"
 )
 
 type conf struct {
@@ -36,7 +36,7 @@ func TestChecksReportEveryProblemAtOnce(t *testing.T) {
 	unknown := write("unknown.json", `{"units":"metric","dayz":3}`)
 	wrongType := write("type.json", "{\n\"days\": \"three\"}")
 
-	var c wrap.Checks
+	var c process.Checks
 	c.LookupEnv = env(map[string]string{"WEATHER_API_URL": "not a url", "EMPTY": " ", "TIMEOUT": "soon", "SECRET_KEY": "hunter2"})
 	c.Env("WEATHER_API_KEY")
 	c.Env("EMPTY")
@@ -88,7 +88,7 @@ func TestChecksReportEveryProblemAtOnce(t *testing.T) {
 
 	var logs logbuf.Buffer
 	code := -1
-	c.Exit = func(n int) { code = n }
+	process.SetExit(&c, func(n int) { code = n })
 	c.MustPass(logs.Logger())
 	if code != 78 {
 		t.Fatalf("exit code %d", code)
@@ -100,12 +100,12 @@ func TestChecksReportEveryProblemAtOnce(t *testing.T) {
 }
 
 func TestChecksPassQuietly(t *testing.T) {
-	c := wrap.Checks{LookupEnv: env(map[string]string{"K": "v", "U": "https://api.example.com/v1"})}
+	c := process.Checks{LookupEnv: env(map[string]string{"K": "v", "U": "https://api.example.com/v1"})}
 	c.Env("K")
 	if u := c.EnvURL("U"); u == nil || u.Host != "api.example.com" {
 		t.Fatalf("url %v", u)
 	}
-	c.Exit = func(int) { t.Fatal("exited with no problem") }
+	process.SetExit(&c, func(int) { t.Fatal("exited with no problem") })
 	c.MustPass(nil)
 	if p := c.Problems(); len(p) != 0 {
 		t.Fatal(p)
@@ -121,14 +121,14 @@ func TestChecksNeverEchoAValue(t *testing.T) {
 	if err := os.WriteFile(typed, []byte(`{"days": 424242424242}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c := wrap.Checks{LookupEnv: env(map[string]string{"API_TIMEOUT": key, "API_URL": key})}
+	c := process.Checks{LookupEnv: env(map[string]string{"API_TIMEOUT": key, "API_URL": key})}
 	c.EnvDuration("API_TIMEOUT", time.Second)
 	c.EnvURL("API_URL")
 	c.JSONFile(typed, &struct {
 		Days int8 `json:"days"`
 	}{})
 	var logs logbuf.Buffer
-	c.Exit = func(int) {}
+	process.SetExit(&c, func(int) {})
 	c.MustPass(logs.Logger())
 	out := strings.Join(c.Problems(), "\n") + logs.String()
 	if len(c.Problems()) != 3 {

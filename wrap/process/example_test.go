@@ -1,15 +1,15 @@
-package wrap_test
+package process_test
 
 import (
 	"fmt"
 
-	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/process"
 )
 
 // Every start-up problem is reported at once; MustPass would log them and
-// exit with wrap.ExitConfig.
+// exit with process.ExitConfig.
 func ExampleChecks() {
-	c := wrap.Checks{LookupEnv: func(k string) (string, bool) {
+	c := process.Checks{LookupEnv: func(k string) (string, bool) {
 		if k == "WEATHER_TIMEOUT" {
 			return "soon", true
 		}

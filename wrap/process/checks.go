@@ -1,4 +1,4 @@
-package wrap
+package process
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 // variable, an unreadable or corrupt configuration file — so that all of
 // them are reported at once, before the server serves anything:
 //
-//	var c wrap.Checks
+//	var c process.Checks
 //	key := c.Env("WEATHER_API_KEY")
 //	base := c.EnvURL("WEATHER_API_URL")
 //	c.JSONFile(*configPath, &conf)
@@ -27,10 +27,13 @@ import (
 // The zero value is ready to use. A Checks is not safe for concurrent use;
 // checks run in main, one after the other.
 type Checks struct {
-	// LookupEnv reads the environment; nil means os.LookupEnv.
+	// LookupEnv reads the settings; nil means os.LookupEnv. A server that
+	// lets flags or a file override the environment passes a function
+	// that reads them first.
 	LookupEnv func(string) (string, bool)
-	// Exit ends the process in MustPass; nil means os.Exit.
-	Exit func(code int)
+	// exit ends the process in MustPass; nil means os.Exit (tests set it,
+	// export_test.go).
+	exit func(code int)
 
 	problems []string
 }
@@ -196,7 +199,7 @@ func (c *Checks) MustPass(logger *slog.Logger) {
 			fmt.Fprintf(os.Stderr, "  - %s\n", p)
 		}
 	}
-	exit := c.Exit
+	exit := c.exit
 	if exit == nil {
 		exit = os.Exit
 	}
