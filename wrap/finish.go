@@ -82,7 +82,7 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 	rec.result = textResult(res.Text)
 	rec.log(ctx)
 	if cfg.fatal != nil && o.err.Code() == errs.Fatal {
-		cfg.fatal.trigger(cfg.observer, rec.tool, rec.id(), o.err)
+		cfg.fatal.Trigger(cfg.observer, rec.tool, rec.id(), o.err)
 	}
 	return answer{Error: res}
 }

@@ -1,24 +1,14 @@
 package wrap
 
 import (
-	"container/list"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
-	"hash/fnv"
-	"log/slog"
 	"net/http"
-	"slices"
-	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/internal/call"
-	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/loopguard"
 )
 
 // LoopGuard stops a model's loop of the same failing call: once a caller
@@ -99,13 +89,6 @@ type LoopRecord struct {
 	Message string
 }
 
-// loopStoreWait bounds each call of the loop guard's store; after a
-// failure the guard asks the store again only loopStoreRetry later.
-const (
-	loopStoreWait  = 500 * time.Millisecond
-	loopStoreRetry = time.Second
-)
-
 // defaultCaller is the loop guard's default Caller (see LoopGuard.Caller).
 func defaultCaller(_ context.Context, session string, header http.Header) string {
 	auth := header.Get("Authorization")
@@ -135,280 +118,29 @@ func credentialHash(cred string) string {
 // Its memory is bounded (MaxCalls entries of about 200 bytes) and it starts
 // no goroutine.
 func WithLoopGuard(g LoopGuard) Option {
-	return func(c *config) { c.loops = newLoops(g) }
-}
-
-// loops is the guard's state, shared by the chains of one evaluation of
-// the options.
-type loops struct {
-	g      LoopGuard
-	caller func(context.Context, string, http.Header) string
-	now    func() time.Time
-	// saidUnguarded is set once the first call without a caller was
-	// logged.
-	saidUnguarded atomic.Bool
-	// storeDown is when (UnixNano) the store may be asked again after a
-	// failure; 0 while it answers.
-	storeDown atomic.Int64
-
-	mu       sync.Mutex
-	entries  map[loopKey]*list.Element
-	lru      list.List // of *loopEntry, most recently failed first
-	byCaller map[string]int
-}
-
-type loopKey struct {
-	caller, tool string
-	args         uint64
-}
-
-type loopEntry struct {
-	key     loopKey
-	code    errs.Code
-	count   int
-	first   time.Time
-	retryAt time.Time
-	message string
-}
-
-func newLoops(g LoopGuard) *loops {
-	if g.Failures <= 0 {
-		g.Failures = 3
-	}
-	if g.Window <= 0 {
-		g.Window = 2 * time.Minute
-	}
-	if g.MaxCalls <= 0 {
-		g.MaxCalls = 10_000
-	}
-	if g.PerSession <= 0 {
-		g.PerSession = 64
-	}
-	g.Except = slices.Clone(g.Except)
-	l := &loops{g: g, caller: g.Caller, now: time.Now, entries: map[loopKey]*list.Element{}, byCaller: map[string]int{}}
-	if l.caller == nil {
-		l.caller = defaultCaller
-	}
-	return l
-}
-
-var errRepeated = errors.New("refused without running: the same call kept failing")
-
-// key returns the call's key; ok is false for a tool the guard leaves
-// alone, a call without a caller, or arguments it cannot compare. The
-// first call without a caller is logged to o.
-func (l *loops) key(ctx context.Context, req *call.Request, o *obs.Observer) (loopKey, bool) {
-	if req.Kind != call.Tool || slices.Contains(l.g.Except, req.Name) {
-		return loopKey{}, false
-	}
-	who := l.caller(ctx, req.Session, req.Header)
-	if who == "" {
-		if !l.saidUnguarded.Load() && l.saidUnguarded.CompareAndSwap(false, true) {
-			o.Log(ctx, slog.LevelInfo, "loop guard: calls without a session or credential are not guarded "+
-				"(their callers cannot be told apart, and one caller's failures must not refuse another's calls); "+
-				"send an Authorization header, or set LoopGuard.Caller",
-				slog.String("gen_ai.tool.name", req.Name))
+	return func(c *config) {
+		lc := loopguard.Config{Failures: g.Failures, Window: g.Window, Transient: g.Transient,
+			MaxCalls: g.MaxCalls, PerSession: g.PerSession, Except: g.Except, Caller: g.Caller}
+		if lc.Caller == nil {
+			lc.Caller = defaultCaller
 		}
-		return loopKey{}, false
-	}
-	var v any = req.Args
-	if v == nil && len(req.Raw) > 0 {
-		if json.Unmarshal(req.Raw, &v) != nil {
-			return loopKey{}, false
+		if g.Store != nil {
+			lc.Store = loopStore{g.Store}
 		}
-	}
-	b, err := json.Marshal(v) // map keys sorted: a canonical form
-	if err != nil {
-		return loopKey{}, false
-	}
-	h := fnv.New64a()
-	_, _ = h.Write(b)
-	return loopKey{caller: who, tool: req.Name, args: h.Sum64()}, true
-}
-
-// refuse returns the error a repeated call is answered with, or nil;
-// shared says the store holds a record of the call.
-func (l *loops) refuse(ctx context.Context, k loopKey, o *obs.Observer) (refusal *errs.Error, shared bool) {
-	now := l.now()
-	if rec, ok := l.load(ctx, k, o); ok {
-		if rec.Count == 0 {
-			return nil, false
-		}
-		e := loopEntry{key: k, code: rec.Code, count: rec.Count, retryAt: rec.RetryAt, message: rec.Message}
-		return l.refusal(k, &e, now), true
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	el, ok := l.entries[k]
-	if !ok {
-		return nil, false
-	}
-	e := el.Value.(*loopEntry)
-	if now.Sub(e.first) > l.g.Window {
-		l.remove(el)
-		return nil, false
-	}
-	return l.refusal(k, e, now), false
-}
-
-// refusal is the answer to a call with e's failures, or nil.
-func (l *loops) refusal(k loopKey, e *loopEntry, now time.Time) *errs.Error {
-	switch {
-	case e.count < l.g.Failures:
-		return nil
-	case !e.retryAt.IsZero() && !now.Before(e.retryAt):
-		return nil // it said when to retry, and that time has come
-	}
-	msg := "tool " + strconv.Quote(k.tool) + " was not run: this exact call failed " + strconv.Itoa(e.count) +
-		" times in the last " + l.g.Window.String() + " (" + e.code.String()
-	if e.message != "" {
-		msg += ": " + e.message
-	}
-	msg += "). Change the arguments or use another tool"
-	var opts []errs.Detail
-	if !e.retryAt.IsZero() {
-		wait := e.retryAt.Sub(now)
-		msg += ", or wait " + strconv.Itoa(int((wait+time.Second-1)/time.Second)) + "s before calling it again"
-		opts = append(opts, errs.RetryAfter(wait))
-	}
-	return errs.Wrap(e.code, errRepeated, msg+".", opts...)
-}
-
-// storeKey is k's name in the store: a hash, so that no caller's name or
-// argument reaches the store.
-func storeKey(k loopKey) string {
-	h := sha256.New()
-	_, _ = h.Write([]byte(k.caller))
-	_, _ = h.Write([]byte{0})
-	_, _ = h.Write([]byte(k.tool))
-	_, _ = h.Write([]byte{0, byte(k.args >> 56), byte(k.args >> 48), byte(k.args >> 40), byte(k.args >> 32),
-		byte(k.args >> 24), byte(k.args >> 16), byte(k.args >> 8), byte(k.args)})
-	return hex.EncodeToString(h.Sum(nil)[:16])
-}
-
-// load reads k's record from the store; ok is false without a store or
-// while it fails, and the guard uses its own memory then.
-func (l *loops) load(ctx context.Context, k loopKey, o *obs.Observer) (LoopRecord, bool) {
-	if l.g.Store == nil || !l.storeUp() {
-		return LoopRecord{}, false
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loopStoreWait)
-	defer cancel()
-	rec, err := l.g.Store.Load(ctx, storeKey(k))
-	if !l.storeAnswered(ctx, err, o) {
-		return LoopRecord{}, false
-	}
-	return rec, true
-}
-
-func (l *loops) storeUp() bool {
-	until := l.storeDown.Load()
-	return until == 0 || time.Now().UnixNano() >= until
-}
-
-// storeAnswered notes how a store call went, logging each change once.
-func (l *loops) storeAnswered(ctx context.Context, err error, o *obs.Observer) bool {
-	if err != nil {
-		if l.storeDown.Swap(time.Now().Add(loopStoreRetry).UnixNano()) == 0 {
-			o.Log(ctx, slog.LevelWarn, "loop guard store failed; the guard uses this replica's memory until it answers",
-				slog.String("error", err.Error()))
-		}
-		return false
-	}
-	if l.storeDown.Load() != 0 && l.storeDown.Swap(0) != 0 {
-		o.Log(ctx, slog.LevelInfo, "loop guard store answers again; replicas share the guard")
-	}
-	return true
-}
-
-// counts reports whether a failure of code counts toward the guard.
-func (l *loops) counts(code errs.Code) bool {
-	switch code {
-	case errs.Canceled, errs.Fatal, errs.ResultTooLarge:
-		return false
-	case errs.Timeout, errs.Unavailable:
-		return l.g.Transient
-	}
-	return true
-}
-
-// record notes how the call ended: a failure that counts adds to its
-// entry, anything else forgets it; in the store too, when there is one
-// (shared: the store held a record of the call when it started).
-func (l *loops) record(ctx context.Context, k loopKey, failed *errs.Error, shared bool, o *obs.Observer) {
-	now := l.now()
-	counts := failed != nil && l.counts(failed.Code())
-	msg := ""
-	var retryAt time.Time
-	if counts {
-		if failed.Code().Public() {
-			msg = failed.Message()
-			if len(msg) > 512 {
-				msg = msg[:512] + "…"
-			}
-		}
-		if ra := failed.RetryAfter(); ra > 0 {
-			retryAt = now.Add(ra)
-		}
-	}
-	if l.g.Store != nil && (counts || shared) && l.storeUp() {
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loopStoreWait)
-		var err error
-		if counts {
-			err = l.g.Store.Fail(sctx, storeKey(k), LoopRecord{Code: failed.Code(), Count: 1, RetryAt: retryAt, Message: msg}, l.g.Window)
-		} else {
-			err = l.g.Store.Forget(sctx, storeKey(k))
-		}
-		cancel()
-		l.storeAnswered(ctx, err, o)
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	el, ok := l.entries[k]
-	if !counts {
-		if ok {
-			l.remove(el)
-		}
-		return
-	}
-	if ok {
-		e := el.Value.(*loopEntry)
-		if e.code == failed.Code() && now.Sub(e.first) <= l.g.Window {
-			e.count++
-		} else {
-			e.code, e.count, e.first = failed.Code(), 1, now
-		}
-		e.retryAt, e.message = retryAt, msg
-		l.lru.MoveToFront(el)
-		return
-	}
-	if l.byCaller[k.caller] >= l.g.PerSession {
-		l.evictCaller(k.caller)
-	}
-	if l.lru.Len() >= l.g.MaxCalls {
-		l.remove(l.lru.Back())
-	}
-	l.entries[k] = l.lru.PushFront(&loopEntry{key: k, code: failed.Code(), count: 1, first: now, retryAt: retryAt, message: msg})
-	l.byCaller[k.caller]++
-}
-
-// evictCaller forgets the caller's least recently failed call.
-func (l *loops) evictCaller(caller string) {
-	for el := l.lru.Back(); el != nil; el = el.Prev() {
-		if el.Value.(*loopEntry).key.caller == caller {
-			l.remove(el)
-			return
-		}
+		c.loops = loopguard.New(lc)
 	}
 }
 
-func (l *loops) remove(el *list.Element) {
-	e := el.Value.(*loopEntry)
-	l.lru.Remove(el)
-	delete(l.entries, e.key)
-	if n := l.byCaller[e.key.caller] - 1; n > 0 {
-		l.byCaller[e.key.caller] = n
-	} else {
-		delete(l.byCaller, e.key.caller)
-	}
+// loopStore is a LoopStore as the guard's engine knows it.
+type loopStore struct{ s LoopStore }
+
+func (l loopStore) Load(ctx context.Context, key string) (loopguard.Record, error) {
+	r, err := l.s.Load(ctx, key)
+	return loopguard.Record(r), err
 }
+
+func (l loopStore) Fail(ctx context.Context, key string, r loopguard.Record, window time.Duration) error {
+	return l.s.Fail(ctx, key, LoopRecord(r), window)
+}
+
+func (l loopStore) Forget(ctx context.Context, key string) error { return l.s.Forget(ctx, key) }

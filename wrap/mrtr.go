@@ -3,19 +3,12 @@ package wrap
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
-	"encoding/json"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/policy"
+	"github.com/mcpwrap/mcpwrap/internal/roundstate"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 )
 
@@ -34,72 +27,9 @@ import (
 func WithStateKey(key []byte) Option {
 	return func(c *config) {
 		if len(key) > 0 {
-			c.states = newStates(bytes.Clone(key))
+			c.states = roundstate.New(bytes.Clone(key))
 		}
 	}
-}
-
-const (
-	// stateTTL is how long a round's state is good for: the user's time to
-	// answer a confirmation, and the longest pause between rounds.
-	stateTTL = 10 * time.Minute
-	// confirmKey names the chain's own question in inputRequests and
-	// inputResponses.
-	confirmKey = "mcpwrap_confirm"
-	// statePrefix starts every state the chain seals.
-	statePrefix = "mcpwrap1."
-	// maxStateBytes bounds the state the chain decodes: a longer one is not
-	// its own.
-	maxStateBytes = 4 << 20
-	// maxUsedNonces bounds the memory of confirmation states already used.
-	maxUsedNonces = 10_000
-)
-
-// What a state says of the confirmation its tool needs.
-const (
-	confirmNone  uint8 = iota // the tool needs none, or it was not asked yet
-	confirmAsked              // the user was asked; the next round carries the answer
-	confirmGiven              // the user accepted on an earlier round
-)
-
-// Why a round's state was not used, for the log line's authz reason when
-// the user is asked again.
-const (
-	stateForged   = "state_invalid"  // not sealed with this server's key, or damaged
-	stateExpired  = "state_expired"  // older than stateTTL
-	stateMismatch = "state_mismatch" // sealed for another caller, tool or arguments
-	stateReplayed = "state_replayed" // a confirmation state used before
-)
-
-// states seals and opens the chain's requestStates. One is shared by the
-// chains of one evaluation of the options; safe for concurrent use.
-type states struct {
-	key []byte
-	now func() time.Time
-
-	mu   sync.Mutex
-	used map[string]int64 // nonce → expiry (UnixNano) of confirmation states used
-}
-
-func newStates(key []byte) *states {
-	if len(key) == 0 {
-		key = make([]byte, 32)
-		_, _ = rand.Read(key) // never fails (crypto/rand)
-	}
-	return &states{key: key, now: time.Now, used: map[string]int64{}}
-}
-
-// sealed is what a requestState carries, authenticated.
-type sealed struct {
-	Chain   string `json:"i"`           // the call id of the call's first round
-	Round   int    `json:"r"`           // the round that issued the state, from 1
-	Tool    string `json:"t"`           // the tool's name
-	Args    string `json:"a"`           // hash of the canonical arguments
-	Subject string `json:"s"`           // hash of the caller's subject
-	Expires int64  `json:"e"`           // Unix milliseconds
-	Nonce   string `json:"n"`           // random, single use for a confirmation
-	Confirm uint8  `json:"c,omitempty"` // confirmNone, confirmAsked, confirmGiven
-	Inner   string `json:"h,omitempty"` // the handler's own requestState
 }
 
 // round is what the chain knows of one round of a multi round-trip call:
@@ -113,7 +43,7 @@ type round struct {
 	// chain's that was not used.
 	present, ok bool
 	rejected    string
-	st          sealed
+	st          roundstate.Sealed
 	// reply is the user's answer to the chain's question, when st asked.
 	reply call.Reply
 	// asked says this round's answer is the chain's question; confirmed
@@ -152,14 +82,14 @@ func openRound(ctx context.Context, req *call.Request, cfg *config) *round {
 		return nil
 	}
 	rd := &round{present: true}
-	if !strings.HasPrefix(raw, statePrefix) {
+	if !strings.HasPrefix(raw, roundstate.Prefix) {
 		return rd // the handler's own, from before the chain sealed states
 	}
-	st, why := cfg.states.open(ctx, req, raw)
+	st, why := cfg.states.Open(raw, req.Name, roundstate.ArgumentsHash(req.Raw, req.Args), roundstate.SubjectHash(callerOf(ctx, req).Subject))
 	if why == "" {
 		rd.ok, rd.st = true, st
-		if st.Confirm == confirmAsked {
-			rd.reply = req.Rounds.Reply(req, confirmKey)
+		if st.Confirm == roundstate.ConfirmAsked {
+			rd.reply = req.Rounds.Reply(req, roundstate.ConfirmKey)
 		}
 	} else {
 		rd.rejected = why
@@ -168,111 +98,8 @@ func openRound(ctx context.Context, req *call.Request, cfg *config) *round {
 	// not used still carries it, as unauthenticated as a handler's state
 	// always is without the chain (a tool that needs confirmation never
 	// runs on such a round: it is asked again).
-	req.Rounds.Resume(req, st.Inner, confirmKey)
+	req.Rounds.Resume(req, st.Inner, roundstate.ConfirmKey)
 	return rd
-}
-
-// open checks a sealed state for req; why is "" when it is good, and st
-// holds what it could read either way.
-func (s *states) open(ctx context.Context, req *call.Request, raw string) (st sealed, why string) {
-	if len(raw) > maxStateBytes {
-		return st, stateForged
-	}
-	body, sig, ok := strings.Cut(raw[len(statePrefix):], ".")
-	if !ok {
-		return st, stateForged
-	}
-	payload, err1 := base64.RawURLEncoding.DecodeString(body)
-	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
-	if err1 != nil || err2 != nil || json.Unmarshal(payload, &st) != nil {
-		return sealed{}, stateForged
-	}
-	if !hmac.Equal(mac, s.mac(payload)) {
-		return st, stateForged
-	}
-	now := s.now()
-	switch {
-	case now.UnixMilli() > st.Expires:
-		return st, stateExpired
-	case st.Tool != req.Name || st.Args != argumentsHash(req) || st.Subject != subjectHash(callerOf(ctx, req)):
-		return st, stateMismatch
-	}
-	if st.Confirm != confirmNone && !s.use(st.Nonce, st.Expires, now) {
-		return st, stateReplayed
-	}
-	return st, ""
-}
-
-// use records a confirmation state's nonce as used; false when it was.
-// The memory is bounded: past maxUsedNonces, expired nonces are dropped,
-// then any (a replay of a dropped one within its ten minutes goes
-// unnoticed; it is still bound to its caller, tool and arguments).
-func (s *states) use(nonce string, expires int64, now time.Time) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.used[nonce]; ok {
-		return false
-	}
-	if len(s.used) >= maxUsedNonces {
-		ms := now.UnixMilli()
-		for n, e := range s.used {
-			if e < ms {
-				delete(s.used, n)
-			}
-		}
-		for n := range s.used {
-			if len(s.used) < maxUsedNonces {
-				break
-			}
-			delete(s.used, n)
-		}
-	}
-	s.used[nonce] = expires
-	return true
-}
-
-// seal returns st as a requestState: its JSON and an HMAC-SHA256 of it, in
-// base64url, after statePrefix; it sets the expiry and a fresh nonce.
-func (s *states) seal(st sealed) string {
-	st.Expires = s.now().Add(stateTTL).UnixMilli()
-	var n [12]byte
-	_, _ = rand.Read(n[:])
-	st.Nonce = base64.RawURLEncoding.EncodeToString(n[:])
-	payload, _ := json.Marshal(st) // strings and integers: never fails
-	return statePrefix + base64.RawURLEncoding.EncodeToString(payload) + "." +
-		base64.RawURLEncoding.EncodeToString(s.mac(payload))
-}
-
-func (s *states) mac(payload []byte) []byte {
-	m := hmac.New(sha256.New, s.key)
-	_, _ = m.Write(payload)
-	return m.Sum(nil)
-}
-
-// argumentsHash is the hash of a call's arguments in a canonical form
-// (object keys sorted, numbers as written), so that a state is good only
-// for the arguments it was issued for.
-func argumentsHash(req *call.Request) string {
-	var v any = req.Args
-	if len(req.Raw) > 0 {
-		d := json.NewDecoder(bytes.NewReader(req.Raw))
-		d.UseNumber()
-		if d.Decode(&v) != nil {
-			v = string(req.Raw)
-		}
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		b = nil
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:16])
-}
-
-// subjectHash names a caller in a state without its subject.
-func subjectHash(c authz.Caller) string {
-	sum := sha256.Sum256([]byte(c.Subject))
-	return hex.EncodeToString(sum[:16])
 }
 
 // callerOf is who makes req, as its adapter finds it; the zero Caller when
@@ -289,12 +116,12 @@ func callerOf(ctx context.Context, req *call.Request) authz.Caller {
 // confirmation kept, the handler's own state inside, returned to it.
 func restate(ctx context.Context, req *call.Request, cfg *config, rec *record, o *outcome) {
 	rd := rec.round
-	st := sealed{Chain: rec.id(), Round: rd.next(), Tool: req.Name, Args: argumentsHash(req),
-		Subject: subjectHash(callerOf(ctx, req)), Inner: req.Rounds.ResultState(o.res)}
+	st := roundstate.Sealed{Chain: rec.id(), Round: rd.next(), Tool: req.Name, Args: roundstate.ArgumentsHash(req.Raw, req.Args),
+		Subject: roundstate.SubjectHash(callerOf(ctx, req).Subject), Inner: req.Rounds.ResultState(o.res)}
 	if rd != nil && rd.confirmed {
-		st.Confirm = confirmGiven
+		st.Confirm = roundstate.ConfirmGiven
 	}
-	o.res = req.Rounds.Restate(o.res, cfg.states.seal(st))
+	o.res = req.Rounds.Restate(o.res, cfg.states.Seal(st))
 }
 
 // inputRequired reports whether the call was answered with an
@@ -335,7 +162,7 @@ const (
 // makes for a client before 2026-07-28, are not asked again.
 func confirmedEarlier(rec *record, a *obs.Authz) bool {
 	rd := rec.round
-	if rd == nil || !rd.ok || rd.st.Confirm != confirmGiven {
+	if rd == nil || !rd.ok || rd.st.Confirm != roundstate.ConfirmGiven {
 		return false
 	}
 	a.Decision, rd.confirmed = decisionConfirmed, true
@@ -355,7 +182,7 @@ func noteConfirmed(rec *record) {
 // the tool runs on a round whose state the chain sealed when it asked (or
 // after the user accepted, for the handler's own later rounds) and whose
 // answer accepts, for the same caller, tool and arguments, within
-// stateTTL, once; anything else — a first round, a state forged, expired,
+// roundstate.TTL, once; anything else — a first round, a state forged, expired,
 // used or for another call — is asked (again), never allowed. A refusal
 // or a question is in o.
 func confirmRound(ctx context.Context, req *call.Request, cfg *config, c authz.Confirm, r authz.Request,
@@ -363,10 +190,10 @@ func confirmRound(ctx context.Context, req *call.Request, cfg *config, c authz.C
 	rd := rec.round
 	if rd != nil && rd.ok {
 		switch {
-		case rd.st.Confirm == confirmGiven, rd.st.Confirm == confirmAsked && rd.reply == call.Accepted:
+		case rd.st.Confirm == roundstate.ConfirmGiven, rd.st.Confirm == roundstate.ConfirmAsked && rd.reply == call.Accepted:
 			a.Decision, rd.confirmed = decisionConfirmed, true
 			return true
-		case rd.st.Confirm == confirmAsked && rd.reply != call.Unsupported:
+		case rd.st.Confirm == roundstate.ConfirmAsked && rd.reply != call.Unsupported:
 			declined(r, a, o)
 			return false
 		}
@@ -379,12 +206,12 @@ func confirmRound(ctx context.Context, req *call.Request, cfg *config, c authz.C
 	if rd.present && !rd.ok && rd.rejected == "" {
 		// A state the chain did not seal (made up, or the handler's own
 		// from before the chain sealed states) confirms nothing.
-		a.Reason = stateForged
+		a.Reason = roundstate.Forged
 	}
 	rd.asked = true
-	st := sealed{Chain: rec.id(), Round: rd.next(), Tool: req.Name, Args: argumentsHash(req),
-		Subject: subjectHash(callerOf(ctx, req)), Confirm: confirmAsked}
-	o.res = req.Rounds.Ask(req, confirmKey, confirmMessage(c, r), cfg.states.seal(st))
+	st := roundstate.Sealed{Chain: rec.id(), Round: rd.next(), Tool: req.Name, Args: roundstate.ArgumentsHash(req.Raw, req.Args),
+		Subject: roundstate.SubjectHash(callerOf(ctx, req).Subject), Confirm: roundstate.ConfirmAsked}
+	o.res = req.Rounds.Ask(req, roundstate.ConfirmKey, confirmMessage(c, r), cfg.states.Seal(st))
 	return false
 }
 

@@ -5,9 +5,13 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpwrap/mcpwrap/internal/bulkhead"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/loopguard"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/policy"
+	"github.com/mcpwrap/mcpwrap/internal/roundstate"
+	"github.com/mcpwrap/mcpwrap/internal/shutdown"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap/process"
 )
@@ -48,17 +52,17 @@ type config struct {
 	// named infoName; zero for the Wrapper's own configuration.
 	info     call.Info
 	infoName string
-	fatal    *fatalState
+	fatal    *shutdown.State
 	// workers run the handlers of calls with a timeout.
-	workers *workers
-	bulk    *bulkhead
+	workers *jobPool
+	bulk    *bulkhead.Bulkhead
 	// noBulk is set when WithBulkhead turned the bulkhead off.
 	noBulk bool
 	limit  Limiter // nil: no rate limit
 	// resultLimit caps a handler's result (WithResultLimit). A value
 	// below 0 means no cap.
 	resultLimit int
-	loops       *loops // nil: no repeated-failure guard
+	loops       *loopguard.Guard // nil: no repeated-failure guard
 	// bound is set when the tool's handler checks its arguments' shape
 	// itself (a typed tool, adapter.Tool).
 	bound bool
@@ -68,7 +72,7 @@ type config struct {
 	scopes []string
 	scoped bool
 	// states seals and opens multi round-trip states (WithStateKey).
-	states *states
+	states *roundstate.States
 	// progressIdle and progressCap are WithProgressTimeout's.
 	progressIdle, progressCap time.Duration
 	// taskTimeout and taskLimit are WithTaskTimeout's and
@@ -225,7 +229,7 @@ func WithRetry(p RetryPolicy) Option {
 // set). Without this option a Fatal error is answered and logged but the
 // process keeps running.
 func WithFatalExit(f process.FatalExit) Option {
-	return func(c *config) { c.fatal = newFatalState(f) }
+	return func(c *config) { c.fatal = shutdown.New(f) }
 }
 
 // WithPublicErrors replaces the rule that decides which errors without an
@@ -278,10 +282,10 @@ func newConfig(base config, opts []Option) config {
 		c.budget = newBudget(c.retry.budgetTokens, c.retry.budgetRatio)
 	}
 	if c.workers == nil {
-		c.workers = new(workers)
+		c.workers = new(jobPool)
 	}
 	if c.states == nil {
-		c.states = newStates(nil)
+		c.states = roundstate.New(nil)
 	}
 	if c.taskCounts == nil {
 		c.taskCounts = new(taskCounts)

@@ -79,7 +79,7 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 	rec.rpcCode = rpc.Code
 	rec.log(ctx)
 	if cfg.fatal != nil && o.err.Code() == errs.Fatal {
-		cfg.fatal.trigger(cfg.observer, rec.tool, rec.id(), o.err)
+		cfg.fatal.Trigger(cfg.observer, rec.tool, rec.id(), o.err)
 	}
 	return answer{RPC: rpc}
 }

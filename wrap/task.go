@@ -308,7 +308,7 @@ func (c *config) tasksPerCaller() int {
 // bulkhead's.
 func (c *config) retryAfter() time.Duration {
 	if c.bulk != nil {
-		return c.bulk.retryAfter
+		return c.bulk.RetryAfter()
 	}
 	return time.Second
 }

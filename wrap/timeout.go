@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
+	"github.com/mcpwrap/mcpwrap/internal/workers"
 )
 
 // errTimedOut is the context cause that tells our own timeout apart from the
@@ -99,7 +99,7 @@ func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Du
 }
 
 // job returns a cleared job.
-func (p *workers) job() *job {
+func (p *jobPool) job() *job {
 	if j, ok := p.free.Get().(*job); ok {
 		return j
 	}
@@ -109,78 +109,22 @@ func (p *workers) job() *job {
 // reuse clears a job whose outcome the caller took and keeps it for the
 // next call. (An abandoned job belongs to its handler's goroutine until it
 // returns, and is left to the garbage collector.)
-func (p *workers) reuse(j *job) {
+func (p *jobPool) reuse(j *job) {
 	done := j.done
 	*j = job{done: done}
 	p.free.Put(j)
 }
 
-// workers runs jobs on goroutines that are kept for the next job a short
-// while, so that a call with a timeout does not pay for a new goroutine and
-// for growing its stack, and recycles the jobs. It holds at most maxIdleWorkers idle goroutines,
-// each retiring after idleWorkerTime without work. It is shared by the
-// handlers of one evaluation of the options.
-type workers struct {
-	mu   sync.Mutex
-	idle []*worker
+// jobPool runs the jobs of calls with a timeout (package workers keeps
+// their goroutines for the next job) and recycles the jobs. It is shared
+// by the handlers of one evaluation of the options.
+type jobPool struct {
+	pool workers.Pool[*job]
 	free sync.Pool // of *job
 }
 
-type worker struct{ jobs chan *job }
-
-const (
-	maxIdleWorkers = 64
-	idleWorkerTime = 250 * time.Millisecond
-)
-
-// run starts j on an idle worker, or on a new one.
-func (p *workers) run(j *job) {
-	p.mu.Lock()
-	if n := len(p.idle); n > 0 {
-		w := p.idle[n-1]
-		p.idle[n-1] = nil
-		p.idle = p.idle[:n-1]
-		p.mu.Unlock()
-		w.jobs <- j // buffered: never blocks
-		return
-	}
-	p.mu.Unlock()
-	go p.work(j)
-}
-
-func (p *workers) work(j *job) {
-	w := &worker{jobs: make(chan *job, 1)}
-	var t *time.Timer
-	for {
-		j.run()
-		j = nil
-		p.mu.Lock()
-		if len(p.idle) >= maxIdleWorkers {
-			p.mu.Unlock()
-			return
-		}
-		p.idle = append(p.idle, w)
-		p.mu.Unlock()
-		if t == nil {
-			t = time.NewTimer(idleWorkerTime)
-		} else {
-			t.Reset(idleWorkerTime)
-		}
-		select {
-		case j = <-w.jobs:
-			t.Stop()
-		case <-t.C:
-			p.mu.Lock()
-			if i := slices.Index(p.idle, w); i >= 0 {
-				p.idle = slices.Delete(p.idle, i, i+1)
-				p.mu.Unlock()
-				return
-			}
-			p.mu.Unlock()
-			j = <-w.jobs // a caller took this worker as the timer fired
-		}
-	}
-}
+// run starts j on a kept goroutine, or on a new one.
+func (p *jobPool) run(j *job) { p.pool.Run(j) }
 
 // job is one call's inner layers, run in their own goroutine.
 type job struct {
@@ -205,7 +149,8 @@ const (
 	abandoned
 )
 
-func (j *job) run() {
+// Run runs the job's layers; the workers call it.
+func (j *job) Run() {
 	retry(j.ctx, &j.req, j.next, j.cfg, &j.rec, &j.o)
 	if j.state.CompareAndSwap(running, finished) {
 		j.done <- struct{}{}

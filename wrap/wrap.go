@@ -7,6 +7,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
+	"github.com/mcpwrap/mcpwrap/internal/loopguard"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
@@ -126,12 +127,12 @@ func serve(ctx context.Context, req *call.Request, h handler, cfg *config) answe
 	rec.round = openRound(ctx, req, cfg)
 	ctx = rec.start(ctx, cfg, req, rec.round.chain())
 	var o outcome
-	var lk loopKey
+	var lk loopguard.Key
 	guarded, shared := false, false
 	if cfg.loops != nil {
-		if lk, guarded = cfg.loops.key(ctx, req, cfg.observer); guarded {
+		if lk, guarded = cfg.loops.Key(ctx, req, cfg.observer); guarded {
 			var e *errs.Error
-			if e, shared = cfg.loops.refuse(ctx, lk, cfg.observer); e != nil {
+			if e, shared = cfg.loops.Refuse(ctx, lk, cfg.observer); e != nil {
 				return refuseRepeated(ctx, cfg, &rec, req, e)
 			}
 		}
@@ -151,7 +152,7 @@ func serve(ctx context.Context, req *call.Request, h handler, cfg *config) answe
 	a.Detached = o.detached
 	// An input_required round is neither a failure nor a success.
 	if guarded && o.proto == nil && !ir {
-		cfg.loops.record(ctx, lk, o.err, shared, cfg.observer)
+		cfg.loops.Record(ctx, lk, o.err, shared, cfg.observer)
 	}
 	return a
 }

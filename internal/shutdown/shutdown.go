@@ -1,4 +1,8 @@
-package wrap
+// Package shutdown stops the process the way process.FatalExit says: after
+// an errs.Fatal error (wrap.WithFatalExit) or a signal, new calls are
+// refused, the calls in flight drained, the hooks run and the process
+// exits. The chain's admission (wrap's bulkhead.go) enters and leaves it.
+package shutdown
 
 import (
 	"context"
@@ -18,9 +22,9 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/process"
 )
 
-// fatalState is shared by the handlers built from one evaluation of the
-// options, so that the process stops once.
-type fatalState struct {
+// State is shared by the handlers built from one evaluation of the
+// options, so that the process stops once. It is safe for concurrent use.
+type State struct {
 	f        process.FatalExit
 	once     sync.Once
 	stopping atomic.Bool
@@ -33,7 +37,9 @@ type fatalState struct {
 	obs      atomic.Pointer[obs.Observer]
 }
 
-func newFatalState(f process.FatalExit) *fatalState {
+// New is the state of a process that stops as f says; zero fields take
+// their defaults.
+func New(f process.FatalExit) *State {
 	if f.Drain <= 0 {
 		f.Drain = 10 * time.Second
 	}
@@ -51,7 +57,7 @@ func newFatalState(f process.FatalExit) *fatalState {
 	}
 	f.Hooks = slices.Clone(f.Hooks)
 	f.Signals = slices.Clone(f.Signals)
-	return &fatalState{f: f}
+	return &State{f: f}
 }
 
 // Refusals of calls that arrive while the process stops.
@@ -60,9 +66,9 @@ var (
 	errShuttingDown = errs.New(errs.Unavailable, "the server is shutting down; call again once it has restarted")
 )
 
-// bind gives the stop the observer whose logger writes its lines (the first
+// Bind gives the stop the observer whose logger writes its lines (the first
 // evaluation's) and starts watching the signals.
-func (s *fatalState) bind(o *obs.Observer) {
+func (s *State) Bind(o *obs.Observer) {
 	s.bindOnce.Do(func() {
 		if o != nil {
 			s.obs.Store(o)
@@ -81,10 +87,10 @@ func (s *fatalState) bind(o *obs.Observer) {
 	})
 }
 
-// enter admits a call unless the process is stopping. The count goes up
+// Enter admits a call unless the process is stopping. The count goes up
 // first, so that a drain that has seen stopping set also sees every call
 // admitted before.
-func (s *fatalState) enter() error {
+func (s *State) Enter() error {
 	s.inflight.Add(1)
 	if s.stopping.Load() {
 		s.inflight.Add(-1)
@@ -93,12 +99,13 @@ func (s *fatalState) enter() error {
 	return nil
 }
 
-func (s *fatalState) leave() { s.inflight.Add(-1) }
+// Leave is the end of a call Enter admitted.
+func (s *State) Leave() { s.inflight.Add(-1) }
 
-// trigger starts the stop after a fatal error, once. o is the observer
+// Trigger starts the stop after a fatal error, once. o is the observer
 // of the failed call, which may be the Middleware's rather than the one
 // the stop was bound to: the stop's lines go where the call's line went.
-func (s *fatalState) trigger(o *obs.Observer, tool, callID string, cause error) {
+func (s *State) Trigger(o *obs.Observer, tool, callID string, cause error) {
 	if o == nil {
 		o = s.obs.Load()
 	}
@@ -114,7 +121,7 @@ func (s *fatalState) trigger(o *obs.Observer, tool, callID string, cause error) 
 // start begins the stop, once: it refuses new calls, logs why and leaves
 // the rest to a goroutine, so that the call that triggered it is answered.
 // A non-nil o becomes the observer of every line of the stop.
-func (s *fatalState) start(o *obs.Observer, refusal *errs.Error, code int, msg string, attrs ...slog.Attr) {
+func (s *State) start(o *obs.Observer, refusal *errs.Error, code int, msg string, attrs ...slog.Attr) {
 	s.once.Do(func() {
 		if o != nil {
 			s.obs.Store(o)
@@ -126,7 +133,7 @@ func (s *fatalState) start(o *obs.Observer, refusal *errs.Error, code int, msg s
 	})
 }
 
-func (s *fatalState) stop(code int) {
+func (s *State) stop(code int) {
 	attrs := []slog.Attr{slog.Int("exit_code", code), slog.Int("hooks", len(s.f.Hooks))}
 	t0 := time.Now()
 	drain, cancel := context.WithTimeout(context.Background(), s.f.Drain)
@@ -177,7 +184,7 @@ func runHook(ctx context.Context, h func(context.Context) error) (err error) {
 }
 
 // log writes one error line to the observer's logger, if there is one.
-func (s *fatalState) log(msg string, attrs ...slog.Attr) {
+func (s *State) log(msg string, attrs ...slog.Attr) {
 	// Observer.Log redacts and sanitises like the per-call lines, and does
 	// nothing without an observer or a logger.
 	s.obs.Load().Log(context.Background(), slog.LevelError, msg, attrs...)
@@ -185,7 +192,7 @@ func (s *fatalState) log(msg string, attrs ...slog.Attr) {
 
 // redact scrubs secrets from text bound for the log, as the per-call lines
 // are.
-func (s *fatalState) redact(text string) string {
+func (s *State) redact(text string) string {
 	if o := s.obs.Load(); o != nil {
 		return o.Redactor().String(text)
 	}

@@ -1,0 +1,78 @@
+// Package workers runs jobs on goroutines that are kept for the next job a
+// short while, so that a call with a timeout does not pay for a new
+// goroutine and for growing its stack. A Pool holds at most maxIdle idle
+// goroutines, each retiring after idleTime without work; it is safe for
+// concurrent use, and its zero value is ready.
+package workers
+
+import (
+	"slices"
+	"sync"
+	"time"
+)
+
+// Job is what a Pool runs.
+type Job interface{ Run() }
+
+// Pool runs jobs of type J.
+type Pool[J Job] struct {
+	mu   sync.Mutex
+	idle []*worker[J]
+}
+
+type worker[J Job] struct{ jobs chan J }
+
+const (
+	maxIdle  = 64
+	idleTime = 250 * time.Millisecond
+)
+
+// Run starts j on an idle goroutine, or on a new one.
+func (p *Pool[J]) Run(j J) {
+	p.mu.Lock()
+	if n := len(p.idle); n > 0 {
+		w := p.idle[n-1]
+		p.idle[n-1] = nil
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		w.jobs <- j // buffered: never blocks
+		return
+	}
+	p.mu.Unlock()
+	go p.work(j)
+}
+
+func (p *Pool[J]) work(j J) {
+	w := &worker[J]{jobs: make(chan J, 1)}
+	var t *time.Timer
+	var zero J
+	for {
+		j.Run()
+		j = zero
+		p.mu.Lock()
+		if len(p.idle) >= maxIdle {
+			p.mu.Unlock()
+			return
+		}
+		p.idle = append(p.idle, w)
+		p.mu.Unlock()
+		if t == nil {
+			t = time.NewTimer(idleTime)
+		} else {
+			t.Reset(idleTime)
+		}
+		select {
+		case j = <-w.jobs:
+			t.Stop()
+		case <-t.C:
+			p.mu.Lock()
+			if i := slices.Index(p.idle, w); i >= 0 {
+				p.idle = slices.Delete(p.idle, i, i+1)
+				p.mu.Unlock()
+				return
+			}
+			p.mu.Unlock()
+			j = <-w.jobs // a caller took this worker as the timer fired
+		}
+	}
+}
