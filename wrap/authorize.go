@@ -100,6 +100,15 @@ func authorize(ctx context.Context, req *call.Request, cfg *config, rec *record,
 	if !d.Confirm {
 		return true
 	}
+	return confirmed(ctx, req, cfg, r, a, rec, o)
+}
+
+// confirmed asks the user to confirm a call the policy wants confirmed,
+// on this round (a 2026-07-28 client) or through an elicitation, unless an
+// earlier round did; it reports false, with the answer in o, when the call
+// must not run.
+func confirmed(ctx context.Context, req *call.Request, cfg *config, r authz.Request, a *obs.Authz, rec *record, o *outcome) bool {
+	e := cfg.policy
 	if r.Arguments == nil {
 		r.Arguments = rawArguments(req)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/result"
 )
 
 // finish is the outermost layer of a tool call: it maps the outcome of the
@@ -39,7 +40,7 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 				// o.err stays nil, so the loop guard does not count it.
 				res := errmap.ToResult(large.err, errmap.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: large.side})
 				rec.fail(obs.CodeOutcome(errs.ResultTooLarge), large.err)
-				rec.result = textResult(res.Text)
+				rec.result = result.ErrorText(res.Text)
 				rec.log(ctx)
 				return answer{Error: res}
 			}
@@ -68,7 +69,7 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 			Shown: publicText(o.err, req, cfg)})
 		rec.outcome = obs.OutcomeToolError
 		rec.err, rec.public = o.err, true
-		rec.result = textResult(res.Text)
+		rec.result = result.ErrorText(res.Text)
 		rec.log(ctx)
 		return answer{Error: res}
 	}
@@ -79,7 +80,7 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 	rec.fail(outcome, o.err)
 	res := errmap.ToResult(scrubbed(o.err, req, cfg.red),
 		errmap.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: o.sideEffects})
-	rec.result = textResult(res.Text)
+	rec.result = result.ErrorText(res.Text)
 	rec.log(ctx)
 	if cfg.fatal != nil && o.err.Code() == errs.Fatal {
 		cfg.fatal.Trigger(cfg.observer, rec.tool, rec.id(), o.err)
@@ -259,14 +260,6 @@ func withCallID(res call.Result, id string) call.Result {
 	}
 	return res
 }
-
-// textResult is an error result the chain built, as the observer sees it.
-type textResult string
-
-func (t textResult) Status() call.Status                       { return call.ToolError }
-func (t textResult) Check() error                              { return nil }
-func (t textResult) Text() string                              { return string(t) }
-func (t textResult) MapText(f func(string) string) call.Result { return textResult(f(string(t))) }
 
 // publicText is the text of a plain error the model may read: the one the
 // default rule scrubbed (classify), or, for an error WithPublicErrors

@@ -124,23 +124,18 @@ func WithLoopGuard(g LoopGuard) Option {
 		if lc.Caller == nil {
 			lc.Caller = defaultCaller
 		}
-		if g.Store != nil {
-			lc.Store = loopStore{g.Store}
+		if st := g.Store; st != nil {
+			lc.Store = loopguard.Store{
+				Load: func(ctx context.Context, key string) (loopguard.Record, error) {
+					r, err := st.Load(ctx, key)
+					return loopguard.Record(r), err
+				},
+				Fail: func(ctx context.Context, key string, r loopguard.Record, window time.Duration) error {
+					return st.Fail(ctx, key, LoopRecord(r), window)
+				},
+				Forget: st.Forget,
+			}
 		}
 		c.loops = loopguard.New(lc)
 	}
 }
-
-// loopStore is a LoopStore as the guard's engine knows it.
-type loopStore struct{ s LoopStore }
-
-func (l loopStore) Load(ctx context.Context, key string) (loopguard.Record, error) {
-	r, err := l.s.Load(ctx, key)
-	return loopguard.Record(r), err
-}
-
-func (l loopStore) Fail(ctx context.Context, key string, r loopguard.Record, window time.Duration) error {
-	return l.s.Fail(ctx, key, LoopRecord(r), window)
-}
-
-func (l loopStore) Forget(ctx context.Context, key string) error { return l.s.Forget(ctx, key) }

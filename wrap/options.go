@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/internal/roundstate"
 	"github.com/mcpwrap/mcpwrap/internal/shutdown"
+	"github.com/mcpwrap/mcpwrap/internal/workers"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap/process"
 )
@@ -282,7 +283,7 @@ func newConfig(base config, opts []Option) config {
 		c.budget = newBudget(c.retry.budgetTokens, c.retry.budgetRatio)
 	}
 	if c.workers == nil {
-		c.workers = new(jobPool)
+		c.workers = &jobPool{pool: workers.Pool[*job]{Do: (*job).run}}
 	}
 	if c.states == nil {
 		c.states = roundstate.New(nil)

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/backoff"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
@@ -115,6 +116,30 @@ func retry(ctx context.Context, req *call.Request, next handler, cfg *config, re
 	retryLoop(ctx, req, next, cfg, rec, o)
 }
 
+// skipReason is why the retry after failure n with e does not happen (""
+// when it does), and the wait before it.
+func skipReason(ctx context.Context, cfg *config, e *errs.Error, n int, safe bool) (string, time.Duration) {
+	p := cfg.retry
+	switch {
+	case !safe:
+		return skipUnsafe, 0
+	case n > p.maxRetries:
+		return skipExhausted, 0
+	}
+	ra := e.RetryAfter()
+	delay := p.backoff.Wait(n, ra)
+	if ra > p.maxRetryAfter {
+		return skipRetryAfter, delay
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= delay {
+		return skipDeadline, delay
+	}
+	if !cfg.budget.allow() {
+		return skipBudget, delay
+	}
+	return "", delay
+}
+
 func retryLoop(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome) {
 	p := cfg.retry
 	safe, looked := false, false
@@ -130,27 +155,10 @@ func retryLoop(ctx context.Context, req *call.Request, next handler, cfg *config
 		if !looked {
 			safe, looked = safeToRetry(ctx, cfg, req), true
 		}
-		reason := ""
-		var delay time.Duration
-		switch {
-		case !safe:
+		if !safe {
 			o.sideEffects = errmap.SideEffectsOf(o.err)
-			reason = skipUnsafe
-		case n > p.maxRetries:
-			reason = skipExhausted
-		default:
-			ra := o.err.RetryAfter()
-			delay = p.backoff.Wait(n, ra)
-			if ra > p.maxRetryAfter {
-				reason = skipRetryAfter
-			}
-			if dl, ok := ctx.Deadline(); ok && reason == "" && time.Until(dl) <= delay {
-				reason = skipDeadline
-			}
-			if reason == "" && !cfg.budget.allow() {
-				reason = skipBudget
-			}
 		}
+		reason, delay := skipReason(ctx, cfg, o.err, n, safe)
 		if reason != "" {
 			if n > 1 || reason != skipExhausted {
 				rec.event(ctx, slog.LevelDebug, "retry_skipped",

@@ -149,8 +149,8 @@ const (
 	abandoned
 )
 
-// Run runs the job's layers; the workers call it.
-func (j *job) Run() {
+// run runs the job's layers; the workers call it.
+func (j *job) run() {
 	retry(j.ctx, &j.req, j.next, j.cfg, &j.rec, &j.o)
 	if j.state.CompareAndSwap(running, finished) {
 		j.done <- struct{}{}

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/loopguard"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/result"
 )
 
 // Wrapper holds an evaluated configuration and runs the chain with it. It
@@ -163,7 +164,7 @@ func serve(ctx context.Context, req *call.Request, h handler, cfg *config) answe
 func refuseRepeated(ctx context.Context, cfg *config, rec *record, req *call.Request, e *errs.Error) answer {
 	rec.fail(obs.OutcomeRepeatedFailure, e)
 	res := errmap.ToResult(e, errmap.Call{Tool: rec.tool, ID: rec.id(), SideEffects: errmap.SideEffectsNone})
-	rec.result = textResult(res.Text)
+	rec.result = result.ErrorText(res.Text)
 	rec.log(ctx)
 	return answer{Error: res}
 }

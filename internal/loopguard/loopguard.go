@@ -35,11 +35,11 @@ type Config struct {
 	Caller               func(ctx context.Context, session string, header http.Header) string
 }
 
-// Store is wrap.LoopStore.
-type Store interface {
-	Load(ctx context.Context, key string) (Record, error)
-	Fail(ctx context.Context, key string, r Record, window time.Duration) error
-	Forget(ctx context.Context, key string) error
+// Store is wrap.LoopStore's methods; a Store without Load is none.
+type Store struct {
+	Load   func(ctx context.Context, key string) (Record, error)
+	Fail   func(ctx context.Context, key string, r Record, window time.Duration) error
+	Forget func(ctx context.Context, key string) error
 }
 
 // Record is wrap.LoopRecord.
@@ -207,7 +207,7 @@ func storeKey(k Key) string {
 // load reads k's record from the store; ok is false without a store or
 // while it fails, and the guard uses its own memory then.
 func (l *Guard) load(ctx context.Context, k Key, o *obs.Observer) (Record, bool) {
-	if l.g.Store == nil || !l.storeUp() {
+	if l.g.Store.Load == nil || !l.storeUp() {
 		return Record{}, false
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeWait)
@@ -256,29 +256,13 @@ func (l *Guard) counts(code errs.Code) bool {
 func (l *Guard) Record(ctx context.Context, k Key, failed *errs.Error, shared bool, o *obs.Observer) {
 	now := l.now()
 	counts := failed != nil && l.counts(failed.Code())
-	msg := ""
+	var msg string
 	var retryAt time.Time
 	if counts {
-		if failed.Code().Public() {
-			msg = failed.Message()
-			if len(msg) > 512 {
-				msg = msg[:512] + "…"
-			}
-		}
-		if ra := failed.RetryAfter(); ra > 0 {
-			retryAt = now.Add(ra)
-		}
+		msg, retryAt = remembered(failed, now)
 	}
-	if l.g.Store != nil && (counts || shared) && l.storeUp() {
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeWait)
-		var err error
-		if counts {
-			err = l.g.Store.Fail(sctx, storeKey(k), Record{Code: failed.Code(), Count: 1, RetryAt: retryAt, Message: msg}, l.g.Window)
-		} else {
-			err = l.g.Store.Forget(sctx, storeKey(k))
-		}
-		cancel()
-		l.storeAnswered(ctx, err, o)
+	if l.g.Store.Load != nil && (counts || shared) && l.storeUp() {
+		l.share(ctx, k, failed, counts, msg, retryAt, o)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -308,6 +292,36 @@ func (l *Guard) Record(ctx context.Context, k Key, failed *errs.Error, shared bo
 	}
 	l.entries[k] = l.lru.PushFront(&entry{key: k, code: failed.Code(), count: 1, first: now, retryAt: retryAt, message: msg})
 	l.byCaller[k.caller]++
+}
+
+// remembered is what the guard keeps of a failure that counts: the
+// message the model was shown (when it may read it, at most 512 bytes)
+// and when the failure said to retry.
+func remembered(failed *errs.Error, now time.Time) (msg string, retryAt time.Time) {
+	if failed.Code().Public() {
+		msg = failed.Message()
+		if len(msg) > 512 {
+			msg = msg[:512] + "…"
+		}
+	}
+	if ra := failed.RetryAfter(); ra > 0 {
+		retryAt = now.Add(ra)
+	}
+	return msg, retryAt
+}
+
+// share tells the store of a failure that counts, or that the call no
+// longer fails.
+func (l *Guard) share(ctx context.Context, k Key, failed *errs.Error, counts bool, msg string, retryAt time.Time, o *obs.Observer) {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeWait)
+	defer cancel()
+	var err error
+	if counts {
+		err = l.g.Store.Fail(sctx, storeKey(k), Record{Code: failed.Code(), Count: 1, RetryAt: retryAt, Message: msg}, l.g.Window)
+	} else {
+		err = l.g.Store.Forget(sctx, storeKey(k))
+	}
+	l.storeAnswered(ctx, err, o)
 }
 
 // evictCaller forgets the caller's least recently failed call.

@@ -244,3 +244,34 @@ func (t Of[R, C, S]) AppendText(txt string) call.Result {
 	c := s.Contents(t.R)
 	return Of[R, C, S]{s.WithContents(t.R, append(c[:len(c):len(c)], s.NewText(txt)))}
 }
+
+// Value is a result the chain passes on as it is — a resource's contents,
+// a prompt, another method's result: a success with no text to scrub.
+type Value[T any] struct{ V T }
+
+// Status is call.Success.
+func (Value[T]) Status() call.Status { return call.Success }
+
+// Check is nil: there is nothing to check.
+func (Value[T]) Check() error { return nil }
+
+// Text is empty: there is no text to scrub.
+func (Value[T]) Text() string { return "" }
+
+// MapText returns v as it is.
+func (v Value[T]) MapText(func(string) string) call.Result { return v }
+
+// ErrorText is an error result the chain built, as the observer sees it.
+type ErrorText string
+
+// Status is call.ToolError.
+func (t ErrorText) Status() call.Status { return call.ToolError }
+
+// Check is nil: the chain built it.
+func (t ErrorText) Check() error { return nil }
+
+// Text is the result's text.
+func (t ErrorText) Text() string { return string(t) }
+
+// MapText is the result with f applied to its text.
+func (t ErrorText) MapText(f func(string) string) call.Result { return ErrorText(f(string(t))) }

@@ -2,7 +2,7 @@
 // short while, so that a call with a timeout does not pay for a new
 // goroutine and for growing its stack. A Pool holds at most maxIdle idle
 // goroutines, each retiring after idleTime without work; it is safe for
-// concurrent use, and its zero value is ready.
+// concurrent use.
 package workers
 
 import (
@@ -11,16 +11,15 @@ import (
 	"time"
 )
 
-// Job is what a Pool runs.
-type Job interface{ Run() }
-
-// Pool runs jobs of type J.
-type Pool[J Job] struct {
+// Pool runs jobs of type J with Do, which must be set before the first
+// Run.
+type Pool[J any] struct {
+	Do   func(J)
 	mu   sync.Mutex
 	idle []*worker[J]
 }
 
-type worker[J Job] struct{ jobs chan J }
+type worker[J any] struct{ jobs chan J }
 
 const (
 	maxIdle  = 64
@@ -47,7 +46,7 @@ func (p *Pool[J]) work(j J) {
 	var t *time.Timer
 	var zero J
 	for {
-		j.Run()
+		p.Do(j)
 		j = zero
 		p.mu.Lock()
 		if len(p.idle) >= maxIdle {

@@ -3,6 +3,14 @@
 // exported method of an exported type, over every module, leaving out
 // internal/, examples/, cmd/, tools/, scripts/ and testdata/.
 //
+// What it leaves out, and why: the fields of exported structs and the
+// methods of exported interfaces (they are part of their type, one name
+// each in api/*.txt), and the exported methods of unexported types. Those
+// implement an interface (error's Error, io.Writer's Write, an SDK's
+// hook): a user cannot name the type, so they add nothing to learn. A
+// count that takes them in — the issue that set the 350 bound did — is
+// the last line, "with methods of unexported types", for comparison.
+//
 //	go run ./scripts/surface          # one line per package, then the total
 //	go run ./scripts/surface -max 350 # exit 1 above 350
 package main
@@ -25,7 +33,7 @@ func main() {
 	max := flag.Int("max", 0, "exit 1 when the total exceeds this (0: no limit)")
 	names := flag.Bool("names", false, "list every name")
 	flag.Parse()
-	counts, err := count(*root)
+	counts, hidden, err := count(*root)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "surface:", err)
 		os.Exit(2)
@@ -47,6 +55,7 @@ func main() {
 		total += len(counts[d])
 	}
 	fmt.Printf("%4d total\n", total)
+	fmt.Printf("%4d with methods of unexported types (%d of them)\n", total+hidden, hidden)
 	if *max > 0 && total > *max {
 		fmt.Fprintf(os.Stderr, "surface: %d exported names, more than %d\n", total, *max)
 		os.Exit(1)
@@ -55,7 +64,8 @@ func main() {
 
 var skip = map[string]bool{"internal": true, "examples": true, "cmd": true, "tools": true, "scripts": true, "testdata": true}
 
-func count(root string) (map[string][]string, error) {
+func count(root string) (map[string][]string, int, error) {
+	hidden := 0
 	out := map[string][]string{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -79,17 +89,18 @@ func count(root string) (map[string][]string, error) {
 			if name == "main" {
 				continue
 			}
-			if n := exported(p); len(n) > 0 {
+			n, h := exported(p)
+			hidden += h
+			if len(n) > 0 {
 				out[rel] = append(out[rel], n...)
 			}
 		}
 		return nil
 	})
-	return out, err
+	return out, hidden, err
 }
 
-func exported(p *ast.Package) []string {
-	var out []string
+func exported(p *ast.Package) (out []string, hidden int) {
 	types := map[string]bool{}
 	for _, f := range p.Files {
 		for _, decl := range f.Decls {
@@ -124,10 +135,12 @@ func exported(p *ast.Package) []string {
 			}
 			if r := recvName(fn.Recv.List[0].Type); types[r] {
 				out = append(out, "method "+r+"."+fn.Name.Name)
+			} else {
+				hidden++
 			}
 		}
 	}
-	return out
+	return out, hidden
 }
 
 func recvName(e ast.Expr) string {

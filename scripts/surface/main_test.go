@@ -10,7 +10,7 @@ import (
 // TestCountsWhatGoDocShows checks the counting rule on a small tree: every
 // exported top-level name and every exported method of an exported type,
 // no test files, nothing under internal/, examples/ or cmd/, no methods of
-// unexported types.
+// unexported types (counted apart).
 func TestCountsWhatGoDocShows(t *testing.T) {
 	root := t.TempDir()
 	write := func(path, src string) {
@@ -41,9 +41,12 @@ func f() {}
 	write("examples/e/e.go", "package e\nfunc Example() {}\n")
 	write("cmd/tool/main.go", "package main\nfunc Main() {}\n")
 
-	got, err := count(root)
+	got, hidden, err := count(root)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if hidden != 1 {
+		t.Errorf("left out %d methods of unexported types, want 1 (hidden.Shown)", hidden)
 	}
 	names := got["pub"]
 	sort.Strings(names)

@@ -56,65 +56,84 @@ func argumentError(err error) (error, bool) {
 // chain: the innermost path names the parameter, the rule is the keyword
 // before the last colon-separated sentence.
 func schemaViolations(s string) []errs.Violation {
-	path := ""
-	for {
-		r, ok := strings.CutPrefix(s, "validating ")
-		if !ok {
-			break
-		}
-		p, tail, ok := strings.Cut(r, ": ")
-		if !ok {
-			break
-		}
-		if p != "root" {
-			path = p
-		}
-		s = tail
-	}
+	path, s := innermostPath(s)
 	if u, ok := strings.CutPrefix(s, "unmarshaling arguments: "); ok {
 		return []errs.Violation{{Parameter: "arguments", Rule: "json", Message: "the arguments are not a JSON object: " + u}}
 	}
 	param := parameterOf(path)
 	if list, ok := strings.CutPrefix(s, "unexpected additional properties "); ok {
 		if names, ok := quotedList(list); ok {
-			out := make([]errs.Violation, 0, len(names))
-			for _, n := range names {
-				p := joinParam(param, n)
-				out = append(out, errs.Violation{Parameter: p, Rule: "unknown", Message: "unknown parameter " + strconv.Quote(p)})
-			}
-			return out
+			return perName(param, names, "unknown", func(p string) string { return "unknown parameter " + strconv.Quote(p) })
 		}
 	}
 	rule, msg, ok := strings.Cut(s, ": ")
 	if !ok || strings.ContainsAny(rule, " \"") {
 		rule, msg = "schema", s
 	}
-	if rule == "required" {
-		if names, ok := missing(msg); ok {
-			out := make([]errs.Violation, 0, len(names))
-			for _, n := range names {
-				out = append(out, errs.Violation{Parameter: joinParam(param, n), Rule: "required",
-					Message: "parameter " + strconv.Quote(joinParam(param, n)) + " is required"})
-			}
-			return out
-		}
-	}
-	if rule == "type" && param != "" {
-		// "three has type \"string\", want \"integer\"": said the way
-		// package validate says it, without echoing the value.
-		if i := strings.LastIndex(msg, ` has type "`); i >= 0 {
-			got, want, ok := strings.Cut(msg[i+len(` has type "`):], `", want "`)
-			if ok {
-				want = strings.TrimSuffix(want, `"`)
-				return []errs.Violation{{Parameter: param, Rule: "type", Expected: article(want), Got: got,
-					Message: "parameter " + strconv.Quote(param) + " must be " + article(want) + ", got " + article(got)}}
-			}
-		}
+	if v, ok := ruleViolations(param, rule, msg); ok {
+		return v
 	}
 	if param == "" {
 		return []errs.Violation{{Parameter: "arguments", Rule: rule, Message: "the arguments fail " + rule + ": " + msg}}
 	}
 	return []errs.Violation{{Parameter: param, Rule: rule, Message: "parameter " + strconv.Quote(param) + " fails " + rule + ": " + msg}}
+}
+
+// innermostPath reads the "validating <path>: " prefixes of s: the last
+// path that is not the root, and what follows them.
+func innermostPath(s string) (path, rest string) {
+	for {
+		r, ok := strings.CutPrefix(s, "validating ")
+		if !ok {
+			return path, s
+		}
+		p, tail, ok := strings.Cut(r, ": ")
+		if !ok {
+			return path, s
+		}
+		if p != "root" {
+			path = p
+		}
+		s = tail
+	}
+}
+
+// ruleViolations says a required or type failure the way package validate
+// says it; ok is false for other rules, or a sentence it cannot read.
+func ruleViolations(param, rule, msg string) ([]errs.Violation, bool) {
+	switch {
+	case rule == "required":
+		names, ok := missing(msg)
+		if !ok {
+			return nil, false
+		}
+		return perName(param, names, "required", func(p string) string { return "parameter " + strconv.Quote(p) + " is required" }), true
+	case rule == "type" && param != "":
+		// "three has type \"string\", want \"integer\"": without echoing the
+		// value.
+		i := strings.LastIndex(msg, ` has type "`)
+		if i < 0 {
+			return nil, false
+		}
+		got, want, ok := strings.Cut(msg[i+len(` has type "`):], `", want "`)
+		if !ok {
+			return nil, false
+		}
+		want = strings.TrimSuffix(want, `"`)
+		return []errs.Violation{{Parameter: param, Rule: "type", Expected: article(want), Got: got,
+			Message: "parameter " + strconv.Quote(param) + " must be " + article(want) + ", got " + article(got)}}, true
+	}
+	return nil, false
+}
+
+// perName is one violation of rule for each of names under param.
+func perName(param string, names []string, rule string, message func(p string) string) []errs.Violation {
+	out := make([]errs.Violation, 0, len(names))
+	for _, n := range names {
+		p := joinParam(param, n)
+		out = append(out, errs.Violation{Parameter: p, Rule: rule, Message: message(p)})
+	}
+	return out
 }
 
 // parameterOf turns a schema path (/properties/a/items/properties/b) into

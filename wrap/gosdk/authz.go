@@ -119,6 +119,7 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, hints *c
 		}
 		return d.Verdict != policy.Hidden
 	}
+	readable := func(uri string) bool { return visible(policy.ResourcesRead, uri, authz.Annotations{}) }
 	switch r := res.(type) {
 	case *mcp.ListToolsResult:
 		if r == nil {
@@ -126,15 +127,9 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, hints *c
 		}
 		cp := *r
 		hints.private(ctx, o, "tools/list", &cp.Cacheable)
-		cp.Tools = nil
-		for _, t := range r.Tools {
-			if t != nil && visible(policy.ToolsCall, t.Name, policy.AnnotationsOf(infoOf(t))) {
-				cp.Tools = append(cp.Tools, t)
-			}
-		}
-		if cp.Tools == nil {
-			cp.Tools = []*mcp.Tool{}
-		}
+		cp.Tools = visibleOnly(r.Tools, func(t *mcp.Tool) bool {
+			return visible(policy.ToolsCall, t.Name, policy.AnnotationsOf(infoOf(t)))
+		})
 		return &cp
 	case *mcp.ListPromptsResult:
 		if r == nil {
@@ -142,12 +137,7 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, hints *c
 		}
 		cp := *r
 		hints.private(ctx, o, "prompts/list", &cp.Cacheable)
-		cp.Prompts = []*mcp.Prompt{}
-		for _, p := range r.Prompts {
-			if p != nil && visible(policy.PromptsGet, p.Name, authz.Annotations{}) {
-				cp.Prompts = append(cp.Prompts, p)
-			}
-		}
+		cp.Prompts = visibleOnly(r.Prompts, func(p *mcp.Prompt) bool { return visible(policy.PromptsGet, p.Name, authz.Annotations{}) })
 		return &cp
 	case *mcp.ListResourcesResult:
 		if r == nil {
@@ -155,12 +145,7 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, hints *c
 		}
 		cp := *r
 		hints.private(ctx, o, "resources/list", &cp.Cacheable)
-		cp.Resources = []*mcp.Resource{}
-		for _, x := range r.Resources {
-			if x != nil && visible(policy.ResourcesRead, x.URI, authz.Annotations{}) {
-				cp.Resources = append(cp.Resources, x)
-			}
-		}
+		cp.Resources = visibleOnly(r.Resources, func(x *mcp.Resource) bool { return readable(x.URI) })
 		return &cp
 	case *mcp.ListResourceTemplatesResult:
 		if r == nil {
@@ -168,15 +153,22 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, hints *c
 		}
 		cp := *r
 		hints.private(ctx, o, "resources/templates/list", &cp.Cacheable)
-		cp.ResourceTemplates = []*mcp.ResourceTemplate{}
-		for _, x := range r.ResourceTemplates {
-			if x != nil && visible(policy.ResourcesRead, x.URITemplate, authz.Annotations{}) {
-				cp.ResourceTemplates = append(cp.ResourceTemplates, x)
-			}
-		}
+		cp.ResourceTemplates = visibleOnly(r.ResourceTemplates, func(x *mcp.ResourceTemplate) bool { return readable(x.URITemplate) })
 		return &cp
 	}
 	return res
+}
+
+// visibleOnly is the items of xs, not nil, that see keeps; never nil
+// itself (a list answers [], not null).
+func visibleOnly[T any](xs []*T, see func(*T) bool) []*T {
+	out := []*T{}
+	for _, x := range xs {
+		if x != nil && see(x) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // serveSubscribe makes resources/subscribe follow e as resources/read

@@ -13,6 +13,8 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -42,64 +44,87 @@ func newMiddleware(w *wrap.Wrapper, has handlers) mcp.Middleware {
 	if w == nil {
 		w = wrap.New()
 	}
-	serve := adapter.Chain(w)
-	e, o := adapter.Policy(w), adapter.Observer(w)
-	hints := new(cacheHints)
+	m := &methods{w: w, serve: adapter.Chain(w), e: adapter.Policy(w), o: adapter.Observer(w), hints: new(cacheHints), has: has}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			switch r := req.(type) {
-			case *mcp.ListToolsRequest, *mcp.ListPromptsRequest, *mcp.ListResourcesRequest, *mcp.ListResourceTemplatesRequest:
-				if e == nil {
-					break
-				}
-				res, err := next(ctx, method, req)
-				if err != nil {
+			if m.e != nil {
+				if res, ok, err := m.policyMethod(ctx, method, req, next); ok {
 					return res, err
 				}
-				return filterList(ctx, e, o, hints, req, res), nil
-			case *mcp.CompleteRequest:
-				if e == nil {
-					break
-				}
-				return serveComplete(ctx, e, has.complete, method, r, next)
-			case *mcp.SubscribeRequest:
-				if e == nil {
-					break
-				}
-				return serveSubscribe(ctx, e, has.subscribe, method, r, next)
-			case *mcp.SubscriptionsListenRequest:
-				if e == nil {
-					break
-				}
-				return next(ctx, method, listenable(ctx, e, r))
-			case *mcp.CallToolRequest:
-				if r.Params == nil {
-					break
-				}
-				if adapter.Own(w, r.Params.Name) {
-					// The tool's own handler (AddTool) must not run the
-					// chain a second time.
-					ctx = context.WithValue(ctx, servedKey{}, w)
-				}
-				return serveTool(ctx, serve, r, toolNext{method: method, next: next})
-			case *mcp.ReadResourceRequest:
-				if r.Params == nil {
-					break
-				}
-				res, err := serveResource(ctx, serve, method, r, next)
-				if e != nil {
-					res = hints.privateRead(ctx, o, res)
-				}
+			}
+			if res, ok, err := m.chainMethod(ctx, method, req, next); ok {
 				return res, err
-			case *mcp.GetPromptRequest:
-				if r.Params == nil {
-					break
-				}
-				return servePrompt(ctx, serve, method, r, next)
 			}
 			return next(ctx, method, req)
 		}
 	}
+}
+
+// methods is what newMiddleware's handlers share.
+type methods struct {
+	w     *wrap.Wrapper
+	serve adapter.Serve
+	e     *policy.Engine
+	o     *obs.Observer
+	hints *cacheHints
+	has   handlers
+}
+
+// policyMethod serves the methods only a policy changes: the lists,
+// completion/complete and the subscriptions; ok is false for the others.
+func (m *methods) policyMethod(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (res mcp.Result, ok bool, err error) {
+	switch r := req.(type) {
+	case *mcp.ListToolsRequest, *mcp.ListPromptsRequest, *mcp.ListResourcesRequest, *mcp.ListResourceTemplatesRequest:
+		res, err := next(ctx, method, req)
+		if err != nil {
+			return res, true, err
+		}
+		return filterList(ctx, m.e, m.o, m.hints, req, res), true, nil
+	case *mcp.CompleteRequest:
+		res, err := serveComplete(ctx, m.e, m.has.complete, method, r, next)
+		return res, true, err
+	case *mcp.SubscribeRequest:
+		res, err := serveSubscribe(ctx, m.e, m.has.subscribe, method, r, next)
+		return res, true, err
+	case *mcp.SubscriptionsListenRequest:
+		res, err := next(ctx, method, listenable(ctx, m.e, r))
+		return res, true, err
+	}
+	return nil, false, nil
+}
+
+// chainMethod runs the chain for a tools/call, resources/read or
+// prompts/get; ok is false for other methods and requests without params.
+func (m *methods) chainMethod(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (res mcp.Result, ok bool, err error) {
+	switch r := req.(type) {
+	case *mcp.CallToolRequest:
+		if r.Params == nil {
+			return nil, false, nil
+		}
+		if adapter.Own(m.w, r.Params.Name) {
+			// The tool's own handler (AddTool) must not run the chain a
+			// second time.
+			ctx = context.WithValue(ctx, servedKey{}, m.w)
+		}
+		res, err := serveTool(ctx, m.serve, r, toolNext{method: method, next: next})
+		return res, true, err
+	case *mcp.ReadResourceRequest:
+		if r.Params == nil {
+			return nil, false, nil
+		}
+		res, err := serveResource(ctx, m.serve, method, r, next)
+		if m.e != nil {
+			res = m.hints.privateRead(ctx, m.o, res)
+		}
+		return res, true, err
+	case *mcp.GetPromptRequest:
+		if r.Params == nil {
+			return nil, false, nil
+		}
+		res, err := servePrompt(ctx, m.serve, method, r, next)
+		return res, true, err
+	}
+	return nil, false, nil
 }
 
 // servedKey marks a call the attached Wrapper's chain serves, for the

@@ -37,56 +37,67 @@ func registered(ctx context.Context, r *call.Request) (name string, ok bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lookupTimeout)
 	defer cancel()
-	extra := mc.m.GetExtra()
 	if r.Kind == call.Prompt {
-		found := mc.each(ctx, "prompts/list", func(cursor string) mcp.Request {
-			return &mcp.ListPromptsRequest{Session: ss, Extra: extra, Params: &mcp.ListPromptsParams{Cursor: cursor}}
-		}, func(res mcp.Result) []string {
-			var out []string
-			if l, ok := res.(*mcp.ListPromptsResult); ok && l != nil {
-				for _, p := range l.Prompts {
-					if p != nil {
-						out = append(out, p.Name)
-					}
-				}
-			}
-			return out
-		}, func(n string) bool { return n == r.Name })
-		return found, found != ""
+		name = registeredPrompt(ctx, mc, ss, r.Name)
+	} else {
+		name = registeredResource(ctx, mc, ss, r.Name)
 	}
+	return name, name != ""
+}
+
+// registeredPrompt is the prompt the server lists under name, or "".
+func registeredPrompt(ctx context.Context, mc *methodCall, ss *mcp.ServerSession, name string) string {
+	extra := mc.m.GetExtra()
+	return mc.each(ctx, "prompts/list", func(cursor string) mcp.Request {
+		return &mcp.ListPromptsRequest{Session: ss, Extra: extra, Params: &mcp.ListPromptsParams{Cursor: cursor}}
+	}, func(res mcp.Result) []string {
+		l, _ := res.(*mcp.ListPromptsResult)
+		if l == nil {
+			return nil
+		}
+		return namesOf(l.Prompts, func(p *mcp.Prompt) string { return p.Name })
+	}, func(n string) bool { return n == name })
+}
+
+// registeredResource is the resource the server lists at uri, or the
+// template that matches it, or "".
+func registeredResource(ctx context.Context, mc *methodCall, ss *mcp.ServerSession, uri string) string {
+	extra := mc.m.GetExtra()
 	found := mc.each(ctx, "resources/list", func(cursor string) mcp.Request {
 		return &mcp.ListResourcesRequest{Session: ss, Extra: extra, Params: &mcp.ListResourcesParams{Cursor: cursor}}
 	}, func(res mcp.Result) []string {
-		var out []string
-		if l, ok := res.(*mcp.ListResourcesResult); ok && l != nil {
-			for _, x := range l.Resources {
-				if x != nil {
-					out = append(out, x.URI)
-				}
-			}
+		l, _ := res.(*mcp.ListResourcesResult)
+		if l == nil {
+			return nil
 		}
-		return out
-	}, func(uri string) bool { return uri == r.Name })
+		return namesOf(l.Resources, func(x *mcp.Resource) string { return x.URI })
+	}, func(u string) bool { return u == uri })
 	if found != "" {
-		return found, true
+		return found
 	}
-	found = mc.each(ctx, "resources/templates/list", func(cursor string) mcp.Request {
+	return mc.each(ctx, "resources/templates/list", func(cursor string) mcp.Request {
 		return &mcp.ListResourceTemplatesRequest{Session: ss, Extra: extra, Params: &mcp.ListResourceTemplatesParams{Cursor: cursor}}
 	}, func(res mcp.Result) []string {
-		var out []string
-		if l, ok := res.(*mcp.ListResourceTemplatesResult); ok && l != nil {
-			for _, x := range l.ResourceTemplates {
-				if x != nil {
-					out = append(out, x.URITemplate)
-				}
-			}
+		l, _ := res.(*mcp.ListResourceTemplatesResult)
+		if l == nil {
+			return nil
 		}
-		return out
+		return namesOf(l.ResourceTemplates, func(x *mcp.ResourceTemplate) string { return x.URITemplate })
 	}, func(raw string) bool {
 		t, err := uritemplate.New(raw)
-		return err == nil && t.Regexp().MatchString(r.Name)
+		return err == nil && t.Regexp().MatchString(uri)
 	})
-	return found, found != ""
+}
+
+// namesOf is the names of the items of xs that are not nil.
+func namesOf[T any](xs []*T, name func(*T) string) []string {
+	var out []string
+	for _, x := range xs {
+		if x != nil {
+			out = append(out, name(x))
+		}
+	}
+	return out
 }
 
 // each reads the pages of a list method until match accepts one of the

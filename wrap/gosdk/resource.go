@@ -10,6 +10,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
+	"github.com/mcpwrap/mcpwrap/internal/result"
 )
 
 // methodCall is one resources/read or prompts/get on its way through the
@@ -53,7 +54,7 @@ func handleMethod(ctx context.Context, r *call.Request) (call.Result, error) {
 	if isNil(res) {
 		return nil, nil
 	}
-	return methodResult{res}, nil
+	return methodResult{V: res}, nil
 }
 
 // isNil reports whether a result is missing: nil, or a typed nil pointer
@@ -80,7 +81,7 @@ func requestAnswer(a call.Answer) (mcp.Result, error) {
 	case a.RPC != nil:
 		return nil, rpcError(a.RPC)
 	case a.Result != nil:
-		return a.Result.(methodResult).r, nil
+		return a.Result.(methodResult).V, nil
 	}
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "mcpwrap: empty answer"} // unreachable
 }
@@ -95,9 +96,4 @@ func rpcError(e *errmap.RPCError) *jsonrpc.Error {
 }
 
 // methodResult is a resource's or prompt's result seen by the chain.
-type methodResult struct{ r mcp.Result }
-
-func (methodResult) Status() call.Status                       { return call.Success }
-func (methodResult) Check() error                              { return nil }
-func (methodResult) Text() string                              { return "" }
-func (m methodResult) MapText(func(string) string) call.Result { return m }
+type methodResult = result.Value[mcp.Result]

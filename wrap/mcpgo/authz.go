@@ -12,8 +12,10 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo/internal/content"
 )
 
 // identify is who calls: the Caller a verifier in front of mcp-go's HTTP
@@ -77,15 +79,6 @@ func (h *hiddenTool) Error() string {
 
 func (h *hiddenTool) Unwrap() error { return server.ErrToolNotFound }
 
-// confirmSchema asks for one boolean.
-var confirmSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"confirm": map[string]any{"type": "boolean", "title": "Allow", "description": "Allow this call to run"},
-	},
-	"required": []string{"confirm"},
-}
-
 // ask asks the user through MCP elicitation (elicitation/create) whether
 // the call may run. A client that did not declare the capability, or a
 // session that cannot send requests to its client (stateless HTTP),
@@ -101,7 +94,7 @@ func ask(ctx context.Context, _ *call.Request, msg string) (call.Reply, error) {
 	if ci, ok := sess.(server.SessionWithClientInfo); ok && ci.GetClientCapabilities().Elicitation == nil {
 		return call.Unsupported, nil
 	}
-	res, err := s.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{Message: msg, RequestedSchema: confirmSchema}})
+	res, err := s.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{Message: msg, RequestedSchema: content.ConfirmSchema}})
 	switch {
 	case errors.Is(err, server.ErrElicitationNotSupported), errors.Is(err, server.ErrServerInitiatedRequestUnsupported),
 		errors.Is(err, server.ErrNoActiveSession):
@@ -109,7 +102,7 @@ func ask(ctx context.Context, _ *call.Request, msg string) (call.Reply, error) {
 	case err != nil:
 		return call.Cancelled, err
 	}
-	return reply(res.Action, res.Content), nil
+	return content.Reply(res.Action, res.Content), nil
 }
 
 // authorizeLists makes mcp-go's lists follow w's policy: tools and prompts
@@ -124,22 +117,30 @@ func authorizeLists(s *server.MCPServer, w any, a *attached) {
 	// The filters see what the server registered, a list's or a call's:
 	// what the policy denies to every caller is warned of there, once.
 	o := adapter.Observer(w)
-	server.WithToolFilter(func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
+	server.WithToolFilter(toolFilter(e, o, a))(s)
+	server.WithPromptFilter(promptFilter(e, o))(s)
+	authorizeCompletion(s, e)
+	warnRegistered(s, e, o)
+	h := s.GetHooks()
+	if h == nil {
+		h = &server.Hooks{}
+		server.WithHooks(h)(s)
+	}
+	privateLists(s, h, o)
+	guardLateCompletion(s, h, e, o)
+	authorizeSubscriptions(h, e)
+	filterResourceLists(h, e, o)
+}
+
+// toolFilter is the tools/list and tools/call filter of e's policy.
+func toolFilter(e *policy.Engine, o *obs.Observer, a *attached) server.ToolFilterFunc {
+	return func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 		c := identify(ctx, nil)
 		visible := func(t *mcp.Tool) bool {
 			if t.Name == refusedTool { // the tool filter of task.go decides
 				return a.mayCallRefusedTool(ctx)
 			}
-			r := authz.Request{Method: policy.ToolsCall, Name: t.Name, Listing: true}
-			if e.Annotated() {
-				r.Annotations = toolAnnotations(*t)
-			}
-			d := e.Decide(ctx, c, r)
-			if d.Reason == policy.ReasonUndeclared || d.Reason == policy.ReasonReadOnly {
-				r.Annotations = toolAnnotations(*t)
-				e.Warn(ctx, o, r)
-			}
-			return d.Verdict != policy.Hidden
+			return toolVisible(ctx, e, o, c, t)
 		}
 		if len(tools) == 1 { // a call's check, or a one-tool list: no copy
 			if visible(&tools[0]) {
@@ -154,8 +155,27 @@ func authorizeLists(s *server.MCPServer, w any, a *attached) {
 			}
 		}
 		return out
-	})(s)
-	server.WithPromptFilter(func(ctx context.Context, prompts []mcp.Prompt) []mcp.Prompt {
+	}
+}
+
+// toolVisible reports whether c may see t, warning once of a tool the
+// policy leaves undeclared or denies as not read-only.
+func toolVisible(ctx context.Context, e *policy.Engine, o *obs.Observer, c authz.Caller, t *mcp.Tool) bool {
+	r := authz.Request{Method: policy.ToolsCall, Name: t.Name, Listing: true}
+	if e.Annotated() {
+		r.Annotations = toolAnnotations(*t)
+	}
+	d := e.Decide(ctx, c, r)
+	if d.Reason == policy.ReasonUndeclared || d.Reason == policy.ReasonReadOnly {
+		r.Annotations = toolAnnotations(*t)
+		e.Warn(ctx, o, r)
+	}
+	return d.Verdict != policy.Hidden
+}
+
+// promptFilter is the prompts/list and prompts/get filter of e's policy.
+func promptFilter(e *policy.Engine, o *obs.Observer) server.PromptFilterFunc {
+	return func(ctx context.Context, prompts []mcp.Prompt) []mcp.Prompt {
 		c := identify(ctx, nil)
 		out := make([]mcp.Prompt, 0, len(prompts))
 		for _, p := range prompts {
@@ -169,8 +189,12 @@ func authorizeLists(s *server.MCPServer, w any, a *attached) {
 			}
 		}
 		return out
-	})(s)
-	authorizeCompletion(s, e)
+	}
+}
+
+// warnRegistered warns once of each tool, prompt and resource s has now
+// that no policy declares.
+func warnRegistered(s *server.MCPServer, e *policy.Engine, o *obs.Observer) {
 	ctx := context.Background()
 	for name, st := range s.ListTools() {
 		e.Warn(ctx, o, authz.Request{Method: policy.ToolsCall, Name: name, Annotations: toolAnnotations(st.Tool)})
@@ -181,16 +205,13 @@ func authorizeLists(s *server.MCPServer, w any, a *attached) {
 	for uri := range s.ListResources() {
 		e.Warn(ctx, o, authz.Request{Method: policy.ResourcesRead, Name: uri})
 	}
-	h := s.GetHooks()
-	if h == nil {
-		h = &server.Hooks{}
-		server.WithHooks(h)(s)
-	}
-	privateLists(s, h, o)
-	guardLateCompletion(s, h, e, o)
-	authorizeSubscriptions(h, e)
-	// What a list names is registered: what no policy declares is warned
-	// of there too (the server's templates are known no other way).
+}
+
+// filterResourceLists leaves out of resources/list and
+// resources/templates/list what the caller may not read. What a list names
+// is registered: what no policy declares is warned of there too (the
+// server's templates are known no other way).
+func filterResourceLists(h *server.Hooks, e *policy.Engine, o *obs.Observer) {
 	visible := func(ctx context.Context, uri string) bool {
 		r := authz.Request{Method: policy.ResourcesRead, Name: uri, Listing: true}
 		d := e.Decide(ctx, identify(ctx, nil), r)

@@ -116,7 +116,7 @@ func (tc *toolCall) fill(ctx context.Context, req mcp.CallToolRequest, next serv
 		Lookup:   lookup{},
 		Identify: identify,
 		Ask:      ask,
-		Rounds:   rounds{},
+		Rounds:   rounds,
 		Unknown:  unknownName,
 		SDK:      tc,
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/result"
 )
 
 // resourceMiddleware serves resources/read (resources and templates)
@@ -34,7 +35,7 @@ func resourceMiddleware(serve adapter.Serve) server.ResourceHandlerMiddleware {
 			case a.RPC != nil:
 				return nil, a.RPC
 			}
-			return a.Result.(resourceResult).c, nil
+			return a.Result.(resourceResult).V, nil
 		}
 	}
 }
@@ -82,16 +83,11 @@ func handleResource(ctx context.Context, r *call.Request) (call.Result, error) {
 	if c == nil {
 		return nil, nil
 	}
-	return resourceResult{c}, nil
+	return resourceResult{V: c}, nil
 }
 
 // resourceResult is a resource's contents seen by the chain.
-type resourceResult struct{ c []mcp.ResourceContents }
-
-func (resourceResult) Status() call.Status                       { return call.Success }
-func (resourceResult) Check() error                              { return nil }
-func (resourceResult) Text() string                              { return "" }
-func (r resourceResult) MapText(func(string) string) call.Result { return r }
+type resourceResult = result.Value[[]mcp.ResourceContents]
 
 // promptMiddleware serves prompts/get through the Wrapper's chain, serve.
 func promptMiddleware(serve adapter.Serve) server.PromptHandlerMiddleware {
@@ -111,7 +107,7 @@ func promptMiddleware(serve adapter.Serve) server.PromptHandlerMiddleware {
 			case a.RPC != nil:
 				return nil, a.RPC
 			}
-			return a.Result.(promptResult).r, nil
+			return a.Result.(promptResult).V, nil
 		}
 	}
 }
@@ -131,7 +127,7 @@ func handlePrompt(ctx context.Context, r *call.Request) (call.Result, error) {
 	if res == nil {
 		return nil, nil
 	}
-	return promptResult{res}, nil
+	return promptResult{V: res}, nil
 }
 
 // markError is mcpgoerr.Mark for a resource's or prompt's error. A broken
@@ -149,12 +145,7 @@ func markError(err error) (out error) {
 	return mcpgoerr.Mark(err)
 }
 
-type promptResult struct{ r *mcp.GetPromptResult }
-
-func (promptResult) Status() call.Status                       { return call.Success }
-func (promptResult) Check() error                              { return nil }
-func (promptResult) Text() string                              { return "" }
-func (p promptResult) MapText(func(string) string) call.Result { return p }
+type promptResult = result.Value[*mcp.GetPromptResult]
 
 // fill completes a request from the context and the request's _meta.
 func fill(ctx context.Context, r *call.Request, meta *mcp.Meta) {
