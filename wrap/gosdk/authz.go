@@ -13,6 +13,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
+	"github.com/mcpwrap/mcpwrap/wrap/gosdk/internal/content"
 )
 
 // callerOf is who calls: the TokenInfo go-sdk's auth.RequireBearerToken
@@ -66,15 +67,6 @@ func unknownName(r *call.Request) error {
 		jsonrpc.CodeInvalidParams, errs.NotFound)
 }
 
-// confirmSchema asks for one boolean.
-var confirmSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"confirm": map[string]any{"type": "boolean", "title": "Allow", "description": "Allow this call to run"},
-	},
-	"required": []string{"confirm"},
-}
-
 // ask is call.Request.Ask: MCP elicitation on the call's session, when the
 // client declared the capability, for a client before 2026-07-28 (a later
 // one is asked through an input_required result: rounds.Ask).
@@ -95,11 +87,11 @@ func ask(ctx context.Context, r *call.Request, msg string) (call.Reply, error) {
 	if ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil {
 		return call.Unsupported, nil
 	}
-	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema})
+	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: content.ConfirmSchema})
 	if err != nil {
 		return call.Cancelled, err
 	}
-	return reply(res), nil
+	return content.Reply(res), nil
 }
 
 // filterList leaves out of a tools/list, prompts/list, resources/list or

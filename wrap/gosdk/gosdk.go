@@ -16,6 +16,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/gosdk/internal/content"
 )
 
 // Attach serves s's tools/call, resources/read and prompts/get through w's
@@ -165,7 +166,7 @@ var toolCalls = sync.Pool{New: func() any { return new(toolCall) }}
 func serveTool(ctx context.Context, serve adapter.Serve, req *mcp.CallToolRequest, next toolNext) (*mcp.CallToolResult, error) {
 	tc := toolCalls.Get().(*toolCall)
 	tc.m, tc.next = req, next
-	tc.req = call.Request{Kind: call.Tool, Name: req.Params.Name, Raw: req.Params.Arguments, Rounds: rounds{}, SDK: tc}
+	tc.req = call.Request{Kind: call.Tool, Name: req.Params.Name, Raw: req.Params.Arguments, Rounds: rounds, SDK: tc}
 	if next.next != nil {
 		tc.req.Lookup = tc // the server's tool list (lookup.go)
 	}
@@ -190,13 +191,9 @@ func fill(r *call.Request, s *mcp.ServerSession, extra *mcp.RequestExtra, meta m
 		r.Session = s.ID()
 	}
 	r.Protocol = v.ProtocolVersion()
-	r.Modern = r.Protocol >= modernProtocol
+	r.Modern = r.Protocol >= content.ModernProtocol
 	r.Identify, r.Unknown, r.Ask = identify, unknownName, ask
 }
-
-// modernProtocol is the first protocol version whose resource errors
-// follow 2026-07-28 (not found is -32602, not -32002).
-const modernProtocol = "2026-07-28"
 
 // handleTool runs the rest of go-sdk's chain for a toolCall and turns what
 // go-sdk reports into what errs knows: a typed tool's error (SetError) is

@@ -127,7 +127,7 @@ func TestGoSDKModernClientIsAskedToConfirmThroughInputRequired(t *testing.T) {
 }
 
 // TestGoSDKInputRequiredResultKeepsItsType: the chain's own question is a
-// result go-sdk sends as input_required (gosdk's inputRequired trick), as
+// result go-sdk sends as input_required (content.InputRequired's trick), as
 // a client that drives the rounds itself sees.
 func TestGoSDKInputRequiredResultKeepsItsType(t *testing.T) {
 	p := goPolicy()

@@ -4,7 +4,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/internal/call"
-	"github.com/mcpwrap/mcpwrap/internal/result"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo/internal/content"
 )
 
