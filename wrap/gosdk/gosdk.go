@@ -45,7 +45,7 @@ func newMiddleware(w *wrap.Wrapper, has handlers) mcp.Middleware {
 	if w == nil {
 		w = wrap.New()
 	}
-	m := &methods{w: w, serve: adapter.Chain(w), e: adapter.Policy(w), o: adapter.Observer(w), hints: new(cacheHints), has: has}
+	m := methods{w: w, serve: adapter.Chain(w), e: adapter.Policy(w), o: adapter.Observer(w), hints: new(cacheHints), has: has}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if m.e != nil {
@@ -73,7 +73,7 @@ type methods struct {
 
 // policyMethod serves the methods only a policy changes: the lists,
 // completion/complete and the subscriptions; ok is false for the others.
-func (m *methods) policyMethod(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (res mcp.Result, ok bool, err error) {
+func (m methods) policyMethod(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (res mcp.Result, ok bool, err error) {
 	switch r := req.(type) {
 	case *mcp.ListToolsRequest, *mcp.ListPromptsRequest, *mcp.ListResourcesRequest, *mcp.ListResourceTemplatesRequest:
 		res, err := next(ctx, method, req)
@@ -96,7 +96,7 @@ func (m *methods) policyMethod(ctx context.Context, method string, req mcp.Reque
 
 // chainMethod runs the chain for a tools/call, resources/read or
 // prompts/get; ok is false for other methods and requests without params.
-func (m *methods) chainMethod(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (res mcp.Result, ok bool, err error) {
+func (m methods) chainMethod(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (res mcp.Result, ok bool, err error) {
 	switch r := req.(type) {
 	case *mcp.CallToolRequest:
 		if r.Params == nil {
