@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/wait"
 )
 
@@ -159,7 +160,7 @@ func (s *fatalState) trigger(o *obs.Observer, tool, callID string, cause error) 
 	if o == nil {
 		o = s.obs.Load()
 	}
-	red := obs.NewRedactor()
+	red := redact.NewRedactor()
 	if o != nil {
 		red = o.Redactor()
 	}
@@ -246,5 +247,5 @@ func (s *fatalState) redact(text string) string {
 	if o := s.obs.Load(); o != nil {
 		return o.Redactor().String(text)
 	}
-	return obs.NewRedactor().String(text)
+	return redact.NewRedactor().String(text)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -128,7 +129,7 @@ func BenchmarkBoundedCost(b *testing.B) {
 // text with nothing to replace, and a 2 MiB text (bounded by the 3 KiB
 // kept).
 func BenchmarkPublic(b *testing.B) {
-	r := obs.NewRedactor()
+	r := redact.NewRedactor()
 	for name, s := range map[string]string{
 		"github_404": "failed to get issue: GET http://10.0.0.7:8080/api/v3/repos/o/r/issues/1: 404 Not Found []",
 		"plain":      "quota exhausted for this session",

@@ -11,6 +11,8 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpwrap/mcpwrap/internal/logline"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 )
 
@@ -22,12 +24,10 @@ import (
 // encoding/json; any other handler gets json.RawMessage.
 func (c *Recording) argumentsAttr(h slog.Handler, b []byte) slog.Attr {
 	if c.argState == argsOwn {
-		switch h := h.(type) {
-		case *handler:
-			if h.json != nil {
-				return slog.Any(semconv.KeyArguments, (*compactJSON)(&c.rawArgs))
-			}
-		case *slog.JSONHandler:
+		if logline.WritesJSON(h) {
+			return slog.Any(semconv.KeyArguments, (*logline.CompactJSON)(&c.rawArgs))
+		}
+		if _, ok := h.(*slog.JSONHandler); ok {
 			if v, ok := flatGroup(b); ok {
 				return slog.Attr{Key: semconv.KeyArguments, Value: v}
 			}
@@ -44,10 +44,10 @@ func (c *Recording) argumentsAttr(h slog.Handler, b []byte) slog.Attr {
 // costs no allocation and the Recording no more bytes.
 type namedArgs Recording
 
-// appendJSON appends the arguments' JSON; when a remembered key is
+// AppendLineJSON appends the arguments' JSON; when a remembered key is
 // missing (the client sent other keys, as many), it appends what the line
 // would hold without the key order instead.
-func (a *namedArgs) appendJSON(b []byte) []byte {
+func (a *namedArgs) AppendLineJSON(b []byte) []byte {
 	if b, ok := a.named.appendJSON(b, a.args.(map[string]any)); ok {
 		return b
 	}
@@ -60,7 +60,7 @@ func (c *Recording) appendRendered(b []byte) []byte {
 	if j, text := c.arguments(); j != nil {
 		return append(b, j...)
 	} else {
-		return appendJSONString(b, text)
+		return logline.AppendString(b, text)
 	}
 }
 
@@ -70,7 +70,7 @@ const maxSizeText = len("<string, ") + 19 + len(" bytes>")
 
 // MarshalJSON returns the arguments' JSON, for a handler other than
 // NewLogger's.
-func (a *namedArgs) MarshalJSON() ([]byte, error) { return a.appendJSON(nil), nil }
+func (a *namedArgs) MarshalJSON() ([]byte, error) { return a.AppendLineJSON(nil), nil }
 
 // namedArguments is the arguments by name, without rendering them, for a
 // handler that writes them itself: ok is false when their JSON must be
@@ -103,7 +103,7 @@ func (c *Recording) namedArguments() (_ *namedArgs, ok bool) {
 			return nil, false
 		}
 		if ko.secret[i] {
-			n += len(Redacted)
+			n += len(redact.Redacted)
 		} else {
 			n += len(appendSizeOf(scratch[:0], v))
 		}
@@ -131,7 +131,7 @@ func (c *Recording) argumentsGroup() (slog.Value, bool) {
 		if !present {
 			return slog.Value{}, false
 		}
-		s := Redacted
+		s := redact.Redacted
 		if !ko.secret[i] {
 			s = sizeText(v)
 		}
@@ -145,14 +145,12 @@ func (c *Recording) argumentsGroup() (slog.Value, bool) {
 // JSONHandler a group; ok is false for any other handler, or when
 // namedArguments' is.
 func (c *Recording) lineArguments(h slog.Handler) (slog.Value, bool) {
-	switch h := h.(type) {
-	case *slog.JSONHandler:
+	if _, ok := h.(*slog.JSONHandler); ok {
 		return c.argumentsGroup()
-	case *handler:
-		if h.json != nil {
-			if a, ok := c.namedArguments(); ok {
-				return slog.AnyValue(a), true
-			}
+	}
+	if logline.WritesJSON(h) {
+		if a, ok := c.namedArguments(); ok {
+			return slog.AnyValue(a), true
 		}
 	}
 	return slog.Value{}, false
@@ -188,14 +186,6 @@ var sizeTexts = func() (t struct{ str, arr, obj [256]string }) {
 	}
 	return t
 }()
-
-// compactJSON is JSON known to be valid and compact: the arguments as a
-// Recording rendered them. NewLogger's handler writes it as it is; any
-// handler marshalling it gets the same bytes.
-type compactJSON []byte
-
-// MarshalJSON returns the JSON.
-func (j *compactJSON) MarshalJSON() ([]byte, error) { return *j, nil }
 
 // flatGroup returns b, a JSON object whose values are strings and which
 // holds no escape (the arguments by name, with keys JSONHandler writes as

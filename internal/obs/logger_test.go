@@ -14,12 +14,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpwrap/mcpwrap/internal/logline"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
 func TestNewLogger(t *testing.T) {
 	var buf bytes.Buffer
-	t.Setenv(obs.EnvLogLevel, "warn")
+	t.Setenv(logline.EnvLogLevel, "warn")
 	l := obs.NewLogger(obs.WithLogOutput(&buf))
 	l.Info("hidden")
 	l.Warn("shown", "k", 1)
@@ -28,7 +29,7 @@ func TestNewLogger(t *testing.T) {
 		t.Fatalf("want one JSON line at warn, got %q (%v)", buf.String(), err)
 	}
 	buf.Reset()
-	t.Setenv(obs.EnvLogFormat, "text")
+	t.Setenv(logline.EnvLogFormat, "text")
 	l = obs.NewLogger(obs.WithLogOutput(&buf), obs.WithLogLevel(slog.LevelDebug))
 	l.Debug("colourful", "k", 1)
 	if json.Valid(buf.Bytes()) || !strings.Contains(buf.String(), "colourful") || !strings.Contains(buf.String(), "k=1") {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 )
 
@@ -25,8 +26,7 @@ import (
 // does.
 const (
 	maxCauseBytes = 8 << 10
-	maxStackBytes = maxTextBytes
-	maxNameBytes  = 256
+	maxStackBytes = redact.MaxTextBytes
 )
 
 type serverSpanKey struct{}
@@ -114,11 +114,11 @@ func (o *Observer) Start(ctx context.Context, req *call.Request, callID string) 
 
 func (o *Observer) newRecording(_ context.Context, req *call.Request, callID string, begin time.Time) *Recording {
 	c := &Recording{o: o, begin: begin, callID: callID, header: req.Header, args: req.Args, rawArgs: req.Raw,
-		kind: requestKind(req.Kind), sessionID: req.Session, requestID: safeText(capString(req.RequestID, maxNameBytes))}
+		kind: requestKind(req.Kind), sessionID: req.Session, requestID: redact.SafeText(redact.CapString(req.RequestID, redact.MaxNameBytes))}
 	if req.Kind == call.Resource {
 		c.tool = o.red.URI(req.Name)
 	} else {
-		c.tool = safeText(capString(req.Name, maxNameBytes))
+		c.tool = redact.SafeText(redact.CapString(req.Name, redact.MaxNameBytes))
 	}
 	if c.args == nil && len(req.Raw) > 0 {
 		c.args = req.Raw
@@ -126,11 +126,11 @@ func (o *Observer) newRecording(_ context.Context, req *call.Request, callID str
 	if req.Kind != call.Tool && isEmptyArgs(c.args) {
 		c.args = nil
 	}
-	c.protocol = safeText(capString(req.Protocol, maxNameBytes))
+	c.protocol = redact.SafeText(redact.CapString(req.Protocol, redact.MaxNameBytes))
 	if c.protocol == "" {
 		// The key is canonical: indexed without Get's canonicalising.
 		if v := req.Header[headerProtocolVersion]; len(v) > 0 {
-			c.protocol = safeText(capString(v[0], maxNameBytes))
+			c.protocol = redact.SafeText(redact.CapString(v[0], redact.MaxNameBytes))
 		}
 	}
 	return c
@@ -253,10 +253,10 @@ func (c *Recording) knownSecrets() []string {
 	c.secOnce.Do(func() {
 		var found []string
 		if len(c.header) > 0 {
-			c.o.red.secretHeaders(c.header, &found)
+			c.o.red.SecretHeaders(c.header, &found)
 		}
 		if c.args != nil {
-			c.o.red.secretsIn(c.args, &found)
+			c.o.red.SecretsIn(c.args, &found)
 		}
 		c.secrets = found
 	})
@@ -265,7 +265,7 @@ func (c *Recording) knownSecrets() []string {
 
 // text caps, scrubs and sanitises operator text of this call.
 func (c *Recording) text(s string, n int) string {
-	return c.o.red.capScrub(s, n, c.knownSecrets())
+	return c.o.red.CapScrub(s, n, c.knownSecrets())
 }
 
 // End finishes the call: the span's status, attributes and end, the
@@ -342,7 +342,7 @@ func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc
 		attrs = append(attrs, attribute.Int(semconv.AttrCutFrom, out.CutFrom))
 	}
 	if out.TaskID != "" {
-		attrs = append(attrs, attribute.String(semconv.AttrTaskID, c.text(out.TaskID, maxNameBytes)))
+		attrs = append(attrs, attribute.String(semconv.AttrTaskID, c.text(out.TaskID, redact.MaxNameBytes)))
 	}
 	if c.o.cfg.recordResult && out.Result != nil {
 		attrs = append(attrs, attribute.String(semconv.AttrToolResult, c.resultText(out.Result)))

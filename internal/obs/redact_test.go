@@ -15,6 +15,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -37,7 +38,7 @@ type loginArgs struct {
 // the results.
 func TestSecretsAppearNowhere(t *testing.T) {
 	x := newTel(t, obs.WithArgumentValues(), obs.WithArgumentsAttribute(true), obs.WithResultAttribute(true),
-		obs.WithSecretNames(obs.SecretNames(loginArgs{})...))
+		obs.WithSecretNames(redact.SecretNames(loginArgs{})...))
 	s := server.NewMCPServer("bank", "1.0.0", server.WithTracer(mcpgo.Tracer(wrap.New(obstest.WithObserver(x.obs)))),
 		attached(wrap.New(obstest.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("login"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -91,7 +92,7 @@ func TestSecretsAppearNowhere(t *testing.T) {
 		}
 	}
 	// The redaction must not remove what the operator needs.
-	if !strings.Contains(all, `"user":"ada"`) || !strings.Contains(all, "login as ada") || !strings.Contains(all, obs.Redacted) {
+	if !strings.Contains(all, `"user":"ada"`) || !strings.Contains(all, "login as ada") || !strings.Contains(all, redact.Redacted) {
 		t.Errorf("non-secret context was lost: %s", x.logs.String())
 	}
 }
@@ -103,10 +104,10 @@ func dialWithHeaders(t *testing.T, s *server.MCPServer, headers map[string]strin
 
 type valuer struct{ secret string }
 
-func (valuer) LogValue() slog.Value { return slog.StringValue(obs.Redacted) }
+func (valuer) LogValue() slog.Value { return slog.StringValue(redact.Redacted) }
 
 func TestRedactorValue(t *testing.T) {
-	r := obs.NewRedactor("otp")
+	r := redact.NewRedactor("otp")
 	type nested struct {
 		Key   string `json:"key" mcpwrap:"secret"`
 		Label string `json:"label"`
@@ -144,11 +145,11 @@ func TestRedactorValue(t *testing.T) {
 			t.Errorf("String(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := obs.SecretNames(struct {
+	if got := redact.SecretNames(struct {
 		A loginArgs   `json:"a"`
 		B []loginArgs `json:"b"`
 	}{}); strings.Join(got, ",") != "pin,pin" {
-		t.Errorf("SecretNames = %v", got)
+		t.Errorf("redact.SecretNames = %v", got)
 	}
 }
 
@@ -165,7 +166,7 @@ func TestEventRespectsLogValuer(t *testing.T) {
 			all += kv.Value.Emit()
 		}
 	}
-	if strings.Contains(all, "hidden") || !strings.Contains(all, obs.Redacted) {
+	if strings.Contains(all, "hidden") || !strings.Contains(all, redact.Redacted) {
 		t.Fatalf("LogValuer or secret name not respected: %s", all)
 	}
 }

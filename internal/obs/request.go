@@ -14,9 +14,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 )
 
-// maxURIBytes caps a resource URI on the log line and the span.
-const maxURIBytes = 1 << 10
-
 // requestKind says which request a Recording observes: a tools/call (the
 // zero value) or a request observed like one, resources/read or
 // prompts/get. (A byte, not a pointer, keeps the Recording's size class.)
@@ -115,10 +112,4 @@ func (c *Recording) panicOption() metric.AddOption {
 		return metric.WithAttributes(attribute.String(semconv.AttrToolName, c.tool))
 	}
 	return metric.WithAttributes(attribute.String(semconv.AttrMethodName, requestNames[c.kind].method))
-}
-
-// URI returns a resource URI safe to log: capped, with the password of
-// its user info, secret query parameters and secret-shaped text redacted.
-func (r *Redactor) URI(uri string) string {
-	return safeText(r.orDefault().uri(capString(uri, maxURIBytes)))
 }

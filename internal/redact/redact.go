@@ -1,4 +1,4 @@
-package obs
+package redact
 
 import (
 	"regexp"
@@ -265,4 +265,13 @@ func schemeLen(s string) int {
 		}
 	}
 	return 0
+}
+
+// maxURIBytes caps a resource URI on the log line and the span.
+const maxURIBytes = 1 << 10
+
+// URI returns a resource URI safe to log: capped, with the password of
+// its user info, secret query parameters and secret-shaped text redacted.
+func (r *Redactor) URI(uri string) string {
+	return SafeText(r.orDefault().uri(CapString(uri, maxURIBytes)))
 }

@@ -1,4 +1,4 @@
-package obs
+package logline
 
 import (
 	"bytes"
@@ -61,9 +61,9 @@ func (j *jsonLine) writeLine(mu *sync.Mutex, w io.Writer, t time.Time, level slo
 		b = append(b, `",`...)
 	}
 	b = append(b, `"level":`...)
-	b = appendJSONString(b, level.String())
+	b = AppendString(b, level.String())
 	b = append(b, `,"msg":`...)
-	b = appendJSONString(b, msg)
+	b = AppendString(b, msg)
 	if len(j.prefix) > 0 {
 		b = append(b, ',')
 		b = append(b, j.prefix...)
@@ -101,7 +101,7 @@ func appendJSONAttr(b []byte, a slog.Attr, sep bool) (_ []byte, wrote, ok bool) 
 		if sep {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, a.Key)
+		b = AppendString(b, a.Key)
 		b = append(b, ':')
 		b, ok = appendJSONValue(b, a.Value)
 		return b, true, ok
@@ -121,7 +121,7 @@ func appendJSONAttr(b []byte, a slog.Attr, sep bool) (_ []byte, wrote, ok bool) 
 			if sep {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, a.Key)
+			b = AppendString(b, a.Key)
 			b = append(b, ":{"...)
 			sep = false
 		}
@@ -153,7 +153,7 @@ func appendJSONAttr(b []byte, a slog.Attr, sep bool) (_ []byte, wrote, ok bool) 
 	if sep {
 		b = append(b, ',')
 	}
-	b = appendJSONString(b, a.Key)
+	b = AppendString(b, a.Key)
 	b = append(b, ':')
 	b, ok = appendJSONValue(b, v)
 	return b, true, ok
@@ -164,7 +164,7 @@ func appendJSONAttr(b []byte, a slog.Attr, sep bool) (_ []byte, wrote, ok bool) 
 func appendJSONValue(b []byte, v slog.Value) ([]byte, bool) {
 	switch v.Kind() {
 	case slog.KindString:
-		return appendJSONString(b, v.String()), true
+		return AppendString(b, v.String()), true
 	case slog.KindInt64:
 		return strconv.AppendInt(b, v.Int64(), 10), true
 	case slog.KindUint64:
@@ -185,16 +185,16 @@ func appendJSONValue(b []byte, v slog.Value) ([]byte, bool) {
 		return append(b, '"'), true
 	case slog.KindAny:
 		switch x := v.Any().(type) {
-		case *compactJSON:
+		case *CompactJSON:
 			return append(b, *x...), true
-		case *namedArgs:
-			return x.appendJSON(b), true
+		case Appender:
+			return x.AppendLineJSON(b), true
 		case json.RawMessage:
 			return appendRawJSON(b, x)
 		case json.Marshaler:
 			return b, false
 		case error:
-			return appendJSONString(b, x.Error()), true
+			return AppendString(b, x.Error()), true
 		}
 	}
 	return b, false
@@ -262,10 +262,10 @@ func appendRawJSON(b []byte, raw json.RawMessage) ([]byte, bool) {
 	return append(b, buf.Bytes()...), true
 }
 
-// appendJSONString appends s quoted and escaped as slog's JSON handler
+// AppendString appends s quoted and escaped as slog's JSON handler
 // escapes it: encoding/json's escapes without HTML's, invalid UTF-8 as
 // \ufffd, U+2028 and U+2029 escaped.
-func appendJSONString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
@@ -342,6 +342,22 @@ func (j *jsonLine) withAttrs(attrs []slog.Attr) *jsonLine {
 		sep = sep || wrote
 	}
 	return &jsonLine{prefix: p}
+}
+
+// CompactJSON is JSON known to be valid and compact, which the JSON lines
+// of New hold as it is; any handler marshalling it gets the same bytes.
+type CompactJSON []byte
+
+// MarshalJSON returns the JSON.
+func (j *CompactJSON) MarshalJSON() ([]byte, error) { return *j, nil }
+
+// Appender is a value that writes its own JSON into a line of New, without
+// being marshalled; its MarshalJSON must give the same bytes, for any
+// other handler.
+type Appender interface {
+	json.Marshaler
+	// AppendLineJSON appends the value's JSON to b.
+	AppendLineJSON(b []byte) []byte
 }
 
 // lockedWriter is the writer of the JSONHandler behind jsonLine: its

@@ -1,4 +1,4 @@
-package obs
+package redact
 
 import (
 	"encoding/json"
@@ -13,9 +13,11 @@ import (
 
 const (
 	maxDepth = 16
-	// maxTextBytes caps any one string a Redactor reads: scrubbing runs on
+	// MaxTextBytes caps any one string a Redactor reads: scrubbing runs on
 	// what is kept, never on multi-megabyte text.
-	maxTextBytes = 16 << 10
+	MaxTextBytes = 16 << 10
+	// MaxNameBytes caps a name (a key, a tool, an id) on a log line or a span.
+	MaxNameBytes = 256
 	// elided stands for what a walk left out past its depth or budget.
 	elided = "…"
 )
@@ -24,10 +26,25 @@ const (
 // walked, secret keys (and fields tagged mcpwrap:"secret") become Redacted,
 // strings are capped and passed through String, slog.LogValuer values are
 // resolved first. The walk is bounded: past a budget of a few times
-// maxTextBytes, further values are elided.
+// MaxTextBytes, further values are elided.
 func (r *Redactor) Value(v any) any {
-	w := walker{r: r.orDefault(), limit: maxTextBytes, budget: 4 * maxTextBytes}
+	w := walker{r: r.orDefault(), limit: MaxTextBytes, budget: 4 * MaxTextBytes}
 	return w.value(reflect.ValueOf(v), 0)
+}
+
+// ValueWithin is Value with the walk's bounds given: each string is cut to
+// limit bytes before it is scrubbed, and past budget bytes in all further
+// values are elided.
+func (r *Redactor) ValueWithin(v any, limit, budget int) any {
+	w := walker{r: r.orDefault(), limit: limit, budget: budget}
+	return w.value(reflect.ValueOf(v), 0)
+}
+
+// SlogValueWithin is ValueWithin for a resolved slog.Value: a group's
+// members under secret names become Redacted, and so on inside.
+func (r *Redactor) SlogValueWithin(v slog.Value, limit, budget int) any {
+	w := walker{r: r.orDefault(), limit: limit, budget: budget}
+	return w.slogValue(v, 0)
 }
 
 // walker is one bounded walk of a value: strings are cut to limit before
@@ -47,7 +64,7 @@ func (w *walker) spend(n int) bool {
 
 func (w *walker) str(s string) string {
 	w.spend(min(len(s), w.limit))
-	return safeText(w.r.String(capString(s, w.limit)))
+	return SafeText(w.r.String(CapString(s, w.limit)))
 }
 
 func (w *walker) value(v reflect.Value, depth int) any {
@@ -101,7 +118,7 @@ func (w *walker) special(x any, depth int) (any, bool) {
 		return w.slogValue(x.LogValue().Resolve(), depth), true
 	case json.RawMessage:
 		if len(x) > w.limit*4 {
-			return safeText(w.r.String(capBytes(x, w.limit))), true
+			return SafeText(w.r.String(CapBytes(x, w.limit))), true
 		}
 		var decoded any
 		if json.Unmarshal(x, &decoded) != nil {
@@ -113,7 +130,7 @@ func (w *walker) special(x any, depth int) (any, bool) {
 	case http.Header:
 		return w.headers(x), true
 	case error:
-		return w.str(errorText(x)), true
+		return w.str(ErrorText(x)), true
 	}
 	return nil, false
 }
@@ -131,7 +148,7 @@ func (w *walker) mapValue(v reflect.Value, depth int) any {
 		}
 		k := it.Key().String()
 		w.spend(len(k))
-		k = safeText(capString(k, maxNameBytes))
+		k = SafeText(CapString(k, MaxNameBytes))
 		if w.r.IsSecretName(k) {
 			out[k] = Redacted
 			collect(it.Value(), w.found, 0)
@@ -202,7 +219,7 @@ func (w *walker) headers(h http.Header) map[string]any {
 // would change: no secret names, no secret-shaped strings, no string longer
 // than limit, and no more than budget bytes in all. It allocates nothing;
 // any other type answers false, so the caller takes the full path.
-func (r *Redactor) clean(v any, depth, limit int, budget *int) bool {
+func (r *Redactor) Clean(v any, depth, limit int, budget *int) bool {
 	if depth > maxDepth || *budget < 0 {
 		return false
 	}
@@ -212,18 +229,18 @@ func (r *Redactor) clean(v any, depth, limit int, budget *int) bool {
 		return true
 	case string:
 		*budget -= len(x)
-		return len(x) <= limit && safeText(x) == x && r.String(x) == x
+		return len(x) <= limit && SafeText(x) == x && r.String(x) == x
 	case map[string]any:
 		for k, e := range x {
 			*budget -= len(k)
-			if r.IsSecretName(k) || !r.clean(e, depth+1, limit, budget) {
+			if r.IsSecretName(k) || !r.Clean(e, depth+1, limit, budget) {
 				return false
 			}
 		}
 		return true
 	case []any:
 		for _, e := range x {
-			if !r.clean(e, depth+1, limit, budget) {
+			if !r.Clean(e, depth+1, limit, budget) {
 				return false
 			}
 		}
@@ -232,10 +249,10 @@ func (r *Redactor) clean(v any, depth, limit int, budget *int) bool {
 	return false
 }
 
-// secretHeaders only collects the values of secret headers (Authorization,
+// SecretHeaders only collects the values of secret headers (Authorization,
 // Cookie, …), so that text repeating them can be scrubbed; it builds no
 // redacted copy, which per call would cost a regexp pass per header.
-func (r *Redactor) secretHeaders(h http.Header, found *[]string) {
+func (r *Redactor) SecretHeaders(h http.Header, found *[]string) {
 	for k, vs := range h {
 		if r.IsSecretName(k) {
 			collectHeader(vs, found)
@@ -294,10 +311,10 @@ func collect(v reflect.Value, found *[]string, depth int) {
 	}
 }
 
-// secretsIn collects the secret values of args (by name or struct tag)
+// SecretsIn collects the secret values of args (by name or struct tag)
 // without building a redacted copy.
-func (r *Redactor) secretsIn(args any, found *[]string) {
-	w := walker{r: r.orDefault(), found: found, limit: maxTextBytes, budget: 4 * maxTextBytes}
+func (r *Redactor) SecretsIn(args any, found *[]string) {
+	w := walker{r: r.orDefault(), found: found, limit: MaxTextBytes, budget: 4 * MaxTextBytes}
 	w.secrets(reflect.ValueOf(args), 0)
 }
 
