@@ -236,3 +236,32 @@ func BenchmarkObserve(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkChosenCallID is a call as the chain observes it, Start choosing
+// the call id (wrap passes ""), its line through NewLogger to io.Discard:
+// log only, and with a recorded span, whose trace and span ids the line
+// carries. It measures what choosing the id and writing the ids cost.
+//
+//	go test -run '^$' -bench '^BenchmarkChosenCallID$' -benchmem ./internal/obs/
+func BenchmarkChosenCallID(b *testing.B) {
+	args := map[string]any{"city": "Paris", "days": 3.0, "units": "metric"}
+	raw, _ := json.Marshal(args)
+	req := call.Request{Kind: call.Tool, Name: "forecast", Args: args, Raw: raw, RequestID: "1", Session: "bench-session"}
+	logger := obs.NewLogger(obs.WithLogOutput(io.Discard), obs.WithLogFormat("json"))
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(sdktrace.NewSimpleSpanProcessor(tracetest.NewNoopExporter())))
+	for _, f := range []struct {
+		name string
+		o    *obs.Observer
+	}{
+		{"log_only", obs.New(obs.WithLogger(logger), obs.WithoutTracing(), obs.WithoutMetrics())},
+		{"recorded", obs.New(obs.WithLogger(logger), obs.WithTracerProvider(tp), obs.WithoutMetrics())},
+	} {
+		b.Run(f.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ctx, rec := f.o.Start(context.Background(), &req, "")
+				rec.End(ctx, obs.Report{Outcome: obs.OutcomeSuccess, Attempts: 1})
+			}
+		})
+	}
+}
