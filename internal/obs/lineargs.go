@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"go.opentelemetry.io/otel/trace"
 
@@ -200,10 +199,7 @@ func flatGroup(b []byte) (slog.Value, bool) {
 	if quotes%4 != 0 {
 		return slog.Value{}, false
 	}
-	// The rendered arguments are never written again (capJSON keeps them
-	// in rawArgs for the span too), so the members can be read from them
-	// without a copy.
-	s := unsafe.String(unsafe.SliceData(b), len(b))
+	s := string(b)
 	attrs := make([]slog.Attr, 0, quotes/4)
 	i := 1
 	for i < len(s) && s[i] == '"' {
@@ -227,24 +223,22 @@ func flatGroup(b []byte) (slog.Value, bool) {
 	return slog.GroupValue(attrs...), true
 }
 
-// traceIDs is a span's trace and span id in hex, one after the other.
-type traceIDs [2 * (len(trace.TraceID{}) + len(trace.SpanID{}))]byte
-
-func (b *traceIDs) set(sc trace.SpanContext) {
+// traceIDText is a span's trace and span id in hex, one after the other:
+// one string, one allocation, for both.
+func traceIDText(sc trace.SpanContext) string {
 	tid, sid := sc.TraceID(), sc.SpanID()
+	var b [2 * (len(trace.TraceID{}) + len(trace.SpanID{}))]byte
 	hex.Encode(b[:], tid[:])
 	hex.Encode(b[2*len(tid):], sid[:])
+	return string(b[:])
 }
 
 // appendTraceIDs appends the ids of the call's span, which openSpan wrote
-// into c.ids once: the strings are read from there, without a copy.
+// into c.traceIDs once for all the call's lines.
 func (c *Recording) appendTraceIDs(attrs []slog.Attr) []slog.Attr {
-	if !c.idsSet {
+	if c.traceIDs == "" {
 		return appendTraceIDs(attrs, c.span)
 	}
-	// c.ids is written once, in openSpan, before any line is logged, and
-	// never again.
-	ids := unsafe.String(&c.ids[0], len(c.ids))
 	n := 2 * len(trace.TraceID{})
-	return append(attrs, slog.String(semconv.KeyTraceID, ids[:n]), slog.String(semconv.KeySpanID, ids[n:]))
+	return append(attrs, slog.String(semconv.KeyTraceID, c.traceIDs[:n]), slog.String(semconv.KeySpanID, c.traceIDs[n:]))
 }

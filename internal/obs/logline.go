@@ -341,10 +341,7 @@ func appendTraceIDs(attrs []slog.Attr, s trace.Span) []slog.Attr {
 	if !sc.IsValid() {
 		return attrs
 	}
-	// One string for both ids: one allocation instead of two.
-	var buf traceIDs
-	buf.set(sc)
-	ids := string(buf[:])
+	ids := traceIDText(sc)
 	return append(attrs, slog.String(semconv.KeyTraceID, ids[:2*len(sc.TraceID())]),
 		slog.String(semconv.KeySpanID, ids[2*len(sc.TraceID()):]))
 }

@@ -2,13 +2,10 @@ package obs
 
 import (
 	"context"
-	"encoding/hex"
-	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
-	"unsafe"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -43,10 +40,7 @@ type Recording struct {
 	kind    requestKind // tools/call (the zero value), resources/read or prompts/get
 	// The arguments are rendered once, by the goroutine that starts and
 	// ends the call (startSpan, log), so no lock is needed.
-	argState argState
-	// idsSet says ids are the span's trace and span id for the log lines,
-	// written by openSpan when there is a logger and never again.
-	idsSet    bool
+	argState  argState
 	begin     time.Time
 	tool      string
 	callID    string
@@ -63,21 +57,9 @@ type Recording struct {
 	argText string    // the rendered arguments, unless they are rawArgs
 	named   *keyOrder // the key order of the arguments by name for the line (namedArgs), set by namedArguments
 
-	ids traceIDs
-	// id holds callID when Start chose it, written once.
-	id [16]byte
-}
-
-// newCallID chooses the call's id, in c.id: 16 random hex digits.
-func (c *Recording) newCallID() {
-	var b [8]byte
-	u := rand.Uint64()
-	for i := range b {
-		b[i] = byte(u >> (8 * i))
-	}
-	hex.Encode(c.id[:], b[:])
-	// c.id is written here, before anything reads callID, and never again.
-	c.callID = unsafe.String(&c.id[0], len(c.id))
+	// traceIDs is the span's trace and span id in hex for the log lines,
+	// set by openSpan when there is a logger.
+	traceIDs string
 }
 
 // CallID returns the call's id: Start's callID, or the one it chose.
@@ -102,10 +84,10 @@ func (o *Observer) Start(ctx context.Context, req *call.Request, callID string) 
 	if at, ok := call.Received(ctx); ok {
 		begin = at // the call waited for a worker of the transport
 	}
-	c := o.newRecording(ctx, req, callID, begin)
 	if callID == "" {
-		c.newCallID()
+		callID = newCallID()
 	}
+	c := o.newRecording(ctx, req, callID, begin)
 	if id, ok := o.claim(ctx); ok && c.requestID == "" {
 		c.requestID = id
 	}

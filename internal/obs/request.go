@@ -60,8 +60,7 @@ func (c *Recording) openSpan(ctx context.Context, name string, meta map[string]a
 	ctx, c.span = o.tracer.Start(ctx, name, serverKind, trace.WithTimestamp(c.begin), trace.WithAttributes(attrs...))
 	c.owned = true
 	if sc := c.span.SpanContext(); o.logger != nil && sc.IsValid() {
-		c.ids.set(sc)
-		c.idsSet = true
+		c.traceIDs = traceIDText(sc)
 	}
 	return ctx
 }
