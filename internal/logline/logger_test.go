@@ -9,10 +9,10 @@ import (
 	"os/exec"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/logline"
 )
 
@@ -35,24 +35,6 @@ func TestNewLogger(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the buffered logger's writes.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // A line at ERROR waited for the 50 ms flush like any other, and was lost
 // when the process exited right after it (46 of 47 lines of a server that
 // exits on SIGTERM by itself). It is written, after the lines held before
@@ -60,7 +42,7 @@ func (b *syncBuffer) String() string {
 func TestBufferedLoggerWritesErrorsThrough(t *testing.T) {
 	for _, format := range []string{"json", "text"} {
 		t.Run(format, func(t *testing.T) {
-			var out syncBuffer
+			var out logbuf.Buffer
 			l := logline.New(logline.Config{Output: &out, Format: format, Buffer: true})
 			l.Info("held")
 			l.With("tool", "get_forecast").Error("upstream gone", "stack", "main.main()\n\tmain.go:1")
@@ -137,7 +119,7 @@ func TestLastLineSurvivesAnExitOnSIGTERM(t *testing.T) {
 	for run := range 10 {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestLastLineSurvivesAnExitOnSIGTERM$")
 		cmd.Env = append(os.Environ(), exitOnSIGTERM+"=1")
-		var stderr syncBuffer
+		var stderr logbuf.Buffer
 		cmd.Stderr = &stderr
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {

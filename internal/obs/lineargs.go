@@ -203,24 +203,36 @@ func flatGroup(b []byte) (slog.Value, bool) {
 	attrs := make([]slog.Attr, 0, quotes/4)
 	i := 1
 	for i < len(s) && s[i] == '"' {
-		k := strings.IndexByte(s[i+1:], '"') + i + 1 // the key's closing quote
-		if k+2 >= len(s) || s[k+1] != ':' || s[k+2] != '"' {
+		key, value, next, ok := flatMember(s, i)
+		if !ok {
 			return slog.Value{}, false
 		}
-		v := strings.IndexByte(s[k+3:], '"') + k + 3 // the value's closing quote
-		if v < k+3 {
-			return slog.Value{}, false
-		}
-		attrs = append(attrs, slog.String(s[i+1:k], s[k+3:v]))
-		i = v + 1
-		if i+1 < len(s) && s[i] == ',' && s[i+1] == '"' {
-			i++
-		}
+		attrs = append(attrs, slog.String(key, value))
+		i = next
 	}
 	if i != len(s)-1 || s[i] != '}' || len(attrs) != quotes/4 {
 		return slog.Value{}, false
 	}
 	return slog.GroupValue(attrs...), true
+}
+
+// flatMember reads the member "key":"value" whose key opens at s[i]; next
+// is where the member after it opens (past its comma), or where the
+// object closes.
+func flatMember(s string, i int) (key, value string, next int, ok bool) {
+	k := strings.IndexByte(s[i+1:], '"') + i + 1 // the key's closing quote
+	if k+2 >= len(s) || s[k+1] != ':' || s[k+2] != '"' {
+		return "", "", 0, false
+	}
+	v := strings.IndexByte(s[k+3:], '"') + k + 3 // the value's closing quote
+	if v < k+3 {
+		return "", "", 0, false
+	}
+	next = v + 1
+	if next+1 < len(s) && s[next] == ',' && s[next+1] == '"' {
+		next++
+	}
+	return s[i+1 : k], s[k+3 : v], next, true
 }
 
 // traceIDText is a span's trace and span id in hex, one after the other:

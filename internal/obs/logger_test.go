@@ -1,43 +1,24 @@
 package obs_test
 
 import (
-	"bytes"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
-
-// syncBuffer is a bytes.Buffer safe for the buffered logger's writes.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // gate is an output that blocks every write until it is opened.
 type gate struct {
 	open chan struct{}
-	syncBuffer
+	logbuf.Buffer
 }
 
 func (g *gate) Write(p []byte) (int, error) {
 	<-g.open
-	return g.syncBuffer.Write(p)
+	return g.Buffer.Write(p)
 }
 
 // TestBufferedLoggerFlushes: with WithLogBuffer a line below ERROR is not

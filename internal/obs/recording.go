@@ -296,6 +296,21 @@ func (c *Recording) End(ctx context.Context, out Report) {
 
 func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc *lazyCause) {
 	s := c.span
+	s.SetAttributes(c.endAttrs(out, errType, code)...)
+	if out.Authz != nil {
+		s.SetAttributes(out.Authz.spanAttrs()...)
+	}
+	if out.Err != nil {
+		c.addException(out, code, panicked, lc.get(c, out.Err))
+	}
+	if errType != "" {
+		s.SetStatus(codes.Error, c.statusDescription(out, code))
+	}
+}
+
+// endAttrs are the span's attributes set at its end: lateAttrs, then the
+// outcome and what failed.
+func (c *Recording) endAttrs(out *Report, errType, code string) []attribute.KeyValue {
 	n := 2 + c.lateCount()
 	for _, on := range [...]bool{errType != "", out.JSONRPCCode != 0, code != "", out.Masked, out.CutFrom > 0,
 		c.o.cfg.recordResult && out.Result != nil, out.TaskID != ""} {
@@ -329,26 +344,22 @@ func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc
 	if c.o.cfg.recordResult && out.Result != nil {
 		attrs = append(attrs, attribute.String(semconv.AttrToolResult, c.resultText(out.Result)))
 	}
-	s.SetAttributes(attrs...)
-	if out.Authz != nil {
-		s.SetAttributes(out.Authz.spanAttrs()...)
+	return attrs
+}
+
+// addException adds the span's event of a failed call: a panic with its
+// stack, or an exception named by the error's code.
+func (c *Recording) addException(out *Report, code string, panicked bool, cause string) {
+	if panicked {
+		c.span.AddEvent(semconv.EventPanic, trace.WithAttributes(
+			attribute.String(semconv.AttrExceptionType, "panic"),
+			attribute.String(semconv.AttrExceptionMessage, cause),
+			attribute.String(semconv.AttrExceptionStacktrace, c.text(string(out.Stack), maxStackBytes))))
+		return
 	}
-	if out.Err != nil {
-		cause := lc.get(c, out.Err)
-		if panicked {
-			s.AddEvent(semconv.EventPanic, trace.WithAttributes(
-				attribute.String(semconv.AttrExceptionType, "panic"),
-				attribute.String(semconv.AttrExceptionMessage, cause),
-				attribute.String(semconv.AttrExceptionStacktrace, c.text(string(out.Stack), maxStackBytes))))
-		} else {
-			s.AddEvent(semconv.EventException, trace.WithAttributes(
-				attribute.String(semconv.AttrExceptionType, code),
-				attribute.String(semconv.AttrExceptionMessage, cause)))
-		}
-	}
-	if errType != "" {
-		s.SetStatus(codes.Error, c.statusDescription(out, code))
-	}
+	c.span.AddEvent(semconv.EventException, trace.WithAttributes(
+		attribute.String(semconv.AttrExceptionType, code),
+		attribute.String(semconv.AttrExceptionMessage, cause)))
 }
 
 // resultText is the result for gen_ai.tool.call.result: its text,

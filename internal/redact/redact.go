@@ -97,11 +97,13 @@ func (r *Redactor) IsSecretName(key string) bool {
 	r = r.orDefault()
 	var buf [64]byte
 	k := appendNormalized(buf[:0], key)
-	if len(k) == 0 {
-		return false
-	}
-	for _, n := range r.names {
-		if len(k) >= len(n) && string(k[len(k)-len(n):]) == n {
+	return len(k) > 0 && endsInAny(k, r.names)
+}
+
+// endsInAny reports whether the normalised name k ends in one of words.
+func endsInAny(k []byte, words []string) bool {
+	for _, w := range words {
+		if len(k) >= len(w) && string(k[len(k)-len(w):]) == w {
 			return true
 		}
 	}

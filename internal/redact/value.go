@@ -90,18 +90,7 @@ func (w *walker) value(v reflect.Value, depth int) any {
 	case reflect.Map:
 		return w.mapValue(v, depth)
 	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
-			return "<" + v.Type().String() + ">"
-		}
-		out := make([]any, 0, min(v.Len(), 64))
-		for i := range v.Len() {
-			if w.budget < 0 {
-				out = append(out, elided)
-				break
-			}
-			out = append(out, w.value(v.Index(i), depth+1))
-		}
-		return out
+		return w.sliceValue(v, depth)
 	case reflect.Struct:
 		return w.structValue(v, depth)
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -133,6 +122,27 @@ func (w *walker) special(x any, depth int) (any, bool) {
 		return w.str(ErrorText(x)), true
 	}
 	return nil, false
+}
+
+func (w *walker) sliceValue(v reflect.Value, depth int) any {
+	if isBytes(v) {
+		return "<" + v.Type().String() + ">"
+	}
+	out := make([]any, 0, min(v.Len(), 64))
+	for i := range v.Len() {
+		if w.budget < 0 {
+			out = append(out, elided)
+			break
+		}
+		out = append(out, w.value(v.Index(i), depth+1))
+	}
+	return out
+}
+
+// isBytes reports whether v is a []byte (or a slice of another byte type):
+// bytes, not a list of values.
+func isBytes(v reflect.Value) bool {
+	return v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8
 }
 
 func (w *walker) mapValue(v reflect.Value, depth int) any {
@@ -280,35 +290,45 @@ func collect(v reflect.Value, found *[]string, depth int) {
 	if found == nil || !v.IsValid() || depth > maxDepth || len(*found) > 256 {
 		return
 	}
+	if s, ok := leafText(v); ok {
+		*found = append(*found, s)
+		return
+	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
 			collect(v.Elem(), found, depth+1)
 		}
-	case reflect.String:
-		*found = append(*found, v.String())
-	case reflect.Float32, reflect.Float64:
-		// A number under a secret name (a PIN decoded from JSON) is
-		// echoed in its shortest decimal form.
-		*found = append(*found, strconv.FormatFloat(v.Float(), 'f', -1, 64))
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		*found = append(*found, strconv.FormatInt(v.Int(), 10))
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		*found = append(*found, strconv.FormatUint(v.Uint(), 10))
 	case reflect.Map:
 		it := v.MapRange()
 		for it.Next() {
 			collect(it.Value(), found, depth+1)
 		}
 	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
-			*found = append(*found, string(v.Bytes()))
-			return
-		}
 		for i := range v.Len() {
 			collect(v.Index(i), found, depth+1)
 		}
 	}
+}
+
+// leafText is the text a secret leaf is echoed as: a string, bytes, or a
+// number in its shortest decimal form (a PIN decoded from JSON); ok is
+// false for anything else.
+func leafText(v reflect.Value) (string, bool) {
+	switch v.Kind() {
+	case reflect.String:
+		return v.String(), true
+	case reflect.Float32, reflect.Float64:
+		return strconv.FormatFloat(v.Float(), 'f', -1, 64), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(v.Int(), 10), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return strconv.FormatUint(v.Uint(), 10), true
+	}
+	if isBytes(v) {
+		return string(v.Bytes()), true
+	}
+	return "", false
 }
 
 // SecretsIn collects the secret values of args (by name or struct tag)
@@ -328,37 +348,49 @@ func (w *walker) secrets(v reflect.Value, depth int) {
 			w.secrets(v.Elem(), depth+1)
 		}
 	case reflect.Map:
-		if v.Type().Key().Kind() != reflect.String {
-			return
-		}
-		it := v.MapRange()
-		for it.Next() {
-			if w.r.IsSecretName(it.Key().String()) {
-				collect(it.Value(), w.found, 0)
-			} else {
-				w.secrets(it.Value(), depth+1)
-			}
-		}
+		w.mapSecrets(v, depth)
 	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+		if isBytes(v) {
 			return
 		}
 		for i := range min(v.Len(), 1024) {
 			w.secrets(v.Index(i), depth+1)
 		}
 	case reflect.Struct:
-		t := v.Type()
-		for i := range t.NumField() {
-			f := t.Field(i)
-			j := structtag.JSONOf(f)
-			if !f.IsExported() || j.Skip {
-				continue
-			}
-			if structtag.Secret(f) || w.r.IsSecretName(j.Name) {
-				collect(v.Field(i), w.found, 0)
-			} else {
-				w.secrets(v.Field(i), depth+1)
-			}
+		w.structSecrets(v, depth)
+	}
+}
+
+// mapSecrets is secrets for a map: the values under secret keys are
+// collected, the others walked.
+func (w *walker) mapSecrets(v reflect.Value, depth int) {
+	if v.Type().Key().Kind() != reflect.String {
+		return
+	}
+	it := v.MapRange()
+	for it.Next() {
+		if w.r.IsSecretName(it.Key().String()) {
+			collect(it.Value(), w.found, 0)
+		} else {
+			w.secrets(it.Value(), depth+1)
+		}
+	}
+}
+
+// structSecrets is secrets for a struct: the fields with secret names or
+// tagged mcpwrap:"secret" are collected, the others walked.
+func (w *walker) structSecrets(v reflect.Value, depth int) {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		j := structtag.JSONOf(f)
+		if !f.IsExported() || j.Skip {
+			continue
+		}
+		if structtag.Secret(f) || w.r.IsSecretName(j.Name) {
+			collect(v.Field(i), w.found, 0)
+		} else {
+			w.secrets(v.Field(i), depth+1)
 		}
 	}
 }
