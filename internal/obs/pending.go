@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"math/rand/v2"
+	"reflect"
 	"sync"
 	"time"
 
@@ -88,53 +89,73 @@ func (o *Observer) claim(ctx context.Context) (id string, ok bool) {
 }
 
 // pendingCalls holds the requests between Began and Answered by their
-// context's Done channel: a map under a lock, which, unlike a sync.Map,
-// allocates nothing per request once grown and hashes the channel as the
-// pointer it is. Each request takes the lock three times, for a map
-// operation. (Sharding the map by the channel's address did not pay on 2
-// cores: BenchmarkPendingCalls in docs/performance.md.)
+// context's Done channel: maps under locks, which, unlike a sync.Map,
+// allocate nothing per request once grown and hash the channel as the
+// pointer it is. They are sharded by the channel: the sessions of a busy
+// server begin their calls at once, and one lock made them wait on each
+// other. Each request takes a lock three times, for a map operation.
 type pendingCalls struct {
+	shards [pendingShards]pendingShard
+}
+
+const pendingShards = 16
+
+type pendingShard struct {
 	mu sync.Mutex
 	m  map[<-chan struct{}]pending
+	_  [48]byte // a cache line each
+}
+
+func (c *pendingCalls) shard(done <-chan struct{}) *pendingShard {
+	p := reflect.ValueOf(done).Pointer() // a channel's allocation: 96 bytes, 16-aligned
+	return &c.shards[(p>>4^p>>8^p>>12)%pendingShards]
 }
 
 func (c *pendingCalls) store(done <-chan struct{}, p pending) {
-	c.mu.Lock()
-	if c.m == nil {
-		c.m = make(map[<-chan struct{}]pending)
+	s := c.shard(done)
+	s.mu.Lock()
+	if s.m == nil {
+		s.m = make(map[<-chan struct{}]pending)
 	}
-	c.m[done] = p
-	c.mu.Unlock()
+	s.m[done] = p
+	s.mu.Unlock()
 }
 
 // claim marks done's request seen and returns its id.
 func (c *pendingCalls) claim(done <-chan struct{}) (string, bool) {
-	c.mu.Lock()
-	p, ok := c.m[done]
+	s := c.shard(done)
+	s.mu.Lock()
+	p, ok := s.m[done]
 	if ok && !p.seen {
 		p.seen = true
-		c.m[done] = p
+		s.m[done] = p
 	}
-	c.mu.Unlock()
+	s.mu.Unlock()
 	return p.id, ok
 }
 
 // take removes and returns done's request.
 func (c *pendingCalls) take(done <-chan struct{}) (pending, bool) {
-	c.mu.Lock()
-	p, ok := c.m[done]
+	s := c.shard(done)
+	s.mu.Lock()
+	p, ok := s.m[done]
 	if ok {
-		delete(c.m, done)
+		delete(s.m, done)
 	}
-	c.mu.Unlock()
+	s.mu.Unlock()
 	return p, ok
 }
 
 // len is how many requests are pending.
 func (c *pendingCalls) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.m)
+	n := 0
+	for i := range c.shards {
+		s := &c.shards[i]
+		s.mu.Lock()
+		n += len(s.m)
+		s.mu.Unlock()
+	}
+	return n
 }
 
 func newCallID() string {

@@ -1,35 +1,51 @@
 package obs
 
 import (
-	"reflect"
+	"sync"
 	"testing"
 	"time"
 )
 
-// shardedCalls is pendingCalls sharded by the channel's address, as it
-// was: 16 maps under 16 locks, a cache line each.
-type shardedCalls struct {
-	shards [16]struct {
-		pendingCalls
-		_ [48]byte
+// oneLock is pendingCalls without its shards: one map under one lock.
+type oneLock struct {
+	mu sync.Mutex
+	m  map[<-chan struct{}]pending
+}
+
+func (c *oneLock) store(done <-chan struct{}, p pending) {
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = make(map[<-chan struct{}]pending)
 	}
+	c.m[done] = p
+	c.mu.Unlock()
 }
 
-func (c *shardedCalls) shard(done <-chan struct{}) *pendingCalls {
-	p := reflect.ValueOf(done).Pointer() // a channel's allocation: 96 bytes, 16-aligned
-	return &c.shards[(p>>4^p>>8^p>>12)%uintptr(len(c.shards))].pendingCalls
+func (c *oneLock) claim(done <-chan struct{}) (string, bool) {
+	c.mu.Lock()
+	p, ok := c.m[done]
+	if ok && !p.seen {
+		p.seen = true
+		c.m[done] = p
+	}
+	c.mu.Unlock()
+	return p.id, ok
 }
 
-func (c *shardedCalls) store(done <-chan struct{}, p pending) { c.shard(done).store(done, p) }
-
-func (c *shardedCalls) claim(done <-chan struct{}) (string, bool) { return c.shard(done).claim(done) }
-
-func (c *shardedCalls) take(done <-chan struct{}) (pending, bool) { return c.shard(done).take(done) }
+func (c *oneLock) take(done <-chan struct{}) (pending, bool) {
+	c.mu.Lock()
+	p, ok := c.m[done]
+	if ok {
+		delete(c.m, done)
+	}
+	c.mu.Unlock()
+	return p, ok
+}
 
 // BenchmarkPendingCalls decides whether the shards of pendingCalls pay:
 // a request's three map operations (Began's store, Start's claim,
 // Answered's take) from every P at once, through the sharded maps and
-// through one map under one lock (pendingCalls).
+// through one map under one lock.
 //
 //	go test -run '^$' -bench '^BenchmarkPendingCalls$' -benchmem -count 5 -cpu 1,2 ./internal/obs/
 func BenchmarkPendingCalls(b *testing.B) {
@@ -42,8 +58,8 @@ func BenchmarkPendingCalls(b *testing.B) {
 		name string
 		c    calls
 	}{
-		{"sharded", new(shardedCalls)},
-		{"one_lock", new(pendingCalls)},
+		{"sharded", new(pendingCalls)},
+		{"one_lock", new(oneLock)},
 	} {
 		b.Run(f.name, func(b *testing.B) {
 			b.ReportAllocs()
