@@ -1,51 +1,14 @@
 package obs
 
 import (
-	"sync"
 	"testing"
 	"time"
 )
 
-// oneLock is pendingCalls without its shards: one map under one lock.
-type oneLock struct {
-	mu sync.Mutex
-	m  map[<-chan struct{}]pending
-}
-
-func (c *oneLock) store(done <-chan struct{}, p pending) {
-	c.mu.Lock()
-	if c.m == nil {
-		c.m = make(map[<-chan struct{}]pending)
-	}
-	c.m[done] = p
-	c.mu.Unlock()
-}
-
-func (c *oneLock) claim(done <-chan struct{}) (string, bool) {
-	c.mu.Lock()
-	p, ok := c.m[done]
-	if ok && !p.seen {
-		p.seen = true
-		c.m[done] = p
-	}
-	c.mu.Unlock()
-	return p.id, ok
-}
-
-func (c *oneLock) take(done <-chan struct{}) (pending, bool) {
-	c.mu.Lock()
-	p, ok := c.m[done]
-	if ok {
-		delete(c.m, done)
-	}
-	c.mu.Unlock()
-	return p, ok
-}
-
 // BenchmarkPendingCalls decides whether the shards of pendingCalls pay:
 // a request's three map operations (Began's store, Start's claim,
 // Answered's take) from every P at once, through the sharded maps and
-// through one map under one lock.
+// through one map under one lock (a pendingShard alone).
 //
 //	go test -run '^$' -bench '^BenchmarkPendingCalls$' -benchmem -count 5 -cpu 1,2 ./internal/obs/
 func BenchmarkPendingCalls(b *testing.B) {
@@ -59,7 +22,7 @@ func BenchmarkPendingCalls(b *testing.B) {
 		c    calls
 	}{
 		{"sharded", new(pendingCalls)},
-		{"one_lock", new(oneLock)},
+		{"one_lock", new(pendingShard)},
 	} {
 		b.Run(f.name, func(b *testing.B) {
 			b.ReportAllocs()
