@@ -1,4 +1,4 @@
-// Package logline is the logger of NewLogger: JSON lines, the bytes
+// Package logline is the logger behind obs.NewLogger: JSON lines, the bytes
 // slog.JSONHandler writes for the same record, written by a hand-written
 // encoder without its allocations; tint's coloured text on a terminal; an
 // optional buffer that keeps a slow output off the caller's path. Its one

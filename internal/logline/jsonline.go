@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 )
 
-// jsonLine writes NewLogger's JSON lines: the bytes slog.JSONHandler
+// jsonLine writes New's JSON lines: the bytes slog.JSONHandler
 // writes for the same record (with HandlerOptions{Level} only), without
 // its allocations. JSONHandler boxes every float and json.RawMessage and
 // sends them through encoding/json; a call's line has a duration and the

@@ -99,7 +99,7 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// handler is NewLogger's handler: it can flush a buffered writer, writes a
+// handler is New's handler: it can flush a buffered writer, writes a
 // line at ERROR or above through it (through), in JSON format writes the
 // line itself (json) when it can, the bytes inner would, and in text format
 // prints a stack attribute after the line, one frame per line, instead of a
@@ -239,7 +239,7 @@ func Flush(l *slog.Logger) error {
 	return nil
 }
 
-// Flush writes out the lines a WithLogBuffer logger holds.
+// Flush writes out the lines a logger with Buffer holds.
 func (h *handler) Flush() error {
 	if h.shared.buf == nil {
 		return nil
@@ -247,7 +247,7 @@ func (h *handler) Flush() error {
 	return h.shared.buf.Flush()
 }
 
-// Buffer sizes of WithLogBuffer.
+// Buffer sizes of Config.Buffer.
 const (
 	logBufferMax   = 4 << 20   // held past this, lines are dropped
 	logBufferSpare = 128 << 10 // a written buffer up to this size is reused

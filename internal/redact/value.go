@@ -404,7 +404,7 @@ func (w *walker) structSecrets(v reflect.Value, depth int) {
 //		User     string `json:"user"`
 //		Password string `json:"pin" mcpwrap:"secret"`
 //	}
-//	wrap.WithSecrets(obs.SecretNames(loginArgs{})...)
+//	wrap.WithSecrets(redact.SecretNames(loginArgs{})...)
 func SecretNames(v any) []string {
 	var out []string
 	var walk func(t reflect.Type, depth int)
