@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The SDK-neutral core links no MCP SDK: go list -deps of errs (with the
 # internal errbase and errmap), validate,
-# observe (and its engine, internal/obs), the chain (wrap, internal/call, internal/adapter, internal/result,
+# observe (and its engine, internal/obs, with internal/redact and internal/logline), the chain (wrap, internal/call, internal/adapter, internal/result,
 # internal/policy, wrap/limit, wrap/upstream) and authorization (wrap/authz, the jwtauth module) names
 # neither github.com/mark3labs/mcp-go nor github.com/modelcontextprotocol/go-sdk.
 # An adapter links its own SDK only: wrap/mcpgo no go-sdk, wrap/gosdk no mcp-go.
@@ -15,7 +15,7 @@ check() { # check <package> <forbidden module regexp>
   bad=$(go list -deps "$1" | grep -E "$2" || true)
   if [ -n "$bad" ]; then echo "$1 links: $bad" | head -5; fail=1; else echo "$1: links no ${3}"; fi
 }
-for p in ./wrap/authz/cedarauthz ./errs ./internal/errbase ./internal/errmap ./validate ./observe ./internal/obs ./wrap ./internal/call ./internal/adapter ./internal/result ./internal/policy ./wrap/limit ./wrap/upstream ./wrap/authz ./wrap/authz/jwtauth; do
+for p in ./wrap/authz/cedarauthz ./errs ./internal/errbase ./internal/errmap ./validate ./observe ./internal/obs ./internal/redact ./internal/logline ./wrap ./internal/call ./internal/adapter ./internal/result ./internal/policy ./wrap/limit ./wrap/upstream ./wrap/authz ./wrap/authz/jwtauth; do
   check "$p" '^github.com/(mark3labs/mcp-go|modelcontextprotocol/go-sdk)(/|$)' "MCP SDK"
 done
 bad=$(GOWORK=off go list -deps ./... | grep -E '^github.com/cedar-policy/' || true)

@@ -12,7 +12,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -120,7 +120,7 @@ func TestArgumentValuesAreNotLoggedByDefault(t *testing.T) {
 				t.Fatalf("%d echo lines", len(echo))
 			}
 			got := toJSON(echo[0]["arguments"])
-			if c.values != strings.Contains(got, "hello there") || strings.Contains(got, "k-12345678") || !strings.Contains(got, obs.Redacted) {
+			if c.values != strings.Contains(got, "hello there") || strings.Contains(got, "k-12345678") || !strings.Contains(got, redact.Redacted) {
 				t.Fatalf("echo's arguments %s (values %v): want values only when opted in, the api key redacted", got, c.values)
 			}
 		})

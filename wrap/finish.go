@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/result"
 )
 
@@ -226,7 +227,7 @@ func byteSize(n, prec int) string {
 // it), as from the chain's own: from its texts and from every string and
 // secret-named key of its structured content, one rule for all the model
 // reads. Structured content too deep or too large to scrub is left out.
-func scrubResult(res call.Result, req *call.Request, red *obs.Redactor) call.Result {
+func scrubResult(res call.Result, req *call.Request, red *redact.Redactor) call.Result {
 	var known []string
 	looked := false
 	if ed, ok := res.(call.Editor); ok {
@@ -299,7 +300,7 @@ func capText(s string) string {
 // password=… pairs), the way the log line is redacted. A masked error
 // shows none of its text and is returned as it is, as is an error with
 // nothing to remove.
-func scrubbed(e *errs.Error, req *call.Request, red *obs.Redactor) *errs.Error {
+func scrubbed(e *errs.Error, req *call.Request, red *redact.Redactor) *errs.Error {
 	if !e.Code().Public() {
 		return e
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/loopguard"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/policy"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/roundstate"
 	"github.com/mcpwrap/mcpwrap/internal/shutdown"
 	"github.com/mcpwrap/mcpwrap/internal/workers"
@@ -38,9 +39,9 @@ type config struct {
 	// results (Typed adds the fields tagged mcpwrap:"secret").
 	secrets []string
 	// red scrubs secrets from the messages of error results.
-	red *obs.Redactor
+	red *redact.Redactor
 	// public says which unclassified errors the model may read; nil: the
-	// default rule (the text scrubbed, obs.Redactor.Public), unless
+	// default rule (the text scrubbed, redact.Redactor.Public), unless
 	// maskAll.
 	public  func(error) bool
 	maskAll bool // WithMaskedErrors
@@ -309,7 +310,7 @@ func (c *config) finish() {
 	if c.observer != nil {
 		c.red = c.observer.Redactor()
 	} else {
-		c.red = obs.NewRedactor(c.secrets...)
+		c.red = redact.NewRedactor(c.secrets...)
 	}
 }
 

@@ -117,7 +117,7 @@ func classify(err error, req *call.Request, cfg *config, o *outcome) *errs.Error
 	return errs.Wrap(errs.Internal, err, text)
 }
 
-// publicError is text scrubbed for the model (obs.Redactor.Public),
+// publicError is text scrubbed for the model (redact.Redactor.Public),
 // where the URI a resources/read named is the client's own, not an
 // internal address: "reading resource res://nil: …" keeps it, redacted as
 // the log line's is.
@@ -162,7 +162,7 @@ func statusIn(text string) errs.Code {
 // fmt.Errorf("read note %s: %w", name, err) around an fs.ErrNotExist, "read
 // note x.md: not found" instead of "not found" — never the standard error's
 // own text, which holds paths and addresses. The handler's words are
-// scrubbed as a plain error's are (obs.Redactor.Public), and left out
+// scrubbed as a plain error's are (redact.Redactor.Public), and left out
 // when scrubbing left nothing worth reading of them.
 func ownWords(err error, e *errs.Error, req *call.Request, cfg *config) *errs.Error {
 	full := err.Error()

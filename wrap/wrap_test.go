@@ -19,7 +19,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -256,7 +256,7 @@ func TestMiddlewareOverStreamableHTTP(t *testing.T) {
 			t.Fatalf("stack missing or not pointing at the handler: %v", lines[0]["stack"])
 		}
 		plain, _ := callLines(&logs, "plain_error")
-		if cause, _ := plain[0]["cause"].(string); !strings.Contains(cause, "password="+obs.Redacted) {
+		if cause, _ := plain[0]["cause"].(string); !strings.Contains(cause, "password="+redact.Redacted) {
 			t.Fatalf("cause missing from log: %v", plain[0])
 		}
 		if lvl := plain[0]["level"]; lvl != "ERROR" {

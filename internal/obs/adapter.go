@@ -5,6 +5,8 @@ import (
 
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 )
 
 // What an SDK adapter needs to connect the SDK's own tracing to an
@@ -31,7 +33,7 @@ func (o *Observer) Tracer() trace.Tracer {
 // OperatorText returns s as it may appear on a span or log line: capped,
 // stripped of secrets and of control characters.
 func (o *Observer) OperatorText(s string) string {
-	return safeText(o.red.capScrub(s, maxCauseBytes, nil))
+	return redact.SafeText(o.red.CapScrub(s, maxCauseBytes, nil))
 }
 
 // ContextWithServerSpan returns ctx carrying s, the SDK's own SERVER span

@@ -4,14 +4,16 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 )
 
 // encodedSizes is how the names-only arguments were rendered before
 // appendArgumentSizes: argumentSizes through the encoder.
-func encodedSizes(r *Redactor, args any) ([]byte, error) {
+func encodedSizes(r *redact.Redactor, args any) ([]byte, error) {
 	if raw, ok := args.(json.RawMessage); ok {
 		var decoded any
-		if len(raw) > maxTextBytes*64 || json.Unmarshal(raw, &decoded) != nil {
+		if len(raw) > redact.MaxTextBytes*64 || json.Unmarshal(raw, &decoded) != nil {
 			return marshalPlain(sizeOf(args))
 		}
 		args = decoded
@@ -23,7 +25,7 @@ func encodedSizes(r *Redactor, args any) ([]byte, error) {
 // into a buffer are byte for byte what the encoder wrote, for plain keys
 // and for the keys that take the encoder's path.
 func TestArgumentNamesAsEncoded(t *testing.T) {
-	r := NewRedactor("pin")
+	r := redact.NewRedactor("pin")
 	many := map[string]any{}
 	for i := range 40 {
 		many[strings.Repeat("k", i+1)] = i
@@ -40,7 +42,7 @@ func TestArgumentNamesAsEncoded(t *testing.T) {
 		"unicode key":  map[string]any{"città": "Roma", "a\u2028b": 1},
 		"control key":  map[string]any{"a\nb": 1, "tab\t": 2},
 		"invalid utf8": map[string]any{"a\xffb": 1},
-		"long key":     map[string]any{strings.Repeat("x", maxNameBytes+10): 1, strings.Repeat("x", maxNameBytes+20): 2},
+		"long key":     map[string]any{strings.Repeat("x", redact.MaxNameBytes+10): 1, strings.Repeat("x", redact.MaxNameBytes+20): 2},
 		"empty":        map[string]any{},
 		"raw object":   json.RawMessage(`{"path":"/etc/hosts","token":"t","n":[1,2,3]}`),
 		"raw array":    json.RawMessage(`[1,2]`),
@@ -64,7 +66,7 @@ func TestArgumentNamesAsEncoded(t *testing.T) {
 // TestArgumentNamesAllocateOnce: a typed tool's arguments by name cost
 // one allocation, the rendered line.
 func TestArgumentNamesAllocateOnce(t *testing.T) {
-	r := NewRedactor()
+	r := redact.NewRedactor()
 	args := map[string]any{"city": "Paris", "days": float64(3), "units": "metric", "lat": 48.85, "lon": 2.35, "hourly": true}
 	if n := testing.AllocsPerRun(100, func() { _, _ = argumentNames(r, args) }); n > 1 {
 		t.Fatalf("%.0f allocations, want 1", n)
@@ -74,7 +76,7 @@ func TestArgumentNamesAllocateOnce(t *testing.T) {
 // BenchmarkArgumentNames: the names-only arguments of a 6-field typed
 // tool, as the log line renders them.
 func BenchmarkArgumentNames(b *testing.B) {
-	r := NewRedactor()
+	r := redact.NewRedactor()
 	args := map[string]any{"city": "Paris", "days": float64(3), "units": "metric", "lat": 48.85, "lon": 2.35, "hourly": true}
 	b.Run("direct", func(b *testing.B) {
 		b.ReportAllocs()
@@ -94,7 +96,7 @@ func BenchmarkArgumentNames(b *testing.B) {
 // the same bytes as the encoder, on the call that remembers it, on the
 // calls after, and for a call of the same tool with other keys.
 func TestArgumentNamesThroughKeyOrder(t *testing.T) {
-	r := NewRedactor("pin")
+	r := redact.NewRedactor("pin")
 	many := map[string]any{}
 	for i := range 70 {
 		many[strings.Repeat("k", i+1)] = i
@@ -142,12 +144,12 @@ func TestArgumentNamesSecretsPerObserver(t *testing.T) {
 	args := map[string]any{"city": "Paris", "pin": "1234"}
 	c := &Recording{o: o, tool: "t", args: args}
 	got, _ := c.argumentNames()
-	if strings.Contains(string(got), Redacted) {
+	if strings.Contains(string(got), redact.Redacted) {
 		t.Fatalf("pin redacted without being a secret name: %s", got)
 	}
 	c = &Recording{o: o.WithSecrets("pin"), tool: "t", args: args}
 	got, _ = c.argumentNames()
-	if !strings.Contains(string(got), `"pin":"`+Redacted+`"`) {
+	if !strings.Contains(string(got), `"pin":"`+redact.Redacted+`"`) {
 		t.Fatalf("pin not redacted by WithSecrets' copy: %s", got)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -128,7 +129,7 @@ func BenchmarkBoundedCost(b *testing.B) {
 // text with nothing to replace, and a 2 MiB text (bounded by the 3 KiB
 // kept).
 func BenchmarkPublic(b *testing.B) {
-	r := obs.NewRedactor()
+	r := redact.NewRedactor()
 	for name, s := range map[string]string{
 		"github_404": "failed to get issue: GET http://10.0.0.7:8080/api/v3/repos/o/r/issues/1: 404 Not Found []",
 		"plain":      "quota exhausted for this session",
@@ -230,6 +231,35 @@ func BenchmarkObserve(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				ctx, rec := f.o.Start(context.Background(), &r, "79806d44bddfa26f")
+				rec.End(ctx, obs.Report{Outcome: obs.OutcomeSuccess, Attempts: 1})
+			}
+		})
+	}
+}
+
+// BenchmarkChosenCallID is a call as the chain observes it, Start choosing
+// the call id (wrap passes ""), its line through NewLogger to io.Discard:
+// log only, and with a recorded span, whose trace and span ids the line
+// carries. It measures what choosing the id and writing the ids cost.
+//
+//	go test -run '^$' -bench '^BenchmarkChosenCallID$' -benchmem ./internal/obs/
+func BenchmarkChosenCallID(b *testing.B) {
+	args := map[string]any{"city": "Paris", "days": 3.0, "units": "metric"}
+	raw, _ := json.Marshal(args)
+	req := call.Request{Kind: call.Tool, Name: "forecast", Args: args, Raw: raw, RequestID: "1", Session: "bench-session"}
+	logger := obs.NewLogger(obs.WithLogOutput(io.Discard), obs.WithLogFormat("json"))
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(sdktrace.NewSimpleSpanProcessor(tracetest.NewNoopExporter())))
+	for _, f := range []struct {
+		name string
+		o    *obs.Observer
+	}{
+		{"log_only", obs.New(obs.WithLogger(logger), obs.WithoutTracing(), obs.WithoutMetrics())},
+		{"recorded", obs.New(obs.WithLogger(logger), obs.WithTracerProvider(tp), obs.WithoutMetrics())},
+	} {
+		b.Run(f.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ctx, rec := f.o.Start(context.Background(), &req, "")
 				rec.End(ctx, obs.Report{Outcome: obs.OutcomeSuccess, Attempts: 1})
 			}
 		})

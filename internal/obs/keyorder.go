@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 )
 
 // keyOrders remembers, per tool, the sorted keys of its arguments and
@@ -22,7 +24,7 @@ type keyOrder struct {
 // appendSizes writes what appendArgumentSizes(r, m) would, through the
 // tool's key order; ok is false when m's keys are not the ones
 // remembered (or cannot be), and the caller takes the general path.
-func (k *keyOrders) appendSizes(r *Redactor, tool string, m map[string]any) (b []byte, ok bool) {
+func (k *keyOrders) appendSizes(r *redact.Redactor, tool string, m map[string]any) (b []byte, ok bool) {
 	ko := k.order(r, tool, m)
 	if ko == nil {
 		return nil, false
@@ -48,7 +50,7 @@ func (ko *keyOrder) appendJSON(b []byte, m map[string]any) (_ []byte, ok bool) {
 		b = append(b, key...)
 		b = append(b, `":"`...)
 		if ko.secret[i] {
-			b = append(b, Redacted...)
+			b = append(b, redact.Redacted...)
 		} else {
 			b = appendSizeOf(b, v)
 		}
@@ -68,7 +70,7 @@ const (
 // order returns the tool's key order, remembering m's the first time;
 // nil when m's keys are not the ones remembered (by count: a missing one
 // the caller finds) or cannot be.
-func (k *keyOrders) order(r *Redactor, tool string, m map[string]any) *keyOrder {
+func (k *keyOrders) order(r *redact.Redactor, tool string, m map[string]any) *keyOrder {
 	var ko *keyOrder
 	if v, found := k.m.Load(tool); found {
 		ko = v.(*keyOrder)
@@ -85,7 +87,7 @@ func (k *keyOrders) order(r *Redactor, tool string, m map[string]any) *keyOrder 
 
 // newKeyOrder is m's key order, or nil when a key is not plain or there
 // are too many to remember.
-func newKeyOrder(r *Redactor, m map[string]any) *keyOrder {
+func newKeyOrder(r *redact.Redactor, m map[string]any) *keyOrder {
 	if len(m) > maxKeyOrderKeys {
 		return nil
 	}

@@ -7,10 +7,11 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpwrap/mcpwrap/internal/logline"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 )
 
@@ -22,12 +23,10 @@ import (
 // encoding/json; any other handler gets json.RawMessage.
 func (c *Recording) argumentsAttr(h slog.Handler, b []byte) slog.Attr {
 	if c.argState == argsOwn {
-		switch h := h.(type) {
-		case *handler:
-			if h.json != nil {
-				return slog.Any(semconv.KeyArguments, (*compactJSON)(&c.rawArgs))
-			}
-		case *slog.JSONHandler:
+		if logline.WritesJSON(h) {
+			return slog.Any(semconv.KeyArguments, (*logline.CompactJSON)(&c.rawArgs))
+		}
+		if _, ok := h.(*slog.JSONHandler); ok {
 			if v, ok := flatGroup(b); ok {
 				return slog.Attr{Key: semconv.KeyArguments, Value: v}
 			}
@@ -44,10 +43,10 @@ func (c *Recording) argumentsAttr(h slog.Handler, b []byte) slog.Attr {
 // costs no allocation and the Recording no more bytes.
 type namedArgs Recording
 
-// appendJSON appends the arguments' JSON; when a remembered key is
+// AppendLineJSON appends the arguments' JSON; when a remembered key is
 // missing (the client sent other keys, as many), it appends what the line
 // would hold without the key order instead.
-func (a *namedArgs) appendJSON(b []byte) []byte {
+func (a *namedArgs) AppendLineJSON(b []byte) []byte {
 	if b, ok := a.named.appendJSON(b, a.args.(map[string]any)); ok {
 		return b
 	}
@@ -60,7 +59,7 @@ func (c *Recording) appendRendered(b []byte) []byte {
 	if j, text := c.arguments(); j != nil {
 		return append(b, j...)
 	} else {
-		return appendJSONString(b, text)
+		return logline.AppendString(b, text)
 	}
 }
 
@@ -70,7 +69,7 @@ const maxSizeText = len("<string, ") + 19 + len(" bytes>")
 
 // MarshalJSON returns the arguments' JSON, for a handler other than
 // NewLogger's.
-func (a *namedArgs) MarshalJSON() ([]byte, error) { return a.appendJSON(nil), nil }
+func (a *namedArgs) MarshalJSON() ([]byte, error) { return a.AppendLineJSON(nil), nil }
 
 // namedArguments is the arguments by name, without rendering them, for a
 // handler that writes them itself: ok is false when their JSON must be
@@ -103,7 +102,7 @@ func (c *Recording) namedArguments() (_ *namedArgs, ok bool) {
 			return nil, false
 		}
 		if ko.secret[i] {
-			n += len(Redacted)
+			n += len(redact.Redacted)
 		} else {
 			n += len(appendSizeOf(scratch[:0], v))
 		}
@@ -131,7 +130,7 @@ func (c *Recording) argumentsGroup() (slog.Value, bool) {
 		if !present {
 			return slog.Value{}, false
 		}
-		s := Redacted
+		s := redact.Redacted
 		if !ko.secret[i] {
 			s = sizeText(v)
 		}
@@ -145,14 +144,12 @@ func (c *Recording) argumentsGroup() (slog.Value, bool) {
 // JSONHandler a group; ok is false for any other handler, or when
 // namedArguments' is.
 func (c *Recording) lineArguments(h slog.Handler) (slog.Value, bool) {
-	switch h := h.(type) {
-	case *slog.JSONHandler:
+	if _, ok := h.(*slog.JSONHandler); ok {
 		return c.argumentsGroup()
-	case *handler:
-		if h.json != nil {
-			if a, ok := c.namedArguments(); ok {
-				return slog.AnyValue(a), true
-			}
+	}
+	if logline.WritesJSON(h) {
+		if a, ok := c.namedArguments(); ok {
+			return slog.AnyValue(a), true
 		}
 	}
 	return slog.Value{}, false
@@ -189,14 +186,6 @@ var sizeTexts = func() (t struct{ str, arr, obj [256]string }) {
 	return t
 }()
 
-// compactJSON is JSON known to be valid and compact: the arguments as a
-// Recording rendered them. NewLogger's handler writes it as it is; any
-// handler marshalling it gets the same bytes.
-type compactJSON []byte
-
-// MarshalJSON returns the JSON.
-func (j *compactJSON) MarshalJSON() ([]byte, error) { return *j, nil }
-
 // flatGroup returns b, a JSON object whose values are strings and which
 // holds no escape (the arguments by name, with keys JSONHandler writes as
 // they are), as a group of its members, which slog's JSONHandler writes
@@ -210,26 +199,16 @@ func flatGroup(b []byte) (slog.Value, bool) {
 	if quotes%4 != 0 {
 		return slog.Value{}, false
 	}
-	// The rendered arguments are never written again (capJSON keeps them
-	// in rawArgs for the span too), so the members can be read from them
-	// without a copy.
-	s := unsafe.String(unsafe.SliceData(b), len(b))
+	s := string(b)
 	attrs := make([]slog.Attr, 0, quotes/4)
 	i := 1
 	for i < len(s) && s[i] == '"' {
-		k := strings.IndexByte(s[i+1:], '"') + i + 1 // the key's closing quote
-		if k+2 >= len(s) || s[k+1] != ':' || s[k+2] != '"' {
+		key, value, next, ok := flatMember(s, i)
+		if !ok {
 			return slog.Value{}, false
 		}
-		v := strings.IndexByte(s[k+3:], '"') + k + 3 // the value's closing quote
-		if v < k+3 {
-			return slog.Value{}, false
-		}
-		attrs = append(attrs, slog.String(s[i+1:k], s[k+3:v]))
-		i = v + 1
-		if i+1 < len(s) && s[i] == ',' && s[i+1] == '"' {
-			i++
-		}
+		attrs = append(attrs, slog.String(key, value))
+		i = next
 	}
 	if i != len(s)-1 || s[i] != '}' || len(attrs) != quotes/4 {
 		return slog.Value{}, false
@@ -237,24 +216,41 @@ func flatGroup(b []byte) (slog.Value, bool) {
 	return slog.GroupValue(attrs...), true
 }
 
-// traceIDs is a span's trace and span id in hex, one after the other.
-type traceIDs [2 * (len(trace.TraceID{}) + len(trace.SpanID{}))]byte
+// flatMember reads the member "key":"value" whose key opens at s[i]; next
+// is where the member after it opens (past its comma), or where the
+// object closes.
+func flatMember(s string, i int) (key, value string, next int, ok bool) {
+	k := strings.IndexByte(s[i+1:], '"') + i + 1 // the key's closing quote
+	if k+2 >= len(s) || s[k+1] != ':' || s[k+2] != '"' {
+		return "", "", 0, false
+	}
+	v := strings.IndexByte(s[k+3:], '"') + k + 3 // the value's closing quote
+	if v < k+3 {
+		return "", "", 0, false
+	}
+	next = v + 1
+	if next+1 < len(s) && s[next] == ',' && s[next+1] == '"' {
+		next++
+	}
+	return s[i+1 : k], s[k+3 : v], next, true
+}
 
-func (b *traceIDs) set(sc trace.SpanContext) {
+// traceIDText is a span's trace and span id in hex, one after the other:
+// one string, one allocation, for both.
+func traceIDText(sc trace.SpanContext) string {
 	tid, sid := sc.TraceID(), sc.SpanID()
+	var b [2 * (len(trace.TraceID{}) + len(trace.SpanID{}))]byte
 	hex.Encode(b[:], tid[:])
 	hex.Encode(b[2*len(tid):], sid[:])
+	return string(b[:])
 }
 
 // appendTraceIDs appends the ids of the call's span, which openSpan wrote
-// into c.ids once: the strings are read from there, without a copy.
+// into c.traceIDs once for all the call's lines.
 func (c *Recording) appendTraceIDs(attrs []slog.Attr) []slog.Attr {
-	if !c.idsSet {
+	if c.traceIDs == "" {
 		return appendTraceIDs(attrs, c.span)
 	}
-	// c.ids is written once, in openSpan, before any line is logged, and
-	// never again.
-	ids := unsafe.String(&c.ids[0], len(c.ids))
 	n := 2 * len(trace.TraceID{})
-	return append(attrs, slog.String(semconv.KeyTraceID, ids[:n]), slog.String(semconv.KeySpanID, ids[n:]))
+	return append(attrs, slog.String(semconv.KeyTraceID, c.traceIDs[:n]), slog.String(semconv.KeySpanID, c.traceIDs[n:]))
 }

@@ -1,31 +1,11 @@
 package obs
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"os"
-	"runtime"
-	"strconv"
-	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
-	"github.com/lmittmann/tint"
-	"golang.org/x/term"
-
-	"github.com/mcpwrap/mcpwrap/internal/semconv"
-)
-
-// Environment variables read by NewLogger.
-const (
-	// EnvLogLevel sets the level: debug, info, warn or error (slog's names,
-	// with offsets such as "warn+2" allowed). The default is info.
-	EnvLogLevel = "MCPWRAP_LOG_LEVEL"
-	// EnvLogFormat forces the format: json or text. The default is json
-	// unless the output is a terminal.
-	EnvLogFormat = "MCPWRAP_LOG_FORMAT"
+	"github.com/mcpwrap/mcpwrap/internal/logline"
 )
 
 // LoggerOption configures NewLogger.
@@ -34,22 +14,19 @@ type LoggerOption func(*LoggerConfig)
 // LoggerConfig is what the logger options set; exported for observe's
 // LoggerOption, as Config is.
 type LoggerConfig struct {
-	w      io.Writer
-	format string
-	level  slog.Leveler
-	buffer bool
+	c logline.Config
 }
 
 // WithLogOutput sets where lines go (os.Stderr by default: on stdio
 // servers stdout carries the protocol).
-func WithLogOutput(w io.Writer) LoggerOption { return func(c *LoggerConfig) { c.w = w } }
+func WithLogOutput(w io.Writer) LoggerOption { return func(c *LoggerConfig) { c.c.Output = w } }
 
 // WithLogFormat forces "json" or "text" (colour, via tint), overriding
-// EnvLogFormat and the terminal check.
-func WithLogFormat(f string) LoggerOption { return func(c *LoggerConfig) { c.format = f } }
+// logline.EnvLogFormat and the terminal check.
+func WithLogFormat(f string) LoggerOption { return func(c *LoggerConfig) { c.c.Format = f } }
 
-// WithLogLevel sets the level, overriding EnvLogLevel.
-func WithLogLevel(l slog.Leveler) LoggerOption { return func(c *LoggerConfig) { c.level = l } }
+// WithLogLevel sets the level, overriding logline.EnvLogLevel.
+func WithLogLevel(l slog.Leveler) LoggerOption { return func(c *LoggerConfig) { c.c.Level = l } }
 
 // WithLogBuffer makes writes below ERROR non-blocking: lines are collected
 // in memory and written out by another goroutine at once, or, while it is
@@ -64,172 +41,21 @@ func WithLogLevel(l slog.Leveler) LoggerOption { return func(c *LoggerConfig) { 
 // before it exits; a main that serves otherwise defers FlushLogger (and
 // returns rather than calling os.Exit). Meant for stdio servers, where a
 // slow stderr reader would otherwise slow every call.
-func WithLogBuffer() LoggerOption { return func(c *LoggerConfig) { c.buffer = true } }
+func WithLogBuffer() LoggerOption { return func(c *LoggerConfig) { c.c.Buffer = true } }
 
 // NewLogger returns the logger to give to WithLogger, writing to stderr
 // (WithLogOutput changes that; on a stdio server stdout carries the
-// protocol): JSON lines (slog.JSONHandler's bytes, written by jsonLine
-// without an allocation) when the output is not a terminal —
-// in production and under a process manager — and tint's coloured text
-// when it is, where a panic's stack is printed on its own indented lines.
-// Level and format come from EnvLogLevel and EnvLogFormat unless set by
-// options.
+// protocol): logline.New's JSON lines when the output is not a terminal,
+// tint's coloured text when it is. Level and format come from
+// logline.EnvLogLevel and logline.EnvLogFormat unless set by options.
 func NewLogger(opts ...LoggerOption) *slog.Logger {
-	c := LoggerConfig{w: os.Stderr}
+	c := LoggerConfig{c: logline.Config{Output: os.Stderr}}
 	for _, o := range opts {
 		if o != nil {
 			o(&c)
 		}
 	}
-	if c.level == nil {
-		var lvl slog.Level
-		if v := strings.TrimSpace(os.Getenv(EnvLogLevel)); v != "" {
-			if err := lvl.UnmarshalText([]byte(v)); err != nil {
-				lvl = slog.LevelInfo
-			}
-		}
-		c.level = lvl
-	}
-	format := c.format
-	if format == "" {
-		format = strings.ToLower(strings.TrimSpace(os.Getenv(EnvLogFormat)))
-	}
-	terminal := isTerminal(c.w)
-	if format == "" {
-		format = "json"
-		if terminal {
-			format = "text"
-		}
-	}
-	h := &handler{text: format == "text", shared: &handlerShared{w: c.w}}
-	inner := func(w io.Writer) slog.Handler {
-		if format == "text" {
-			return tint.NewTextHandler(w, &tint.Options{Level: c.level, TimeFormat: time.TimeOnly, NoColor: !terminal})
-		}
-		return slog.NewJSONHandler(lockedWriter{&h.shared.wmu, w}, &slog.HandlerOptions{Level: c.level})
-	}
-	if !h.text {
-		h.json = &jsonLine{}
-	}
-	if c.buffer {
-		buf := &asyncWriter{w: c.w}
-		h.shared.buf, h.shared.w = buf, buf
-		h.through = inner((*writeThrough)(buf))
-	}
-	h.inner = inner(h.shared.w)
-	return slog.New(h)
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// handler is NewLogger's handler: it can flush a buffered writer, writes a
-// line at ERROR or above through it (through), in JSON format writes the
-// line itself (json) when it can, the bytes inner would, and in text format
-// prints a stack attribute after the line, one frame per line, instead of a
-// quoted string full of \n\t.
-type handler struct {
-	inner   slog.Handler
-	through slog.Handler // inner writing through the buffer; nil without one
-	text    bool
-	json    *jsonLine // nil: every line goes to inner (text, or after WithGroup)
-	shared  *handlerShared
-}
-
-type handlerShared struct {
-	mu  sync.Mutex // keeps a line and its stack together
-	wmu sync.Mutex // one JSON line written at a time, by json or inner
-	w   io.Writer
-	buf *asyncWriter
-}
-
-func (h *handler) Enabled(ctx context.Context, l slog.Level) bool { return h.inner.Enabled(ctx, l) }
-
-func (h *handler) WithAttrs(as []slog.Attr) slog.Handler {
-	c := &handler{inner: h.inner.WithAttrs(as), text: h.text, shared: h.shared}
-	if h.json != nil {
-		c.json = h.json.withAttrs(as)
-	}
-	if h.through != nil {
-		c.through = h.through.WithAttrs(as)
-	}
-	return c
-}
-
-func (h *handler) WithGroup(name string) slog.Handler {
-	c := &handler{inner: h.inner.WithGroup(name), text: h.text, shared: h.shared}
-	if h.through != nil {
-		c.through = h.through.WithGroup(name)
-	}
-	return c
-}
-
-// handleAttrs writes a line of the given parts, as Handle writes the
-// record made of them, without making the record (which allocates past
-// five attributes); handled is false when it did not write it, and the
-// caller hands Handle the record instead.
-func (h *handler) handleAttrs(t time.Time, level slog.Level, msg string, attrs []slog.Attr) (handled bool, err error) {
-	if h.json == nil {
-		return false, nil
-	}
-	w := h.shared.w
-	if h.through != nil && level >= slog.LevelError {
-		w = (*writeThrough)(h.shared.buf)
-	}
-	defer h.shared.buf.yield()
-	return h.json.writeLine(&h.shared.wmu, w, t, level, msg, attrs, nil)
-}
-
-func (h *handler) Handle(ctx context.Context, r slog.Record) error {
-	defer h.shared.buf.yield()
-	inner, w := h.inner, h.shared.w
-	if h.through != nil && r.Level >= slog.LevelError {
-		// An error may be the last thing the process does before it exits
-		// (os.Exit, log.Fatal, a signal it handles itself): the line and
-		// what was held before it are written before Handle returns.
-		inner, w = h.through, (*writeThrough)(h.shared.buf)
-	}
-	if !h.text {
-		if h.json != nil {
-			if ok, err := h.json.write(&h.shared.wmu, w, r); ok {
-				return err
-			}
-		}
-		return inner.Handle(ctx, r)
-	}
-	var stack string
-	r.Attrs(func(a slog.Attr) bool {
-		if a.Key == semconv.KeyStack && a.Value.Kind() == slog.KindString {
-			stack = a.Value.String()
-			return false
-		}
-		return true
-	})
-	if stack == "" {
-		return inner.Handle(ctx, r)
-	}
-	line := slog.NewRecord(r.Time, r.Level, r.Message, r.PC)
-	r.Attrs(func(a slog.Attr) bool {
-		if a.Key != semconv.KeyStack {
-			line.AddAttrs(a)
-		}
-		return true
-	})
-	h.shared.mu.Lock()
-	defer h.shared.mu.Unlock()
-	if err := inner.Handle(ctx, line); err != nil {
-		return err
-	}
-	var b strings.Builder
-	for l := range strings.SplitSeq(strings.TrimRight(stack, "\n"), "\n") {
-		b.WriteString("    ")
-		b.WriteString(safeText(l))
-		b.WriteByte('\n')
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return logline.New(c.c)
 }
 
 // FlushLogger writes out the lines that a NewLogger built WithLogBuffer
@@ -239,133 +65,4 @@ func (h *handler) Handle(ctx context.Context, r slog.Record) error {
 //
 //	logger := observe.NewLogger(observe.WithLogBuffer())
 //	defer observe.FlushLogger(logger)
-func FlushLogger(l *slog.Logger) error {
-	if l == nil {
-		return nil
-	}
-	if f, ok := l.Handler().(interface{ Flush() error }); ok {
-		return f.Flush()
-	}
-	return nil
-}
-
-// Flush writes out the lines a WithLogBuffer logger holds.
-func (h *handler) Flush() error {
-	if h.shared.buf == nil {
-		return nil
-	}
-	return h.shared.buf.Flush()
-}
-
-// Buffer sizes of WithLogBuffer.
-const (
-	logBufferMax   = 4 << 20   // held past this, lines are dropped
-	logBufferSpare = 128 << 10 // a written buffer up to this size is reused
-)
-
-// asyncWriter collects writes and hands them to w later, off the caller's
-// path; Flush writes what it holds now.
-type asyncWriter struct {
-	w io.Writer
-
-	mu        sync.Mutex
-	pending   []byte
-	spare     []byte // the last written pending, for the next one
-	scheduled bool
-	fresh     atomic.Bool // a flush was scheduled that no writer yielded to yet
-	dropped   int
-
-	writeMu sync.Mutex // one write to w at a time, in order
-}
-
-func (a *asyncWriter) Write(p []byte) (int, error) {
-	a.mu.Lock()
-	if len(a.pending)+len(p) > logBufferMax {
-		a.dropped++
-		a.mu.Unlock()
-		return len(p), nil
-	}
-	a.noteDropped()
-	a.pending = append(a.pending, p...)
-	if !a.scheduled {
-		// Written at once, off the caller's path, by a goroutine of its
-		// own, which the caller yields to (yield); lines that come while
-		// it writes wait for it and go out together. (A timer of 0 started
-		// it later: the line was lost in 1 child run of 250 with it, 0 of
-		// 4 500 this way.)
-		a.scheduled = true
-		go a.flush()
-		a.fresh.Store(true)
-	}
-	a.mu.Unlock()
-	return len(p), nil
-}
-
-// noteDropped says in pending how many lines were dropped since it last
-// said so; a.mu is held.
-func (a *asyncWriter) noteDropped() {
-	if a.dropped == 0 {
-		return
-	}
-	a.pending = append(a.pending, `{"level":"WARN","msg":"log lines dropped: the output is too slow","dropped":`...)
-	a.pending = strconv.AppendInt(a.pending, int64(a.dropped), 10)
-	a.pending = append(a.pending, "}\n"...)
-	a.dropped = 0
-}
-
-func (a *asyncWriter) flush() { _ = a.Flush() }
-
-// yield lets the flush a write scheduled start, once per burst: the
-// handler calls it after the line is written and its lock released, so
-// that the flush writes before the caller goes on to answer the call. A
-// client that stops the server on the answer (SIGTERM, then os.Exit
-// without FlushLogger) lost the line in 1 child run of 75 without it
-// (TestLastLineSurvivesAnExitOnSIGTERM).
-func (a *asyncWriter) yield() {
-	if a != nil && a.fresh.Load() && a.fresh.CompareAndSwap(true, false) {
-		runtime.Gosched()
-	}
-}
-
-// Flush writes out everything written so far.
-func (a *asyncWriter) Flush() error {
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	return a.writeHeld()
-}
-
-// writeHeld writes out what is held; a.writeMu is held.
-func (a *asyncWriter) writeHeld() error {
-	a.mu.Lock()
-	a.noteDropped()
-	out := a.pending
-	a.pending, a.spare = a.spare[:0], nil
-	a.scheduled = false
-	a.mu.Unlock()
-	if len(out) == 0 {
-		return nil
-	}
-	_, err := a.w.Write(out)
-	if cap(out) <= logBufferSpare {
-		// Kept for reuse, unless a burst grew it large.
-		a.mu.Lock()
-		a.spare = out[:0]
-		a.mu.Unlock()
-	}
-	return err
-}
-
-// writeThrough is an asyncWriter whose writes are written out before they
-// return, after what it holds: the way of a line at ERROR and above. It
-// drops nothing.
-type writeThrough asyncWriter
-
-func (t *writeThrough) Write(p []byte) (int, error) {
-	a := (*asyncWriter)(t)
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	if err := a.writeHeld(); err != nil {
-		return 0, err
-	}
-	return a.w.Write(p)
-}
+func FlushLogger(l *slog.Logger) error { return logline.Flush(l) }

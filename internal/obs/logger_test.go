@@ -1,68 +1,24 @@
 package obs_test
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"log/slog"
-	"os"
-	"os/exec"
-	"os/signal"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
-
-func TestNewLogger(t *testing.T) {
-	var buf bytes.Buffer
-	t.Setenv(obs.EnvLogLevel, "warn")
-	l := obs.NewLogger(obs.WithLogOutput(&buf))
-	l.Info("hidden")
-	l.Warn("shown", "k", 1)
-	var m map[string]any
-	if err := json.Unmarshal(buf.Bytes(), &m); err != nil || m["msg"] != "shown" {
-		t.Fatalf("want one JSON line at warn, got %q (%v)", buf.String(), err)
-	}
-	buf.Reset()
-	t.Setenv(obs.EnvLogFormat, "text")
-	l = obs.NewLogger(obs.WithLogOutput(&buf), obs.WithLogLevel(slog.LevelDebug))
-	l.Debug("colourful", "k", 1)
-	if json.Valid(buf.Bytes()) || !strings.Contains(buf.String(), "colourful") || !strings.Contains(buf.String(), "k=1") {
-		t.Fatalf("want tint text, got %q", buf.String())
-	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the buffered logger's writes.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // gate is an output that blocks every write until it is opened.
 type gate struct {
 	open chan struct{}
-	syncBuffer
+	logbuf.Buffer
 }
 
 func (g *gate) Write(p []byte) (int, error) {
 	<-g.open
-	return g.syncBuffer.Write(p)
+	return g.Buffer.Write(p)
 }
 
 // TestBufferedLoggerFlushes: with WithLogBuffer a line below ERROR is not
@@ -90,113 +46,5 @@ func TestBufferedLoggerFlushes(t *testing.T) {
 	}
 	if got := out.String(); !strings.Contains(got, "first") || !strings.Contains(got, "fatal: config missing") {
 		t.Fatalf("Flush did not write the lines: %q", got)
-	}
-}
-
-// A line at ERROR waited for the 50 ms flush like any other, and was lost
-// when the process exited right after it (46 of 47 lines of a server that
-// exits on SIGTERM by itself). It is written, after the lines held before
-// it, before the call that logs it returns.
-func TestBufferedLoggerWritesErrorsThrough(t *testing.T) {
-	for _, format := range []string{"json", "text"} {
-		t.Run(format, func(t *testing.T) {
-			var out syncBuffer
-			l := obs.NewLogger(obs.WithLogOutput(&out), obs.WithLogFormat(format), obs.WithLogBuffer())
-			l.Info("held")
-			l.With("tool", "get_forecast").Error("upstream gone", "stack", "main.main()\n\tmain.go:1")
-			got := out.String()
-			held, failed := strings.Index(got, "held"), strings.Index(got, "upstream gone")
-			if held < 0 || failed < held || !strings.Contains(got, "get_forecast") {
-				t.Fatalf("want the held line, then the error line with its attribute, written when Error returns; got %q", got)
-			}
-		})
-	}
-}
-
-// exitAfterError is the child process of TestErrorLineSurvivesExit: it logs
-// through a buffered logger and exits at once, with no FlushLogger.
-const exitAfterError = "MCPWRAP_TEST_EXIT_AFTER_ERROR"
-
-// The process that logs an error and calls os.Exit at once (no FlushLogger)
-// leaves the error line, and the lines before it, on its stderr.
-func TestErrorLineSurvivesExit(t *testing.T) {
-	if os.Getenv(exitAfterError) == "1" {
-		l := obs.NewLogger(obs.WithLogBuffer(), obs.WithLogFormat("json"))
-		for i := range 3 {
-			l.Info("before", "i", i)
-		}
-		l.Error("config missing", "key", "API_URL")
-		os.Exit(3)
-	}
-	if testing.Short() {
-		t.Skip("runs a child process")
-	}
-	for run := range 10 {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestErrorLineSurvivesExit$")
-		cmd.Env = append(os.Environ(), exitAfterError+"=1")
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		err := cmd.Run()
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
-			t.Fatalf("run %d: want exit status 3, got %v\n%s", run, err, stderr.Bytes())
-		}
-		var msgs []string
-		for l := range bytes.SplitSeq(bytes.TrimSpace(stderr.Bytes()), []byte("\n")) {
-			var m struct {
-				Msg string `json:"msg"`
-			}
-			if json.Unmarshal(l, &m) == nil {
-				msgs = append(msgs, m.Msg)
-			}
-		}
-		if want := "before before before config missing"; strings.Join(msgs, " ") != want {
-			t.Fatalf("run %d: want the lines %q in order, got %q from\n%s", run, want, msgs, stderr.Bytes())
-		}
-	}
-}
-
-// exitOnSIGTERM is the child process of TestLastLineSurvivesAnExitOnSIGTERM.
-const exitOnSIGTERM = "MCPWRAP_TEST_EXIT_ON_SIGTERM"
-
-// A server that exits on SIGTERM by itself, with no FlushLogger, lost the
-// buffered logger's last line (its last call's, at INFO): lines waited
-// 50 ms for the flush. They are written at once, off the caller's path.
-func TestLastLineSurvivesAnExitOnSIGTERM(t *testing.T) {
-	if os.Getenv(exitOnSIGTERM) == "1" {
-		term := make(chan os.Signal, 1)
-		signal.Notify(term, syscall.SIGTERM)
-		l := obs.NewLogger(obs.WithLogBuffer(), obs.WithLogFormat("json"))
-		l.Info("tool call", "tool", "get_forecast")
-		os.Stdout.WriteString("answered\n") // as the answer goes out, the client stops the server
-		<-term
-		os.Exit(0)
-	}
-	if testing.Short() {
-		t.Skip("runs a child process")
-	}
-	for run := range 10 {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestLastLineSurvivesAnExitOnSIGTERM$")
-		cmd.Env = append(os.Environ(), exitOnSIGTERM+"=1")
-		var stderr syncBuffer
-		cmd.Stderr = &stderr
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := bufio.NewReader(stdout).ReadString('\n'); err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("run %d: %v\n%s", run, err, stderr.String())
-		}
-		if !strings.Contains(stderr.String(), `"msg":"tool call"`) {
-			t.Fatalf("run %d: the last line is lost; stderr: %q", run, stderr.String())
-		}
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpwrap/mcpwrap/internal/logline"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 )
 
@@ -60,15 +62,13 @@ func (c *Recording) log(ctx context.Context, out *Report, now time.Time, d time.
 		attrs = append(attrs, slog.String(semconv.KeyArguments, text))
 	}
 	if out.TaskID != "" {
-		attrs = append(attrs, slog.String(semconv.KeyTaskID, c.text(out.TaskID, maxNameBytes)))
+		attrs = append(attrs, slog.String(semconv.KeyTaskID, c.text(out.TaskID, redact.MaxNameBytes)))
 	}
 	attrs = c.appendFailure(attrs, out, errType, code, cause)
 	attrs = c.appendTraceIDs(attrs)
 	h := l.Handler()
-	if ours, ok := h.(*handler); ok {
-		if handled, _ := ours.handleAttrs(now, level, c.message(), attrs); handled {
-			return
-		}
+	if logline.HandleAttrs(h, now, level, c.message(), attrs) {
+		return
 	}
 	r := slog.NewRecord(now, level, c.message(), c.o.logPC())
 	r.AddAttrs(attrs...)
@@ -157,21 +157,20 @@ func (c *Recording) argumentsText() string {
 func (c *Recording) fullArguments() (argState, string) {
 	limit := c.o.cfg.maxArgBytes
 	budget := 4 * limit
-	if raw := c.rawArgs; len(raw) > 0 && len(raw) <= limit && c.o.red.clean(c.args, 0, limit, &budget) && safeBytes(raw) {
+	if raw := c.rawArgs; len(raw) > 0 && len(raw) <= limit && c.o.red.Clean(c.args, 0, limit, &budget) && redact.SafeBytes(raw) {
 		// Nothing to redact: the client's own bytes are the log's, without
 		// building a redacted copy and encoding it again.
 		return argsRaw, ""
 	}
-	w := walker{r: c.o.red, limit: limit, budget: 4 * limit}
-	return c.capJSON(json.Marshal(w.value(reflect.ValueOf(c.args), 0)))
+	return c.capJSON(json.Marshal(c.o.red.ValueWithin(c.args, limit, 4*limit)))
 }
 
 func (c *Recording) capJSON(b []byte, err error) (argState, string) {
 	switch {
 	case err != nil:
-		return argsText, c.text(errorText(err), c.o.cfg.maxArgBytes)
+		return argsText, c.text(redact.ErrorText(err), c.o.cfg.maxArgBytes)
 	case len(b) > c.o.cfg.maxArgBytes:
-		return argsText, capBytes(b, c.o.cfg.maxArgBytes)
+		return argsText, redact.CapBytes(b, c.o.cfg.maxArgBytes)
 	case string(b) == "null":
 		return argsEmpty, ""
 	}
@@ -187,10 +186,10 @@ func (c *Recording) capJSON(b []byte, err error) (argState, string) {
 // shown. An object of plain names is written straight into one buffer;
 // anything else goes through argumentSizes and the encoder, which give
 // the same bytes.
-func argumentNames(r *Redactor, args any) ([]byte, error) {
+func argumentNames(r *redact.Redactor, args any) ([]byte, error) {
 	if raw, ok := args.(json.RawMessage); ok {
 		var decoded any
-		if len(raw) > maxTextBytes*64 || json.Unmarshal(raw, &decoded) != nil {
+		if len(raw) > redact.MaxTextBytes*64 || json.Unmarshal(raw, &decoded) != nil {
 			return marshalPlain(sizeOf(args))
 		}
 		args = decoded
@@ -218,7 +217,7 @@ func (c *Recording) argumentNames() ([]byte, error) {
 // appendArgumentSizes writes what marshalPlain(argumentSizes(r, m)) would
 // (keys sorted, values unescaped), when every key is printable ASCII that
 // needs no escaping, capping or rewriting; ok is false otherwise.
-func appendArgumentSizes(r *Redactor, m map[string]any) (b []byte, ok bool) {
+func appendArgumentSizes(r *redact.Redactor, m map[string]any) (b []byte, ok bool) {
 	type pair struct {
 		k string
 		v any
@@ -244,7 +243,7 @@ func appendArgumentSizes(r *Redactor, m map[string]any) (b []byte, ok bool) {
 		b = append(b, p.k...)
 		b = append(b, `":"`...)
 		if r.IsSecretName(p.k) {
-			b = append(b, Redacted...)
+			b = append(b, redact.Redacted...)
 		} else {
 			b = appendSizeOf(b, p.v)
 		}
@@ -254,9 +253,9 @@ func appendArgumentSizes(r *Redactor, m map[string]any) (b []byte, ok bool) {
 }
 
 // plainKey reports whether k is written in JSON as it is and left alone
-// by safeText and capString.
+// by SafeText and CapString.
 func plainKey(k string) bool {
-	if len(k) > maxNameBytes {
+	if len(k) > redact.MaxNameBytes {
 		return false
 	}
 	for i := 0; i < len(k); i++ {
@@ -269,16 +268,16 @@ func plainKey(k string) bool {
 
 // argumentSizes is argumentNames' value for the encoder, for arguments
 // appendArgumentSizes does not write.
-func argumentSizes(r *Redactor, args any) any {
+func argumentSizes(r *redact.Redactor, args any) any {
 	m, ok := args.(map[string]any)
 	if !ok || len(m) > 256 {
 		return sizeOf(args)
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {
-		k := safeText(capString(k, maxNameBytes))
+		k := redact.SafeText(redact.CapString(k, redact.MaxNameBytes))
 		if r.IsSecretName(k) {
-			out[k] = Redacted
+			out[k] = redact.Redacted
 			continue
 		}
 		out[k] = sizeOf(v)
@@ -342,10 +341,7 @@ func appendTraceIDs(attrs []slog.Attr, s trace.Span) []slog.Attr {
 	if !sc.IsValid() {
 		return attrs
 	}
-	// One string for both ids: one allocation instead of two.
-	var buf traceIDs
-	buf.set(sc)
-	ids := string(buf[:])
+	ids := traceIDText(sc)
 	return append(attrs, slog.String(semconv.KeyTraceID, ids[:2*len(sc.TraceID())]),
 		slog.String(semconv.KeySpanID, ids[2*len(sc.TraceID()):]))
 }
@@ -417,7 +413,7 @@ func (c *Recording) Late(late time.Duration, err error, stack []byte) {
 		slog.Float64(semconv.KeyLateMS, float64(late.Microseconds())/1000),
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String(semconv.KeyCause, c.text(errorText(err), maxCauseBytes)))
+		attrs = append(attrs, slog.String(semconv.KeyCause, c.text(redact.ErrorText(err), maxCauseBytes)))
 	}
 	if stack != nil {
 		attrs = append(attrs, slog.String(semconv.KeyStack, c.text(string(stack), maxStackBytes)))
@@ -430,23 +426,21 @@ func (c *Recording) Late(late time.Duration, err error, stack []byte) {
 // text capped, scrubbed of known and secret-shaped values and sanitised,
 // errors turned into their (never panicking) text.
 func (o *Observer) logAttr(a slog.Attr, known []string) slog.Attr {
-	key := safeText(capString(a.Key, maxNameBytes))
+	key := redact.SafeText(redact.CapString(a.Key, redact.MaxNameBytes))
 	if o.red.IsSecretName(a.Key) {
-		return slog.String(key, Redacted)
+		return slog.String(key, redact.Redacted)
 	}
 	v := a.Value.Resolve()
 	switch v.Kind() {
 	case slog.KindString:
-		return slog.String(key, o.red.capScrub(v.String(), maxCauseBytes, known))
+		return slog.String(key, o.red.CapScrub(v.String(), maxCauseBytes, known))
 	case slog.KindAny:
 		if err, ok := v.Any().(error); ok {
-			return slog.String(key, o.red.capScrub(errorText(err), maxCauseBytes, known))
+			return slog.String(key, o.red.CapScrub(redact.ErrorText(err), maxCauseBytes, known))
 		}
-		w := walker{r: o.red, found: nil, limit: maxCauseBytes, budget: maxTextBytes}
-		return slog.Any(key, w.value(reflect.ValueOf(v.Any()), 0))
+		return slog.Any(key, o.red.ValueWithin(v.Any(), maxCauseBytes, redact.MaxTextBytes))
 	case slog.KindGroup:
-		w := walker{r: o.red, limit: maxCauseBytes, budget: maxTextBytes}
-		return slog.Any(key, w.slogValue(v, 0))
+		return slog.Any(key, o.red.SlogValueWithin(v, maxCauseBytes, redact.MaxTextBytes))
 	}
 	return slog.Attr{Key: key, Value: v}
 }
@@ -454,9 +448,9 @@ func (o *Observer) logAttr(a slog.Attr, known []string) slog.Attr {
 // otelAttr converts a slog attribute for a span with the redaction of
 // logAttr.
 func (o *Observer) otelAttr(a slog.Attr, known []string) attribute.KeyValue {
-	key := safeText(capString(a.Key, maxNameBytes))
+	key := redact.SafeText(redact.CapString(a.Key, redact.MaxNameBytes))
 	if o.red.IsSecretName(a.Key) {
-		return attribute.String(key, Redacted)
+		return attribute.String(key, redact.Redacted)
 	}
 	v := a.Value.Resolve()
 	switch v.Kind() {
@@ -471,17 +465,16 @@ func (o *Observer) otelAttr(a slog.Attr, known []string) attribute.KeyValue {
 	case slog.KindDuration:
 		return attribute.Float64(key, v.Duration().Seconds())
 	case slog.KindString:
-		return attribute.String(key, o.red.capScrub(v.String(), maxCauseBytes, known))
+		return attribute.String(key, o.red.CapScrub(v.String(), maxCauseBytes, known))
 	}
 	if err, ok := v.Any().(error); ok {
-		return attribute.String(key, o.red.capScrub(errorText(err), maxCauseBytes, known))
+		return attribute.String(key, o.red.CapScrub(redact.ErrorText(err), maxCauseBytes, known))
 	}
-	w := walker{r: o.red, limit: maxCauseBytes, budget: maxTextBytes}
 	var b []byte
 	if v.Kind() == slog.KindGroup {
-		b, _ = json.Marshal(w.slogValue(v, 0))
+		b, _ = json.Marshal(o.red.SlogValueWithin(v, maxCauseBytes, redact.MaxTextBytes))
 	} else {
-		b, _ = json.Marshal(w.value(reflect.ValueOf(v.Any()), 0))
+		b, _ = json.Marshal(o.red.ValueWithin(v.Any(), maxCauseBytes, redact.MaxTextBytes))
 	}
-	return attribute.String(key, o.red.capScrub(string(b), maxCauseBytes, known))
+	return attribute.String(key, o.red.CapScrub(string(b), maxCauseBytes, known))
 }

@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 )
 
@@ -33,7 +34,7 @@ type Observer struct {
 	panics     metric.Int64Counter
 	logger     *slog.Logger
 	prop       propagation.TextMapPropagator
-	red        *Redactor
+	red        *redact.Redactor
 	tp         trace.TracerProvider
 	mp         metric.MeterProvider
 	cfg        Config
@@ -67,7 +68,7 @@ func New(opts ...Option) *Observer {
 	if c.use != nil {
 		return c.use
 	}
-	o := &Observer{cfg: c, logger: c.logger, red: NewRedactor(c.secretNames...), prop: c.propagator,
+	o := &Observer{cfg: c, logger: c.logger, red: redact.NewRedactor(c.secretNames...), prop: c.propagator,
 		calls: new(pendingCalls), attrSets: new(sync.Map), attrCount: new(atomic.Int32),
 		linePC: new(atomic.Uintptr), keyOrders: new(keyOrders)}
 	if o.prop == nil {
@@ -140,7 +141,7 @@ func (o *Observer) WithSecrets(names ...string) *Observer {
 	}
 	d := *o
 	d.cfg.secretNames = append(slices.Clip(o.cfg.secretNames), names...)
-	d.red = NewRedactor(d.cfg.secretNames...)
+	d.red = redact.NewRedactor(d.cfg.secretNames...)
 	d.keyOrders = new(keyOrders) // which keys are secret changed
 	return &d
 }
@@ -149,7 +150,7 @@ func (o *Observer) WithSecrets(names ...string) *Observer {
 // names, WithSecretNames and WithSecrets), so that a result can be scrubbed
 // the same way as the log line (Redactor.Secrets, Scrub). A nil Observer gives
 // a nil Redactor, which redacts the default names.
-func (o *Observer) Redactor() *Redactor {
+func (o *Observer) Redactor() *redact.Redactor {
 	if o == nil {
 		return nil
 	}
@@ -229,7 +230,7 @@ func (o *Observer) Log(ctx context.Context, level slog.Level, msg string, attrs 
 	for _, a := range attrs {
 		safe = append(safe, o.logAttr(a, nil))
 	}
-	o.logger.LogAttrs(ctx, level, safeText(o.red.capScrub(msg, maxTextBytes, nil)), safe...)
+	o.logger.LogAttrs(ctx, level, redact.SafeText(o.red.CapScrub(msg, redact.MaxTextBytes, nil)), safe...)
 }
 
 type durationKey struct{ tool, errType string }

@@ -100,6 +100,7 @@ type pendingCalls struct {
 
 const pendingShards = 16
 
+// pendingShard is one map of pendingCalls under its lock.
 type pendingShard struct {
 	mu sync.Mutex
 	m  map[<-chan struct{}]pending
@@ -111,40 +112,13 @@ func (c *pendingCalls) shard(done <-chan struct{}) *pendingShard {
 	return &c.shards[(p>>4^p>>8^p>>12)%pendingShards]
 }
 
-func (c *pendingCalls) store(done <-chan struct{}, p pending) {
-	s := c.shard(done)
-	s.mu.Lock()
-	if s.m == nil {
-		s.m = make(map[<-chan struct{}]pending)
-	}
-	s.m[done] = p
-	s.mu.Unlock()
-}
+func (c *pendingCalls) store(done <-chan struct{}, p pending) { c.shard(done).store(done, p) }
 
 // claim marks done's request seen and returns its id.
-func (c *pendingCalls) claim(done <-chan struct{}) (string, bool) {
-	s := c.shard(done)
-	s.mu.Lock()
-	p, ok := s.m[done]
-	if ok && !p.seen {
-		p.seen = true
-		s.m[done] = p
-	}
-	s.mu.Unlock()
-	return p.id, ok
-}
+func (c *pendingCalls) claim(done <-chan struct{}) (string, bool) { return c.shard(done).claim(done) }
 
 // take removes and returns done's request.
-func (c *pendingCalls) take(done <-chan struct{}) (pending, bool) {
-	s := c.shard(done)
-	s.mu.Lock()
-	p, ok := s.m[done]
-	if ok {
-		delete(s.m, done)
-	}
-	s.mu.Unlock()
-	return p, ok
-}
+func (c *pendingCalls) take(done <-chan struct{}) (pending, bool) { return c.shard(done).take(done) }
 
 // len is how many requests are pending.
 func (c *pendingCalls) len() int {
@@ -156,6 +130,36 @@ func (c *pendingCalls) len() int {
 		s.mu.Unlock()
 	}
 	return n
+}
+
+func (s *pendingShard) store(done <-chan struct{}, p pending) {
+	s.mu.Lock()
+	if s.m == nil {
+		s.m = make(map[<-chan struct{}]pending)
+	}
+	s.m[done] = p
+	s.mu.Unlock()
+}
+
+func (s *pendingShard) claim(done <-chan struct{}) (string, bool) {
+	s.mu.Lock()
+	p, ok := s.m[done]
+	if ok && !p.seen {
+		p.seen = true
+		s.m[done] = p
+	}
+	s.mu.Unlock()
+	return p.id, ok
+}
+
+func (s *pendingShard) take(done <-chan struct{}) (pending, bool) {
+	s.mu.Lock()
+	p, ok := s.m[done]
+	if ok {
+		delete(s.m, done)
+	}
+	s.mu.Unlock()
+	return p, ok
 }
 
 func newCallID() string {

@@ -2,13 +2,10 @@ package obs
 
 import (
 	"context"
-	"encoding/hex"
-	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
-	"unsafe"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -17,6 +14,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 )
 
@@ -25,8 +23,7 @@ import (
 // does.
 const (
 	maxCauseBytes = 8 << 10
-	maxStackBytes = maxTextBytes
-	maxNameBytes  = 256
+	maxStackBytes = redact.MaxTextBytes
 )
 
 type serverSpanKey struct{}
@@ -43,10 +40,7 @@ type Recording struct {
 	kind    requestKind // tools/call (the zero value), resources/read or prompts/get
 	// The arguments are rendered once, by the goroutine that starts and
 	// ends the call (startSpan, log), so no lock is needed.
-	argState argState
-	// idsSet says ids are the span's trace and span id for the log lines,
-	// written by openSpan when there is a logger and never again.
-	idsSet    bool
+	argState  argState
 	begin     time.Time
 	tool      string
 	callID    string
@@ -63,21 +57,9 @@ type Recording struct {
 	argText string    // the rendered arguments, unless they are rawArgs
 	named   *keyOrder // the key order of the arguments by name for the line (namedArgs), set by namedArguments
 
-	ids traceIDs
-	// id holds callID when Start chose it, written once.
-	id [16]byte
-}
-
-// newCallID chooses the call's id, in c.id: 16 random hex digits.
-func (c *Recording) newCallID() {
-	var b [8]byte
-	u := rand.Uint64()
-	for i := range b {
-		b[i] = byte(u >> (8 * i))
-	}
-	hex.Encode(c.id[:], b[:])
-	// c.id is written here, before anything reads callID, and never again.
-	c.callID = unsafe.String(&c.id[0], len(c.id))
+	// traceIDs is the span's trace and span id in hex for the log lines,
+	// set by openSpan when there is a logger.
+	traceIDs string
 }
 
 // CallID returns the call's id: Start's callID, or the one it chose.
@@ -102,10 +84,10 @@ func (o *Observer) Start(ctx context.Context, req *call.Request, callID string) 
 	if at, ok := call.Received(ctx); ok {
 		begin = at // the call waited for a worker of the transport
 	}
-	c := o.newRecording(ctx, req, callID, begin)
 	if callID == "" {
-		c.newCallID()
+		callID = newCallID()
 	}
+	c := o.newRecording(ctx, req, callID, begin)
 	if id, ok := o.claim(ctx); ok && c.requestID == "" {
 		c.requestID = id
 	}
@@ -114,11 +96,11 @@ func (o *Observer) Start(ctx context.Context, req *call.Request, callID string) 
 
 func (o *Observer) newRecording(_ context.Context, req *call.Request, callID string, begin time.Time) *Recording {
 	c := &Recording{o: o, begin: begin, callID: callID, header: req.Header, args: req.Args, rawArgs: req.Raw,
-		kind: requestKind(req.Kind), sessionID: req.Session, requestID: safeText(capString(req.RequestID, maxNameBytes))}
+		kind: requestKind(req.Kind), sessionID: req.Session, requestID: redact.SafeText(redact.CapString(req.RequestID, redact.MaxNameBytes))}
 	if req.Kind == call.Resource {
 		c.tool = o.red.URI(req.Name)
 	} else {
-		c.tool = safeText(capString(req.Name, maxNameBytes))
+		c.tool = redact.SafeText(redact.CapString(req.Name, redact.MaxNameBytes))
 	}
 	if c.args == nil && len(req.Raw) > 0 {
 		c.args = req.Raw
@@ -126,11 +108,11 @@ func (o *Observer) newRecording(_ context.Context, req *call.Request, callID str
 	if req.Kind != call.Tool && isEmptyArgs(c.args) {
 		c.args = nil
 	}
-	c.protocol = safeText(capString(req.Protocol, maxNameBytes))
+	c.protocol = redact.SafeText(redact.CapString(req.Protocol, redact.MaxNameBytes))
 	if c.protocol == "" {
 		// The key is canonical: indexed without Get's canonicalising.
 		if v := req.Header[headerProtocolVersion]; len(v) > 0 {
-			c.protocol = safeText(capString(v[0], maxNameBytes))
+			c.protocol = redact.SafeText(redact.CapString(v[0], redact.MaxNameBytes))
 		}
 	}
 	return c
@@ -253,10 +235,10 @@ func (c *Recording) knownSecrets() []string {
 	c.secOnce.Do(func() {
 		var found []string
 		if len(c.header) > 0 {
-			c.o.red.secretHeaders(c.header, &found)
+			c.o.red.SecretHeaders(c.header, &found)
 		}
 		if c.args != nil {
-			c.o.red.secretsIn(c.args, &found)
+			c.o.red.SecretsIn(c.args, &found)
 		}
 		c.secrets = found
 	})
@@ -265,7 +247,7 @@ func (c *Recording) knownSecrets() []string {
 
 // text caps, scrubs and sanitises operator text of this call.
 func (c *Recording) text(s string, n int) string {
-	return c.o.red.capScrub(s, n, c.knownSecrets())
+	return c.o.red.CapScrub(s, n, c.knownSecrets())
 }
 
 // End finishes the call: the span's status, attributes and end, the
@@ -314,6 +296,21 @@ func (c *Recording) End(ctx context.Context, out Report) {
 
 func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc *lazyCause) {
 	s := c.span
+	s.SetAttributes(c.endAttrs(out, errType, code)...)
+	if out.Authz != nil {
+		s.SetAttributes(out.Authz.spanAttrs()...)
+	}
+	if out.Err != nil {
+		c.addException(out, code, panicked, lc.get(c, out.Err))
+	}
+	if errType != "" {
+		s.SetStatus(codes.Error, c.statusDescription(out, code))
+	}
+}
+
+// endAttrs are the span's attributes set at its end: lateAttrs, then the
+// outcome and what failed.
+func (c *Recording) endAttrs(out *Report, errType, code string) []attribute.KeyValue {
 	n := 2 + c.lateCount()
 	for _, on := range [...]bool{errType != "", out.JSONRPCCode != 0, code != "", out.Masked, out.CutFrom > 0,
 		c.o.cfg.recordResult && out.Result != nil, out.TaskID != ""} {
@@ -342,31 +339,27 @@ func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc
 		attrs = append(attrs, attribute.Int(semconv.AttrCutFrom, out.CutFrom))
 	}
 	if out.TaskID != "" {
-		attrs = append(attrs, attribute.String(semconv.AttrTaskID, c.text(out.TaskID, maxNameBytes)))
+		attrs = append(attrs, attribute.String(semconv.AttrTaskID, c.text(out.TaskID, redact.MaxNameBytes)))
 	}
 	if c.o.cfg.recordResult && out.Result != nil {
 		attrs = append(attrs, attribute.String(semconv.AttrToolResult, c.resultText(out.Result)))
 	}
-	s.SetAttributes(attrs...)
-	if out.Authz != nil {
-		s.SetAttributes(out.Authz.spanAttrs()...)
+	return attrs
+}
+
+// addException adds the span's event of a failed call: a panic with its
+// stack, or an exception named by the error's code.
+func (c *Recording) addException(out *Report, code string, panicked bool, cause string) {
+	if panicked {
+		c.span.AddEvent(semconv.EventPanic, trace.WithAttributes(
+			attribute.String(semconv.AttrExceptionType, "panic"),
+			attribute.String(semconv.AttrExceptionMessage, cause),
+			attribute.String(semconv.AttrExceptionStacktrace, c.text(string(out.Stack), maxStackBytes))))
+		return
 	}
-	if out.Err != nil {
-		cause := lc.get(c, out.Err)
-		if panicked {
-			s.AddEvent(semconv.EventPanic, trace.WithAttributes(
-				attribute.String(semconv.AttrExceptionType, "panic"),
-				attribute.String(semconv.AttrExceptionMessage, cause),
-				attribute.String(semconv.AttrExceptionStacktrace, c.text(string(out.Stack), maxStackBytes))))
-		} else {
-			s.AddEvent(semconv.EventException, trace.WithAttributes(
-				attribute.String(semconv.AttrExceptionType, code),
-				attribute.String(semconv.AttrExceptionMessage, cause)))
-		}
-	}
-	if errType != "" {
-		s.SetStatus(codes.Error, c.statusDescription(out, code))
-	}
+	c.span.AddEvent(semconv.EventException, trace.WithAttributes(
+		attribute.String(semconv.AttrExceptionType, code),
+		attribute.String(semconv.AttrExceptionMessage, cause)))
 }
 
 // resultText is the result for gen_ai.tool.call.result: its text,

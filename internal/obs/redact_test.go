@@ -15,6 +15,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -37,7 +38,7 @@ type loginArgs struct {
 // the results.
 func TestSecretsAppearNowhere(t *testing.T) {
 	x := newTel(t, obs.WithArgumentValues(), obs.WithArgumentsAttribute(true), obs.WithResultAttribute(true),
-		obs.WithSecretNames(obs.SecretNames(loginArgs{})...))
+		obs.WithSecretNames(redact.SecretNames(loginArgs{})...))
 	s := server.NewMCPServer("bank", "1.0.0", server.WithTracer(mcpgo.Tracer(wrap.New(obstest.WithObserver(x.obs)))),
 		attached(wrap.New(obstest.WithObserver(x.obs))))
 	s.AddTool(mcp.NewTool("login"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -91,7 +92,7 @@ func TestSecretsAppearNowhere(t *testing.T) {
 		}
 	}
 	// The redaction must not remove what the operator needs.
-	if !strings.Contains(all, `"user":"ada"`) || !strings.Contains(all, "login as ada") || !strings.Contains(all, obs.Redacted) {
+	if !strings.Contains(all, `"user":"ada"`) || !strings.Contains(all, "login as ada") || !strings.Contains(all, redact.Redacted) {
 		t.Errorf("non-secret context was lost: %s", x.logs.String())
 	}
 }
@@ -103,54 +104,7 @@ func dialWithHeaders(t *testing.T, s *server.MCPServer, headers map[string]strin
 
 type valuer struct{ secret string }
 
-func (valuer) LogValue() slog.Value { return slog.StringValue(obs.Redacted) }
-
-func TestRedactorValue(t *testing.T) {
-	r := obs.NewRedactor("otp")
-	type nested struct {
-		Key   string `json:"key" mcpwrap:"secret"`
-		Label string `json:"label"`
-	}
-	cases := []struct {
-		name string
-		in   any
-		want string
-	}{
-		{"secret names", map[string]any{"Password": "x1", "X-Api-Key": "x2", "db_token": "x3", "otp": "x4", "max_tokens": 5.0},
-			`{"Password":"[REDACTED]","X-Api-Key":"[REDACTED]","db_token":"[REDACTED]","max_tokens":5,"otp":"[REDACTED]"}`},
-		{"bearer and jwt shapes", map[string]any{"h": "Bearer abcdefghijkl", "j": "eyJhbGciOi.eyJzdWIiOi.c2lnbmF0dXJl"},
-			`{"h":"[REDACTED]","j":"[REDACTED]"}`},
-		{"struct tag", nested{Key: "k", Label: "l"}, `{"key":"[REDACTED]","label":"l"}`},
-		{"LogValuer", map[string]any{"v": valuer{"hidden"}}, `{"v":"[REDACTED]"}`},
-		{"api key formats", []any{"sk-proj-abcdefghijklmnop1234", "ghp_abcdefghijklmnopqrstuvwxyz", "AKIAABCDEFGHIJKLMNOP"},
-			`["[REDACTED]","[REDACTED]","[REDACTED]"]`},
-		{"raw JSON", json.RawMessage(`{"password":"p","a":1}`), `{"a":1,"password":"[REDACTED]"}`},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			b, err := json.Marshal(r.Value(tc.in))
-			if err != nil || string(b) != tc.want {
-				t.Fatalf("got %s (%v), want %s", b, err, tc.want)
-			}
-		})
-	}
-	for in, want := range map[string]string{
-		"dial postgres://u:hunter22@db:5432/x": "dial postgres://u:[REDACTED]@db:5432/x",
-		"query failed: password=abc host=h":    "query failed: password=[REDACTED] host=h",
-		`{"api_key": "k-123"}`:                 `{"api_key": "[REDACTED]"}`,
-		"the author: Ada":                      "the author: Ada",
-	} {
-		if got := r.String(in); got != want {
-			t.Errorf("String(%q) = %q, want %q", in, got, want)
-		}
-	}
-	if got := obs.SecretNames(struct {
-		A loginArgs   `json:"a"`
-		B []loginArgs `json:"b"`
-	}{}); strings.Join(got, ",") != "pin,pin" {
-		t.Errorf("SecretNames = %v", got)
-	}
-}
+func (valuer) LogValue() slog.Value { return slog.StringValue(redact.Redacted) }
 
 // A LogValuer in an event attribute is resolved before it is logged or
 // recorded.
@@ -165,7 +119,7 @@ func TestEventRespectsLogValuer(t *testing.T) {
 			all += kv.Value.Emit()
 		}
 	}
-	if strings.Contains(all, "hidden") || !strings.Contains(all, obs.Redacted) {
+	if strings.Contains(all, "hidden") || !strings.Contains(all, redact.Redacted) {
 		t.Fatalf("LogValuer or secret name not respected: %s", all)
 	}
 }

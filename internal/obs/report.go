@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 )
 
@@ -102,15 +103,15 @@ func causeText(e *errs.Error, n int) string {
 		return ""
 	}
 	m := e.Message()
-	m = m[:runeCut(m, n+scrubMargin)]
+	m = m[:redact.RuneCut(m, n+redact.ScrubMargin)]
 	var c string
 	switch cause := e.Unwrap().(type) {
 	case nil:
 	case *errs.Error:
 		c = causeText(cause, n)
 	default:
-		t := errorText(cause)
-		c = t[:runeCut(t, n+scrubMargin)]
+		t := redact.ErrorText(cause)
+		c = t[:redact.RuneCut(t, n+redact.ScrubMargin)]
 	}
 	switch {
 	case c == "" || strings.HasPrefix(m, c):
@@ -167,7 +168,7 @@ func sameWords(shown, text string) bool {
 		return false
 	}
 	pieces := []string{shown}
-	for _, mark := range [...]string{hostMark, stackMark, Redacted} {
+	for _, mark := range [...]string{redact.HostMark, redact.StackMark, redact.Redacted} {
 		var split []string
 		for _, p := range pieces {
 			split = append(split, strings.Split(p, mark)...)

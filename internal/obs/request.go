@@ -14,9 +14,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/semconv"
 )
 
-// maxURIBytes caps a resource URI on the log line and the span.
-const maxURIBytes = 1 << 10
-
 // requestKind says which request a Recording observes: a tools/call (the
 // zero value) or a request observed like one, resources/read or
 // prompts/get. (A byte, not a pointer, keeps the Recording's size class.)
@@ -63,8 +60,7 @@ func (c *Recording) openSpan(ctx context.Context, name string, meta map[string]a
 	ctx, c.span = o.tracer.Start(ctx, name, serverKind, trace.WithTimestamp(c.begin), trace.WithAttributes(attrs...))
 	c.owned = true
 	if sc := c.span.SpanContext(); o.logger != nil && sc.IsValid() {
-		c.ids.set(sc)
-		c.idsSet = true
+		c.traceIDs = traceIDText(sc)
 	}
 	return ctx
 }
@@ -115,10 +111,4 @@ func (c *Recording) panicOption() metric.AddOption {
 		return metric.WithAttributes(attribute.String(semconv.AttrToolName, c.tool))
 	}
 	return metric.WithAttributes(attribute.String(semconv.AttrMethodName, requestNames[c.kind].method))
-}
-
-// URI returns a resource URI safe to log: capped, with the password of
-// its user info, secret query parameters and secret-shaped text redacted.
-func (r *Redactor) URI(uri string) string {
-	return safeText(r.orDefault().uri(capString(uri, maxURIBytes)))
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -200,7 +201,7 @@ func TestMaskedIsRecorded(t *testing.T) {
 // TestRedactionKeepsItsNeighbours: the value of a secret pair ends before
 // a closing bracket or quote.
 func TestRedactionKeepsItsNeighbours(t *testing.T) {
-	r := obs.NewRedactor()
+	r := redact.NewRedactor()
 	for in, want := range map[string]string{
 		"login failed (password=hunter2)":  "login failed (password=[REDACTED])",
 		"opts [token:abc123def] next":      "opts [token:[REDACTED]] next",
@@ -257,7 +258,7 @@ func TestSecretsAndScrub(t *testing.T) {
 		City string `json:"city"`
 		Key  string `json:"key" mcpwrap:"secret"`
 	}
-	r := obs.NewRedactor()
+	r := redact.NewRedactor()
 	known := r.Secrets(args{City: "Rome", Key: "k-9f8e7d6c"}, http.Header{"Authorization": {"Bearer abcdefghijklmnop"}})
 	got := r.Scrub("no weather for Rome with key k-9f8e7d6c (token abcdefghijklmnop)", known)
 	if strings.Contains(got, "k-9f8e7d6c") || strings.Contains(got, "abcdefghijklmnop") || !strings.Contains(got, "Rome") {
@@ -267,9 +268,9 @@ func TestSecretsAndScrub(t *testing.T) {
 	if got := r.Scrub("pin 482913 for Rome", known); got != "pin [REDACTED] for Rome" {
 		t.Fatalf("a numeric secret: %q (known %q)", got, known)
 	}
-	var nilRed *obs.Redactor
+	var nilRed *redact.Redactor
 	if got := nilRed.Scrub("call with password=hunter22", nilRed.Secrets(map[string]any{"password": "hunter22"}, nil)); strings.Contains(got, "hunter22") {
-		t.Fatalf("nil Redactor: %q", got)
+		t.Fatalf("nil redact.Redactor: %q", got)
 	}
 }
 

@@ -17,10 +17,10 @@ import (
 // must not hang from a span that ended long before. callID is the
 // creating call's id, so that both lines carry it.
 func (o *Observer) StartTask(ctx context.Context, req *call.Request, callID string, created trace.SpanContext) (context.Context, *Recording) {
-	c := o.newRecording(ctx, req, callID, time.Now())
 	if callID == "" {
-		c.newCallID()
+		callID = newCallID()
 	}
+	c := o.newRecording(ctx, req, callID, time.Now())
 	if o.tracer == nil {
 		return ctx, c
 	}
@@ -36,8 +36,7 @@ func (o *Observer) StartTask(ctx context.Context, req *call.Request, callID stri
 	ctx, c.span = o.tracer.Start(ctx, name, opts...)
 	c.owned = true
 	if sc := c.span.SpanContext(); o.logger != nil && sc.IsValid() {
-		c.ids.set(sc)
-		c.idsSet = true
+		c.traceIDs = traceIDText(sc)
 	}
 	return ctx, c
 }

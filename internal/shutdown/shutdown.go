@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/wait"
 	"github.com/mcpwrap/mcpwrap/wrap/process"
 )
@@ -109,7 +110,7 @@ func (s *State) Trigger(o *obs.Observer, tool, callID string, cause error) {
 	if o == nil {
 		o = s.obs.Load()
 	}
-	red := obs.NewRedactor()
+	red := redact.NewRedactor()
 	if o != nil {
 		red = o.Redactor()
 	}
@@ -196,5 +197,5 @@ func (s *State) redact(text string) string {
 	if o := s.obs.Load(); o != nil {
 		return o.Redactor().String(text)
 	}
-	return obs.NewRedactor().String(text)
+	return redact.NewRedactor().String(text)
 }

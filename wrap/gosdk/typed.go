@@ -13,8 +13,8 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/binding"
 	"github.com/mcpwrap/mcpwrap/internal/call"
-	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/paging"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
@@ -91,7 +91,7 @@ func AddTool[In, Out any](s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.Too
 		return res, nil
 	}
 	var zero In
-	tool(s, w, &tt, handler, true, []wrap.Option{wrap.WithSecrets(obs.SecretNames(zero)...)})
+	tool(s, w, &tt, handler, true, []wrap.Option{wrap.WithSecrets(redact.SecretNames(zero)...)})
 }
 
 // Tool is (*mcp.Server).AddTool with a chain of the tool's own: w's

@@ -12,7 +12,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/binding"
-	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
@@ -117,7 +117,7 @@ func typedTool[T any](w *wrap.Wrapper, tool mcp.Tool, h TypedHandler[T, *mcp.Cal
 // results, whatever their names.
 func secretNamesOf[T any]() []string {
 	var zero T
-	return obs.SecretNames(zero)
+	return redact.SecretNames(zero)
 }
 
 // Tool wraps one tool's handler with w's chain, with opts on top of w's

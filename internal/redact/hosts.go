@@ -1,4 +1,4 @@
-package obs
+package redact
 
 import (
 	"regexp"
@@ -9,7 +9,7 @@ import (
 // resolves: RFC 6762's .local (and Kubernetes' .cluster.local), RFC 8375's
 // .home.arpa, Kubernetes' .svc, Consul's .consul, cloud providers'
 // .internal, and the .lan, .corp, .intranet, .localdomain of office
-// networks. Public replaces a name ending in one with hostMark, as it does
+// networks. Public replaces a name ending in one with HostMark, as it does
 // the host of a URL: a plain error quoting an upstream's answer names its
 // hosts too.
 var internalSuffixes = [...]string{"internal", "local", "localdomain", "lan", "corp", "intranet", "svc", "consul", "home.arpa"}
@@ -19,7 +19,7 @@ var dottedName = regexp.MustCompile(`\b[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_
 
 // redactInternalHosts replaces in s every dotted name whose last label is
 // an internal suffix ("git-03.internal", "redis.default.svc.cluster.local",
-// "ip-10-0-1-7.ec2.internal") with hostMark. A name inside a path or a
+// "ip-10-0-1-7.ec2.internal") with HostMark. A name inside a path or a
 // file name (after '/', '\\' or '.', as in ".env.local") is left alone,
 // and so is every other dotted word: file names (main.go), versions
 // (1.22.3), Go identifiers (json.Unmarshal), public host names.
@@ -35,7 +35,7 @@ func redactInternalHosts(s string) string {
 			continue
 		}
 		b.WriteString(s[last:start])
-		b.WriteString(hostMark)
+		b.WriteString(HostMark)
 		last = end
 	}
 	if last == 0 {

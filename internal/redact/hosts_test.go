@@ -1,11 +1,11 @@
-package obs_test
+package redact_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/mcpwrap/mcpwrap/internal/errcases"
-	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 )
 
 // TestShownErrorsHideInternalHostNames: a plain error quoting an
@@ -14,7 +14,7 @@ import (
 // becomes [host] too; dotted words that name no host (file names,
 // versions, identifiers, public hosts, dotfiles) are left as they are.
 func TestShownErrorsHideInternalHostNames(t *testing.T) {
-	var r *obs.Redactor
+	var r *redact.Redactor
 	for _, c := range errcases.HostTexts {
 		t.Run(c.Text, func(t *testing.T) {
 			got, ok := r.Public(c.Text, nil)

@@ -1,4 +1,4 @@
-package obs
+package redact
 
 import (
 	"encoding/json"
@@ -13,9 +13,11 @@ import (
 
 const (
 	maxDepth = 16
-	// maxTextBytes caps any one string a Redactor reads: scrubbing runs on
+	// MaxTextBytes caps any one string a Redactor reads: scrubbing runs on
 	// what is kept, never on multi-megabyte text.
-	maxTextBytes = 16 << 10
+	MaxTextBytes = 16 << 10
+	// MaxNameBytes caps a name (a key, a tool, an id) on a log line or a span.
+	MaxNameBytes = 256
 	// elided stands for what a walk left out past its depth or budget.
 	elided = "…"
 )
@@ -24,10 +26,25 @@ const (
 // walked, secret keys (and fields tagged mcpwrap:"secret") become Redacted,
 // strings are capped and passed through String, slog.LogValuer values are
 // resolved first. The walk is bounded: past a budget of a few times
-// maxTextBytes, further values are elided.
+// MaxTextBytes, further values are elided.
 func (r *Redactor) Value(v any) any {
-	w := walker{r: r.orDefault(), limit: maxTextBytes, budget: 4 * maxTextBytes}
+	w := walker{r: r.orDefault(), limit: MaxTextBytes, budget: 4 * MaxTextBytes}
 	return w.value(reflect.ValueOf(v), 0)
+}
+
+// ValueWithin is Value with the walk's bounds given: each string is cut to
+// limit bytes before it is scrubbed, and past budget bytes in all further
+// values are elided.
+func (r *Redactor) ValueWithin(v any, limit, budget int) any {
+	w := walker{r: r.orDefault(), limit: limit, budget: budget}
+	return w.value(reflect.ValueOf(v), 0)
+}
+
+// SlogValueWithin is ValueWithin for a resolved slog.Value: a group's
+// members under secret names become Redacted, and so on inside.
+func (r *Redactor) SlogValueWithin(v slog.Value, limit, budget int) any {
+	w := walker{r: r.orDefault(), limit: limit, budget: budget}
+	return w.slogValue(v, 0)
 }
 
 // walker is one bounded walk of a value: strings are cut to limit before
@@ -47,7 +64,7 @@ func (w *walker) spend(n int) bool {
 
 func (w *walker) str(s string) string {
 	w.spend(min(len(s), w.limit))
-	return safeText(w.r.String(capString(s, w.limit)))
+	return SafeText(w.r.String(CapString(s, w.limit)))
 }
 
 func (w *walker) value(v reflect.Value, depth int) any {
@@ -73,18 +90,7 @@ func (w *walker) value(v reflect.Value, depth int) any {
 	case reflect.Map:
 		return w.mapValue(v, depth)
 	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
-			return "<" + v.Type().String() + ">"
-		}
-		out := make([]any, 0, min(v.Len(), 64))
-		for i := range v.Len() {
-			if w.budget < 0 {
-				out = append(out, elided)
-				break
-			}
-			out = append(out, w.value(v.Index(i), depth+1))
-		}
-		return out
+		return w.sliceValue(v, depth)
 	case reflect.Struct:
 		return w.structValue(v, depth)
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -101,7 +107,7 @@ func (w *walker) special(x any, depth int) (any, bool) {
 		return w.slogValue(x.LogValue().Resolve(), depth), true
 	case json.RawMessage:
 		if len(x) > w.limit*4 {
-			return safeText(w.r.String(capBytes(x, w.limit))), true
+			return SafeText(w.r.String(CapBytes(x, w.limit))), true
 		}
 		var decoded any
 		if json.Unmarshal(x, &decoded) != nil {
@@ -113,9 +119,30 @@ func (w *walker) special(x any, depth int) (any, bool) {
 	case http.Header:
 		return w.headers(x), true
 	case error:
-		return w.str(errorText(x)), true
+		return w.str(ErrorText(x)), true
 	}
 	return nil, false
+}
+
+func (w *walker) sliceValue(v reflect.Value, depth int) any {
+	if isBytes(v) {
+		return "<" + v.Type().String() + ">"
+	}
+	out := make([]any, 0, min(v.Len(), 64))
+	for i := range v.Len() {
+		if w.budget < 0 {
+			out = append(out, elided)
+			break
+		}
+		out = append(out, w.value(v.Index(i), depth+1))
+	}
+	return out
+}
+
+// isBytes reports whether v is a []byte (or a slice of another byte type):
+// bytes, not a list of values.
+func isBytes(v reflect.Value) bool {
+	return v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8
 }
 
 func (w *walker) mapValue(v reflect.Value, depth int) any {
@@ -131,7 +158,7 @@ func (w *walker) mapValue(v reflect.Value, depth int) any {
 		}
 		k := it.Key().String()
 		w.spend(len(k))
-		k = safeText(capString(k, maxNameBytes))
+		k = SafeText(CapString(k, MaxNameBytes))
 		if w.r.IsSecretName(k) {
 			out[k] = Redacted
 			collect(it.Value(), w.found, 0)
@@ -202,7 +229,7 @@ func (w *walker) headers(h http.Header) map[string]any {
 // would change: no secret names, no secret-shaped strings, no string longer
 // than limit, and no more than budget bytes in all. It allocates nothing;
 // any other type answers false, so the caller takes the full path.
-func (r *Redactor) clean(v any, depth, limit int, budget *int) bool {
+func (r *Redactor) Clean(v any, depth, limit int, budget *int) bool {
 	if depth > maxDepth || *budget < 0 {
 		return false
 	}
@@ -212,18 +239,18 @@ func (r *Redactor) clean(v any, depth, limit int, budget *int) bool {
 		return true
 	case string:
 		*budget -= len(x)
-		return len(x) <= limit && safeText(x) == x && r.String(x) == x
+		return len(x) <= limit && SafeText(x) == x && r.String(x) == x
 	case map[string]any:
 		for k, e := range x {
 			*budget -= len(k)
-			if r.IsSecretName(k) || !r.clean(e, depth+1, limit, budget) {
+			if r.IsSecretName(k) || !r.Clean(e, depth+1, limit, budget) {
 				return false
 			}
 		}
 		return true
 	case []any:
 		for _, e := range x {
-			if !r.clean(e, depth+1, limit, budget) {
+			if !r.Clean(e, depth+1, limit, budget) {
 				return false
 			}
 		}
@@ -232,10 +259,10 @@ func (r *Redactor) clean(v any, depth, limit int, budget *int) bool {
 	return false
 }
 
-// secretHeaders only collects the values of secret headers (Authorization,
+// SecretHeaders only collects the values of secret headers (Authorization,
 // Cookie, …), so that text repeating them can be scrubbed; it builds no
 // redacted copy, which per call would cost a regexp pass per header.
-func (r *Redactor) secretHeaders(h http.Header, found *[]string) {
+func (r *Redactor) SecretHeaders(h http.Header, found *[]string) {
 	for k, vs := range h {
 		if r.IsSecretName(k) {
 			collectHeader(vs, found)
@@ -263,41 +290,51 @@ func collect(v reflect.Value, found *[]string, depth int) {
 	if found == nil || !v.IsValid() || depth > maxDepth || len(*found) > 256 {
 		return
 	}
+	if s, ok := leafText(v); ok {
+		*found = append(*found, s)
+		return
+	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
 			collect(v.Elem(), found, depth+1)
 		}
-	case reflect.String:
-		*found = append(*found, v.String())
-	case reflect.Float32, reflect.Float64:
-		// A number under a secret name (a PIN decoded from JSON) is
-		// echoed in its shortest decimal form.
-		*found = append(*found, strconv.FormatFloat(v.Float(), 'f', -1, 64))
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		*found = append(*found, strconv.FormatInt(v.Int(), 10))
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		*found = append(*found, strconv.FormatUint(v.Uint(), 10))
 	case reflect.Map:
 		it := v.MapRange()
 		for it.Next() {
 			collect(it.Value(), found, depth+1)
 		}
 	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
-			*found = append(*found, string(v.Bytes()))
-			return
-		}
 		for i := range v.Len() {
 			collect(v.Index(i), found, depth+1)
 		}
 	}
 }
 
-// secretsIn collects the secret values of args (by name or struct tag)
+// leafText is the text a secret leaf is echoed as: a string, bytes, or a
+// number in its shortest decimal form (a PIN decoded from JSON); ok is
+// false for anything else.
+func leafText(v reflect.Value) (string, bool) {
+	switch v.Kind() {
+	case reflect.String:
+		return v.String(), true
+	case reflect.Float32, reflect.Float64:
+		return strconv.FormatFloat(v.Float(), 'f', -1, 64), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(v.Int(), 10), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return strconv.FormatUint(v.Uint(), 10), true
+	}
+	if isBytes(v) {
+		return string(v.Bytes()), true
+	}
+	return "", false
+}
+
+// SecretsIn collects the secret values of args (by name or struct tag)
 // without building a redacted copy.
-func (r *Redactor) secretsIn(args any, found *[]string) {
-	w := walker{r: r.orDefault(), found: found, limit: maxTextBytes, budget: 4 * maxTextBytes}
+func (r *Redactor) SecretsIn(args any, found *[]string) {
+	w := walker{r: r.orDefault(), found: found, limit: MaxTextBytes, budget: 4 * MaxTextBytes}
 	w.secrets(reflect.ValueOf(args), 0)
 }
 
@@ -311,37 +348,49 @@ func (w *walker) secrets(v reflect.Value, depth int) {
 			w.secrets(v.Elem(), depth+1)
 		}
 	case reflect.Map:
-		if v.Type().Key().Kind() != reflect.String {
-			return
-		}
-		it := v.MapRange()
-		for it.Next() {
-			if w.r.IsSecretName(it.Key().String()) {
-				collect(it.Value(), w.found, 0)
-			} else {
-				w.secrets(it.Value(), depth+1)
-			}
-		}
+		w.mapSecrets(v, depth)
 	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+		if isBytes(v) {
 			return
 		}
 		for i := range min(v.Len(), 1024) {
 			w.secrets(v.Index(i), depth+1)
 		}
 	case reflect.Struct:
-		t := v.Type()
-		for i := range t.NumField() {
-			f := t.Field(i)
-			j := structtag.JSONOf(f)
-			if !f.IsExported() || j.Skip {
-				continue
-			}
-			if structtag.Secret(f) || w.r.IsSecretName(j.Name) {
-				collect(v.Field(i), w.found, 0)
-			} else {
-				w.secrets(v.Field(i), depth+1)
-			}
+		w.structSecrets(v, depth)
+	}
+}
+
+// mapSecrets is secrets for a map: the values under secret keys are
+// collected, the others walked.
+func (w *walker) mapSecrets(v reflect.Value, depth int) {
+	if v.Type().Key().Kind() != reflect.String {
+		return
+	}
+	it := v.MapRange()
+	for it.Next() {
+		if w.r.IsSecretName(it.Key().String()) {
+			collect(it.Value(), w.found, 0)
+		} else {
+			w.secrets(it.Value(), depth+1)
+		}
+	}
+}
+
+// structSecrets is secrets for a struct: the fields with secret names or
+// tagged mcpwrap:"secret" are collected, the others walked.
+func (w *walker) structSecrets(v reflect.Value, depth int) {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		j := structtag.JSONOf(f)
+		if !f.IsExported() || j.Skip {
+			continue
+		}
+		if structtag.Secret(f) || w.r.IsSecretName(j.Name) {
+			collect(v.Field(i), w.found, 0)
+		} else {
+			w.secrets(v.Field(i), depth+1)
 		}
 	}
 }
@@ -355,7 +404,7 @@ func (w *walker) secrets(v reflect.Value, depth int) {
 //		User     string `json:"user"`
 //		Password string `json:"pin" mcpwrap:"secret"`
 //	}
-//	wrap.WithSecrets(obs.SecretNames(loginArgs{})...)
+//	wrap.WithSecrets(redact.SecretNames(loginArgs{})...)
 func SecretNames(v any) []string {
 	var out []string
 	var walk func(t reflect.Type, depth int)

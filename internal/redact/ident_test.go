@@ -1,10 +1,10 @@
-package obs_test
+package redact_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 )
 
 // TestRedactionKeepsIdentifiers: a resource URI whose scheme looks like a
@@ -13,7 +13,7 @@ import (
 // URIs, tool and prompt names survive the redactor whole; the secrets
 // beside them still do not.
 func TestRedactionKeepsIdentifiers(t *testing.T) {
-	r := obs.NewRedactor()
+	r := redact.NewRedactor()
 	for _, c := range []struct {
 		name, in, want string
 		uri            bool // through Redactor.URI, as a resource URI is logged
@@ -25,12 +25,12 @@ func TestRedactionKeepsIdentifiers(t *testing.T) {
 		{"tool name", "rotate_secret_token", "rotate_secret_token", false},
 		{"prompt name", "explain-password-policy", "explain-password-policy", false},
 		// Still caught.
-		{"URL password", "postgres://app:hunter2-x@db/x", "postgres://app:" + obs.Redacted + "@db/x", true},
-		{"secret query", "vault://kv/app?token=s3cr3t-value", "vault://kv/app?token=" + obs.Redacted, true},
-		{"pair after a URI", "secret://deploy-keys failed: password=hunter2", "secret://deploy-keys failed: password=" + obs.Redacted, false},
-		{"colon pair", "secret: hunter2", "secret: " + obs.Redacted, false},
-		{"colon pair, no space", "secret:hunter2", "secret:" + obs.Redacted, false},
-		{"bearer", "Authorization: Bearer abcdefghijklmnop", "Authorization: " + obs.Redacted, false},
+		{"URL password", "postgres://app:hunter2-x@db/x", "postgres://app:" + redact.Redacted + "@db/x", true},
+		{"secret query", "vault://kv/app?token=s3cr3t-value", "vault://kv/app?token=" + redact.Redacted, true},
+		{"pair after a URI", "secret://deploy-keys failed: password=hunter2", "secret://deploy-keys failed: password=" + redact.Redacted, false},
+		{"colon pair", "secret: hunter2", "secret: " + redact.Redacted, false},
+		{"colon pair, no space", "secret:hunter2", "secret:" + redact.Redacted, false},
+		{"bearer", "Authorization: Bearer abcdefghijklmnop", "Authorization: " + redact.Redacted, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := r.String(c.in)
@@ -51,7 +51,7 @@ func TestRedactionKeepsIdentifiers(t *testing.T) {
 // access as a token does, and the log kept it (X-Amz-Signature=…, an Azure
 // SAS's sig=…) while its credential was redacted.
 func TestSignedURLSignaturesAreRedacted(t *testing.T) {
-	r := obs.NewRedactor()
+	r := redact.NewRedactor()
 	for _, in := range []string{
 		"GET https://bucket.s3.amazonaws.com/k?X-Amz-Credential=AKIDEXAMPLE%2F20260101&X-Amz-Signature=9f0e1d2c3b4a59687766554433221100 failed",
 		"PUT https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sp=r&sig=AbCdEf0123456789%2BqWeRtY%3D failed",

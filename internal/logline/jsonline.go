@@ -1,4 +1,4 @@
-package obs
+package logline
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 )
 
-// jsonLine writes NewLogger's JSON lines: the bytes slog.JSONHandler
+// jsonLine writes New's JSON lines: the bytes slog.JSONHandler
 // writes for the same record (with HandlerOptions{Level} only), without
 // its allocations. JSONHandler boxes every float and json.RawMessage and
 // sends them through encoding/json; a call's line has a duration and the
@@ -61,9 +61,9 @@ func (j *jsonLine) writeLine(mu *sync.Mutex, w io.Writer, t time.Time, level slo
 		b = append(b, `",`...)
 	}
 	b = append(b, `"level":`...)
-	b = appendJSONString(b, level.String())
+	b = AppendString(b, level.String())
 	b = append(b, `,"msg":`...)
-	b = appendJSONString(b, msg)
+	b = AppendString(b, msg)
 	if len(j.prefix) > 0 {
 		b = append(b, ',')
 		b = append(b, j.prefix...)
@@ -98,65 +98,77 @@ func appendJSONAttr(b []byte, a slog.Attr, sep bool) (_ []byte, wrote, ok bool) 
 	switch a.Value.Kind() {
 	case slog.KindString, slog.KindInt64, slog.KindFloat64, slog.KindBool:
 		// Most of a line: nothing to resolve, elide or look into.
-		if sep {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, a.Key)
-		b = append(b, ':')
-		b, ok = appendJSONValue(b, a.Value)
+		b, ok = appendJSONMember(b, a.Key, a.Value, sep)
 		return b, true, ok
 	}
-	a.Value = a.Value.Resolve()
-	v := a.Value
-	if a.Key == "" && v.Kind() == slog.KindAny && v.Any() == nil {
+	v := a.Value.Resolve()
+	switch {
+	case a.Key == "" && v.Kind() == slog.KindAny && v.Any() == nil:
 		return b, false, true // an empty Attr is elided
+	case v.Kind() == slog.KindGroup:
+		return appendJSONGroup(b, a.Key, v.Group(), sep)
+	case isSource(v):
+		return b, false, false
 	}
-	if v.Kind() == slog.KindGroup {
-		attrs := v.Group()
-		if len(attrs) == 0 {
-			return b, true, true
-		}
-		pos := len(b)
-		if a.Key != "" {
-			if sep {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, a.Key)
-			b = append(b, ":{"...)
-			sep = false
-		}
-		some := false
-		for _, g := range attrs {
-			var w bool
-			if b, w, ok = appendJSONAttr(b, g, sep); !ok {
-				return b, false, false
-			}
-			if w {
-				some, sep = true, true
-			}
-		}
-		if !some {
-			// JSONHandler drops the group and, with it, the separator
-			// before the next attribute: its own output, not ours.
-			return b[:pos], false, false
-		}
-		if a.Key != "" {
-			b = append(b, '}')
-		}
-		return b, true, true
-	}
-	if v.Kind() == slog.KindAny {
-		if _, isSource := v.Any().(*slog.Source); isSource {
-			return b, false, false
-		}
-	}
+	b, ok = appendJSONMember(b, a.Key, v, sep)
+	return b, true, ok
+}
+
+// appendJSONMember appends "key":v, after a comma when sep.
+func appendJSONMember(b []byte, key string, v slog.Value, sep bool) ([]byte, bool) {
 	if sep {
 		b = append(b, ',')
 	}
-	b = appendJSONString(b, a.Key)
+	b = AppendString(b, key)
 	b = append(b, ':')
-	b, ok = appendJSONValue(b, v)
-	return b, true, ok
+	return appendJSONValue(b, v)
+}
+
+// appendJSONGroup appends a group's members as JSONHandler does: as an
+// object under key, or inline when key is empty; results as
+// appendJSONAttr's.
+func appendJSONGroup(b []byte, key string, attrs []slog.Attr, sep bool) (_ []byte, wrote, ok bool) {
+	if len(attrs) == 0 {
+		return b, true, true
+	}
+	pos := len(b)
+	if key != "" {
+		if sep {
+			b = append(b, ',')
+		}
+		b = AppendString(b, key)
+		b = append(b, ":{"...)
+		sep = false
+	}
+	some := false
+	for _, g := range attrs {
+		var w bool
+		if b, w, ok = appendJSONAttr(b, g, sep); !ok {
+			return b, false, false
+		}
+		if w {
+			some, sep = true, true
+		}
+	}
+	if !some {
+		// JSONHandler drops the group and, with it, the separator
+		// before the next attribute: its own output, not ours.
+		return b[:pos], false, false
+	}
+	if key != "" {
+		b = append(b, '}')
+	}
+	return b, true, true
+}
+
+// isSource reports whether v is a *slog.Source, which JSONHandler writes
+// as a group of its own.
+func isSource(v slog.Value) bool {
+	if v.Kind() != slog.KindAny {
+		return false
+	}
+	_, ok := v.Any().(*slog.Source)
+	return ok
 }
 
 // appendJSONValue appends v as slog's appendJSONValue does, for the kinds
@@ -164,7 +176,7 @@ func appendJSONAttr(b []byte, a slog.Attr, sep bool) (_ []byte, wrote, ok bool) 
 func appendJSONValue(b []byte, v slog.Value) ([]byte, bool) {
 	switch v.Kind() {
 	case slog.KindString:
-		return appendJSONString(b, v.String()), true
+		return AppendString(b, v.String()), true
 	case slog.KindInt64:
 		return strconv.AppendInt(b, v.Int64(), 10), true
 	case slog.KindUint64:
@@ -176,26 +188,38 @@ func appendJSONValue(b []byte, v slog.Value) ([]byte, bool) {
 	case slog.KindDuration:
 		return strconv.AppendInt(b, int64(v.Duration()), 10), true
 	case slog.KindTime:
-		t := v.Time()
-		if y := t.Year(); y < 0 || y >= 10000 {
-			return b, false
-		}
-		b = append(b, '"')
-		b = t.AppendFormat(b, time.RFC3339Nano)
-		return append(b, '"'), true
+		return appendJSONTime(b, v.Time())
 	case slog.KindAny:
-		switch x := v.Any().(type) {
-		case *compactJSON:
-			return append(b, *x...), true
-		case *namedArgs:
-			return x.appendJSON(b), true
-		case json.RawMessage:
-			return appendRawJSON(b, x)
-		case json.Marshaler:
-			return b, false
-		case error:
-			return appendJSONString(b, x.Error()), true
-		}
+		return appendJSONAny(b, v.Any())
+	}
+	return b, false
+}
+
+// appendJSONTime appends t quoted in RFC 3339 with nanoseconds; false
+// for a year JSONHandler reports as an error.
+func appendJSONTime(b []byte, t time.Time) ([]byte, bool) {
+	if y := t.Year(); y < 0 || y >= 10000 {
+		return b, false
+	}
+	b = append(b, '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"'), true
+}
+
+// appendJSONAny appends the values of KindAny that jsonLine writes
+// itself; false for any other.
+func appendJSONAny(b []byte, v any) ([]byte, bool) {
+	switch x := v.(type) {
+	case *CompactJSON:
+		return append(b, *x...), true
+	case Appender:
+		return x.AppendLineJSON(b), true
+	case json.RawMessage:
+		return appendRawJSON(b, x)
+	case json.Marshaler:
+		return b, false
+	case error:
+		return AppendString(b, x.Error()), true
 	}
 	return b, false
 }
@@ -204,43 +228,56 @@ func appendJSONValue(b []byte, v slog.Value) ([]byte, bool) {
 // what JSONHandler calls), false for NaN and infinities, which JSONHandler
 // reports as an error.
 func appendJSONFloat(b []byte, f float64) ([]byte, bool) {
-	if f >= 0 && f < 1<<33 && !math.Signbit(f) {
-		// A whole number of thousandths (a duration in milliseconds from
-		// microseconds): below 2^33 the float's spacing is under 2e-6, so
-		// its shortest form is those thousandths, written here without
-		// the shortest-float search. Negative zero is left to strconv,
-		// which writes it as -0.
-		if n := int64(math.Round(f * 1000)); float64(n)/1000 == f {
-			b = strconv.AppendInt(b, n/1000, 10)
-			if frac := n % 1000; frac != 0 {
-				b = append(b, '.', byte('0'+frac/100))
-				if frac %= 100; frac != 0 {
-					b = append(b, byte('0'+frac/10))
-					if frac %= 10; frac != 0 {
-						b = append(b, byte('0'+frac))
-					}
-				}
-			}
-			return b, true
-		}
+	if n, ok := thousandths(f); ok {
+		return appendThousandths(b, n), true
 	}
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return b, false
 	}
-	format := byte('f')
 	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
+		return trimExponentZero(strconv.AppendFloat(b, f, 'e', -1, 64)), true
 	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// clean up e-09 to e-9, as encoding/json does
-		n := len(b)
-		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
+	return strconv.AppendFloat(b, f, 'f', -1, 64), true
+}
+
+// thousandths returns f as a whole number of thousandths (a duration in
+// milliseconds from microseconds) when it is one, below 2^33: there the
+// float's spacing is under 2e-6, so its shortest form is those
+// thousandths, which appendThousandths writes without the shortest-float
+// search. Negative zero is left to strconv, which writes it as -0.
+func thousandths(f float64) (int64, bool) {
+	if !(f >= 0 && f < 1<<33) || math.Signbit(f) {
+		return 0, false
 	}
-	return b, true
+	n := int64(math.Round(f * 1000))
+	return n, float64(n)/1000 == f
+}
+
+// appendThousandths appends n thousandths as a decimal with no trailing
+// zero: 437 as 0.437, 1500 as 1.5, 2000 as 2.
+func appendThousandths(b []byte, n int64) []byte {
+	b = strconv.AppendInt(b, n/1000, 10)
+	frac := n % 1000
+	if frac == 0 {
+		return b
+	}
+	digits := [3]byte{byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10)}
+	end := 3
+	for digits[end-1] == '0' {
+		end--
+	}
+	b = append(b, '.')
+	return append(b, digits[:end]...)
+}
+
+// trimExponentZero cleans up e-09 to e-9, as encoding/json does.
+func trimExponentZero(b []byte) []byte {
+	n := len(b)
+	if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+		b[n-2] = b[n-1]
+		b = b[:n-1]
+	}
+	return b
 }
 
 // appendRawJSON appends raw JSON compacted, as encoding/json marshals a
@@ -262,13 +299,12 @@ func appendRawJSON(b []byte, raw json.RawMessage) ([]byte, bool) {
 	return append(b, buf.Bytes()...), true
 }
 
-// appendJSONString appends s quoted and escaped as slog's JSON handler
+// AppendString appends s quoted and escaped as slog's JSON handler
 // escapes it: encoding/json's escapes without HTML's, invalid UTF-8 as
 // \ufffd, U+2028 and U+2029 escaped.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
-	start := 0
+	start := 0 // s[start:i] is plain, not yet appended
 	for i := 0; i < len(s); {
 		if i+8 <= len(s) && plain8(s[i:i+8]) {
 			i += 8
@@ -279,42 +315,52 @@ func appendJSONString(b []byte, s string) []byte {
 				i++
 				continue
 			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
+			b = appendEscapedByte(append(b, s[start:i]...), c)
 			i++
 			start = i
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			i += size
-			start = i
-			continue
+		if esc := runeEscape(r, size); esc != "" {
+			b = append(append(b, s[start:i]...), esc...)
+			start = i + size
 		}
 		i += size
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendEscapedByte appends the escape of an ASCII byte JSON does not
+// write as it is: a quote, a backslash or a control character.
+func appendEscapedByte(b []byte, c byte) []byte {
+	const hex = "0123456789abcdef"
+	switch c {
+	case '\\', '"':
+		return append(b, '\\', c)
+	case '\n':
+		return append(b, '\\', 'n')
+	case '\r':
+		return append(b, '\\', 'r')
+	case '\t':
+		return append(b, '\\', 't')
+	}
+	return append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+}
+
+// runeEscape is how slog's JSON handler writes the rune r of size bytes:
+// invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped; "" for a rune
+// written as it is.
+func runeEscape(r rune, size int) string {
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return `\ufffd`
+	case r == '\u2028':
+		return `\u2028`
+	case r == '\u2029':
+		return `\u2029`
+	}
+	return ""
 }
 
 // plain8 reports whether the 8 bytes of s are ASCII that JSON writes as
@@ -342,6 +388,22 @@ func (j *jsonLine) withAttrs(attrs []slog.Attr) *jsonLine {
 		sep = sep || wrote
 	}
 	return &jsonLine{prefix: p}
+}
+
+// CompactJSON is JSON known to be valid and compact, which the JSON lines
+// of New hold as it is; any handler marshalling it gets the same bytes.
+type CompactJSON []byte
+
+// MarshalJSON returns the JSON.
+func (j *CompactJSON) MarshalJSON() ([]byte, error) { return *j, nil }
+
+// Appender is a value that writes its own JSON into a line of New, without
+// being marshalled; its MarshalJSON must give the same bytes, for any
+// other handler.
+type Appender interface {
+	json.Marshaler
+	// AppendLineJSON appends the value's JSON to b.
+	AppendLineJSON(b []byte) []byte
 }
 
 // lockedWriter is the writer of the JSONHandler behind jsonLine: its

@@ -1,14 +1,14 @@
-package obs_test
+package redact_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 )
 
 func TestRedactorURI(t *testing.T) {
-	r := obs.NewRedactor()
+	r := redact.NewRedactor()
 	for _, c := range []struct{ in, want string }{
 		{"note://today", "note://today"},
 		{"postgres://admin:hunter2@db.internal:5432/notes", "postgres://admin:[REDACTED]@db.internal:5432/notes"},

@@ -1,4 +1,4 @@
-package obs_test
+package redact_test
 
 import (
 	"encoding/json"
@@ -8,14 +8,14 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/internal/errcases"
-	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 )
 
 // TestScrubStructured: the shared cases of handler-built error results, at
 // the redactor: nothing of Leaks in the scrubbed copy, Keeps kept, and the
 // handler's value left as it was.
 func TestScrubStructured(t *testing.T) {
-	r := obs.NewRedactor()
+	r := redact.NewRedactor()
 	for _, c := range errcases.StructuredCases() {
 		t.Run(c.Name, func(t *testing.T) {
 			v := c.Structured()
@@ -53,7 +53,7 @@ func TestScrubStructured(t *testing.T) {
 // time that does not grow with it; a clean value of any size is not copied
 // (allocations do not grow with it).
 func TestScrubStructuredCostIsBounded(t *testing.T) {
-	r := obs.NewRedactor()
+	r := redact.NewRedactor()
 	var deep any = "password=hunter2!x"
 	for range 5000 {
 		deep = map[string]any{"cause": deep}
@@ -86,9 +86,9 @@ func TestScrubStructuredCostIsBounded(t *testing.T) {
 
 // BenchmarkScrubStructured is the cost of scrubbing an error result's
 // structured content, clean and with a secret in every row:
-// go test -run '^$' -bench ScrubStructured -benchmem ./internal/obs/
+// go test -run '^$' -bench ScrubStructured -benchmem ./internal/redact/
 func BenchmarkScrubStructured(b *testing.B) {
-	r := obs.NewRedactor()
+	r := redact.NewRedactor()
 	for _, n := range []int{100, 10000} {
 		for _, secret := range []bool{false, true} {
 			out := make([]any, n)

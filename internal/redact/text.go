@@ -1,4 +1,4 @@
-package obs
+package redact
 
 import (
 	"fmt"
@@ -8,17 +8,17 @@ import (
 	"unicode/utf8"
 )
 
-// capString cuts s to at most n bytes on a rune boundary and says how long
+// CapString cuts s to at most n bytes on a rune boundary and says how long
 // it was.
-func capString(s string, n int) string {
+func CapString(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return s[:runeCut(s, n)] + truncated(len(s))
+	return s[:RuneCut(s, n)] + truncated(len(s))
 }
 
-// capBytes is capString for bytes, copying only what is kept.
-func capBytes(b []byte, n int) string {
+// CapBytes is CapString for bytes, copying only what is kept.
+func CapBytes(b []byte, n int) string {
 	if len(b) <= n {
 		return string(b)
 	}
@@ -28,8 +28,8 @@ func capBytes(b []byte, n int) string {
 	return string(b[:n]) + truncated(len(b))
 }
 
-// runeCut is the largest index <= n that starts a rune of s.
-func runeCut(s string, n int) int {
+// RuneCut is the largest index <= n that starts a rune of s.
+func RuneCut(s string, n int) int {
 	if n >= len(s) {
 		return len(s)
 	}
@@ -41,30 +41,30 @@ func runeCut(s string, n int) int {
 
 func truncated(total int) string { return "…(truncated, " + strconv.Itoa(total) + " bytes)" }
 
-// scrubMargin is how much text past a cap is scrubbed with what is kept,
+// ScrubMargin is how much text past a cap is scrubbed with what is kept,
 // so that a secret straddling the cut is still recognised and no prefix of
 // it survives.
-const scrubMargin = 256
+const ScrubMargin = 256
 
-// capScrub caps s to n bytes, scrubs what is kept (plus a margin) and
+// CapScrub caps s to n bytes, scrubs what is kept (plus a margin) and
 // makes it safe to print: the cost depends on n, not on len(s).
-func (r *Redactor) capScrub(s string, n int, known []string) string {
+func (r *Redactor) CapScrub(s string, n int, known []string) string {
 	total := len(s)
-	if total > n+scrubMargin {
-		s = s[:runeCut(s, n+scrubMargin)]
+	if total > n+ScrubMargin {
+		s = s[:RuneCut(s, n+ScrubMargin)]
 	}
 	s = r.scrub(s, known)
 	if total > n {
-		s = s[:runeCut(s, n)] + truncated(total)
+		s = s[:RuneCut(s, n)] + truncated(total)
 	}
-	return safeText(s)
+	return SafeText(s)
 }
 
-// safeText returns s as valid UTF-8 with invalid bytes replaced by U+FFFD
+// SafeText returns s as valid UTF-8 with invalid bytes replaced by U+FFFD
 // and the controls that reorder or hide text on a terminal (bidi
 // overrides and isolates, zero-width marks) written as \u202e-style
 // escapes. It does not allocate when s needs nothing.
-func safeText(s string) string {
+func SafeText(s string) string {
 	i := 0
 	for i < len(s) {
 		c := s[i]
@@ -81,8 +81,8 @@ func safeText(s string) string {
 	return s
 }
 
-// safeBytes reports whether safeText would leave b as it is.
-func safeBytes(b []byte) bool {
+// SafeBytes reports whether SafeText would leave b as it is.
+func SafeBytes(b []byte) bool {
 	for i := 0; i < len(b); {
 		if b[i] < utf8.RuneSelf {
 			i++
@@ -128,10 +128,10 @@ func hidden(r rune) bool {
 	return false
 }
 
-// errorText returns err.Error() without ever panicking: a typed nil error
+// ErrorText returns err.Error() without ever panicking: a typed nil error
 // and an error whose Error method panics give a placeholder naming the
 // type, so that logging a broken error cannot take the call down with it.
-func errorText(err error) (s string) {
+func ErrorText(err error) (s string) {
 	if err == nil {
 		return ""
 	}

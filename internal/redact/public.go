@@ -1,4 +1,4 @@
-package obs
+package redact
 
 import (
 	"regexp"
@@ -7,11 +7,11 @@ import (
 
 // The marks Public leaves where it took something out.
 const (
-	// hostMark replaces an address: an IP address, host:port, the host of
+	// HostMark replaces an address: an IP address, host:port, the host of
 	// a URL.
-	hostMark = "[host]"
-	// stackMark replaces a stack trace and the source locations in it.
-	stackMark = "[stack]"
+	HostMark = "[host]"
+	// StackMark replaces a stack trace and the source locations in it.
+	StackMark = "[stack]"
 )
 
 // maxPublicBytes (3 KiB) bounds the text Public returns: the head of a longer
@@ -23,7 +23,7 @@ const publicTail = 1 << 10
 
 // addressShapes are what makes error text the operator's and not the
 // model's: an address (an IPv4 literal, [IPv6], host:port), which Public
-// replaces with hostMark.
+// replaces with HostMark.
 var addressShapes = regexp.MustCompile(
 	`\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?::\d{1,5})?\b` + // IPv4
 		`|\[[0-9A-Fa-f:]*:[0-9A-Fa-f:]*\](?::\d+)?` + // [IPv6]
@@ -59,17 +59,17 @@ var (
 func (r *Redactor) Public(s string, known []string) (string, bool) {
 	r = r.orDefault()
 	if len(s) > maxPublicBytes {
-		head := s[:runeCut(s, maxPublicBytes-publicTail-len(cutMark)+scrubMargin)]
-		tail := s[tailCut(s, publicTail+scrubMargin):]
+		head := s[:RuneCut(s, maxPublicBytes-publicTail-len(cutMark)+ScrubMargin)]
+		tail := s[tailCut(s, publicTail+ScrubMargin):]
 		head = r.publicPart(head, known)
 		tail = r.publicPart(tail, known)
-		head = head[:runeCut(head, maxPublicBytes-publicTail-len(cutMark))]
+		head = head[:RuneCut(head, maxPublicBytes-publicTail-len(cutMark))]
 		tail = tail[tailCut(tail, publicTail):]
 		s = head + cutMark + tail
 	} else {
 		s = r.publicPart(s, known)
 	}
-	s = safeText(s)
+	s = SafeText(s)
 	return s, worthReading(s)
 }
 
@@ -88,15 +88,15 @@ func tailCut(s string, n int) int {
 func (r *Redactor) publicPart(s string, known []string) string {
 	s = r.scrub(s, known)
 	if loc := goroutineHeader.FindStringIndex(s); loc != nil {
-		s = s[:loc[0]] + stackMark
+		s = s[:loc[0]] + StackMark
 	}
 	if strings.Contains(s, ".go:") {
-		s = sourceLocation.ReplaceAllString(s, stackMark)
+		s = sourceLocation.ReplaceAllString(s, StackMark)
 	}
 	if strings.Contains(s, "://") {
 		s = urlShape.ReplaceAllStringFunc(s, func(u string) string {
 			m := urlShape.FindStringSubmatch(u)
-			out := m[1] + hostMark + m[2]
+			out := m[1] + HostMark + m[2]
 			if m[3] != "" {
 				// Punctuation ending the sentence is not the query's.
 				q := strings.TrimRight(m[3], ":;,.)")
@@ -106,10 +106,10 @@ func (r *Redactor) publicPart(s string, known []string) string {
 		})
 	}
 	if strings.ContainsAny(s, ".:") {
-		s = addressShapes.ReplaceAllString(s, hostMark)
+		s = addressShapes.ReplaceAllString(s, HostMark)
 	}
 	if strings.Contains(s, "host=") {
-		s = dsnHost.ReplaceAllString(s, "${1}"+hostMark)
+		s = dsnHost.ReplaceAllString(s, "${1}"+HostMark)
 	}
 	return redactInternalHosts(s)
 }
@@ -117,7 +117,7 @@ func (r *Redactor) publicPart(s string, known []string) string {
 // worthReading reports whether s has two words of three letters or more
 // outside the marks.
 func worthReading(s string) bool {
-	for _, m := range [...]string{hostMark, stackMark, Redacted} {
+	for _, m := range [...]string{HostMark, StackMark, Redacted} {
 		s = strings.ReplaceAll(s, m, " ")
 	}
 	words, run := 0, 0

@@ -1,4 +1,4 @@
-package obs
+package redact
 
 import (
 	"bytes"
@@ -128,49 +128,61 @@ func (s *structScrub) scrub(v any) (any, bool) {
 			return t, true
 		}
 	case map[string]any:
-		var out map[string]any
-		for k, e := range x {
-			nk := s.r.scrub(k, s.known)
-			var ne any
-			changed := nk != k
-			switch {
-			case e != nil && s.r.IsSecretName(k):
-				ne, changed = Redacted, true
-			default:
-				var c bool
-				ne, c = s.scrub(e)
-				changed = changed || c
-			}
-			if !changed {
-				continue
-			}
-			if out == nil {
-				out = make(map[string]any, len(x))
-				for k2, e2 := range x {
-					out[k2] = e2
-				}
-			}
-			delete(out, k)
-			out[nk] = ne
-		}
-		if out != nil {
+		if out := s.scrubMap(x); out != nil {
 			return out, true
 		}
 	case []any:
-		var out []any
-		for i, e := range x {
-			ne, changed := s.scrub(e)
-			if !changed {
-				continue
-			}
-			if out == nil {
-				out = append([]any(nil), x...)
-			}
-			out[i] = ne
-		}
-		if out != nil {
+		if out := s.scrubSlice(x); out != nil {
 			return out, true
 		}
 	}
 	return v, false
+}
+
+// scrubMap returns a scrubbed copy of m, nil when nothing in it changed:
+// keys scrubbed, the values under secret keys Redacted, the others
+// scrubbed.
+func (s *structScrub) scrubMap(m map[string]any) map[string]any {
+	var out map[string]any
+	for k, e := range m {
+		nk := s.r.scrub(k, s.known)
+		var ne any
+		changed := nk != k
+		switch {
+		case e != nil && s.r.IsSecretName(k):
+			ne, changed = Redacted, true
+		default:
+			var c bool
+			ne, c = s.scrub(e)
+			changed = changed || c
+		}
+		if !changed {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]any, len(m))
+			for k2, e2 := range m {
+				out[k2] = e2
+			}
+		}
+		delete(out, k)
+		out[nk] = ne
+	}
+	return out
+}
+
+// scrubSlice returns a scrubbed copy of a, nil when nothing in it changed.
+func (s *structScrub) scrubSlice(a []any) []any {
+	var out []any
+	for i, e := range a {
+		ne, changed := s.scrub(e)
+		if !changed {
+			continue
+		}
+		if out == nil {
+			out = append([]any(nil), a...)
+		}
+		out[i] = ne
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package obs
+package redact
 
 import "strings"
 
@@ -22,26 +22,10 @@ func redactPairs(s string) string {
 	var b strings.Builder
 	last := 0 // s[last:] is not yet copied to b
 	for i := 0; i < len(s); i++ {
-		if s[i] != '=' && s[i] != ':' {
+		if !isPairSeparator(s, i) || !secretKeyBefore(s, i, s[i] == '=') {
 			continue
 		}
-		if s[i] == ':' && strings.HasPrefix(s[i+1:], "//") {
-			continue // a URI's scheme ("secret://deploy-keys"), not a key: an identifier the operator needs
-		}
-		if !secretKeyBefore(s, i, s[i] == '=') {
-			continue
-		}
-		v := i + 1
-		for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
-			v++
-		}
-		if v < len(s) && (s[v] == '"' || s[v] == '\'') {
-			v++
-		}
-		end := v
-		for end < len(s) && !valueStop(s[end]) {
-			end++
-		}
+		v, end := pairValue(s, i+1)
 		if end == v {
 			continue
 		}
@@ -56,38 +40,57 @@ func redactPairs(s string) string {
 	return b.String()
 }
 
+// isPairSeparator reports whether s[i] separates a key from its value:
+// '=', or ':' but for a URI's scheme ("secret://deploy-keys"), which is
+// no key but an identifier the operator needs.
+func isPairSeparator(s string, i int) bool {
+	return s[i] == '=' || s[i] == ':' && !strings.HasPrefix(s[i+1:], "//")
+}
+
+// pairValue is where the value after a separator ending at from starts
+// (past spaces and an opening quote) and ends (at valueStop).
+func pairValue(s string, from int) (start, end int) {
+	start = from
+	for start < len(s) && (s[start] == ' ' || s[start] == '\t') {
+		start++
+	}
+	if start < len(s) && (s[start] == '"' || s[start] == '\'') {
+		start++
+	}
+	end = start
+	for end < len(s) && !valueStop(s[end]) {
+		end++
+	}
+	return start, end
+}
+
 // secretKeyBefore reports whether the key ending before the separator at
 // sep is a secret's; assign says the separator is '='.
 func secretKeyBefore(s string, sep int, assign bool) bool {
-	e := sep
-	for e > 0 && (s[e-1] == ' ' || s[e-1] == '\t') {
-		e--
-	}
-	if e > 0 && (s[e-1] == '"' || s[e-1] == '\'') {
-		e--
-	}
-	start := e
-	for start > 0 && keyByte(s[start-1]) {
-		start--
-	}
-	if start == e || e-start > 64 || (start > 0 && isDigit(s[start-1])) {
+	start, end := keyBefore(s, sep)
+	if start == end || end-start > 64 || (start > 0 && isDigit(s[start-1])) {
 		return false
 	}
 	var buf [64]byte
-	k := appendNormalized(buf[:0], s[start:e])
-	for _, w := range pairKeys {
-		if len(k) >= len(w) && string(k[len(k)-len(w):]) == w {
-			return true
-		}
+	k := appendNormalized(buf[:0], s[start:end])
+	return endsInAny(k, pairKeys) || assign && endsInAny(k, assignKeys)
+}
+
+// keyBefore is where the key before the separator at sep starts and ends:
+// the run of keyBytes before it, past spaces and a closing quote.
+func keyBefore(s string, sep int) (start, end int) {
+	end = sep
+	for end > 0 && (s[end-1] == ' ' || s[end-1] == '\t') {
+		end--
 	}
-	if assign {
-		for _, w := range assignKeys {
-			if len(k) >= len(w) && string(k[len(k)-len(w):]) == w {
-				return true
-			}
-		}
+	if end > 0 && (s[end-1] == '"' || s[end-1] == '\'') {
+		end--
 	}
-	return false
+	start = end
+	for start > 0 && keyByte(s[start-1]) {
+		start--
+	}
+	return start, end
 }
 
 func keyByte(c byte) bool {

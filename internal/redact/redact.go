@@ -1,4 +1,4 @@
-package obs
+package redact
 
 import (
 	"regexp"
@@ -97,11 +97,13 @@ func (r *Redactor) IsSecretName(key string) bool {
 	r = r.orDefault()
 	var buf [64]byte
 	k := appendNormalized(buf[:0], key)
-	if len(k) == 0 {
-		return false
-	}
-	for _, n := range r.names {
-		if len(k) >= len(n) && string(k[len(k)-len(n):]) == n {
+	return len(k) > 0 && endsInAny(k, r.names)
+}
+
+// endsInAny reports whether the normalised name k ends in one of words.
+func endsInAny(k []byte, words []string) bool {
+	for _, w := range words {
+		if len(k) >= len(w) && string(k[len(k)-len(w):]) == w {
 			return true
 		}
 	}
@@ -265,4 +267,13 @@ func schemeLen(s string) int {
 		}
 	}
 	return 0
+}
+
+// maxURIBytes caps a resource URI on the log line and the span.
+const maxURIBytes = 1 << 10
+
+// URI returns a resource URI safe to log: capped, with the password of
+// its user info, secret query parameters and secret-shaped text redacted.
+func (r *Redactor) URI(uri string) string {
+	return SafeText(r.orDefault().uri(CapString(uri, maxURIBytes)))
 }

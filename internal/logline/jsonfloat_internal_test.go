@@ -1,4 +1,4 @@
-package obs
+package logline
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package obs
+package redact
 
 import "net/http"
 
@@ -12,9 +12,9 @@ func (r *Redactor) Secrets(args any, header http.Header) []string {
 	r = r.orDefault()
 	var found []string
 	if args != nil {
-		r.secretsIn(args, &found)
+		r.SecretsIn(args, &found)
 	}
-	r.secretHeaders(header, &found)
+	r.SecretHeaders(header, &found)
 	return found
 }
 

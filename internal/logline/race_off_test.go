@@ -1,0 +1,5 @@
+//go:build !race
+
+package logline_test
+
+const raceEnabled = false
