@@ -79,6 +79,8 @@ type config struct {
 	taskTimeout time.Duration
 	taskLimit   int
 	taskCounts  *taskCounts
+	// cache is WithCache's, nil without one.
+	cache *cacheConfig
 	// argModes are WithArgumentValues, WithArgumentNamesOnly and
 	// WithoutArguments, applied to the observer.
 	argModes []obs.Option
@@ -291,6 +293,9 @@ func newConfig(base config, opts []Option) config {
 	}
 	if c.states == nil {
 		c.states = newStates(nil)
+	}
+	if c.cache != nil && c.cache.state == nil {
+		c.cache.state = newCacheState(c.cache.c)
 	}
 	if c.taskCounts == nil {
 		c.taskCounts = new(taskCounts)

@@ -316,7 +316,7 @@ func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc
 	s := c.span
 	n := 2 + c.lateCount()
 	for _, on := range [...]bool{errType != "", out.JSONRPCCode != 0, code != "", out.Masked, out.CutFrom > 0,
-		c.o.cfg.recordResult && out.Result != nil, out.TaskID != ""} {
+		c.o.cfg.recordResult && out.Result != nil, out.TaskID != "", out.Cache != ""} {
 		if on {
 			n++
 		}
@@ -343,6 +343,9 @@ func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc
 	}
 	if out.TaskID != "" {
 		attrs = append(attrs, attribute.String(semconv.AttrTaskID, c.text(out.TaskID, maxNameBytes)))
+	}
+	if out.Cache != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrCache, out.Cache))
 	}
 	if c.o.cfg.recordResult && out.Result != nil {
 		attrs = append(attrs, attribute.String(semconv.AttrToolResult, c.resultText(out.Result)))

@@ -167,6 +167,8 @@ type SDK[R, C any] interface {
 	Other(r *R) bool
 	// WithStructured returns a copy of r holding structured content v.
 	WithStructured(r *R, v any) *R
+	// WithMeta returns a copy of r whose _meta holds v under key.
+	WithMeta(r *R, key string, v any) *R
 }
 
 // Of is an SDK's tool result as the chain sees it (call.Result and
@@ -243,4 +245,14 @@ func (t Of[R, C, S]) AppendText(txt string) call.Result {
 	var s S
 	c := s.Contents(t.R)
 	return Of[R, C, S]{s.WithContents(t.R, append(c[:len(c):len(c)], s.NewText(txt)))}
+}
+
+// Encode returns the result as JSON (call.Keeper).
+func (t Of[R, C, S]) Encode() ([]byte, error) { return json.Marshal(t.R) }
+
+// WithMeta returns a copy of the result whose _meta holds v under key
+// (call.Keeper).
+func (t Of[R, C, S]) WithMeta(key string, v any) call.Result {
+	var s S
+	return Of[R, C, S]{s.WithMeta(t.R, key, v)}
 }

@@ -28,7 +28,7 @@ func serveResource(ctx context.Context, serve adapter.Serve, method string, r *m
 	mc := &methodCall{method: method, m: r, next: next}
 	mc.req = call.Request{Kind: call.Resource, Name: r.Params.URI, SDK: mc}
 	fill(&mc.req, r.Session, r.Extra, r.Params.Meta, r)
-	mc.req.Registered = registered
+	mc.req.Registered, mc.req.Decode = registered, decodeResource
 	return requestAnswer(serve(ctx, &mc.req, handleMethod))
 }
 
@@ -101,3 +101,27 @@ func (methodResult) Status() call.Status                       { return call.Suc
 func (methodResult) Check() error                              { return nil }
 func (methodResult) Text() string                              { return "" }
 func (m methodResult) MapText(func(string) string) call.Result { return m }
+
+// Encode returns a resource's result as JSON (call.Keeper).
+func (m methodResult) Encode() ([]byte, error) { return json.Marshal(m.r) }
+
+// WithMeta returns a copy of a resource's result whose _meta holds v under
+// key (call.Keeper); a prompt's result is returned as it is.
+func (m methodResult) WithMeta(key string, v any) call.Result {
+	r, ok := m.r.(*mcp.ReadResourceResult)
+	if !ok {
+		return m
+	}
+	cp := *r
+	cp.Meta = withKey(r.Meta, key, v)
+	return methodResult{&cp}
+}
+
+// decodeResource is call.Request.Decode for a resource's result.
+func decodeResource(data []byte) (call.Result, error) {
+	r := new(mcp.ReadResourceResult)
+	if err := json.Unmarshal(data, r); err != nil {
+		return nil, err
+	}
+	return methodResult{r}, nil
+}

@@ -1,6 +1,8 @@
 package gosdk
 
 import (
+	"encoding/json"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/internal/call"
@@ -71,4 +73,29 @@ func (contents) Size(c mcp.Content) (int, bool) {
 		return len(v.Resource.Text) + jsonsize.Base64(len(v.Resource.Blob)), true
 	}
 	return 256, false
+}
+
+func (contents) WithMeta(r *mcp.CallToolResult, key string, v any) *mcp.CallToolResult {
+	cp := *r
+	cp.Meta = withKey(r.Meta, key, v)
+	return &cp
+}
+
+// withKey returns a copy of m holding v under key.
+func withKey(m mcp.Meta, key string, v any) mcp.Meta {
+	out := make(mcp.Meta, len(m)+1)
+	for k, f := range m {
+		out[k] = f
+	}
+	out[key] = v
+	return out
+}
+
+// decodeTool is call.Request.Decode for a tool's result.
+func decodeTool(data []byte) (call.Result, error) {
+	r := new(mcp.CallToolResult)
+	if err := json.Unmarshal(data, r); err != nil {
+		return nil, err
+	}
+	return resultOf(r), nil
 }

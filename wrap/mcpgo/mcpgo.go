@@ -118,6 +118,7 @@ func (tc *toolCall) fill(ctx context.Context, req mcp.CallToolRequest, next serv
 		Ask:      ask,
 		Rounds:   rounds{},
 		Unknown:  unknownName,
+		Decode:   decodeTool,
 		SDK:      tc,
 	}
 	if req.Params.Meta != nil {

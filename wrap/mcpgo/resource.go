@@ -1,6 +1,8 @@
 package mcpgo
 
 import (
+	"encoding/json"
+
 	"context"
 	"errors"
 	"reflect"
@@ -26,7 +28,7 @@ func resourceMiddleware(serve adapter.Serve) server.ResourceHandlerMiddleware {
 			rc := &resourceCall{m: req, next: next}
 			rc.req = call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header, SDK: rc}
 			fill(ctx, &rc.req, req.Params.Meta)
-			rc.req.Registered = registeredResource
+			rc.req.Registered, rc.req.Decode = registeredResource, decodeResource
 			a := serve(ctx, &rc.req, handleResource)
 			switch {
 			case a.Protocol != nil:
@@ -214,4 +216,51 @@ func (a *attached) onRPCError(ctx context.Context, msg any, err error) {
 	}
 	o.Answered(ctx, &r, obs.Report{Outcome: obs.CodeOutcome(errs.NotFound),
 		Err: errs.Wrap(errs.NotFound, err, ""), JSONRPCCode: code}, false)
+}
+
+// Encode returns the contents as JSON (call.Keeper).
+func (r resourceResult) Encode() ([]byte, error) { return json.Marshal(r.c) }
+
+// WithMeta returns a copy of the contents, each of whose _meta holds v
+// under key (call.Keeper): what mcp-go's resource middleware returns is
+// the contents, not the result.
+func (r resourceResult) WithMeta(key string, v any) call.Result {
+	out := make([]mcp.ResourceContents, len(r.c))
+	for i, c := range r.c {
+		switch x := c.(type) {
+		case mcp.TextResourceContents:
+			x.Meta = withKey(x.Meta, key, v)
+			c = x
+		case *mcp.TextResourceContents:
+			cp := *x
+			cp.Meta = withKey(x.Meta, key, v)
+			c = &cp
+		case mcp.BlobResourceContents:
+			x.Meta = withKey(x.Meta, key, v)
+			c = x
+		case *mcp.BlobResourceContents:
+			cp := *x
+			cp.Meta = withKey(x.Meta, key, v)
+			c = &cp
+		}
+		out[i] = c
+	}
+	return resourceResult{out}
+}
+
+// decodeResource is call.Request.Decode for a resource's contents.
+func decodeResource(data []byte) (call.Result, error) {
+	var ms []map[string]any
+	if err := json.Unmarshal(data, &ms); err != nil {
+		return nil, err
+	}
+	out := make([]mcp.ResourceContents, len(ms))
+	for i, m := range ms {
+		c, err := mcp.ParseResourceContents(m)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return resourceResult{out}, nil
 }

@@ -1,6 +1,8 @@
 package mcpgo
 
 import (
+	"encoding/json"
+
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/internal/call"
@@ -112,4 +114,35 @@ func resourceSize(r mcp.ResourceContents) int {
 		return len(v.Blob)
 	}
 	return 256
+}
+
+func (contents) WithMeta(r *mcp.CallToolResult, key string, v any) *mcp.CallToolResult {
+	cp := *r
+	m := &mcp.Meta{}
+	if r.Meta != nil {
+		*m = *r.Meta
+	}
+	m.AdditionalFields = withKey(m.AdditionalFields, key, v)
+	cp.Meta = m
+	return &cp
+}
+
+// withKey returns a copy of fields holding v under key.
+func withKey(fields map[string]any, key string, v any) map[string]any {
+	out := make(map[string]any, len(fields)+1)
+	for k, f := range fields {
+		out[k] = f
+	}
+	out[key] = v
+	return out
+}
+
+// decodeTool is call.Request.Decode for a tool's result.
+func decodeTool(data []byte) (call.Result, error) {
+	raw := json.RawMessage(data)
+	r, err := mcp.ParseCallToolResult(&raw)
+	if err != nil {
+		return nil, err
+	}
+	return resultOf(r), nil
 }
