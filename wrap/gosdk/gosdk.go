@@ -26,6 +26,9 @@ import (
 func Attach(s *mcp.Server, w *wrap.Wrapper) {
 	s.AddReceivingMiddleware(newMiddleware(w, handlersOf(s)))
 	s.AddSendingMiddleware(progressed)
+	if w != nil && adapter.Changed(w, 0) {
+		s.AddSendingMiddleware(listsChanged(w))
+	}
 }
 
 // middleware is newMiddleware for a server with a CompletionHandler and a

@@ -33,9 +33,10 @@ import (
 func Attach(s *server.MCPServer, w *wrap.Wrapper) {
 	w = orNew(w)
 	a := &attached{w: w, serve: adapter.Chain(w)}
+	a.watchLists(s)
 	s.Use(a.middleware())
 	// One chain value for the three middlewares: each lookup allocates.
-	server.WithResourceHandlerMiddleware(resourceMiddleware(a.serve))(s)
+	server.WithResourceHandlerMiddleware(resourceMiddleware(a.serve, a.listsChanged))(s)
 	server.WithPromptHandlerMiddleware(promptMiddleware(a.serve))(s)
 	outermost(s)
 	a.addHooks(s)
@@ -62,6 +63,7 @@ func (a *attached) middleware() server.ToolHandlerMiddleware {
 		// closure.
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			a.checkHooks(ctx)
+			a.listsChanged()
 			if res, ok, err := a.taskWork(ctx, req, next); ok {
 				return res, err
 			}

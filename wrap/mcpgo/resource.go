@@ -22,9 +22,10 @@ import (
 // through the Wrapper's chain, serve. A failure is answered with the *errmap.RPCError the
 // chain built; the error hook Attach adds gives it its JSON-RPC code and
 // data on the wire.
-func resourceMiddleware(serve adapter.Serve) server.ResourceHandlerMiddleware {
+func resourceMiddleware(serve adapter.Serve, listsChanged func()) server.ResourceHandlerMiddleware {
 	return func(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 		return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			listsChanged()
 			rc := &resourceCall{m: req, next: next}
 			rc.req = call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header, SDK: rc}
 			fill(ctx, &rc.req, req.Params.Meta)
