@@ -264,6 +264,16 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 	}
 	for range 3 { // a leader whose own client went away leaves the call to a joiner
 		f, lead := st.flights.Lead(p.key, rec.id(), st.now())
+		if lead && p.keep && st.store == nil {
+			// The flight before may have ended, its answer kept, between
+			// the look above and this one.
+			if res, made, ok := st.get(ctx, p, req, cfg.observer); ok {
+				st.flights.End(p.key, f, flown{o: outcome{res: res}}, made)
+				rec.cache = "hit"
+				o.res = aged(res, st.now().Sub(made), "")
+				return admitted{}
+			}
+		}
 		if lead {
 			return st.lead(ctx, req, next, cfg, rec, o, p, f)
 		}
@@ -281,10 +291,10 @@ func (st *cacheState) lead(ctx context.Context, req *call.Request, next handler,
 	ttl := cfg.cache.ttl
 	rec.ended = func(late *outcome) {
 		now := st.now()
-		st.flights.End(p.key, f, flown{o: *late}, now)
-		if p.keep {
+		if p.keep { // kept first: a call that finds no flight finds the answer
 			st.put(context.WithoutCancel(ctx), p, ttl, late, now, cfg.observer)
 		}
+		st.flights.End(p.key, f, kept(late), now)
 	}
 	adm := admitRun(ctx, req, next, cfg, rec, o)
 	if o.detached {
@@ -294,10 +304,10 @@ func (st *cacheState) lead(ctx context.Context, req *call.Request, next handler,
 	select {
 	case <-f.Done(): // the timeout's worker ended it (rec.ended)
 	default:
-		st.flights.End(p.key, f, flown{o: *o}, st.now())
 		if p.keep {
 			st.put(ctx, p, ttl, o, st.now(), cfg.observer)
 		}
+		st.flights.End(p.key, f, kept(o), st.now())
 	}
 	return adm
 }
@@ -337,10 +347,32 @@ func join(ctx context.Context, req *call.Request, cfg *config, rec *record, o *o
 	}
 	*o = v.o
 	o.detached = false
-	if o.err == nil && o.proto == nil && o.res != nil && o.res.Status() == call.Success {
+	switch {
+	case o.res == nil:
+	case o.err == nil && o.proto == nil && o.res.Status() == call.Success:
 		o.res = aged(o.res, cfg.cache.state.now().Sub(ended), f.LeaderID)
+	default:
+		o.res = private(o.res)
 	}
 	return false
+}
+
+// private is a copy of res whose _meta is its own, what the cache keeps
+// and hands out: the SDK may write into the _meta of what it sends.
+func private(res call.Result) call.Result {
+	if k, ok := res.(call.Keeper); ok {
+		return k.WithMeta(metaKey, nil)
+	}
+	return res
+}
+
+// kept is o with a result the cache may keep and share.
+func kept(o *outcome) flown {
+	v := flown{o: *o}
+	if v.o.res != nil {
+		v.o.res = private(v.o.res)
+	}
+	return v
 }
 
 // aged is res carrying its age, and the call it was made for when joined.
@@ -395,7 +427,7 @@ func (st *cacheState) put(ctx context.Context, p cachePlan, ttl time.Duration, o
 			}
 			size = n
 		}
-		st.lru.Put(p.key, p.who, callcache.Entry{Value: o.res, Size: size + 256,
+		st.lru.Put(p.key, p.who, callcache.Entry{Value: private(o.res), Size: size + 256,
 			Stored: made, Expires: made.Add(ttl), Group: p.group})
 		return
 	}

@@ -187,7 +187,9 @@ type Keeper interface {
 	// (Request.Decode reads it back).
 	Encode() ([]byte, error)
 	// WithMeta returns a copy of the result whose _meta holds v under
-	// key (for a resource's contents, each content's _meta).
+	// key (for a resource's contents, each content's _meta); a nil v adds
+	// nothing. The copy's _meta is its own: an SDK that writes into the
+	// _meta of what it sends (mcp-go does) leaves the original alone.
 	WithMeta(key string, v any) Result
 }
 

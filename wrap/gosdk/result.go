@@ -87,7 +87,9 @@ func withKey(m mcp.Meta, key string, v any) mcp.Meta {
 	for k, f := range m {
 		out[k] = f
 	}
-	out[key] = v
+	if v != nil {
+		out[key] = v
+	}
 	return out
 }
 

@@ -104,6 +104,11 @@ func TestCacheRunsAHundredIdenticalCallsOnce(t *testing.T) {
 			r, err := c.Call(context.Background(), "search", map[string]any{"q": "rome"})
 			if err != nil || r.IsError || text(r) != "run 1" {
 				failed.Add(1)
+				if err != nil {
+					t.Log(err)
+				} else {
+					t.Log(text(r))
+				}
 			}
 		}()
 	}

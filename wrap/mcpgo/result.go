@@ -133,7 +133,9 @@ func withKey(fields map[string]any, key string, v any) map[string]any {
 	for k, f := range fields {
 		out[k] = f
 	}
-	out[key] = v
+	if v != nil {
+		out[key] = v
+	}
 	return out
 }
 
