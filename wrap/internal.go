@@ -28,17 +28,13 @@ func init() {
 	}
 	adapter.Observer = func(w any) *obs.Observer { return w.(*Wrapper).cfg.observer }
 	adapter.Policy = func(w any) *policy.Engine { return w.(*Wrapper).cfg.policy }
-	adapter.Changed = func(w any, kind call.Kind) bool {
-		ww := w.(*Wrapper)
-		if ww.cfg.cache == nil {
-			return false
-		}
+	adapter.Keeps = func(w any) bool { return w.(*Wrapper).cfg.cache != nil }
+	adapter.Changed = func(w any, kind call.Kind) {
 		group := "" // a tool's answers may read what other tools are: all go
 		if kind == call.Resource {
 			group = cacheGroup(ResourcesRead)
 		}
-		ww.forget(context.Background(), group)
-		return true
+		w.(*Wrapper).forget(context.Background(), group)
 	}
 	adapter.StartTask = func(ctx context.Context, w any, req *call.Request, ttl time.Duration) (adapter.Task, call.Answer, bool) {
 		t, a, ok := w.(*Wrapper).startTask(ctx, req, ttl)

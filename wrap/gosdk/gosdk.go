@@ -26,7 +26,7 @@ import (
 func Attach(s *mcp.Server, w *wrap.Wrapper) {
 	s.AddReceivingMiddleware(newMiddleware(w, handlersOf(s)))
 	s.AddSendingMiddleware(progressed)
-	if w != nil && adapter.Changed(w, 0) {
+	if w != nil && adapter.Keeps(w) {
 		s.AddSendingMiddleware(listsChanged(w))
 	}
 }

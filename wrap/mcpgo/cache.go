@@ -2,6 +2,7 @@ package mcpgo
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -19,11 +20,16 @@ import (
 // server.WithResourceCapabilities(…, true)). listWatch is such a session,
 // registered at Attach, that no client holds: its notifications wait in a
 // buffered channel that the middleware reads, without blocking, before
-// each call, so that no goroutine is started. It shows in the server's
+// each call, so that no goroutine is started. The changes before the
+// first call are the server's start-up, and drop nothing. It shows in the server's
 // session hooks under the id "mcpwrap-cache-watch".
 type listWatch struct {
 	ch chan mcp.JSONRPCNotification
 	id string
+	// serving is set at the first call: the changes before it are the
+	// server's registrations at start-up, which drop nothing (a replica
+	// starting must not drop the answers its peers keep in a shared store).
+	serving atomic.Bool
 }
 
 // watchBuffer is how many list changes wait between two calls; more in
@@ -38,7 +44,7 @@ func (l *listWatch) SessionID() string                                   { retur
 
 // watchLists registers a's list watch when its Wrapper keeps answers.
 func (a *attached) watchLists(s *server.MCPServer) {
-	if !adapter.Changed(a.w, call.Tool) { // the cache is empty at Attach: this drops nothing
+	if !adapter.Keeps(a.w) {
 		return
 	}
 	l := &listWatch{ch: make(chan mcp.JSONRPCNotification, watchBuffer), id: "mcpwrap-cache-watch"}
@@ -53,13 +59,15 @@ func (a *attached) listsChanged() {
 	if a.lists == nil {
 		return
 	}
+	first := !a.lists.serving.Load() && !a.lists.serving.Swap(true)
 	for {
 		select {
 		case n := <-a.lists.ch:
-			switch n.Method {
-			case mcp.MethodNotificationToolsListChanged:
+			switch {
+			case first:
+			case n.Method == mcp.MethodNotificationToolsListChanged:
 				adapter.Changed(a.w, call.Tool)
-			case mcp.MethodNotificationResourcesListChanged:
+			case n.Method == mcp.MethodNotificationResourcesListChanged:
 				adapter.Changed(a.w, call.Resource)
 			}
 		default:
