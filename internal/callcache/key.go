@@ -10,7 +10,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"hash"
 	"math"
 	"slices"
 	"strconv"
@@ -48,8 +47,8 @@ func Group(name string) string {
 // cached, when the arguments are over the bounds or of a Go type JSON does
 // not decode to.
 func KeyOf(caller, name string, args any, raw json.RawMessage) (k Key, ok bool) {
-	h := sha256.New()
-	w := writer{h: h, left: MaxArgs}
+	var stack [512]byte
+	w := writer{out: stack[:0], left: MaxArgs}
 	w.str(caller)
 	w.str(name)
 	if args == nil && len(raw) > 0 {
@@ -65,17 +64,15 @@ func KeyOf(caller, name string, args any, raw json.RawMessage) (k Key, ok bool) 
 	if !w.value(args, 0) {
 		return k, false
 	}
-	h.Sum(k[:0])
-	return k, true
+	return sha256.Sum256(w.out), true
 }
 
-// writer writes a canonical form into h: each value a type byte and its
+// writer writes a canonical form into out: each value a type byte and its
 // text, strings with their length, so that no two values write the same
 // bytes; left is the budget.
 type writer struct {
-	h    hash.Hash
+	out  []byte
 	left int
-	buf  [64]byte
 }
 
 func (w *writer) spend(n int) bool {
@@ -87,9 +84,8 @@ func (w *writer) str(s string) bool {
 	if !w.spend(len(s) + 8) {
 		return false
 	}
-	b := strconv.AppendInt(append(w.buf[:0], 's'), int64(len(s)), 10)
-	_, _ = w.h.Write(append(b, ':'))
-	_, _ = w.h.Write([]byte(s))
+	w.out = append(strconv.AppendInt(append(w.out, 's'), int64(len(s)), 10), ':')
+	w.out = append(w.out, s...)
 	return true
 }
 
@@ -97,8 +93,7 @@ func (w *writer) tag(c byte) bool {
 	if !w.spend(1) {
 		return false
 	}
-	w.buf[0] = c
-	_, _ = w.h.Write(w.buf[:1])
+	w.out = append(w.out, c)
 	return true
 }
 
@@ -171,7 +166,7 @@ func (w *writer) number(s string) bool {
 	if !ok || !w.spend(len(n)+1) {
 		return false
 	}
-	_, _ = w.h.Write(append(append(w.buf[:0], 'n'), n...))
+	w.out = append(append(w.out, 'n'), n...)
 	return true
 }
 
