@@ -342,3 +342,37 @@ func postCall(t *testing.T, url, token, tool, args string) string {
 	}
 	return text(m.Result)
 }
+
+func TestCacheKeepsAResourceRead(t *testing.T) {
+	var runs atomic.Int64
+	s := server.NewMCPServer("cache", "1.0.0", server.WithResourceCapabilities(false, true))
+	w := wrap.New(wrap.WithCache(wrap.Cache{}))
+	mcpgo.Attach(s, w)
+	s.AddResource(mcp.NewResource("file:///notes", "notes"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		return []mcp.ResourceContents{mcp.TextResourceContents{URI: "file:///notes", Text: fmt.Sprint("run ", runs.Add(1))}}, nil
+	})
+	c := startCacheClient(t, s)
+	read := func() (string, map[string]any) {
+		t.Helper()
+		var req mcp.ReadResourceRequest
+		req.Params.URI = "file:///notes"
+		r, err := c.cl.ReadResource(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc := r.Contents[0].(mcp.TextResourceContents)
+		m, _ := tc.Meta["mcpwrap/cache"].(map[string]any)
+		return tc.Text, m
+	}
+	read()
+	if text, m := read(); text != "run 1" || m == nil {
+		t.Fatalf("second read: %q %v, want the kept contents with their age", text, m)
+	}
+	s.DeleteResources("file:///gone") // no change: nothing is dropped
+	s.AddResource(mcp.NewResource("file:///other", "other"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		return nil, nil
+	})
+	if text, _ := read(); text != "run 2" {
+		t.Fatalf("after AddResource: %q, want a new read", text)
+	}
+}
