@@ -239,7 +239,8 @@ func sortedScopes(s []string) string {
 // cached is the cache layer, cache(limit(admit(timeout(retry(…))))): a
 // kept answer is given at once; a call identical to one in flight waits
 // for its outcome; any other runs the inner layers, leading the identical
-// calls that come meanwhile, and its success is kept.
+// calls that come meanwhile, and its success is kept. A call that is kept
+// is always joined (plan).
 func cached(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome) admitted {
 	c := cfg.cache
 	p, ok := c.plan(ctx, req, cfg, rec)
@@ -255,13 +256,6 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 		}
 	}
 	rec.cache = "miss"
-	if !p.join {
-		adm := admitRun(ctx, req, next, cfg, rec, o)
-		if p.keep {
-			st.put(ctx, p, c.ttl, o, st.now(), cfg.observer)
-		}
-		return adm
-	}
 	for range 3 { // a leader whose own client went away leaves the call to a joiner
 		f, lead := st.flights.Lead(p.key, rec.id(), st.now())
 		if lead && p.keep && st.store == nil {
@@ -327,13 +321,15 @@ func join(ctx context.Context, req *call.Request, cfg *config, rec *record, o *o
 	select {
 	case <-f.Done():
 	case <-expired:
-		what := "still running"
+		msg := "tool " + strconv.Quote(rec.tool) + " was not run again: the identical call " + f.LeaderID + " made " +
+			twoFigures(time.Since(f.Start)).String() + " ago is still running"
 		if cfg.cache.state.flights.Detached(f) {
-			what = "still running after its own timeout"
+			msg += " after its own timeout, and this call waited " + d.String() + " for it. Its answer is given to a repeat " +
+				"of this call made within " + cfg.cache.window.String() + " of its end"
+		} else {
+			msg += ", and this call waited " + d.String() + " for it"
 		}
-		o.err = errs.Wrap(errs.Timeout, errTimedOut, "tool "+strconv.Quote(rec.tool)+" was not run again: the identical call "+
-			f.LeaderID+" made "+twoFigures(time.Since(f.Start)).String()+" ago is "+what+", and this call waited "+d.String()+
-			" for it. Its answer is given to a repeat of this call made within "+cfg.cache.window.String()+" of its end")
+		o.err = errs.Wrap(errs.Timeout, errTimedOut, msg)
 		o.sideEffects = errmap.SideEffectsNone
 		return false
 	case <-ctx.Done():

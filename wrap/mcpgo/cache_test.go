@@ -16,10 +16,13 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -374,5 +377,49 @@ func TestCacheKeepsAResourceRead(t *testing.T) {
 	})
 	if text, _ := read(); text != "run 2" {
 		t.Fatalf("after AddResource: %q, want a new read", text)
+	}
+}
+
+// TestCacheNeverRunsATimedOutCallTwice: while the first call's handler
+// still runs after its timeout, a repeat that times out waiting is told so
+// and does not run it; the next repeat gets its answer.
+func TestCacheNeverRunsATimedOutCallTwice(t *testing.T) {
+	var runs atomic.Int64
+	s := server.NewMCPServer("cache", "1.0.0")
+	w := wrap.New(wrap.WithTimeout(400 * time.Millisecond))
+	mcpgo.Attach(s, w)
+	s.AddTools(mcpgo.Tool(w, mcp.NewTool("pay", mcp.WithString("to")), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		runs.Add(1)
+		time.Sleep(time.Second) // ignores its context
+		return mcp.NewToolResultText("paid"), nil
+	}, wrap.WithCache(wrap.Cache{Join: true})))
+	c := startCacheClient(t, s)
+	c.CallRaw(t, "pay", `{"to":"bob"}`)
+	if r := c.CallRaw(t, "pay", `{"to":"bob"}`); !r.IsError || !strings.Contains(text(r), "was not run again") ||
+		!strings.Contains(text(r), "still running after its own timeout") {
+		t.Fatalf("repeat while it runs: %q, want a timeout that says it was not run again", text(r))
+	}
+	if r := c.CallRaw(t, "pay", `{"to":"bob"}`); text(r) != "paid" || runs.Load() != 1 {
+		t.Fatalf("next repeat: %q, runs %d; want the first call's answer, one run", text(r), runs.Load())
+	}
+}
+
+func TestCacheSaysHitOrMissOnTheSpan(t *testing.T) {
+	var runs atomic.Int64
+	spans := tracetest.NewSpanRecorder()
+	_, c := cacheServer(t, wrap.New(wrap.WithCache(wrap.Cache{}),
+		wrap.WithTelemetry(observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))))), 0, &runs)
+	c.CallRaw(t, "search", `{"q":"x"}`)
+	c.CallRaw(t, "search", `{"q":"x"}`)
+	var got []string
+	for _, sp := range spans.Ended() {
+		for _, a := range sp.Attributes() {
+			if a.Key == "mcpwrap.cache" {
+				got = append(got, a.Value.AsString())
+			}
+		}
+	}
+	if strings.Join(got, ",") != "miss,hit" {
+		t.Fatalf("span attributes mcpwrap.cache = %v, want miss, hit", got)
 	}
 }
