@@ -182,9 +182,13 @@ func newCacheState(c Cache) *cacheState {
 // cachePlan is what the cache does for one call.
 type cachePlan struct {
 	keep, join bool
-	group, who string
-	key        callcache.Key
+	// name is the tool's, or ResourcesRead; who is the caller.
+	name, who string
+	key       callcache.Key
 }
+
+// group is the group p's answer is forgotten with (cacheGroup).
+func (p *cachePlan) group() string { return cacheGroup(p.name) }
 
 // plan decides whether req is kept and joined, and its key; ok is false
 // when the cache leaves it alone.
@@ -192,10 +196,13 @@ func (c *cacheConfig) plan(ctx context.Context, req *call.Request, cfg *config, 
 	if rec.round != nil || req.Kind == call.Prompt {
 		return p, false // a multi round-trip round carries the client's answers
 	}
+	kind := "r"
+	p.name = ResourcesRead
 	if req.Kind == call.Resource {
-		p.keep, p.join, p.group = c.ttl > 0, true, cacheGroup(ResourcesRead)
+		p.keep, p.join = c.ttl > 0, true
 	} else {
-		p.group = cacheGroup(req.Name)
+		p.name = req.Name
+		kind = "t"
 		p.keep, p.join = c.readOnly && c.ttl > 0, c.join || cfg.retryTools[req.Name]
 		if !p.keep || !p.join {
 			info := toolInfo(ctx, cfg, req)
@@ -210,7 +217,7 @@ func (c *cacheConfig) plan(ctx context.Context, req *call.Request, cfg *config, 
 	if p.who == "" {
 		return p, false
 	}
-	p.key, ok = callcache.KeyOf(p.who, p.group+"\x00"+req.Name, req.Args, req.Raw)
+	p.key, ok = callcache.KeyOf(p.who, kind, req.Name, req.Args, req.Raw)
 	return p, ok
 }
 
@@ -397,7 +404,7 @@ func (st *cacheState) get(ctx context.Context, p cachePlan, req *call.Request, o
 		return nil, time.Time{}, false
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cacheStoreWait)
-	data, made, ok, err := st.store.Get(sctx, p.key.String(), callcache.Group(p.group))
+	data, made, ok, err := st.store.Get(sctx, p.key.String(), callcache.Group(p.group()))
 	cancel()
 	if !st.storeAnswered(ctx, err, ob) || !ok {
 		return nil, time.Time{}, false
@@ -424,7 +431,7 @@ func (st *cacheState) put(ctx context.Context, p cachePlan, ttl time.Duration, o
 			size = n
 		}
 		st.lru.Put(p.key, p.who, callcache.Entry{Value: private(o.res), Size: size + 256,
-			Stored: made, Expires: made.Add(ttl), Group: p.group})
+			Stored: made, Expires: made.Add(ttl), Group: p.group()})
 		return
 	}
 	k, ok := o.res.(call.Keeper)
@@ -436,7 +443,7 @@ func (st *cacheState) put(ctx context.Context, p cachePlan, ttl time.Duration, o
 		return
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cacheStoreWait)
-	err = st.store.Set(sctx, p.key.String(), callcache.Group(p.group), data, made, ttl)
+	err = st.store.Set(sctx, p.key.String(), callcache.Group(p.group()), data, made, ttl)
 	cancel()
 	st.storeAnswered(ctx, err, ob)
 }

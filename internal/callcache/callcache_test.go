@@ -12,7 +12,7 @@ import (
 
 func key(t *testing.T, args any, raw string) (callcache.Key, bool) {
 	t.Helper()
-	return callcache.KeyOf("alice", "search", args, json.RawMessage(raw))
+	return callcache.KeyOf("alice", "t", "search", args, json.RawMessage(raw))
 }
 
 func TestKeyIsCanonical(t *testing.T) {
@@ -62,8 +62,8 @@ func TestKeyIsCanonical(t *testing.T) {
 	if decoded != raw {
 		t.Error("decoded arguments and the same JSON text: keys differ")
 	}
-	if k1, _ := callcache.KeyOf("alice", "t", nil, json.RawMessage(`{}`)); k1 == func() callcache.Key {
-		k, _ := callcache.KeyOf("bob", "t", nil, json.RawMessage(`{}`))
+	if k1, _ := callcache.KeyOf("alice", "t", "t", nil, json.RawMessage(`{}`)); k1 == func() callcache.Key {
+		k, _ := callcache.KeyOf("bob", "t", "t", nil, json.RawMessage(`{}`))
 		return k
 	}() {
 		t.Error("two callers: same key")
@@ -97,7 +97,7 @@ func TestLRUBounds(t *testing.T) {
 	l := callcache.NewLRU(100, 10_000, 4) // a caller holds 25 entries, 2 500 bytes
 	now := time.Now()
 	put := func(who string, i, size int) callcache.Key {
-		k, _ := callcache.KeyOf(who, "t", map[string]any{"i": float64(i)}, nil)
+		k, _ := callcache.KeyOf(who, "t", "t", map[string]any{"i": float64(i)}, nil)
 		l.Put(k, who, callcache.Entry{Value: i, Size: size, Stored: now, Expires: now.Add(time.Minute), Group: "t"})
 		return k
 	}
@@ -129,7 +129,7 @@ func TestLRUBounds(t *testing.T) {
 
 func TestFlightsJoinAndKeep(t *testing.T) {
 	fs := callcache.NewFlights[string](10)
-	k, _ := callcache.KeyOf("a", "t", nil, nil)
+	k, _ := callcache.KeyOf("a", "t", "t", nil, nil)
 	now := time.Now()
 	f, lead := fs.Lead(k, "1", now)
 	g, joined := fs.Lead(k, "2", now)
@@ -161,19 +161,19 @@ func BenchmarkKeyOf(b *testing.B) {
 	b.Run("small", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			callcache.KeyOf("alice", "search", small, nil)
+			callcache.KeyOf("alice", "t", "search", small, nil)
 		}
 	})
 	b.Run("1MiB_raw", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			callcache.KeyOf("alice", "search", nil, big)
+			callcache.KeyOf("alice", "t", "search", nil, big)
 		}
 	})
 	b.Run("1MiB_decoded", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			callcache.KeyOf("alice", "search", wide, nil)
+			callcache.KeyOf("alice", "t", "search", wide, nil)
 		}
 	})
 }

@@ -40,16 +40,18 @@ func Group(name string) string {
 	return hex.EncodeToString(s[:16])
 }
 
-// KeyOf returns the key of a call by caller of name with arguments args (as
+// KeyOf returns the key of a call by caller of the tool (or resource, as
+// kind says) name with arguments args (as
 // an SDK decoded them) or raw (as sent, read when args is nil). Objects are
 // keyed whatever their key order, numbers by value (1, 1.0 and 1e0 are one
 // number), white space not at all. ok is false, and the call is not to be
 // cached, when the arguments are over the bounds or of a Go type JSON does
 // not decode to.
-func KeyOf(caller, name string, args any, raw json.RawMessage) (k Key, ok bool) {
+func KeyOf(caller, kind, name string, args any, raw json.RawMessage) (k Key, ok bool) {
 	var stack [512]byte
 	w := writer{out: stack[:0], left: MaxArgs}
 	w.str(caller)
+	w.str(kind)
 	w.str(name)
 	if args == nil && len(raw) > 0 {
 		if len(raw) > MaxArgs {

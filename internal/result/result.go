@@ -163,8 +163,13 @@ type SDK[R, C any] interface {
 	IsError(r *R) bool
 	// Structured returns its structured content, nil for none.
 	Structured(r *R) any
-	// Other reports fields only encoding sizes (_meta, input requests).
+	// Other reports fields only encoding sizes (input requests, a _meta
+	// Meta does not return).
 	Other(r *R) bool
+	// Meta returns the fields of the result's _meta, which are sized by
+	// walking them (a cached answer's age must not make every answer be
+	// encoded twice).
+	Meta(r *R) map[string]any
 	// WithStructured returns a copy of r holding structured content v.
 	WithStructured(r *R, v any) *R
 	// WithMeta returns a copy of r whose _meta holds v under key.
@@ -211,8 +216,20 @@ func (t Of[R, C, S]) MapText(f func(string) string) call.Result {
 // not encoded twice (here and by the SDK); anything else is encoded once.
 func (t Of[R, C, S]) Measure() (int, error) {
 	var s S
-	return Measure(s, s.Contents(t.R), s.Structured(t.R), s.Other(t.R),
+	other := s.Other(t.R)
+	n, err := Measure(s, s.Contents(t.R), s.Structured(t.R), other,
 		func() ([]byte, error) { return json.Marshal(t.R) })
+	if err != nil || other {
+		return n, err // encoded whole, _meta included
+	}
+	if m := s.Meta(t.R); len(m) > 0 {
+		k, err := jsonsize.Value(m)
+		if err != nil {
+			return 0, err
+		}
+		n += k + len(`,"_meta":`)
+	}
+	return n, nil
 }
 
 // Cut returns the result within budget (see call.Sizer): its structured

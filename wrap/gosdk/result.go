@@ -32,10 +32,11 @@ func (contents) WithContents(r *mcp.CallToolResult, c []mcp.Content) *mcp.CallTo
 	return &cp
 }
 
-func (contents) NeedsInput(r *mcp.CallToolResult) bool { return len(r.InputRequests) > 0 }
-func (contents) IsError(r *mcp.CallToolResult) bool    { return r.IsError }
-func (contents) Structured(r *mcp.CallToolResult) any  { return r.StructuredContent }
-func (contents) Other(r *mcp.CallToolResult) bool      { return r.Meta != nil || r.InputRequests != nil }
+func (contents) NeedsInput(r *mcp.CallToolResult) bool     { return len(r.InputRequests) > 0 }
+func (contents) IsError(r *mcp.CallToolResult) bool        { return r.IsError }
+func (contents) Structured(r *mcp.CallToolResult) any      { return r.StructuredContent }
+func (contents) Other(r *mcp.CallToolResult) bool          { return r.InputRequests != nil }
+func (contents) Meta(r *mcp.CallToolResult) map[string]any { return r.Meta }
 
 func (contents) WithStructured(r *mcp.CallToolResult, v any) *mcp.CallToolResult {
 	cp := *r

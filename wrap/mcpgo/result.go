@@ -34,7 +34,16 @@ func (contents) WithContents(r *mcp.CallToolResult, c []mcp.Content) *mcp.CallTo
 func (contents) NeedsInput(r *mcp.CallToolResult) bool { return r.NeedsInput() }
 func (contents) IsError(r *mcp.CallToolResult) bool    { return r.IsError }
 func (contents) Structured(r *mcp.CallToolResult) any  { return structured(r) }
-func (contents) Other(r *mcp.CallToolResult) bool      { return r.Meta != nil || r.InputRequests != nil }
+func (contents) Other(r *mcp.CallToolResult) bool {
+	return r.Meta != nil && r.Meta.ProgressToken != nil || r.InputRequests != nil
+}
+
+func (contents) Meta(r *mcp.CallToolResult) map[string]any {
+	if r.Meta == nil {
+		return nil
+	}
+	return r.Meta.AdditionalFields
+}
 
 // structured is what mcp-go sends as structuredContent: a result decoded
 // from the wire (a server relaying an upstream MCP server's answer) keeps
