@@ -36,7 +36,7 @@ func Attach(s *server.MCPServer, w *wrap.Wrapper) {
 	a.watchLists(s)
 	s.Use(a.middleware())
 	// One chain value for the three middlewares: each lookup allocates.
-	server.WithResourceHandlerMiddleware(resourceMiddleware(a.serve, a.listsChanged))(s)
+	server.WithResourceHandlerMiddleware(resourceMiddleware(a))(s)
 	server.WithPromptHandlerMiddleware(promptMiddleware(a.serve))(s)
 	outermost(s)
 	a.addHooks(s)

@@ -19,13 +19,14 @@ import (
 )
 
 // resourceMiddleware serves resources/read (resources and templates)
-// through the Wrapper's chain, serve. A failure is answered with the *errmap.RPCError the
+// through the Wrapper's chain, a.serve, after handing the list changes to the cache (cache.go). A failure is answered with the *errmap.RPCError the
 // chain built; the error hook Attach adds gives it its JSON-RPC code and
 // data on the wire.
-func resourceMiddleware(serve adapter.Serve, listsChanged func()) server.ResourceHandlerMiddleware {
+func resourceMiddleware(a *attached) server.ResourceHandlerMiddleware {
+	serve := a.serve
 	return func(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 		return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-			listsChanged()
+			a.listsChanged()
 			rc := &resourceCall{m: req, next: next}
 			rc.req = call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header, SDK: rc}
 			fill(ctx, &rc.req, req.Params.Meta)
