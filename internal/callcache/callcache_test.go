@@ -177,3 +177,18 @@ func BenchmarkKeyOf(b *testing.B) {
 		}
 	})
 }
+
+// TestKeyNumbersDecodedOrSent: a number an SDK decoded (float64, int) and
+// the same number as sent key alike.
+func TestKeyNumbersDecodedOrSent(t *testing.T) {
+	for _, c := range []struct {
+		v   any
+		raw string
+	}{{3.0, "3"}, {300.0, "3e2"}, {-40.0, "-40.0"}, {0.25, "0.25"}, {1e20, "100000000000000000000"}, {7, "7"}, {int64(-10), "-10"}, {0.0, "0"}} {
+		a, _ := key(t, map[string]any{"n": c.v}, "")
+		b, _ := key(t, nil, `{"n":`+c.raw+`}`)
+		if a != b {
+			t.Errorf("%v and %s: keys differ", c.v, c.raw)
+		}
+	}
+}

@@ -119,18 +119,22 @@ func (w *writer) value(v any, depth int) bool {
 		if math.IsInf(x, 0) || math.IsNaN(x) {
 			return false
 		}
+		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+			return w.integer(int64(x))
+		}
 		return w.number(strconv.FormatFloat(x, 'g', -1, 64))
 	case float32:
 		return w.value(float64(x), depth)
 	case int:
-		return w.number(strconv.Itoa(x))
+		return w.integer(int64(x))
 	case int64:
-		return w.number(strconv.FormatInt(x, 10))
+		return w.integer(x)
 	case map[string]any:
 		if len(x) > w.left/2 || !w.tag('{') {
 			return false
 		}
-		keys := make([]string, 0, len(x))
+		var few [16]string
+		keys := few[:0]
 		for k := range x {
 			keys = append(keys, k)
 		}
@@ -169,6 +173,27 @@ func (w *writer) number(s string) bool {
 		return false
 	}
 	w.out = append(append(w.out, 'n'), n...)
+	return true
+}
+
+// integer writes n as number writes its decimal text, without making
+// that text: the common case of a JSON number.
+func (w *writer) integer(n int64) bool {
+	if !w.spend(24) {
+		return false
+	}
+	w.out = append(w.out, 'n')
+	if n == 0 {
+		w.out = append(w.out, '0')
+		return true
+	}
+	w.out = strconv.AppendInt(w.out, n, 10)
+	zeros := 0
+	for w.out[len(w.out)-1] == '0' {
+		w.out = w.out[:len(w.out)-1]
+		zeros++
+	}
+	w.out = strconv.AppendInt(append(w.out, 'e'), int64(zeros), 10)
 	return true
 }
 

@@ -19,9 +19,10 @@ import (
 )
 
 // resourceMiddleware serves resources/read (resources and templates)
-// through the Wrapper's chain, a.serve, after handing the list changes to the cache (cache.go). A failure is answered with the *errmap.RPCError the
-// chain built; the error hook Attach adds gives it its JSON-RPC code and
-// data on the wire.
+// through the Wrapper's chain, a.serve, after handing the list changes to
+// the cache (cache.go). A failure is answered with the *errmap.RPCError
+// the chain built; the error hook Attach adds gives it its JSON-RPC code
+// and data on the wire.
 func resourceMiddleware(a *attached) server.ResourceHandlerMiddleware {
 	serve := a.serve
 	return func(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
