@@ -225,6 +225,9 @@ func (t Of[R, C, S]) Measure() (int, error) {
 	if m := s.Meta(t.R); len(m) > 0 {
 		k, err := jsonsize.Value(m)
 		if err != nil {
+			if _, jerr := json.Marshal(t.R); jerr != nil {
+				err = jerr // its words name the value (+Inf)
+			}
 			return 0, err
 		}
 		n += k + len(`,"_meta":`)
