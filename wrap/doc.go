@@ -17,10 +17,9 @@
 // cuts a result over WithResultLimit (1 MiB by default), saying so;
 // authorize enforces WithAuthorization's policy (package authz), answering
 // a hidden name as an unknown one; object refuses arguments that are not a
-// JSON object; cache (WithCache) gives a kept answer, or joins a call
-// identical to one in flight, so a hit is still authorized and takes no
-// rate-limit token or bulkhead slot; limit is WithLimit; admit refuses a call while the process
-// stops (WithFatalExit) or the tool's bulkhead is full (WithBulkhead);
+// JSON object; cache (WithCache) answers identical calls once; limit is
+// WithLimit; admit refuses a call while the process stops (WithFatalExit)
+// or the tool's bulkhead is full (WithBulkhead);
 // timeout is WithTimeout; retry is WithRetry, for read-only or idempotent
 // tools only; recover turns a panic into a masked error and decides what
 // the model may read of an error (WithMaskedErrors, WithPublicErrors); bind
