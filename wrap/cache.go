@@ -98,16 +98,17 @@ func WithCache(c Cache) Option {
 // and in the shared store: what a handler calls once it changed what the
 // tool reads. ResourcesRead drops every resource's.
 func (w *Wrapper) Forget(ctx context.Context, name string) {
-	w.forget(ctx, cacheGroup(name))
+	w.forget(ctx, name)
 }
 
-// forget drops group's answers in every cache of w ("": all answers).
-func (w *Wrapper) forget(ctx context.Context, group string) {
+// forget drops the answers of the tool name (ResourcesRead: of every
+// resource; "": all answers) in every cache of w.
+func (w *Wrapper) forget(ctx context.Context, name string) {
 	var done []*cacheState
 	each := func(c *config) {
 		if c.cache != nil && !slices.Contains(done, c.cache.state) {
 			done = append(done, c.cache.state)
-			c.cache.state.forget(ctx, group, c.observer)
+			c.cache.state.forget(ctx, name, c.observer)
 		}
 	}
 	each(&w.cfg)
@@ -187,8 +188,8 @@ type cachePlan struct {
 	key       callcache.Key
 }
 
-// group is the group p's answer is forgotten with (cacheGroup).
-func (p *cachePlan) group() string { return cacheGroup(p.name) }
+// group is the store's name of the group p's answer is forgotten with.
+func (p *cachePlan) group() string { return callcache.Group(cacheGroup(p.name)) }
 
 // plan decides whether req is kept and joined, and its key; ok is false
 // when the cache leaves it alone.
@@ -204,7 +205,14 @@ func (c *cacheConfig) plan(ctx context.Context, req *call.Request, cfg *config, 
 		p.name = req.Name
 		kind = "t"
 		p.keep, p.join = c.readOnly && c.ttl > 0, c.join || cfg.retryTools[req.Name]
-		if !p.keep || !p.join {
+		switch {
+		case p.keep && p.join:
+		case c.ttl > 0 && c.state.store == nil && c.state.lru.Holds(req.Name):
+			// The tool's answers are kept, so it was found read-only,
+			// and a change of the tool list would have dropped them: a
+			// hit needs no look-up of the tool.
+			p.keep, p.join = true, true
+		default:
 			info := toolInfo(ctx, cfg, req)
 			p.keep = c.ttl > 0 && (p.keep || info.Known && info.ReadOnly)
 			p.join = p.join || p.keep || info.Known && (info.ReadOnly || info.Idempotent)
@@ -404,7 +412,7 @@ func (st *cacheState) get(ctx context.Context, p cachePlan, req *call.Request, o
 		return nil, time.Time{}, false
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cacheStoreWait)
-	data, made, ok, err := st.store.Get(sctx, p.key.String(), callcache.Group(p.group()))
+	data, made, ok, err := st.store.Get(sctx, p.key.String(), p.group())
 	cancel()
 	if !st.storeAnswered(ctx, err, ob) || !ok {
 		return nil, time.Time{}, false
@@ -431,7 +439,7 @@ func (st *cacheState) put(ctx context.Context, p cachePlan, ttl time.Duration, o
 			size = n
 		}
 		st.lru.Put(p.key, p.who, callcache.Entry{Value: private(o.res), Size: size + 256,
-			Stored: made, Expires: made.Add(ttl), Group: p.group()})
+			Stored: made, Expires: made.Add(ttl), Group: p.name})
 		return
 	}
 	k, ok := o.res.(call.Keeper)
@@ -443,20 +451,21 @@ func (st *cacheState) put(ctx context.Context, p cachePlan, ttl time.Duration, o
 		return
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cacheStoreWait)
-	err = st.store.Set(sctx, p.key.String(), callcache.Group(p.group()), data, made, ttl)
+	err = st.store.Set(sctx, p.key.String(), p.group(), data, made, ttl)
 	cancel()
 	st.storeAnswered(ctx, err, ob)
 }
 
-// forget drops group's answers ("": all).
-func (st *cacheState) forget(ctx context.Context, group string, ob *obs.Observer) {
-	st.lru.Forget(group)
+// forget drops the answers of the tool name (ResourcesRead: every
+// resource's; "": all).
+func (st *cacheState) forget(ctx context.Context, name string, ob *obs.Observer) {
+	st.lru.Forget(name)
 	if st.store == nil {
 		return
 	}
 	g := ""
-	if group != "" {
-		g = callcache.Group(group)
+	if name != "" {
+		g = callcache.Group(cacheGroup(name))
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*cacheStoreWait)
 	err := st.store.Forget(sctx, g)

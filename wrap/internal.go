@@ -30,11 +30,11 @@ func init() {
 	adapter.Policy = func(w any) *policy.Engine { return w.(*Wrapper).cfg.policy }
 	adapter.Keeps = func(w any) bool { return w.(*Wrapper).cfg.cache != nil }
 	adapter.Changed = func(w any, kind call.Kind) {
-		group := "" // a tool's answers may read what other tools are: all go
+		name := "" // a tool's answers may read what other tools are: all go
 		if kind == call.Resource {
-			group = cacheGroup(ResourcesRead)
+			name = ResourcesRead
 		}
-		w.(*Wrapper).forget(context.Background(), group)
+		w.(*Wrapper).forget(context.Background(), name)
 	}
 	adapter.StartTask = func(ctx context.Context, w any, req *call.Request, ttl time.Duration) (adapter.Task, call.Answer, bool) {
 		t, a, ok := w.(*Wrapper).startTask(ctx, req, ttl)

@@ -31,7 +31,8 @@ type LRU struct {
 	mu      sync.Mutex
 	entries map[Key]*node
 	owners  map[string]*owner
-	all     ring // most recently used first
+	groups  map[string]int // entries by group
+	all     ring           // most recently used first
 	bytes   int
 }
 
@@ -95,7 +96,7 @@ func (r *ring) remove(n *node) {
 // an owner holding at most 1/share of each (share ≤ 1: no share).
 func NewLRU(maxEntries, maxBytes, share int) *LRU {
 	l := &LRU{maxEntries: maxEntries, maxBytes: maxBytes, shareEntries: maxEntries, shareBytes: maxBytes,
-		entries: map[Key]*node{}, owners: map[string]*owner{}}
+		entries: map[Key]*node{}, owners: map[string]*owner{}, groups: map[string]int{}}
 	if share > 1 {
 		l.shareEntries, l.shareBytes = max(maxEntries/share, 1), max(maxBytes/share, 1)
 	}
@@ -154,6 +155,14 @@ func (l *LRU) Put(k Key, who string, e Entry) {
 	o.count++
 	o.bytes += e.Size
 	l.bytes += e.Size
+	l.groups[e.Group]++
+}
+
+// Holds reports whether the LRU keeps answers of group.
+func (l *LRU) Holds(group string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.groups[group] > 0
 }
 
 // Forget drops every entry of group, or every entry when group is "".
@@ -184,6 +193,9 @@ func (l *LRU) drop(n *node) {
 	o.count--
 	o.bytes -= n.e.Size
 	l.bytes -= n.e.Size
+	if l.groups[n.e.Group]--; l.groups[n.e.Group] == 0 {
+		delete(l.groups, n.e.Group)
+	}
 	if o.count == 0 {
 		delete(l.owners, o.name)
 	}
