@@ -3,14 +3,12 @@ package redislimit_test
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/redis/go-redis/v9"
@@ -36,23 +34,7 @@ func cacheReplica(t *testing.T, addr, prefix string, runs *atomic.Int64, logs *l
 	s.AddTool(mcp.NewTool("search", mcp.WithString("q"), mcp.WithReadOnlyHintAnnotation(true)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(fmt.Sprint("run ", runs.Add(1))), nil
 	})
-	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStateLess(true)))
-	t.Cleanup(srv.Close)
-	tr, err := transport.NewStreamableHTTP(srv.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer alice"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr)
-	t.Cleanup(func() { _ = c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	return w, c
+	return w, alicesClient(t, s)
 }
 
 // searchRome calls search and returns its text and whether it came from
