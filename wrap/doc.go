@@ -9,7 +9,7 @@
 //
 // For one call, the layers run outermost first:
 //
-//	observe(loop(answer(cap(authorize(object(limit(admit(timeout(retry(recover(bind(handler))))))))))))
+//	observe(loop(answer(cap(authorize(object(cache(limit(admit(timeout(retry(recover(bind(handler)))))))))))))
 //
 // observe gives the call its id, span and log line; loop (WithLoopGuard)
 // answers at once a call that failed the same way too often; answer makes
@@ -17,10 +17,10 @@
 // cuts a result over WithResultLimit (1 MiB by default), saying so;
 // authorize enforces WithAuthorization's policy (package authz), answering
 // a hidden name as an unknown one; object refuses arguments that are not a
-// JSON object; limit is WithLimit; admit refuses a call while the process
-// stops (WithFatalExit) or the tool's bulkhead is full (WithBulkhead);
-// timeout is WithTimeout; retry is WithRetry, for read-only or idempotent
-// tools only; recover turns a panic into a masked error and decides what
+// JSON object; cache (WithCache) answers identical calls once; limit is
+// WithLimit; admit refuses a call while the process stops (WithFatalExit)
+// or the tool's bulkhead is full (WithBulkhead); timeout is WithTimeout;
+// retry is WithRetry, for read-only or idempotent tools only; recover turns a panic into a masked error and decides what
 // the model may read of an error (WithMaskedErrors, WithPublicErrors); bind
 // decodes and validates typed arguments (mcpgo.Typed, gosdk.AddTool). A
 // layer that refuses a call runs none inside it.

@@ -28,6 +28,14 @@ func init() {
 	}
 	adapter.Observer = func(w any) *obs.Observer { return w.(*Wrapper).cfg.observer }
 	adapter.Policy = func(w any) *policy.Engine { return w.(*Wrapper).cfg.policy }
+	adapter.Keeps = func(w any) bool { return w.(*Wrapper).cfg.cache != nil }
+	adapter.Changed = func(w any, kind call.Kind) {
+		name := "" // a tool's answers may read what other tools are: all go
+		if kind == call.Resource {
+			name = resourcesRead
+		}
+		w.(*Wrapper).forget(context.Background(), name)
+	}
 	adapter.StartTask = func(ctx context.Context, w any, req *call.Request, ttl time.Duration) (adapter.Task, call.Answer, bool) {
 		t, a, ok := w.(*Wrapper).startTask(ctx, req, ttl)
 		if !ok {

@@ -87,6 +87,8 @@ type config struct {
 	args argMode
 	// tools are ForTool's options by tool name, applied in New.
 	tools map[string][]Option
+	// cache is WithCache's, nil without one.
+	cache *cacheConfig
 }
 
 // DefaultResultLimit is the size a handler's result is cut to by default:
@@ -288,6 +290,9 @@ func newConfig(base config, opts []Option) config {
 	}
 	if c.states == nil {
 		c.states = roundstate.New(nil)
+	}
+	if c.cache != nil && c.cache.state == nil {
+		c.cache.state = newCacheState(c.cache.c)
 	}
 	if c.taskCounts == nil {
 		c.taskCounts = new(taskCounts)

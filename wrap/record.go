@@ -47,6 +47,10 @@ type record struct {
 	round *round
 	// taskID is the task the call created or whose work this is (task.go).
 	taskID string
+	// cache is how the call cache served the call (cache.go); ended, when
+	// set, is told the handler's outcome (a flight's leader).
+	cache string
+	ended func(*outcome)
 }
 
 // start begins observing the call; the returned context carries its span.
@@ -127,6 +131,7 @@ func (r *record) log(ctx context.Context) {
 		CutFrom:     r.cutFrom,
 		Authz:       r.authz,
 		TaskID:      r.taskID,
+		Cache:       r.cache,
 		// The model read a generic sentence instead of this error.
 		Masked: r.err != nil && !r.err.Code().Public() && r.outcome != obs.OutcomeProtocolError && !r.public,
 	}

@@ -64,7 +64,7 @@ func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Du
 	// The handler may outlive the answer, so it gets its own record in the
 	// job; the caller's stays on the stack (the no-timeout path allocates
 	// nothing because of that).
-	j.rec = record{tool: rec.tool, callID: rec.id(), obs: rec.obs, shared: &j.attempts}
+	j.rec = record{tool: rec.tool, callID: rec.id(), obs: rec.obs, shared: &j.attempts, ended: rec.ended}
 	cfg.workers.run(j)
 	select {
 	case <-j.done:
@@ -152,6 +152,9 @@ const (
 // run runs the job's layers; the workers call it.
 func (j *job) run() {
 	retry(j.ctx, &j.req, j.next, j.cfg, &j.rec, &j.o)
+	if j.rec.ended != nil {
+		j.rec.ended(&j.o)
+	}
 	if j.state.CompareAndSwap(running, finished) {
 		j.done <- struct{}{}
 		return

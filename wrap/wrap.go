@@ -174,7 +174,19 @@ func refuseRepeated(ctx context.Context, cfg *config, rec *record, req *call.Req
 // produced in o. The caller gives back what admission holds (leave) once
 // the call is answered.
 func layers(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome) admitted {
-	adm, ok := admitCall(ctx, req, cfg, rec, o)
+	if !allowed(ctx, req, cfg, rec, o) {
+		return admitted{}
+	}
+	if cfg.cache != nil {
+		return cached(ctx, req, next, cfg, rec, o)
+	}
+	return admitRun(ctx, req, next, cfg, rec, o)
+}
+
+// admitRun runs the layers inside the cache: the rate limit, admission,
+// then timeout or retry, and recover.
+func admitRun(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome) admitted {
+	adm, ok := admitLimited(ctx, rec, req, cfg, o)
 	if !ok {
 		return adm
 	}
@@ -191,15 +203,28 @@ func layers(ctx context.Context, req *call.Request, next handler, cfg *config, r
 // with the refusal in o, when it must not. A task is decided by them at
 // its creation (task.go).
 func admitCall(ctx context.Context, req *call.Request, cfg *config, rec *record, o *outcome) (admitted, bool) {
-	if cfg.policy != nil && !authorize(ctx, req, cfg, rec, o) {
+	if !allowed(ctx, req, cfg, rec, o) {
 		return admitted{}, false
+	}
+	return admitLimited(ctx, rec, req, cfg, o)
+}
+
+// allowed runs authorize and object, the layers outside the cache.
+func allowed(ctx context.Context, req *call.Request, cfg *config, rec *record, o *outcome) bool {
+	if cfg.policy != nil && !authorize(ctx, req, cfg, rec, o) {
+		return false
 	}
 	if req.Kind == call.Tool && !cfg.bound {
 		if e := object(req); e != nil {
 			o.err = e
-			return admitted{}, false
+			return false
 		}
 	}
+	return true
+}
+
+// admitLimited runs the rate limit and admission.
+func admitLimited(ctx context.Context, rec *record, req *call.Request, cfg *config, o *outcome) (admitted, bool) {
 	// A rate-limited call costs nothing more: it takes no bulkhead slot.
 	if cfg.limit != nil {
 		// Resources and prompts are limited under the names the layers

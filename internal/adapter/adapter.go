@@ -41,4 +41,11 @@ var (
 	// Policy returns w's authorization policy (wrap.WithAuthorization),
 	// nil without one: what an adapter filters the lists it sends by.
 	Policy func(w any) *policy.Engine
+	// Keeps reports whether w has a call cache (wrap.WithCache): whether
+	// the adapter must watch the lists for Changed.
+	Keeps func(w any) bool
+	// Changed tells w's call cache that the server's list of kind
+	// (call.Tool, call.Resource) changed, so that the answers kept for it
+	// are dropped.
+	Changed func(w any, kind call.Kind)
 )

@@ -77,6 +77,9 @@ type Request struct {
 	// not know (an unknown tool, prompt or resource), marked ProtocolError,
 	// for a name the caller may not know of; nil: a not_found answer.
 	Unknown func(r *Request) error
+	// Decode makes a result of what Keeper.Encode returned for a request
+	// of the same kind (a shared cache's answer); nil: the adapter cannot.
+	Decode func(data []byte) (Result, error)
 	// SDK is the adapter's own value for the request (the SDK's request,
 	// its handler), for the Handler the adapter gives the chain. The chain
 	// never reads it.
@@ -175,6 +178,19 @@ type Editor interface {
 	WithStructured(v any) Result
 	// AppendText returns the result with a text content s added last.
 	AppendText(s string) Result
+}
+
+// Keeper is implemented by results the chain can keep in its cache
+// (wrap.WithCache) and hand out again.
+type Keeper interface {
+	// Encode returns the result as JSON, for a shared store
+	// (Request.Decode reads it back).
+	Encode() ([]byte, error)
+	// WithMeta returns a copy of the result whose _meta holds v under
+	// key (for a resource's contents, each content's _meta); a nil v adds
+	// nothing. The copy's _meta is its own: an SDK that writes into the
+	// _meta of what it sends (mcp-go does) leaves the original alone.
+	WithMeta(key string, v any) Result
 }
 
 // Reply is the user's answer to Request.Ask.

@@ -37,7 +37,7 @@ func (c *Recording) log(ctx context.Context, out *Report, now time.Time, d time.
 	if ctx == nil { // as Logger.LogAttrs does, for the handler
 		ctx = context.Background()
 	}
-	var buf [18]slog.Attr // as many as a line can carry: on the stack
+	var buf [19]slog.Attr // as many as a line can carry: on the stack
 	attrs := append(buf[:0],
 		c.nameAttr(),
 		slog.String(semconv.KeyCallID, c.callID),
@@ -63,6 +63,9 @@ func (c *Recording) log(ctx context.Context, out *Report, now time.Time, d time.
 	}
 	if out.TaskID != "" {
 		attrs = append(attrs, slog.String(semconv.KeyTaskID, c.text(out.TaskID, redact.MaxNameBytes)))
+	}
+	if out.Cache != "" {
+		attrs = append(attrs, slog.String(semconv.KeyCache, out.Cache))
 	}
 	attrs = c.appendFailure(attrs, out, errType, code, cause)
 	attrs = c.appendTraceIDs(attrs)

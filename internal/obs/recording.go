@@ -313,7 +313,7 @@ func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc
 func (c *Recording) endAttrs(out *Report, errType, code string) []attribute.KeyValue {
 	n := 2 + c.lateCount()
 	for _, on := range [...]bool{errType != "", out.JSONRPCCode != 0, code != "", out.Masked, out.CutFrom > 0,
-		c.o.cfg.recordResult && out.Result != nil, out.TaskID != ""} {
+		c.o.cfg.recordResult && out.Result != nil, out.TaskID != "", out.Cache != ""} {
 		if on {
 			n++
 		}
@@ -340,6 +340,9 @@ func (c *Recording) endAttrs(out *Report, errType, code string) []attribute.KeyV
 	}
 	if out.TaskID != "" {
 		attrs = append(attrs, attribute.String(semconv.AttrTaskID, c.text(out.TaskID, redact.MaxNameBytes)))
+	}
+	if out.Cache != "" {
+		attrs = append(attrs, attribute.String(semconv.AttrCache, out.Cache))
 	}
 	if c.o.cfg.recordResult && out.Result != nil {
 		attrs = append(attrs, attribute.String(semconv.AttrToolResult, c.resultText(out.Result)))

@@ -64,6 +64,9 @@ type Report struct {
 	// TaskID is the id of the task the call created or whose work ended,
 	// "" for a call answered in place.
 	TaskID string
+	// Cache is how the call cache served the call (hit, miss, joined), ""
+	// when it did not look.
+	Cache string
 }
 
 // ErrorType returns the semantic conventions' error.type: the JSON-RPC code

@@ -163,10 +163,17 @@ type SDK[R, C any] interface {
 	IsError(r *R) bool
 	// Structured returns its structured content, nil for none.
 	Structured(r *R) any
-	// Other reports fields only encoding sizes (_meta, input requests).
+	// Other reports fields only encoding sizes (input requests, a _meta
+	// Meta does not return).
 	Other(r *R) bool
+	// Meta returns the fields of the result's _meta, which are sized by
+	// walking them (a cached answer's age must not make every answer be
+	// encoded twice).
+	Meta(r *R) map[string]any
 	// WithStructured returns a copy of r holding structured content v.
 	WithStructured(r *R, v any) *R
+	// WithMeta returns a copy of r whose _meta holds v under key.
+	WithMeta(r *R, key string, v any) *R
 }
 
 // Of is an SDK's tool result as the chain sees it (call.Result and
@@ -209,8 +216,23 @@ func (t Of[R, C, S]) MapText(f func(string) string) call.Result {
 // not encoded twice (here and by the SDK); anything else is encoded once.
 func (t Of[R, C, S]) Measure() (int, error) {
 	var s S
-	return Measure(s, s.Contents(t.R), s.Structured(t.R), s.Other(t.R),
+	other := s.Other(t.R)
+	n, err := Measure(s, s.Contents(t.R), s.Structured(t.R), other,
 		func() ([]byte, error) { return json.Marshal(t.R) })
+	if err != nil || other {
+		return n, err // encoded whole, _meta included
+	}
+	if m := s.Meta(t.R); len(m) > 0 {
+		k, err := jsonsize.Value(m)
+		if err != nil {
+			if _, jerr := json.Marshal(t.R); jerr != nil {
+				err = jerr // its words name the value (+Inf)
+			}
+			return 0, err
+		}
+		n += k + len(`,"_meta":`)
+	}
+	return n, nil
 }
 
 // Cut returns the result within budget (see call.Sizer): its structured
@@ -243,6 +265,16 @@ func (t Of[R, C, S]) AppendText(txt string) call.Result {
 	var s S
 	c := s.Contents(t.R)
 	return Of[R, C, S]{s.WithContents(t.R, append(c[:len(c):len(c)], s.NewText(txt)))}
+}
+
+// Encode returns the result as JSON (call.Keeper).
+func (t Of[R, C, S]) Encode() ([]byte, error) { return json.Marshal(t.R) }
+
+// WithMeta returns a copy of the result whose _meta holds v under key
+// (call.Keeper).
+func (t Of[R, C, S]) WithMeta(key string, v any) call.Result {
+	var s S
+	return Of[R, C, S]{s.WithMeta(t.R, key, v)}
 }
 
 // Value is a result the chain passes on as it is — a resource's contents,

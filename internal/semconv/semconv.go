@@ -38,6 +38,8 @@ const (
 	// AttrTaskID is the id of the task a call created, or whose work the
 	// span is.
 	AttrTaskID = "mcpwrap.task.id"
+	// AttrCache is how the call cache served a call: hit, miss or joined.
+	AttrCache = "mcpwrap.cache"
 	// The authorization decision of a call (wrap.WithAuthorization).
 	AttrAuthzDecision = "mcpwrap.authz.decision"
 	AttrAuthzReason   = "mcpwrap.authz.reason"
@@ -125,6 +127,7 @@ const (
 	KeyJSONRPCCode     = "jsonrpc_code"
 	KeyLateMS          = "late_ms"
 	KeyTaskID          = "task_id"
+	KeyCache           = "cache"
 	// KeyAuthz is the group of the authorization decision: its keys are
 	// decision, reason, subject, required, granted, missing.
 	KeyAuthz = "authz"

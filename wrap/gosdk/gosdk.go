@@ -29,6 +29,9 @@ import (
 func Attach(s *mcp.Server, w *wrap.Wrapper) {
 	s.AddReceivingMiddleware(newMiddleware(w, handlersOf(s)))
 	s.AddSendingMiddleware(progressed)
+	if w != nil && adapter.Keeps(w) {
+		s.AddSendingMiddleware(listsChanged(w))
+	}
 }
 
 // middleware is newMiddleware for a server with a CompletionHandler and a
@@ -166,7 +169,7 @@ var toolCalls = sync.Pool{New: func() any { return new(toolCall) }}
 func serveTool(ctx context.Context, serve adapter.Serve, req *mcp.CallToolRequest, next toolNext) (*mcp.CallToolResult, error) {
 	tc := toolCalls.Get().(*toolCall)
 	tc.m, tc.next = req, next
-	tc.req = call.Request{Kind: call.Tool, Name: req.Params.Name, Raw: req.Params.Arguments, Rounds: rounds, SDK: tc}
+	tc.req = call.Request{Kind: call.Tool, Name: req.Params.Name, Raw: req.Params.Arguments, Rounds: rounds, Decode: content.DecodeTool, SDK: tc}
 	if next.next != nil {
 		tc.req.Lookup = tc // the server's tool list (lookup.go)
 	}

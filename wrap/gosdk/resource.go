@@ -10,7 +10,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
-	"github.com/mcpwrap/mcpwrap/internal/result"
+	"github.com/mcpwrap/mcpwrap/wrap/gosdk/internal/content"
 )
 
 // methodCall is one resources/read or prompts/get on its way through the
@@ -29,7 +29,7 @@ func serveResource(ctx context.Context, serve adapter.Serve, method string, r *m
 	mc := &methodCall{method: method, m: r, next: next}
 	mc.req = call.Request{Kind: call.Resource, Name: r.Params.URI, SDK: mc}
 	fill(&mc.req, r.Session, r.Extra, r.Params.Meta, r)
-	mc.req.Registered = registered
+	mc.req.Registered, mc.req.Decode = registered, content.DecodeResource
 	return requestAnswer(serve(ctx, &mc.req, handleMethod))
 }
 
@@ -54,7 +54,7 @@ func handleMethod(ctx context.Context, r *call.Request) (call.Result, error) {
 	if isNil(res) {
 		return nil, nil
 	}
-	return methodResult{V: res}, nil
+	return content.Method{R: res}, nil
 }
 
 // isNil reports whether a result is missing: nil, or a typed nil pointer
@@ -81,7 +81,7 @@ func requestAnswer(a call.Answer) (mcp.Result, error) {
 	case a.RPC != nil:
 		return nil, rpcError(a.RPC)
 	case a.Result != nil:
-		return a.Result.(methodResult).V, nil
+		return a.Result.(content.Method).R, nil
 	}
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "mcpwrap: empty answer"} // unreachable
 }
@@ -94,6 +94,3 @@ func rpcError(e *errmap.RPCError) *jsonrpc.Error {
 	}
 	return w
 }
-
-// methodResult is a resource's or prompt's result seen by the chain.
-type methodResult = result.Value[mcp.Result]

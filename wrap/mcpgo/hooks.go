@@ -34,7 +34,8 @@ type attached struct {
 	// added the hooks again: its after-call hook runs without a
 	// before-call one, and the chain has logged it already.
 	repaired sync.Map
-	tasks    tasks // task.go
+	tasks    tasks      // task.go
+	lists    *listWatch // cache.go; nil when w keeps no answers
 }
 
 // addHooks registers the hooks on the server's Hooks, creating them when

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/paging"
 	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo/internal/content"
 )
 
 // Attach wraps every tool, resource and prompt handler of s with w's chain,
@@ -33,9 +34,10 @@ import (
 func Attach(s *server.MCPServer, w *wrap.Wrapper) {
 	w = orNew(w)
 	a := &attached{w: w, serve: adapter.Chain(w)}
+	a.watchLists(s)
 	s.Use(a.middleware())
 	// One chain value for the three middlewares: each lookup allocates.
-	server.WithResourceHandlerMiddleware(resourceMiddleware(a.serve))(s)
+	server.WithResourceHandlerMiddleware(resourceMiddleware(a))(s)
 	server.WithPromptHandlerMiddleware(promptMiddleware(a.serve))(s)
 	outermost(s)
 	a.addHooks(s)
@@ -62,6 +64,7 @@ func (a *attached) middleware() server.ToolHandlerMiddleware {
 		// closure.
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			a.checkHooks(ctx)
+			a.listsChanged()
 			if res, ok, err := a.taskWork(ctx, req, next); ok {
 				return res, err
 			}
@@ -118,6 +121,7 @@ func (tc *toolCall) fill(ctx context.Context, req mcp.CallToolRequest, next serv
 		Ask:      ask,
 		Rounds:   rounds,
 		Unknown:  unknownName,
+		Decode:   content.DecodeTool,
 		SDK:      tc,
 	}
 	if req.Params.Meta != nil {

@@ -15,19 +15,23 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/result"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo/internal/content"
 )
 
 // resourceMiddleware serves resources/read (resources and templates)
-// through the Wrapper's chain, serve. A failure is answered with the *errmap.RPCError the
-// chain built; the error hook Attach adds gives it its JSON-RPC code and
-// data on the wire.
-func resourceMiddleware(serve adapter.Serve) server.ResourceHandlerMiddleware {
+// through the Wrapper's chain, a.serve, after handing the list changes to
+// the cache (cache.go). A failure is answered with the *errmap.RPCError
+// the chain built; the error hook Attach adds gives it its JSON-RPC code
+// and data on the wire.
+func resourceMiddleware(a *attached) server.ResourceHandlerMiddleware {
+	serve := a.serve
 	return func(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 		return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			a.listsChanged()
 			rc := &resourceCall{m: req, next: next}
 			rc.req = call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header, SDK: rc}
 			fill(ctx, &rc.req, req.Params.Meta)
-			rc.req.Registered = registeredResource
+			rc.req.Registered, rc.req.Decode = registeredResource, content.DecodeResource
 			a := serve(ctx, &rc.req, handleResource)
 			switch {
 			case a.Protocol != nil:
@@ -35,7 +39,7 @@ func resourceMiddleware(serve adapter.Serve) server.ResourceHandlerMiddleware {
 			case a.RPC != nil:
 				return nil, a.RPC
 			}
-			return a.Result.(resourceResult).V, nil
+			return a.Result.(content.Resource).C, nil
 		}
 	}
 }
@@ -83,11 +87,8 @@ func handleResource(ctx context.Context, r *call.Request) (call.Result, error) {
 	if c == nil {
 		return nil, nil
 	}
-	return resourceResult{V: c}, nil
+	return content.Resource{C: c}, nil
 }
-
-// resourceResult is a resource's contents seen by the chain.
-type resourceResult = result.Value[[]mcp.ResourceContents]
 
 // promptMiddleware serves prompts/get through the Wrapper's chain, serve.
 func promptMiddleware(serve adapter.Serve) server.PromptHandlerMiddleware {

@@ -37,6 +37,13 @@ func loopReplica(t *testing.T, addr, prefix string, runs *atomic.Int64, logs *lo
 		runs.Add(1)
 		return nil, errs.New(errs.NotFound, "no note named gone.md")
 	})
+	return alicesClient(t, s)
+}
+
+// alicesClient serves s over stateless streamable HTTP and returns a real,
+// initialized client of it with alice's credential.
+func alicesClient(t *testing.T, s *server.MCPServer) *client.Client {
+	t.Helper()
 	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStateLess(true)))
 	t.Cleanup(srv.Close)
 	tr, err := transport.NewStreamableHTTP(srv.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer alice"}))

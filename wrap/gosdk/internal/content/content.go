@@ -32,7 +32,10 @@ func (Kit) IsError(r *mcp.CallToolResult) bool { return r.IsError }
 func (Kit) Structured(r *mcp.CallToolResult) any { return r.StructuredContent }
 
 // Other is package result's Other for go-sdk.
-func (Kit) Other(r *mcp.CallToolResult) bool { return r.Meta != nil || r.InputRequests != nil }
+func (Kit) Other(r *mcp.CallToolResult) bool { return r.InputRequests != nil }
+
+// Meta is package result's Meta for go-sdk.
+func (Kit) Meta(r *mcp.CallToolResult) map[string]any { return r.Meta }
 
 // WithStructured is package result's WithStructured for go-sdk.
 func (Kit) WithStructured(r *mcp.CallToolResult, v any) *mcp.CallToolResult {
@@ -75,4 +78,11 @@ func (Kit) Size(c mcp.Content) (int, bool) {
 		return len(v.Resource.Text) + jsonsize.Base64(len(v.Resource.Blob)), true
 	}
 	return 256, false
+}
+
+// WithMeta is package result's WithMeta for go-sdk.
+func (Kit) WithMeta(r *mcp.CallToolResult, key string, v any) *mcp.CallToolResult {
+	cp := *r
+	cp.Meta = withKey(r.Meta, key, v)
+	return &cp
 }

@@ -30,7 +30,17 @@ func (Kit) IsError(r *mcp.CallToolResult) bool { return r.IsError }
 func (Kit) Structured(r *mcp.CallToolResult) any { return structured(r) }
 
 // Other is package result's Other for mcp-go.
-func (Kit) Other(r *mcp.CallToolResult) bool { return r.Meta != nil || r.InputRequests != nil }
+func (Kit) Other(r *mcp.CallToolResult) bool {
+	return r.Meta != nil && r.Meta.ProgressToken != nil || r.InputRequests != nil
+}
+
+// Meta is package result's Meta for mcp-go.
+func (Kit) Meta(r *mcp.CallToolResult) map[string]any {
+	if r.Meta == nil {
+		return nil
+	}
+	return r.Meta.AdditionalFields
+}
 
 // structured is what mcp-go sends as structuredContent: a result decoded
 // from the wire (a server relaying an upstream MCP server's answer) keeps
@@ -115,4 +125,28 @@ func resourceSize(r mcp.ResourceContents) int {
 		return len(v.Blob)
 	}
 	return 256
+}
+
+// WithMeta is package result's WithMeta for mcp-go.
+func (Kit) WithMeta(r *mcp.CallToolResult, key string, v any) *mcp.CallToolResult {
+	cp := *r
+	m := &mcp.Meta{}
+	if r.Meta != nil {
+		*m = *r.Meta
+	}
+	m.AdditionalFields = withKey(m.AdditionalFields, key, v)
+	cp.Meta = m
+	return &cp
+}
+
+// withKey returns a copy of fields holding v under key.
+func withKey(fields map[string]any, key string, v any) map[string]any {
+	out := make(map[string]any, len(fields)+1)
+	for k, f := range fields {
+		out[k] = f
+	}
+	if v != nil {
+		out[key] = v
+	}
+	return out
 }

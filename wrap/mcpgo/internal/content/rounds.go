@@ -2,6 +2,7 @@ package content
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -13,6 +14,16 @@ import (
 
 // Tool is an mcp-go tool result seen by the chain.
 type Tool = result.Of[mcp.CallToolResult, mcp.Content, Kit]
+
+// DecodeTool is call.Request.Decode for a tool's result.
+func DecodeTool(data []byte) (call.Result, error) {
+	raw := json.RawMessage(data)
+	r, err := mcp.ParseCallToolResult(&raw)
+	if err != nil {
+		return nil, err
+	}
+	return Tool{R: r}, nil
+}
 
 // ConfirmSchema asks for one boolean: the chain's confirmation form.
 var ConfirmSchema = map[string]any{

@@ -1,0 +1,497 @@
+package wrap
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/callcache"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
+	"github.com/mcpwrap/mcpwrap/internal/obs"
+)
+
+// Cache says how WithCache answers calls once. The zero value gives the
+// defaults.
+//
+// A call identical to one still running — same caller, same tool, same
+// arguments in canonical form (key order, white space and number forms do
+// not matter) — joins it and gets its answer: the handler runs once. That
+// is done for tools annotated read-only or idempotent, for tools
+// WithRetryTools names, and for every tool when Join is set. A repeat of a
+// call that timed out while its handler still runs joins it too, within
+// the repeat's own timeout, and the answer of such a call that ended after
+// its timeout is given to its repeats for Window instead of running it
+// again.
+//
+// A success of a tool annotated read-only (or served with ReadOnly set)
+// and a resources/read's contents are kept for TTL and given to the same
+// caller's identical calls; an error, an input_required round or a task is
+// never kept. A caller is the authorization caller's subject and scopes
+// (ByScopes: its scopes alone), or, without one, the session id and a hash
+// of the Authorization header, as LoopGuard's default Caller; a call with
+// none of these is neither kept nor joined. An answer that was not made
+// for the call carries its age in _meta, "mcpwrap/cache":
+// {"age_seconds": N}, with "joined": the call id it was made for when it
+// was joined.
+type Cache struct {
+	// TTL is how long an answer is kept; default 30 seconds. A negative
+	// TTL keeps nothing: calls are only joined.
+	TTL time.Duration
+	// Window is how long the answer of a call that ended after its
+	// timeout is given to its repeats; default 2 minutes.
+	Window time.Duration
+	// ReadOnly keeps the tools this configuration serves as read-only
+	// whatever their annotations say: give it to one tool's options.
+	ReadOnly bool
+	// Join joins identical calls of every tool this configuration serves,
+	// not only those safe to repeat: for a tool that must not run twice
+	// for one request of the model (a payment, a message).
+	Join bool
+	// ByScopes shares answers between callers granted the same scopes,
+	// for tools whose answer depends on nothing else about the caller.
+	ByScopes bool
+	// MaxEntries and MaxBytes bound the answers kept in the process;
+	// default 10 000 and 64 MiB. A caller holds at most a sixteenth of
+	// each, and an answer larger than that is not kept.
+	MaxEntries, MaxBytes int
+	// Store shares the kept answers between replicas (the redislimit
+	// package has one in Redis); nil keeps them in the process. While it
+	// fails or takes longer than 50ms, calls are not served from it
+	// (logged once), never refused.
+	Store CacheStore
+}
+
+// CacheStore keeps answers where replicas share them. Keys and groups are
+// hex SHA-256 hashes: no caller, argument or credential reaches the store.
+// Its methods must be safe for concurrent use; each is given 50ms.
+type CacheStore interface {
+	// Get returns the answer stored under key and when it was made; ok is
+	// false when there is none, it expired, or its group was forgotten
+	// after it was stored.
+	Get(ctx context.Context, key, group string) (data []byte, made time.Time, ok bool, err error)
+	// Set stores data, made at made, under key in group for ttl.
+	Set(ctx context.Context, key, group string, data []byte, made time.Time, ttl time.Duration) error
+	// Forget makes every answer of group unreadable; "" means every group.
+	Forget(ctx context.Context, group string) error
+}
+
+// WithCache turns on the call cache (see Cache). It is off by default.
+// Given to one tool's options, it sets that tool's Cache; the answers are
+// kept in the Wrapper's store and bounds when it has a cache.
+func WithCache(c Cache) Option {
+	return func(cfg *config) {
+		var st *cacheState
+		if cfg.cache != nil {
+			st = cfg.cache.state
+		}
+		cfg.cache = c.evaluate(st)
+	}
+}
+
+// Forget drops the kept answers of the tool name, for every caller, here
+// and in the shared store: what a handler calls once it changed what the
+// tool reads. The name "resources/read" drops every resource's.
+func (w *Wrapper) Forget(ctx context.Context, name string) {
+	w.forget(ctx, name)
+}
+
+// forget drops the answers of the tool name (resourcesRead: of every
+// resource; "": all answers) in every cache of w.
+func (w *Wrapper) forget(ctx context.Context, name string) {
+	var done []*cacheState
+	each := func(c *config) {
+		if c.cache != nil && !slices.Contains(done, c.cache.state) {
+			done = append(done, c.cache.state)
+			c.cache.state.forget(ctx, name, c.observer)
+		}
+	}
+	each(&w.cfg)
+	for _, c := range w.named {
+		each(c)
+	}
+	w.chains.Range(func(_, v any) bool { each(v.(*config)); return true })
+}
+
+// cacheGroup is the group of a tool's or resources/read's answers.
+func cacheGroup(name string) string {
+	if name == resourcesRead {
+		return "r:"
+	}
+	return "t:" + name
+}
+
+// metaKey is the _meta key of an answer not made for the call.
+const metaKey = "mcpwrap/cache"
+
+// Bounds of the store: each call of it, and how long it is left alone
+// after a failure.
+const (
+	cacheStoreWait  = 50 * time.Millisecond
+	cacheStoreRetry = time.Second
+)
+
+// cacheConfig is Cache evaluated; state is shared by the chains of a
+// Wrapper.
+type cacheConfig struct {
+	ttl, window              time.Duration
+	readOnly, join, byScopes bool
+	state                    *cacheState
+	// c keeps the bounds and store until newConfig makes the state.
+	c Cache
+}
+
+func (c Cache) evaluate(st *cacheState) *cacheConfig {
+	cc := &cacheConfig{ttl: c.TTL, window: c.Window, readOnly: c.ReadOnly, join: c.Join, byScopes: c.ByScopes, state: st, c: c}
+	if cc.ttl == 0 {
+		cc.ttl = 30 * time.Second
+	}
+	if cc.window <= 0 {
+		cc.window = 2 * time.Minute
+	}
+	return cc
+}
+
+// cacheState is what a cache keeps: answers, calls in flight, the store's
+// health.
+type cacheState struct {
+	lru     *callcache.LRU
+	flights *callcache.Flights[flown]
+	store   CacheStore
+	now     func() time.Time
+	// storeDown is when (UnixNano) the store may be asked again after a
+	// failure; 0 while it answers.
+	storeDown atomic.Int64
+}
+
+// flown is a flight's outcome as its joiners get it.
+type flown struct{ o outcome }
+
+func newCacheState(c Cache) *cacheState {
+	if c.MaxEntries <= 0 {
+		c.MaxEntries = 10_000
+	}
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = 64 << 20
+	}
+	return &cacheState{lru: callcache.NewLRU(c.MaxEntries, c.MaxBytes, 16), flights: callcache.NewFlights[flown](c.MaxEntries),
+		store: c.Store, now: time.Now}
+}
+
+// cachePlan is what the cache does for one call.
+type cachePlan struct {
+	keep, join bool
+	// name is the tool's, or resourcesRead; who is the caller.
+	name, who string
+	key       callcache.Key
+}
+
+// group is the store's name of the group p's answer is forgotten with.
+func (p *cachePlan) group() string { return callcache.Group(cacheGroup(p.name)) }
+
+// plan decides whether req is kept and joined, and its key; ok is false
+// when the cache leaves it alone.
+func (c *cacheConfig) plan(ctx context.Context, req *call.Request, cfg *config, rec *record) (p cachePlan, ok bool) {
+	if rec.round != nil || req.Kind == call.Prompt {
+		return p, false // a multi round-trip round carries the client's answers
+	}
+	kind := "r"
+	p.name = resourcesRead
+	if req.Kind == call.Resource {
+		p.keep, p.join = c.ttl > 0, true
+	} else {
+		p.name = req.Name
+		kind = "t"
+		p.keep, p.join = c.readOnly && c.ttl > 0, c.join || cfg.retry != nil && cfg.retry.idempotent
+		switch {
+		case p.keep && p.join:
+		case c.ttl > 0 && c.state.store == nil && c.state.lru.Holds(req.Name):
+			// The tool's answers are kept, so it was found read-only,
+			// and a change of the tool list would have dropped them: a
+			// hit needs no look-up of the tool.
+			p.keep, p.join = true, true
+		default:
+			info := toolInfo(ctx, cfg, req)
+			p.keep = c.ttl > 0 && (p.keep || info.Known && info.ReadOnly)
+			p.join = p.join || p.keep || info.Known && (info.ReadOnly || info.Idempotent)
+		}
+		if !p.keep && !p.join {
+			return p, false
+		}
+	}
+	p.who = c.caller(ctx, req)
+	if p.who == "" {
+		return p, false
+	}
+	p.key, ok = callcache.KeyOf(p.who, kind, req.Name, req.Args, req.Raw)
+	return p, ok
+}
+
+// caller is whose answers a call shares (see Cache).
+func (c *cacheConfig) caller(ctx context.Context, req *call.Request) string {
+	if req.Identify != nil {
+		cl := req.Identify(ctx, req)
+		switch {
+		case cl.Local:
+			return "local"
+		case c.byScopes && (cl.Subject != "" || len(cl.Scopes) > 0):
+			return "scopes:" + sortedScopes(cl.Scopes)
+		case cl.Subject != "":
+			return "subject:" + cl.Subject + "\x00" + sortedScopes(cl.Scopes)
+		}
+	}
+	return defaultCaller(ctx, req.Session, req.Header)
+}
+
+func sortedScopes(s []string) string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return strings.Join(slices.Compact(s), "\x00")
+}
+
+// cached is the cache layer, cache(limit(admit(timeout(retry(…))))): a
+// kept answer is given at once; a call identical to one in flight waits
+// for its outcome; any other runs the inner layers, leading the identical
+// calls that come meanwhile, and its success is kept. A call that is kept
+// is always joined (plan).
+func cached(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome) admitted {
+	c := cfg.cache
+	p, ok := c.plan(ctx, req, cfg, rec)
+	if !ok {
+		return admitRun(ctx, req, next, cfg, rec, o)
+	}
+	st := c.state
+	if p.keep {
+		if res, made, ok := st.get(ctx, p, req, cfg.observer); ok {
+			rec.cache = "hit"
+			o.res = aged(res, st.now().Sub(made), "")
+			return admitted{}
+		}
+	}
+	rec.cache = "miss"
+	for range 3 { // a leader whose own client went away leaves the call to a joiner
+		f, lead := st.flights.Lead(p.key, rec.id(), st.now())
+		if lead && p.keep && st.store == nil {
+			// The flight before may have ended, its answer kept, between
+			// the look above and this one.
+			if res, made, ok := st.get(ctx, p, req, cfg.observer); ok {
+				st.flights.End(p.key, f, flown{o: outcome{res: res}}, made)
+				rec.cache = "hit"
+				o.res = aged(res, st.now().Sub(made), "")
+				return admitted{}
+			}
+		}
+		if lead {
+			return st.lead(ctx, req, next, cfg, rec, o, p, f)
+		}
+		if !join(ctx, req, cfg, rec, o, f) {
+			break
+		}
+	}
+	return admitted{}
+}
+
+// lead runs the inner layers for the flight f and ends it: at once, or,
+// when the call was answered before its handler returned (a timeout),
+// when the handler returns (the timeout's worker calls rec.ended).
+func (st *cacheState) lead(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome, p cachePlan, f *callcache.Flight[flown]) admitted {
+	ttl := cfg.cache.ttl
+	rec.ended = func(late *outcome) {
+		now := st.now()
+		if p.keep { // kept first: a call that finds no flight finds the answer
+			st.put(context.WithoutCancel(ctx), p, ttl, late, now, cfg.observer)
+		}
+		st.flights.End(p.key, f, kept(late), now)
+	}
+	adm := admitRun(ctx, req, next, cfg, rec, o)
+	if o.detached {
+		st.flights.Detach(f, cfg.cache.window)
+		return adm
+	}
+	select {
+	case <-f.Done(): // the timeout's worker ended it (rec.ended)
+	default:
+		if p.keep {
+			st.put(ctx, p, ttl, o, st.now(), cfg.observer)
+		}
+		st.flights.End(p.key, f, kept(o), st.now())
+	}
+	return adm
+}
+
+// join waits, within the call's own timeout, for the outcome of the
+// identical call f, and makes it the call's; it reports true when that
+// call's own client went away and this call should lead instead.
+func join(ctx context.Context, req *call.Request, cfg *config, rec *record, o *outcome, f *callcache.Flight[flown]) (again bool) {
+	rec.cache = "joined"
+	var expired <-chan time.Time
+	d := cfg.timeoutFor()
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		expired = t.C
+	}
+	select {
+	case <-f.Done():
+	case <-expired:
+		msg := "tool " + strconv.Quote(rec.tool) + " was not run again: the identical call " + f.LeaderID + " made " +
+			twoFigures(time.Since(f.Start)).String() + " ago is still running"
+		if cfg.cache.state.flights.Detached(f) {
+			msg += " after its own timeout, and this call waited " + d.String() + " for it. Its answer is given to a repeat " +
+				"of this call made within " + cfg.cache.window.String() + " of its end"
+		} else {
+			msg += ", and this call waited " + d.String() + " for it"
+		}
+		o.err = errs.Wrap(errs.Timeout, errTimedOut, msg)
+		o.sideEffects = errmap.SideEffectsNone
+		return false
+	case <-ctx.Done():
+		o.err = errs.From(context.Cause(ctx))
+		o.sideEffects = errmap.SideEffectsNone
+		return false
+	}
+	v, ended := f.Value()
+	if v.o.err != nil && v.o.err.Code() == errs.Canceled && ctx.Err() == nil {
+		return true
+	}
+	*o = v.o
+	o.detached = false
+	switch {
+	case o.res == nil:
+	case o.err == nil && o.proto == nil && o.res.Status() == call.Success:
+		o.res = aged(o.res, cfg.cache.state.now().Sub(ended), f.LeaderID)
+	default:
+		o.res = private(o.res)
+	}
+	return false
+}
+
+// private is a copy of res whose _meta is its own, what the cache keeps
+// and hands out: the SDK may write into the _meta of what it sends.
+func private(res call.Result) call.Result {
+	if k, ok := res.(call.Keeper); ok {
+		return k.WithMeta(metaKey, nil)
+	}
+	return res
+}
+
+// kept is o with a result the cache may keep and share.
+func kept(o *outcome) flown {
+	v := flown{o: *o}
+	if v.o.res != nil {
+		v.o.res = private(v.o.res)
+	}
+	return v
+}
+
+// aged is res carrying its age, and the call it was made for when joined.
+func aged(res call.Result, age time.Duration, joined string) call.Result {
+	k, ok := res.(call.Keeper)
+	if !ok {
+		return res
+	}
+	m := map[string]any{"age_seconds": int64(max(age, 0) / time.Second)}
+	if joined != "" {
+		m["joined"] = joined
+	}
+	return k.WithMeta(metaKey, m)
+}
+
+// get returns p's kept answer and when it was made.
+func (st *cacheState) get(ctx context.Context, p cachePlan, req *call.Request, ob *obs.Observer) (call.Result, time.Time, bool) {
+	if st.store == nil {
+		e, ok := st.lru.Get(p.key, st.now())
+		if !ok {
+			return nil, time.Time{}, false
+		}
+		return e.Value.(call.Result), e.Stored, true
+	}
+	if req.Decode == nil || !st.storeUp() {
+		return nil, time.Time{}, false
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cacheStoreWait)
+	data, made, ok, err := st.store.Get(sctx, p.key.String(), p.group())
+	cancel()
+	if !st.storeAnswered(ctx, err, ob) || !ok {
+		return nil, time.Time{}, false
+	}
+	res, err := req.Decode(data)
+	if err != nil {
+		return nil, time.Time{}, false
+	}
+	return res, made, true
+}
+
+// put keeps o's result when it is a success that can be kept.
+func (st *cacheState) put(ctx context.Context, p cachePlan, ttl time.Duration, o *outcome, made time.Time, ob *obs.Observer) {
+	if o.err != nil || o.proto != nil || o.panic != nil || o.res == nil || o.res.Status() != call.Success {
+		return
+	}
+	if st.store == nil {
+		size := 0
+		if s, ok := o.res.(call.Sizer); ok {
+			n, err := s.Measure()
+			if err != nil {
+				return
+			}
+			size = n
+		}
+		st.lru.Put(p.key, p.who, callcache.Entry{Value: private(o.res), Size: size + 256,
+			Stored: made, Expires: made.Add(ttl), Group: p.name})
+		return
+	}
+	k, ok := o.res.(call.Keeper)
+	if !ok || !st.storeUp() {
+		return
+	}
+	data, err := k.Encode()
+	if err != nil || len(data) > st.lru.MaxEntry() {
+		return
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cacheStoreWait)
+	err = st.store.Set(sctx, p.key.String(), p.group(), data, made, ttl)
+	cancel()
+	st.storeAnswered(ctx, err, ob)
+}
+
+// forget drops the answers of the tool name (resourcesRead: every
+// resource's; "": all).
+func (st *cacheState) forget(ctx context.Context, name string, ob *obs.Observer) {
+	st.lru.Forget(name)
+	if st.store == nil {
+		return
+	}
+	g := ""
+	if name != "" {
+		g = callcache.Group(cacheGroup(name))
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*cacheStoreWait)
+	err := st.store.Forget(sctx, g)
+	cancel()
+	st.storeAnswered(ctx, err, ob)
+}
+
+func (st *cacheState) storeUp() bool {
+	until := st.storeDown.Load()
+	return until == 0 || time.Now().UnixNano() >= until
+}
+
+// storeAnswered notes how a store call went, logging each change once.
+func (st *cacheState) storeAnswered(ctx context.Context, err error, ob *obs.Observer) bool {
+	if err != nil {
+		if st.storeDown.Swap(time.Now().Add(cacheStoreRetry).UnixNano()) == 0 {
+			ob.Log(ctx, slog.LevelWarn, "cache store failed; calls are not served from it until it answers",
+				slog.String("error", err.Error()))
+		}
+		return false
+	}
+	if st.storeDown.Load() != 0 && st.storeDown.Swap(0) != 0 {
+		ob.Log(ctx, slog.LevelInfo, "cache store answers again")
+	}
+	return true
+}

@@ -1,0 +1,150 @@
+package redislimit_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
+	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit/internal/redistest"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
+)
+
+// cacheReplica is a real mcp-go server over stateless streamable HTTP whose
+// call cache keeps its answers in the Redis at addr, and a client of it
+// with alice's credential; its read-only tool "search" counts its runs in
+// runs and answers with the run's number.
+func cacheReplica(t *testing.T, addr, prefix string, runs *atomic.Int64, logs *logbuf.Buffer) (*wrap.Wrapper, *client.Client) {
+	t.Helper()
+	rdb := redis.NewClient(redislimit.ClientOptions(addr))
+	t.Cleanup(func() { _ = rdb.Close() })
+	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithCache(wrap.Cache{Store: redislimit.NewCacheStore(rdb, prefix)}))
+	s := server.NewMCPServer("search", "1.0.0")
+	mcpgo.Attach(s, w)
+	s.AddTool(mcp.NewTool("search", mcp.WithString("q"), mcp.WithReadOnlyHintAnnotation(true)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(fmt.Sprint("run ", runs.Add(1))), nil
+	})
+	return w, alicesClient(t, s)
+}
+
+// searchRome calls search and returns its text and whether it came from
+// the cache; a protocol error or an error result fails the test.
+func searchRome(t *testing.T, c *client.Client) (string, bool) {
+	t.Helper()
+	var req mcp.CallToolRequest
+	req.Params.Name, req.Params.Arguments = "search", map[string]any{"q": "rome"}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r, err := c.CallTool(ctx, req)
+	if err != nil || r.IsError {
+		t.Fatalf("search: %v %+v", err, r)
+	}
+	var text string
+	if tc, ok := r.Content[0].(mcp.TextContent); ok {
+		text = tc.Text
+	}
+	cached := r.Meta != nil && r.Meta.AdditionalFields["mcpwrap/cache"] != nil
+	return text, cached
+}
+
+// TestCacheAcrossReplicas: three replicas share one Redis; an answer one
+// made is served by the others, and Forget on any drops it for all. The
+// keys hold hashes, never the caller or the arguments.
+func TestCacheAcrossReplicas(t *testing.T) {
+	addr := redistest.Addr(t)
+	p := prefix(t)
+	var runs atomic.Int64
+	var logs logbuf.Buffer
+	var ws []*wrap.Wrapper
+	var cs []*client.Client
+	for range 3 {
+		w, c := cacheReplica(t, addr, p, &runs, &logs)
+		ws, cs = append(ws, w), append(cs, c)
+	}
+	if text, cached := searchRome(t, cs[0]); text != "run 1" || cached {
+		t.Fatalf("replica 1: %q cached=%v", text, cached)
+	}
+	for i, c := range cs[1:] {
+		if text, cached := searchRome(t, c); text != "run 1" || !cached {
+			t.Fatalf("replica %d: %q cached=%v, want replica 1's answer\n%s", i+2, text, cached, logs.String())
+		}
+	}
+	keys, err := redisClient(t, addr).Keys(context.Background(), p+"*").Result()
+	if err != nil || len(keys) == 0 {
+		t.Fatalf("keys %v %v", keys, err)
+	}
+	for _, k := range keys {
+		if strings.Contains(k, "alice") || strings.Contains(k, "rome") || strings.Contains(k, "search") {
+			t.Errorf("key %s names the caller, the tool or an argument", k)
+		}
+	}
+	ws[2].Forget(context.Background(), "search")
+	if text, cached := searchRome(t, cs[0]); text != "run 2" || cached {
+		t.Fatalf("after Forget on replica 3, replica 1: %q cached=%v, want a new run", text, cached)
+	}
+	if text, _ := searchRome(t, cs[1]); text != "run 2" {
+		t.Fatalf("replica 2: %q, want run 2", text)
+	}
+}
+
+// TestCacheWithRedisStopped: Redis stopped, then stalled, mid-run: every
+// call is answered (by its handler), none waits much past the store's
+// 50ms budget, the failure is logged once, and hits resume once Redis is
+// back.
+func TestCacheWithRedisStopped(t *testing.T) {
+	srv := redistest.Start(t)
+	var runs atomic.Int64
+	var logs logbuf.Buffer
+	_, c := cacheReplica(t, srv.Addr, prefix(t), &runs, &logs)
+	searchRome(t, c)
+	if _, cached := searchRome(t, c); !cached {
+		t.Fatal("no hit with Redis up")
+	}
+	slowest := func(n int) time.Duration {
+		var worst time.Duration
+		for range n {
+			start := time.Now()
+			if _, cached := searchRome(t, c); cached {
+				t.Fatal("a hit from a Redis that is down")
+			}
+			worst = max(worst, time.Since(start))
+		}
+		return worst
+	}
+	srv.Stop()
+	before := runs.Load()
+	if worst := slowest(20); worst > time.Second {
+		t.Errorf("Redis stopped: the slowest call took %v", worst)
+	}
+	if runs.Load()-before != 20 {
+		t.Errorf("Redis stopped: %d of 20 calls ran, want all (misses)", runs.Load()-before)
+	}
+	if n := strings.Count(logs.String(), "cache store failed"); n != 1 {
+		t.Errorf("the store failure was logged %d times, want once:\n%s", n, logs.String())
+	}
+	srv.Restart()
+	srv.Pause()
+	time.Sleep(1100 * time.Millisecond) // the store is asked again a second after it failed
+	if worst := slowest(5); worst > time.Second {
+		t.Errorf("Redis stalled: the slowest call took %v", worst)
+	}
+	srv.Resume()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+		if _, cached := searchRome(t, c); cached {
+			return
+		}
+	}
+	t.Fatal("no hit within 10s of Redis answering again")
+}
