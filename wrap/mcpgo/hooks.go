@@ -19,6 +19,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo/internal/listwatch"
 )
 
 // attached is one Wrapper attached to one server.
@@ -34,8 +35,8 @@ type attached struct {
 	// added the hooks again: its after-call hook runs without a
 	// before-call one, and the chain has logged it already.
 	repaired sync.Map
-	tasks    tasks      // task.go
-	lists    *listWatch // cache.go; nil when w keeps no answers
+	tasks    tasks            // task.go
+	lists    *listwatch.Watch // cache.go; nil when w keeps no answers
 }
 
 // addHooks registers the hooks on the server's Hooks, creating them when
