@@ -423,3 +423,27 @@ func TestCacheSaysHitOrMissOnTheSpan(t *testing.T) {
 		t.Fatalf("span attributes mcpwrap.cache = %v, want miss, hit", got)
 	}
 }
+
+// TestCacheForOneToolThroughForTool: wrap.ForTool gives one tool its own
+// Cache — an unannotated tool declared read-only is kept, and the
+// Wrapper's other tools are not.
+func TestCacheForOneToolThroughForTool(t *testing.T) {
+	var runs, other atomic.Int64
+	w := wrap.New(wrap.ForTool("lookup", wrap.WithCache(wrap.Cache{ReadOnly: true, TTL: time.Minute})))
+	s := server.NewMCPServer("cache", "1.0.0")
+	mcpgo.Attach(s, w)
+	s.AddTool(mcp.NewTool("lookup"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(fmt.Sprint("run ", runs.Add(1))), nil
+	})
+	s.AddTool(mcp.NewTool("other", mcp.WithReadOnlyHintAnnotation(true)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(fmt.Sprint("run ", other.Add(1))), nil
+	})
+	c := startCacheClient(t, s)
+	for range 3 {
+		c.CallRaw(t, "lookup", `{"q":"rome"}`)
+		c.CallRaw(t, "other", `{"q":"rome"}`)
+	}
+	if runs.Load() != 1 || other.Load() != 3 {
+		t.Fatalf("lookup ran %d times, other %d; want 1 (its own cache) and 3 (none)", runs.Load(), other.Load())
+	}
+}
