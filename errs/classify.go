@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 )
 
 // classify maps a standard error to a code and a sentence that is safe to
@@ -100,15 +102,15 @@ func classifyReason(err error) (Code, reason) {
 		return Unavailable, reasonClosed
 	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
 		return Unavailable, reasonUnreachable
-	case errors.Is(err, kindSessionEnded):
+	case errors.Is(err, errbase.SessionEnded):
 		return Unavailable, reasonSessionEnded
-	case errors.Is(err, kindAuthRequired):
+	case errors.Is(err, errbase.AuthRequired):
 		return PermissionDenied, reasonAuthRequired
-	case errors.Is(err, kindInvalidParams):
+	case errors.Is(err, errbase.InvalidParams):
 		return InvalidArgument, reasonInvalidParams
-	case errors.Is(err, kindResourceNotFound):
+	case errors.Is(err, errbase.ResourceNotFound):
 		return NotFound, reasonResourceNotFound
-	case errors.Is(err, kindInterrupted):
+	case errors.Is(err, errbase.Interrupted):
 		return Canceled, reasonInterrupted
 	case errors.Is(err, fs.ErrNotExist):
 		return NotFound, reasonNotFound
@@ -148,11 +150,11 @@ func classifyReason(err error) (Code, reason) {
 
 // onConnection reports whether err happened while talking to a peer: a
 // *url.Error (net/http client), *net.OpError, or an SDK transport error
-// (marked with the transport kind, see failureKind).
+// (marked with errbase.Transport).
 func onConnection(err error) bool {
 	var ue *url.Error
 	var oe *net.OpError
-	return errors.As(err, &ue) || errors.As(err, &oe) || errors.Is(err, kindTransport)
+	return errors.As(err, &ue) || errors.As(err, &oe) || errors.Is(err, errbase.Transport)
 }
 
 // httpError is the cause recorded by FromStatus: which upstream answered
@@ -208,7 +210,7 @@ func FromStatus(upstream string, status int, header http.Header) error {
 	}
 	var ra time.Duration
 	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
-		ra, _ = parseRetryAfter(header.Get("Retry-After"), time.Now())
+		ra, _ = errbase.ParseRetryAfter(header.Get("Retry-After"), time.Now())
 	}
 	return Wrap(code, cause, msg, RetryAfter(ra))
 }

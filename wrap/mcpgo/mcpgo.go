@@ -3,7 +3,6 @@ package mcpgo
 import (
 	"context"
 	"errors"
-	"reflect"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -12,6 +11,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/paging"
@@ -158,7 +158,7 @@ func toolError(ctx context.Context, err error, req mcp.CallToolRequest) (out err
 			out = err
 		}
 	}()
-	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
+	if errbase.IsNil(err) {
 		return err
 	}
 	if isURLElicitation(err) {
