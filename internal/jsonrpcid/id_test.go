@@ -38,3 +38,31 @@ func TestParse(t *testing.T) {
 		t.Errorf("String(x) = %s", jsonrpcid.String("x"))
 	}
 }
+
+// TestParseAsFloatMatchesMCPGo: an id mcp-go writes anew from its float64
+// is the id of the request it answers.
+func TestParseAsFloatMatchesMCPGo(t *testing.T) {
+	for _, tc := range []struct {
+		sent, written string
+		same          bool
+	}{
+		{`1`, `1`, true},
+		{`1.0`, `1`, true},
+		{`1.50`, `1.5`, true},
+		{`9007199254740993`, `9007199254740992`, true},
+		{`"1"`, `1`, false},
+		{`"a"`, `"\u0061"`, true},
+		{`2`, `1`, false},
+	} {
+		a, okA := jsonrpcid.ParseAsFloat([]byte(tc.sent))
+		b, okB := jsonrpcid.ParseAsFloat([]byte(tc.written))
+		if !okA || !okB || (a == b) != tc.same {
+			t.Errorf("ParseAsFloat(%s) = %s, %v; ParseAsFloat(%s) = %s, %v; want same: %v", tc.sent, a, okA, tc.written, b, okB, tc.same)
+		}
+	}
+	for _, raw := range []string{`null`, `true`, `{}`, ``, `1e999`, `-x`} {
+		if got, ok := jsonrpcid.ParseAsFloat([]byte(raw)); ok {
+			t.Errorf("ParseAsFloat(%s) = %s, true; want false", raw, got)
+		}
+	}
+}
