@@ -33,16 +33,6 @@ type RetryLimits struct {
 	Rand func() float64
 }
 
-func (l RetryLimits) maxRetries() int {
-	switch {
-	case l.MaxRetries < 0:
-		return 0
-	case l.MaxRetries == 0:
-		return 2
-	}
-	return l.MaxRetries
-}
-
 func (l RetryLimits) maxWait() time.Duration {
 	if l.MaxWait > 0 {
 		return l.MaxWait
@@ -54,7 +44,7 @@ func (l RetryLimits) maxWait() time.Duration {
 func (l RetryLimits) backoff() backoff.Exponential {
 	initial := l.Initial
 	if initial <= 0 {
-		initial = 200 * time.Millisecond
+		initial = backoff.DefaultInitial
 	}
 	return backoff.Exponential{Initial: initial, Max: l.maxWait(), Jitter: backoff.Equal, Rand: l.Rand}
 }
@@ -91,8 +81,8 @@ func Advise(v Verdict, idempotent bool, retriesDone int, l RetryLimits) Advice {
 	if !idempotent {
 		return Advice{Reason: why + ", but the call is not known to be idempotent: side effects are unclear, so no automatic retry"}
 	}
-	if retriesDone >= l.maxRetries() {
-		return Advice{Reason: why + ", but the " + strconv.Itoa(l.maxRetries()) + " allowed retries are spent"}
+	if n := backoff.Retries(l.MaxRetries); retriesDone >= n {
+		return Advice{Reason: why + ", but the " + strconv.Itoa(n) + " allowed retries are spent"}
 	}
 	if v.HasRetryAfter {
 		hint = v.RetryAfter
