@@ -20,7 +20,6 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 )
@@ -444,13 +443,6 @@ func auditGranted(granted, required []string) []string {
 		}
 	}
 	return append(out, "…+"+strconv.Itoa(len(granted)-len(out))+" more")
-}
-
-// AnnotationsOf are a tool's hints, as the chain knows them, as a policy
-// reads them.
-func AnnotationsOf(i call.Info) authz.Annotations {
-	return authz.Annotations{Known: i.Known, ReadOnly: i.ReadOnly, Destructive: i.Destructive,
-		Idempotent: i.Idempotent, OpenWorld: i.OpenWorld}
 }
 
 // Annotated reports whether decisions read a tool's annotations (read-only

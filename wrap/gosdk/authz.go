@@ -128,7 +128,7 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, hints *c
 		hints.private(ctx, o, "tools/list", &cp.Cacheable)
 		cp.Tools = nil
 		for _, t := range r.Tools {
-			if t != nil && visible(policy.ToolsCall, t.Name, policy.AnnotationsOf(infoOf(t))) {
+			if t != nil && visible(policy.ToolsCall, t.Name, infoOf(t).Annotations) {
 				cp.Tools = append(cp.Tools, t)
 			}
 		}

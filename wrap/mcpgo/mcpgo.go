@@ -239,9 +239,7 @@ func (lookup) Tool(ctx context.Context, name string) call.Info {
 }
 
 func infoOf(t mcp.Tool) call.Info {
-	h := toolAnnotations(t)
-	info := call.Info{Known: true, ReadOnly: h.ReadOnly, Idempotent: h.Idempotent, Destructive: h.Destructive, OpenWorld: h.OpenWorld,
-		Output: t.RawOutputSchema != nil || t.OutputSchema.Type != ""}
+	info := call.Info{Annotations: toolAnnotations(t), Output: t.RawOutputSchema != nil || t.OutputSchema.Type != ""}
 	if t.RawInputSchema != nil {
 		info.Paging = paging.Param(t.RawInputSchema)
 	} else if len(t.InputSchema.Properties) > 0 {
