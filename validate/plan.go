@@ -191,38 +191,46 @@ func (p *planner) fields(n *node, t reflect.Type, index []int) error {
 		if !sf.IsExported() {
 			continue
 		}
-		name := j.Name
-		if _, dup := n.byName[name]; dup {
-			return fmt.Errorf("field %s.%s: JSON name %q is used twice", t, sf.Name, name)
+		if _, dup := n.byName[j.Name]; dup {
+			return fmt.Errorf("field %s.%s: JSON name %q is used twice", t, sf.Name, j.Name)
 		}
-		fn, err := p.plan(sf.Type)
+		f, err := p.field(sf, j.Name, idx)
 		if err != nil {
 			return fmt.Errorf("field %s.%s: %w", t, sf.Name, err)
 		}
-		vtag := sf.Tag.Get("validate")
-		if err := checkParams(vtag); err != nil {
-			return fmt.Errorf("field %s.%s: %w", t, sf.Name, err)
-		}
-		desc := sf.Tag.Get("description")
-		if desc == "" {
-			desc = sf.Tag.Get("jsonschema")
-		}
-		f := field{
-			name:      name,
-			goName:    sf.Name,
-			index:     idx,
-			node:      fn,
-			required:  hasRule(beforeDive(vtag), "required"),
-			formatted: p.formats(vtag),
-			secret:    structtag.Secret(sf),
-			desc:      desc,
-			tag:       vtag,
-		}
-		n.byName[name] = len(n.fields)
+		n.byName[f.name] = len(n.fields)
 		n.fields = append(n.fields, f)
-		n.names = append(n.names, name)
+		n.names = append(n.names, f.name)
 	}
 	return nil
+}
+
+// field plans the exported struct field sf, named name in JSON, at index
+// idx of the outermost struct.
+func (p *planner) field(sf reflect.StructField, name string, idx []int) (field, error) {
+	fn, err := p.plan(sf.Type)
+	if err != nil {
+		return field{}, err
+	}
+	vtag := sf.Tag.Get("validate")
+	if err := checkParams(vtag); err != nil {
+		return field{}, err
+	}
+	desc := sf.Tag.Get("description")
+	if desc == "" {
+		desc = sf.Tag.Get("jsonschema")
+	}
+	return field{
+		name:      name,
+		goName:    sf.Name,
+		index:     idx,
+		node:      fn,
+		required:  hasRule(beforeDive(vtag), "required"),
+		formatted: p.formats(vtag),
+		secret:    structtag.Secret(sf),
+		desc:      desc,
+		tag:       vtag,
+	}, nil
 }
 
 // rule is one validator rule: tag and parameter.
