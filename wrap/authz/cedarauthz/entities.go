@@ -3,7 +3,10 @@ package cedarauthz
 import (
 	"bytes"
 	"encoding/json"
+	"iter"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/cedar-policy/cedar-go"
@@ -263,18 +266,9 @@ func floatOf(f float64) (types.Value, conversion) {
 
 // setOf converts an array at level depth to a set of what converts.
 func setOf(v []any, depth int) (types.Value, conversion) {
-	if depth > maxDepth {
-		return nil, tooDeep
-	}
 	s := make([]types.Value, 0, len(v))
-	for _, e := range v {
-		ev, res := valueOf(e, depth+1)
-		switch res {
-		case tooDeep:
-			return nil, tooDeep
-		case converted:
-			s = append(s, ev)
-		}
+	if !convertEach(slices.All(v), depth, func(_ int, ev types.Value) { s = append(s, ev) }) {
+		return nil, tooDeep
 	}
 	return types.NewSet(s...), converted
 }
@@ -282,20 +276,30 @@ func setOf(v []any, depth int) (types.Value, conversion) {
 // recordOf converts an object at level depth to a record of the fields
 // that convert.
 func recordOf(v map[string]any, depth int) (types.Value, conversion) {
-	if depth > maxDepth {
+	m := make(types.RecordMap, len(v))
+	if !convertEach(maps.All(v), depth, func(k string, ev types.Value) { m[types.String(k)] = ev }) {
 		return nil, tooDeep
 	}
-	m := make(types.RecordMap, len(v))
-	for k, e := range v {
+	return types.NewRecord(m), converted
+}
+
+// convertEach converts the elements of an array or an object at level
+// depth, handing keep those that convert; it reports false when one is
+// nested too deep.
+func convertEach[K any](elems iter.Seq2[K, any], depth int, keep func(K, types.Value)) bool {
+	if depth > maxDepth {
+		return false
+	}
+	for k, e := range elems {
 		ev, res := valueOf(e, depth+1)
 		switch res {
 		case tooDeep:
-			return nil, tooDeep
+			return false
 		case converted:
-			m[types.String(k)] = ev
+			keep(k, ev)
 		}
 	}
-	return types.NewRecord(m), converted
+	return true
 }
 
 func numberOf(s string) (types.Value, conversion) {
