@@ -104,28 +104,20 @@ func scenarioName(name string) string {
 // set sets the scenario's parameter k to v.
 func (sc *scenario) set(k, v string) error {
 	var err error
-	switch k {
-	case "statuses":
-		sc.Statuses, err = parseStatuses(v)
+	switch p := sc.param(k).(type) {
+	case *[]int:
+		*p, err = parseStatuses(v)
 		return err
-	case "retry_after":
-		sc.RetryAfter, err = strconv.Atoi(v)
-	case "code":
-		sc.Code, err = strconv.ParseInt(v, 10, 64)
-	case "message":
-		sc.Message = v
-	case "call":
-		sc.Call, err = strconv.Atoi(v)
-	case "delay":
-		sc.Delay, err = time.ParseDuration(v)
-	case "until":
-		sc.Until, err = strconv.Atoi(v)
-	case "variant":
-		sc.Variant = v
-	case "sse":
-		sc.SSE, err = strconv.ParseBool(v)
-	case "stray":
-		sc.Stray, err = strconv.ParseBool(v)
+	case *string:
+		*p = v
+	case *int:
+		*p, err = strconv.Atoi(v)
+	case *int64:
+		*p, err = strconv.ParseInt(v, 10, 64)
+	case *bool:
+		*p, err = strconv.ParseBool(v)
+	case *time.Duration:
+		*p, err = time.ParseDuration(v)
 	default:
 		return fmt.Errorf("unknown parameter %q", k)
 	}
@@ -133,6 +125,15 @@ func (sc *scenario) set(k, v string) error {
 		return fmt.Errorf("parameter %s: %w", k, err)
 	}
 	return nil
+}
+
+// param points at the field parameter k sets; nil for an unknown one.
+func (sc *scenario) param(k string) any {
+	return map[string]any{
+		"statuses": &sc.Statuses, "retry_after": &sc.RetryAfter, "code": &sc.Code,
+		"message": &sc.Message, "call": &sc.Call, "delay": &sc.Delay, "until": &sc.Until,
+		"variant": &sc.Variant, "sse": &sc.SSE, "stray": &sc.Stray,
+	}[k]
 }
 
 // parseStatuses reads the statuses parameter: HTTP statuses, comma-separated.
