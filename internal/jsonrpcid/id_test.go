@@ -40,24 +40,17 @@ func TestParse(t *testing.T) {
 }
 
 // TestParseAsFloatMatchesMCPGo: an id mcp-go writes anew from its float64
-// is the id of the request it answers.
+// is the id of the request it answers; other ids stay apart.
 func TestParseAsFloatMatchesMCPGo(t *testing.T) {
-	for _, tc := range []struct {
-		sent, written string
-		same          bool
-	}{
-		{`1`, `1`, true},
-		{`1.0`, `1`, true},
-		{`1.50`, `1.5`, true},
-		{`9007199254740993`, `9007199254740992`, true},
-		{`"1"`, `1`, false},
-		{`"a"`, `"\u0061"`, true},
-		{`2`, `1`, false},
-	} {
-		a, okA := jsonrpcid.ParseAsFloat([]byte(tc.sent))
-		b, okB := jsonrpcid.ParseAsFloat([]byte(tc.written))
-		if !okA || !okB || (a == b) != tc.same {
-			t.Errorf("ParseAsFloat(%s) = %s, %v; ParseAsFloat(%s) = %s, %v; want same: %v", tc.sent, a, okA, tc.written, b, okB, tc.same)
+	same := [][2]string{{`1`, `1`}, {`1.0`, `1`}, {`1.50`, `1.5`}, {`9007199254740993`, `9007199254740992`}, {`"a"`, `"\u0061"`}}
+	apart := [][2]string{{`"1"`, `1`}, {`2`, `1`}}
+	for want, pairs := range map[bool][][2]string{true: same, false: apart} {
+		for _, p := range pairs {
+			a, okA := jsonrpcid.ParseAsFloat([]byte(p[0]))
+			b, okB := jsonrpcid.ParseAsFloat([]byte(p[1]))
+			if !okA || !okB || (a == b) != want {
+				t.Errorf("ParseAsFloat(%s) = %s, %v; ParseAsFloat(%s) = %s, %v; want the same id: %v", p[0], a, okA, p[1], b, okB, want)
+			}
 		}
 	}
 	for _, raw := range []string{`null`, `true`, `{}`, ``, `1e999`, `-x`} {
