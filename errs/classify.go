@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 )
 
 // classify maps a standard error to a code and a sentence that is safe to
@@ -83,76 +85,94 @@ func (r reason) phrase(name string) string {
 	return p.before + name + p.after
 }
 
-// classifyReason maps a standard error to a code and the reason for it.
+// classifyReason maps a standard error to a code and the reason for it:
+// first the sentinels its chain may match, in order, then the types it may
+// hold.
 func classifyReason(err error) (Code, reason) {
-	switch {
-	case err == nil:
+	if err == nil {
 		return Internal, reasonNone
-	case errors.Is(err, context.Canceled):
-		return Canceled, reasonCanceled
-	case errors.Is(err, context.DeadlineExceeded):
-		return Timeout, reasonTimedOut
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return Unavailable, reasonRefused
-	case errors.Is(err, syscall.ECONNRESET):
-		return Unavailable, reasonReset
-	case errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED):
-		return Unavailable, reasonClosed
-	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
-		return Unavailable, reasonUnreachable
-	case errors.Is(err, kindSessionEnded):
-		return Unavailable, reasonSessionEnded
-	case errors.Is(err, kindAuthRequired):
-		return PermissionDenied, reasonAuthRequired
-	case errors.Is(err, kindInvalidParams):
-		return InvalidArgument, reasonInvalidParams
-	case errors.Is(err, kindResourceNotFound):
-		return NotFound, reasonResourceNotFound
-	case errors.Is(err, kindInterrupted):
-		return Canceled, reasonInterrupted
-	case errors.Is(err, fs.ErrNotExist):
-		return NotFound, reasonNotFound
-	case errors.Is(err, fs.ErrPermission):
-		return PermissionDenied, reasonPermission
 	}
+	for _, s := range sentinelReasons {
+		for _, target := range s.targets {
+			if errors.Is(err, target) {
+				return s.code, s.reason
+			}
+		}
+	}
+	return classifyTyped(err)
+}
+
+// sentinelReasons are the errors classifyReason matches with errors.Is, in
+// the order it tries them.
+var sentinelReasons = [...]struct {
+	targets []error
+	code    Code
+	reason  reason
+}{
+	{[]error{context.Canceled}, Canceled, reasonCanceled},
+	{[]error{context.DeadlineExceeded}, Timeout, reasonTimedOut},
+	{[]error{syscall.ECONNREFUSED}, Unavailable, reasonRefused},
+	{[]error{syscall.ECONNRESET}, Unavailable, reasonReset},
+	{[]error{syscall.EPIPE, syscall.ECONNABORTED}, Unavailable, reasonClosed},
+	{[]error{syscall.EHOSTUNREACH, syscall.ENETUNREACH}, Unavailable, reasonUnreachable},
+	{[]error{errbase.SessionEnded}, Unavailable, reasonSessionEnded},
+	{[]error{errbase.AuthRequired}, PermissionDenied, reasonAuthRequired},
+	{[]error{errbase.InvalidParams}, InvalidArgument, reasonInvalidParams},
+	{[]error{errbase.ResourceNotFound}, NotFound, reasonResourceNotFound},
+	{[]error{errbase.Interrupted}, Canceled, reasonInterrupted},
+	{[]error{fs.ErrNotExist}, NotFound, reasonNotFound},
+	{[]error{fs.ErrPermission}, PermissionDenied, reasonPermission},
+}
+
+// classifyTyped maps an error that matched no sentinel by the types in its
+// chain.
+func classifyTyped(err error) (Code, reason) {
 	var netErr net.Error
 	if errors.As(err, &netErr) && netErr.Timeout() {
 		return Timeout, reasonSlow
 	}
 	var dnsErr *net.DNSError
-	if errors.As(err, &dnsErr) {
+	switch {
+	case errors.As(err, &dnsErr):
 		return Unavailable, reasonHostName
-	}
-	var certErr *x509.CertificateInvalidError
-	var unknownAuth x509.UnknownAuthorityError
-	var hostErr x509.HostnameError
-	if errors.As(err, &certErr) || errors.As(err, &unknownAuth) || errors.As(err, &hostErr) {
+	case badCertificate(err):
 		return Internal, reasonNone
-	}
-	var ue *url.Error
-	var esc url.EscapeError
-	var host url.InvalidHostError
-	if (errors.As(err, &ue) && ue.Op == "parse") || errors.As(err, &esc) || errors.As(err, &host) {
+	case badURL(err):
 		// The URL could not be built, mostly from the call's arguments:
 		// nothing reached the upstream, and repeating the call cannot help.
 		return InvalidArgument, reasonBadURL
+	case !onConnection(err):
+		return Internal, reasonNone
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return Unavailable, reasonUnexpectedEOF
 	}
-	if onConnection(err) {
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return Unavailable, reasonUnexpectedEOF
-		}
-		return Unavailable, reasonRequestFailed
-	}
-	return Internal, reasonNone
+	return Unavailable, reasonRequestFailed
+}
+
+// badCertificate reports whether err is a TLS certificate the client
+// rejected: a fault of the deployment, not of the upstream's availability.
+func badCertificate(err error) bool {
+	var certErr *x509.CertificateInvalidError
+	var unknownAuth x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	return errors.As(err, &certErr) || errors.As(err, &unknownAuth) || errors.As(err, &hostErr)
+}
+
+// badURL reports whether err is a URL that could not be parsed or escaped.
+func badURL(err error) bool {
+	var ue *url.Error
+	var esc url.EscapeError
+	var host url.InvalidHostError
+	return (errors.As(err, &ue) && ue.Op == "parse") || errors.As(err, &esc) || errors.As(err, &host)
 }
 
 // onConnection reports whether err happened while talking to a peer: a
 // *url.Error (net/http client), *net.OpError, or an SDK transport error
-// (marked with the transport kind, see failureKind).
+// (marked with errbase.Transport).
 func onConnection(err error) bool {
 	var ue *url.Error
 	var oe *net.OpError
-	return errors.As(err, &ue) || errors.As(err, &oe) || errors.Is(err, kindTransport)
+	return errors.As(err, &ue) || errors.As(err, &oe) || errors.Is(err, errbase.Transport)
 }
 
 // httpError is the cause recorded by FromStatus: which upstream answered
@@ -208,7 +228,7 @@ func FromStatus(upstream string, status int, header http.Header) error {
 	}
 	var ra time.Duration
 	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
-		ra, _ = parseRetryAfter(header.Get("Retry-After"), time.Now())
+		ra, _ = errbase.ParseRetryAfter(header.Get("Retry-After"), time.Now())
 	}
 	return Wrap(code, cause, msg, RetryAfter(ra))
 }

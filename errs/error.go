@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 )
 
 // Error is the one error type of mcpwrap. It is immutable: build it with New,
@@ -86,7 +88,7 @@ func Newf(code Code, format string, args ...any) *Error {
 // keeps cause for the operator (logs, spans) and for errors.Is / errors.As.
 func Wrap(code Code, cause error, msg string, details ...Detail) *Error {
 	e := New(code, msg, details...)
-	e.cause = usable(cause)
+	e.cause = errbase.Usable(cause)
 	return e
 }
 
@@ -159,17 +161,17 @@ func From(err error) *Error {
 	if err == nil {
 		return nil
 	}
-	if isNil(err) {
-		return &Error{code: Internal, msg: phrasings[reasonNone].generic, cause: usable(err)}
+	if errbase.IsNil(err) {
+		return &Error{code: Internal, msg: phrasings[reasonNone].generic, cause: errbase.Usable(err)}
 	}
 	var e *Error
 	if errors.As(err, &e) && e != nil {
 		return e
 	}
 	code, reason := classify(err)
-	out := &Error{code: code, msg: reason, cause: usable(err)}
+	out := &Error{code: code, msg: reason, cause: errbase.Usable(err)}
 	var ra interface{ RetryAfter() time.Duration }
-	if errors.As(err, &ra) && !nilValue(reflect.ValueOf(ra)) {
+	if errors.As(err, &ra) && !errbase.NilValue(reflect.ValueOf(ra)) {
 		out.retryAfter = ra.RetryAfter()
 	}
 	return out

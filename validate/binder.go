@@ -284,6 +284,24 @@ func shapeOf(path string) string {
 // bind is Bind without generics: dst is the T to fill.
 func (c *core) bind(dst reflect.Value, args any, raw []byte) error {
 	d := decoder{c: c}
+	m, raw, err := d.arguments(args, raw)
+	if err != nil {
+		return err
+	}
+	d.object(m, dst, c.root, false)
+	if d.foreign || (d.imprecise && !d.exact && len(raw) > 0) {
+		c.again(&d, dst, args, raw)
+	}
+	c.check(&d, dst)
+	return c.result(&d)
+}
+
+// arguments returns the call's arguments as an object, and their JSON text
+// when it is at hand: args as the SDK decoded them, or args or raw as JSON
+// text (then decoded here, so d.exact). Arguments built in process with Go
+// types go through JSON once.
+func (d *decoder) arguments(args any, raw []byte) (map[string]any, []byte, error) {
+	c := d.c
 	src := args
 	switch a := args.(type) {
 	case json.RawMessage:
@@ -292,52 +310,61 @@ func (c *core) bind(dst reflect.Value, args any, raw []byte) error {
 		src, raw = nil, a
 	}
 	if src == nil {
-		if len(bytes.TrimSpace(raw)) == 0 {
-			if c.hasRequired() {
-				return c.rootError("required", "the call has no arguments; expected "+c.objectDesc())
-			}
-			src = map[string]any{}
-		} else {
-			v, err := decodeJSON(raw)
-			if err != nil {
-				return c.rootError("json", "the arguments are not valid JSON; expected "+c.objectDesc())
-			}
-			if v == nil && !c.hasRequired() {
-				v = map[string]any{}
-			}
-			src, d.exact = v, true
+		var err error
+		if src, d.exact, err = c.decodeText(raw); err != nil {
+			return nil, raw, err
 		}
 	}
 	m, ok := src.(map[string]any)
 	if !ok && !plainJSON(src) {
-		// Built in process with Go types: go through JSON once.
 		v, err := reencode(src)
 		if err != nil {
-			return c.rootError("type", "the arguments cannot be read as JSON; expected "+c.objectDesc())
+			return nil, raw, c.rootError("type", "the arguments cannot be read as JSON; expected "+c.objectDesc())
 		}
 		src, d.exact = v, true
 		m, ok = src.(map[string]any)
 	}
 	if !ok {
-		return c.rootError("type", call.ArgumentsNotObject(describeJSON(src, true))+"; expected "+c.objectDesc())
+		return nil, raw, c.rootError("type", call.ArgumentsNotObject(describeJSON(src, true))+"; expected "+c.objectDesc())
 	}
-	d.object(m, dst, c.root, false)
-	if d.foreign || (d.imprecise && !d.exact && len(raw) > 0) {
-		var v any
-		var err error
-		if d.foreign {
-			v, err = reencode(args)
-		} else {
-			v, err = decodeJSON(raw)
+	return m, raw, nil
+}
+
+// decodeText decodes arguments sent as JSON text; none at all is an empty
+// object, unless a parameter is required. exact says the text was decoded.
+func (c *core) decodeText(raw []byte) (v any, exact bool, err error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		if c.hasRequired() {
+			return nil, false, c.rootError("required", "the call has no arguments; expected "+c.objectDesc())
 		}
-		if m2, ok := v.(map[string]any); err == nil && ok {
-			d = decoder{c: c, exact: true}
-			dst.SetZero()
-			d.object(m2, dst, c.root, false)
-		}
+		return map[string]any{}, false, nil
 	}
-	c.check(&d, dst)
-	return c.result(&d)
+	v, err = decodeJSON(raw)
+	if err != nil {
+		return nil, false, c.rootError("json", "the arguments are not valid JSON; expected "+c.objectDesc())
+	}
+	if v == nil && !c.hasRequired() {
+		v = map[string]any{}
+	}
+	return v, true, nil
+}
+
+// again decodes the arguments a second time, exactly, when the first pass
+// met Go values that JSON would change (d.foreign) or integers too large
+// for the float64 the SDK decoded them into (d.imprecise).
+func (c *core) again(d *decoder, dst reflect.Value, args any, raw []byte) {
+	var v any
+	var err error
+	if d.foreign {
+		v, err = reencode(args)
+	} else {
+		v, err = decodeJSON(raw)
+	}
+	if m, ok := v.(map[string]any); err == nil && ok {
+		*d = decoder{c: c, exact: true}
+		dst.SetZero()
+		d.object(m, dst, c.root, false)
+	}
 }
 
 func reencode(v any) (any, error) {

@@ -170,15 +170,20 @@ func (c *core) walkDives(d *decoder, v reflect.Value, n *node, path string) {
 // walkInto is walkDives through pointers, for a value that may not be a
 // struct.
 func (c *core) walkInto(d *decoder, v reflect.Value, n *node, path string) {
+	if v, n, ok := deref(v, n); ok && n.kind == kStruct {
+		c.walkDives(d, v, n, path)
+	}
+}
+
+// deref follows v's pointers, and n's with them; ok is false at a nil one.
+func deref(v reflect.Value, n *node) (_ reflect.Value, _ *node, ok bool) {
 	for v.Kind() == reflect.Pointer {
 		if v.IsNil() {
-			return
+			return v, n, false
 		}
 		v, n = v.Elem(), n.elem
 	}
-	if n.kind == kStruct {
-		c.walkDives(d, v, n, path)
-	}
+	return v, n, true
 }
 
 // checkDive checks a field that dives, as the validator would: its own
@@ -188,19 +193,17 @@ func (c *core) checkDive(d *decoder, v reflect.Value, n *node, tag, path string)
 	if own := strings.TrimSuffix(beforeDive(tag), ","); own != "" && c.runVar(d, v.Interface(), own, path) {
 		return
 	}
-	for v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return
-		}
-		v, n = v.Elem(), n.elem
-	}
-	rest, _ := afterDive(tag)
-	if (v.Kind() == reflect.Slice || (v.Kind() == reflect.Array && v.CanAddr())) && !hasRule(rest, "dive") && !c.divesIn(n.elem) {
-		c.checkChunks(d, v, n, rest, path)
+	v, n, ok := deref(v, n)
+	if !ok {
 		return
 	}
+	rest, _ := afterDive(tag)
 	switch v.Kind() {
 	case reflect.Slice, reflect.Array:
+		if (v.Kind() == reflect.Slice || v.CanAddr()) && !hasRule(rest, "dive") && !c.divesIn(n.elem) {
+			c.checkChunks(d, v, n, rest, path)
+			return
+		}
 		for i := range v.Len() {
 			if !d.recount() {
 				return
@@ -208,17 +211,23 @@ func (c *core) checkDive(d *decoder, v reflect.Value, n *node, tag, path string)
 			c.checkElem(d, v.Index(i), n.elem, rest, path+"["+strconv.Itoa(i)+"]")
 		}
 	case reflect.Map:
-		keys, vals := keysRules(rest), stripKeys(rest)
-		for it := v.MapRange(); it.Next(); {
-			if !d.recount() {
-				return
-			}
-			kp := path + "[" + shortKey(it.Key().String()) + "]"
-			if keys != "" {
-				c.runVar(d, it.Key().Interface(), keys, kp)
-			}
-			c.checkElem(d, it.Value(), n.elem, vals, kp)
+		c.checkEntries(d, v, n, rest, path)
+	}
+}
+
+// checkEntries is checkDive's loop over a map: its keys' rules (after
+// "keys"), then its values'.
+func (c *core) checkEntries(d *decoder, v reflect.Value, n *node, rest, path string) {
+	keys, vals := keysRules(rest), stripKeys(rest)
+	for it := v.MapRange(); it.Next(); {
+		if !d.recount() {
+			return
 		}
+		kp := path + "[" + shortKey(it.Key().String()) + "]"
+		if keys != "" {
+			c.runVar(d, it.Key().Interface(), keys, kp)
+		}
+		c.checkElem(d, it.Value(), n.elem, vals, kp)
 	}
 }
 
@@ -341,13 +350,8 @@ func (c *core) checkElem(d *decoder, e reflect.Value, n *node, tag, path string)
 	if tag != "" && c.runVar(d, e.Interface(), tag, path) {
 		return
 	}
-	for e.Kind() == reflect.Pointer {
-		if e.IsNil() {
-			return
-		}
-		e, n = e.Elem(), n.elem
-	}
-	if n.kind != kStruct || hasRule(tag, "structonly") {
+	e, n, ok := deref(e, n)
+	if !ok || n.kind != kStruct || hasRule(tag, "structonly") {
 		return
 	}
 	x := e.Interface()

@@ -61,79 +61,109 @@ func (d *decoder) outOfRange(v any, typeRange string, neg, secret bool) {
 // integer decodes a JSON number into a signed or unsigned integer.
 func (d *decoder) integer(v any, dst reflect.Value, n *node, secret bool) {
 	var (
-		i     int64
-		u     uint64
-		neg   bool
-		exact bool
+		w   whole
+		got reading
 	)
 	switch x := v.(type) {
 	case float64:
-		if x != math.Trunc(x) || math.IsInf(x, 0) {
-			d.typeError(n, v, secret)
-			return
-		}
-		if math.Abs(x) >= maxExactFloat {
-			d.imprecise = true
-		}
-		neg = x < 0
-		switch {
-		case x >= -(1<<63) && x < 1<<63:
-			i, u, exact = int64(x), uint64(x), true
-			if neg {
-				u = 0
-			}
-		case x >= 0 && x < 1<<64:
-			u, exact = uint64(x), true
-			i = math.MaxInt64
-		}
-		if !exact {
-			d.outOfRange(v, rangeExpected(dst.Type()), neg, secret)
-			return
-		}
+		w, got = d.wholeOfFloat(x)
 	case json.Number:
-		s := string(x)
-		var err error
-		if i, err = strconv.ParseInt(s, 10, 64); err == nil {
-			neg, u = i < 0, uint64(i)
-			if neg {
-				u = 0
-			}
-		} else if u, err = strconv.ParseUint(s, 10, 64); err == nil {
-			i = math.MaxInt64
-		} else {
-			f, ferr := x.Float64()
-			if ferr != nil || f != math.Trunc(f) {
-				if ferr == nil || !strings.ContainsAny(s, ".eE") {
-					d.outOfRange(v, rangeExpected(dst.Type()), strings.HasPrefix(s, "-"), secret)
-					return
-				}
-				d.typeError(n, v, secret)
-				return
-			}
-			if math.Abs(f) >= 1<<63 {
-				d.outOfRange(v, rangeExpected(dst.Type()), f < 0, secret)
-				return
-			}
-			i, neg = int64(f), f < 0
-			u = uint64(max(i, 0))
-		}
+		w, got = wholeOfNumber(x)
 	default:
 		d.mismatch(n, v, secret)
 		return
 	}
-	if n.kind == kInt {
-		if (!neg && u > math.MaxInt64) || dst.OverflowInt(i) {
-			d.outOfRange(v, rangeExpected(dst.Type()), neg, secret)
-			return
+	switch {
+	case got == isFraction:
+		d.typeError(n, v, secret)
+	case got == isOutOfRange || !setWhole(dst, n.kind, w):
+		d.outOfRange(v, rangeExpected(dst.Type()), w.neg, secret)
+	}
+}
+
+// whole is a JSON integer as both Go integer types may hold it: i, or
+// math.MaxInt64 when it is too large for an int64; u, or 0 when it is
+// negative.
+type whole struct {
+	i   int64
+	u   uint64
+	neg bool
+}
+
+// reading is what reading a JSON number as a whole found.
+type reading uint8
+
+const (
+	isWhole      reading = iota
+	isFraction           // a fraction: the wrong type
+	isOutOfRange         // an integer no Go integer holds; whole.neg says on which side
+)
+
+// wholeOfFloat reads a number mcp-go decoded into a float64, noting when it
+// is too large to have kept its precision.
+func (d *decoder) wholeOfFloat(x float64) (whole, reading) {
+	if x != math.Trunc(x) || math.IsInf(x, 0) {
+		return whole{}, isFraction
+	}
+	if math.Abs(x) >= maxExactFloat {
+		d.imprecise = true
+	}
+	neg := x < 0
+	switch {
+	case x >= -(1<<63) && x < 1<<63:
+		w := whole{i: int64(x), u: uint64(x), neg: neg}
+		if neg {
+			w.u = 0
 		}
-		dst.SetInt(i)
-		return
+		return w, isWhole
+	case x >= 0 && x < 1<<64:
+		return whole{i: math.MaxInt64, u: uint64(x)}, isWhole
 	}
-	if neg || dst.OverflowUint(u) {
-		d.outOfRange(v, rangeExpected(dst.Type()), neg, secret)
-		return
+	return whole{neg: neg}, isOutOfRange
+}
+
+// wholeOfNumber reads a number kept as its JSON text.
+func wholeOfNumber(x json.Number) (whole, reading) {
+	s := string(x)
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		w := whole{i: i, u: uint64(i), neg: i < 0}
+		if w.neg {
+			w.u = 0
+		}
+		return w, isWhole
 	}
-	dst.SetUint(u)
+	if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+		return whole{i: math.MaxInt64, u: u}, isWhole
+	}
+	f, ferr := x.Float64()
+	if ferr != nil || f != math.Trunc(f) {
+		if ferr == nil || !strings.ContainsAny(s, ".eE") {
+			return whole{neg: strings.HasPrefix(s, "-")}, isOutOfRange
+		}
+		return whole{}, isFraction
+	}
+	if math.Abs(f) >= 1<<63 {
+		return whole{neg: f < 0}, isOutOfRange
+	}
+	i := int64(f)
+	return whole{i: i, u: uint64(max(i, 0)), neg: f < 0}, isWhole
+}
+
+// setWhole sets dst, an integer of kind k, to w and reports whether dst's
+// type holds it.
+func setWhole(dst reflect.Value, k kind, w whole) bool {
+	if k == kInt {
+		if (!w.neg && w.u > math.MaxInt64) || dst.OverflowInt(w.i) {
+			return false
+		}
+		dst.SetInt(w.i)
+		return true
+	}
+	if w.neg || dst.OverflowUint(w.u) {
+		return false
+	}
+	dst.SetUint(w.u)
+	return true
 }
 
 // rangeExpected describes the integers a Go type can hold.

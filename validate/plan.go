@@ -82,63 +82,85 @@ func (p *planner) plan(t reflect.Type) (*node, error) {
 	}
 	n := &node{typ: t}
 	p.seen[t] = n
-	switch {
-	case t == timeType:
-		n.kind = kTime
-		return n, nil
-	case t == rawType:
-		n.kind = kRaw
-		return n, nil
-	case t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType):
-		n.kind = kUnmarshal
-		return n, nil
-	case t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(textType):
-		n.kind = kText
+	if k, ok := specialKind(t); ok {
+		n.kind = k
 		return n, nil
 	}
-	var err error
-	switch t.Kind() {
-	case reflect.String:
-		n.kind = kString
-	case reflect.Bool:
-		n.kind = kBool
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n.kind = kInt
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		n.kind = kUint
-	case reflect.Float32, reflect.Float64:
-		n.kind = kFloat
-	case reflect.Interface:
-		if t.NumMethod() != 0 {
-			return nil, fmt.Errorf("interface type %s is not supported (only any)", t)
-		}
-		n.kind = kAny
-	case reflect.Pointer:
-		n.kind = kPtr
-		n.elem, err = p.plan(t.Elem())
-	case reflect.Slice:
-		n.kind = kSlice
-		n.elem, err = p.plan(t.Elem())
-	case reflect.Array:
-		n.kind = kArray
-		n.elem, err = p.plan(t.Elem())
-	case reflect.Map:
-		if t.Key().Kind() != reflect.String {
-			return nil, fmt.Errorf("map key type %s is not supported (only string kinds)", t.Key())
-		}
-		n.kind = kMap
-		n.elem, err = p.plan(t.Elem())
-	case reflect.Struct:
-		n.kind = kStruct
-		n.byName = map[string]int{}
-		err = p.fields(n, t, nil)
-	default:
-		return nil, fmt.Errorf("type %s cannot come from JSON", t)
+	if k, ok := scalarKind(t.Kind()); ok {
+		n.kind = k
+		return n, nil
 	}
-	if err != nil {
+	if err := p.composite(n, t); err != nil {
 		return nil, err
 	}
 	return n, nil
+}
+
+// specialKind is the kind of a type that decodes its own way: a time, a
+// json.RawMessage, a json.Unmarshaler or an encoding.TextUnmarshaler.
+func specialKind(t reflect.Type) (kind, bool) {
+	switch {
+	case t == timeType:
+		return kTime, true
+	case t == rawType:
+		return kRaw, true
+	case t.Kind() == reflect.Pointer:
+		return 0, false // its element may be special, not the pointer
+	case reflect.PointerTo(t).Implements(unmarshalerType):
+		return kUnmarshal, true
+	case reflect.PointerTo(t).Implements(textType):
+		return kText, true
+	}
+	return 0, false
+}
+
+// scalarKind is the kind of a string, a boolean or a number.
+func scalarKind(k reflect.Kind) (kind, bool) {
+	switch k {
+	case reflect.String:
+		return kString, true
+	case reflect.Bool:
+		return kBool, true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return kInt, true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return kUint, true
+	case reflect.Float32, reflect.Float64:
+		return kFloat, true
+	}
+	return 0, false
+}
+
+// composite plans an interface, a pointer, a list, a map or a struct, and
+// the types it holds.
+func (p *planner) composite(n *node, t reflect.Type) (err error) {
+	switch t.Kind() {
+	case reflect.Interface:
+		if t.NumMethod() != 0 {
+			return fmt.Errorf("interface type %s is not supported (only any)", t)
+		}
+		n.kind = kAny
+		return nil
+	case reflect.Struct:
+		n.kind = kStruct
+		n.byName = map[string]int{}
+		return p.fields(n, t, nil)
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return fmt.Errorf("map key type %s is not supported (only string kinds)", t.Key())
+		}
+		n.kind = kMap
+	case reflect.Pointer:
+		n.kind = kPtr
+	case reflect.Slice:
+		n.kind = kSlice
+	case reflect.Array:
+		n.kind = kArray
+	default:
+		return fmt.Errorf("type %s cannot come from JSON", t)
+	}
+	n.elem, err = p.plan(t.Elem())
+	return err
 }
 
 // fields adds t's fields to n, flattening embedded structs without a JSON
@@ -169,38 +191,46 @@ func (p *planner) fields(n *node, t reflect.Type, index []int) error {
 		if !sf.IsExported() {
 			continue
 		}
-		name := j.Name
-		if _, dup := n.byName[name]; dup {
-			return fmt.Errorf("field %s.%s: JSON name %q is used twice", t, sf.Name, name)
+		if _, dup := n.byName[j.Name]; dup {
+			return fmt.Errorf("field %s.%s: JSON name %q is used twice", t, sf.Name, j.Name)
 		}
-		fn, err := p.plan(sf.Type)
+		f, err := p.field(sf, j.Name, idx)
 		if err != nil {
 			return fmt.Errorf("field %s.%s: %w", t, sf.Name, err)
 		}
-		vtag := sf.Tag.Get("validate")
-		if err := checkParams(vtag); err != nil {
-			return fmt.Errorf("field %s.%s: %w", t, sf.Name, err)
-		}
-		desc := sf.Tag.Get("description")
-		if desc == "" {
-			desc = sf.Tag.Get("jsonschema")
-		}
-		f := field{
-			name:      name,
-			goName:    sf.Name,
-			index:     idx,
-			node:      fn,
-			required:  hasRule(beforeDive(vtag), "required"),
-			formatted: p.formats(vtag),
-			secret:    structtag.Secret(sf),
-			desc:      desc,
-			tag:       vtag,
-		}
-		n.byName[name] = len(n.fields)
+		n.byName[f.name] = len(n.fields)
 		n.fields = append(n.fields, f)
-		n.names = append(n.names, name)
+		n.names = append(n.names, f.name)
 	}
 	return nil
+}
+
+// field plans the exported struct field sf, named name in JSON, at index
+// idx of the outermost struct.
+func (p *planner) field(sf reflect.StructField, name string, idx []int) (field, error) {
+	fn, err := p.plan(sf.Type)
+	if err != nil {
+		return field{}, err
+	}
+	vtag := sf.Tag.Get("validate")
+	if err := checkParams(vtag); err != nil {
+		return field{}, err
+	}
+	desc := sf.Tag.Get("description")
+	if desc == "" {
+		desc = sf.Tag.Get("jsonschema")
+	}
+	return field{
+		name:      name,
+		goName:    sf.Name,
+		index:     idx,
+		node:      fn,
+		required:  hasRule(beforeDive(vtag), "required"),
+		formatted: p.formats(vtag),
+		secret:    structtag.Secret(sf),
+		desc:      desc,
+		tag:       vtag,
+	}, nil
 }
 
 // rule is one validator rule: tag and parameter.

@@ -149,6 +149,12 @@ func phrase(tag, param string, c class, bd bounds, zeroPresent bool, custom map[
 	case "min", "gte", "max", "lte", "gt", "lt", "len":
 		return sizePhrase(tag, param, c, bd)
 	}
+	return valuePhrase(tag, param, c)
+}
+
+// valuePhrase words the rules that compare or match a value, and any other
+// rule by its tag.
+func valuePhrase(tag, param string, c class) (must, expected string) {
 	is := func(e string) (string, string) { return "must be " + e, e }
 	q := param
 	if c == cString {
@@ -199,49 +205,70 @@ func requiredPhrase(c class, zeroPresent bool) (must, expected string) {
 // sizePhrase words the comparison rules: a length for strings, lists and
 // maps, a value for numbers, a moment for times ("in the future").
 func sizePhrase(tag, param string, c class, bd bounds) (must, expected string) {
-	unit, units := "", ""
-	switch c {
-	case cString:
-		unit, units = " character", " characters"
-	case cList:
-		unit, units = " item", " items"
-	case cMap:
-		unit, units = " entry", " entries"
-	}
-	count := func(p string) string {
-		if p == "1" {
-			return p + unit
-		}
-		return p + units
-	}
-	// say puts a relation ("at least", "between 1 and") and its operand in
-	// a sentence fit for the class.
-	say := func(rel, operand string) (string, string) {
-		e := rel + " " + operand
-		switch c {
-		case cString:
-			return "must be " + e + " long", e
-		case cList, cMap:
-			return "must have " + e, e
-		}
-		return "must be " + e, e
-	}
 	if c == cTime && param == "" {
 		return timePhrase(tag)
 	}
+	m := measureOf(c)
 	switch tag {
 	case "min", "gte", "max", "lte":
 		if bd.lo != "" && bd.hi != "" && c != cTime {
-			return say("between "+bd.lo+" and", bd.hi+units)
+			return m.say("between "+bd.lo+" and", bd.hi+m.units)
 		}
 		if tag == "min" || tag == "gte" {
-			return say("at least", count(param))
+			return m.say("at least", m.count(param))
 		}
-		return say("at most", count(param))
+		return m.say("at most", m.count(param))
 	case "len":
-		return say("exactly", count(param))
+		return m.say("exactly", m.count(param))
 	}
-	if c == cNumber || c == cOther || c == cTime || c == cBool {
+	return m.strictly(tag, param)
+}
+
+// measure words the sizes of one class: its unit, and a relation to a
+// size put in a sentence.
+type measure struct {
+	c           class
+	unit, units string // " character", " characters"; "" for a value
+}
+
+func measureOf(c class) measure {
+	switch c {
+	case cString:
+		return measure{c, " character", " characters"}
+	case cList:
+		return measure{c, " item", " items"}
+	case cMap:
+		return measure{c, " entry", " entries"}
+	}
+	return measure{c: c}
+}
+
+// count is the size p with its unit ("1 item", "3 items").
+func (m measure) count(p string) string {
+	if p == "1" {
+		return p + m.unit
+	}
+	return p + m.units
+}
+
+// say puts a relation ("at least", "between 1 and") and its operand in a
+// sentence fit for the class.
+func (m measure) say(rel, operand string) (must, expected string) {
+	e := rel + " " + operand
+	switch m.c {
+	case cString:
+		return "must be " + e + " long", e
+	case cList, cMap:
+		return "must have " + e, e
+	}
+	return "must be " + e, e
+}
+
+// strictly words gt and lt: greater or less than a value, longer or
+// shorter than a length, more or fewer items or entries.
+func (m measure) strictly(tag, param string) (must, expected string) {
+	switch m.c {
+	case cNumber, cOther, cTime, cBool:
 		if tag == "gt" {
 			return "must be greater than " + param, "greater than " + param
 		}
@@ -251,14 +278,14 @@ func sizePhrase(tag, param string, c class, bd bounds) (must, expected string) {
 	if tag == "lt" {
 		rel = "fewer than "
 	}
-	if c == cString {
+	if m.c == cString {
 		verb := "must be longer than "
 		if tag == "lt" {
 			verb = "must be shorter than "
 		}
-		return verb + count(param), rel + count(param)
+		return verb + m.count(param), rel + m.count(param)
 	}
-	return "must have " + rel + count(param), rel + count(param)
+	return "must have " + rel + m.count(param), rel + m.count(param)
 }
 
 // timePhrase words a comparison with now, which gt, gte, lt and lte make

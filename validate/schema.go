@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -20,65 +21,81 @@ func (c *core) schemaOf(n *node, tag string, nullable bool) map[string]any {
 
 func (c *core) schemaVisit(n *node, tag string, nullable bool, visiting map[*node]bool) map[string]any {
 	s := map[string]any{}
-	cl := cOther
+	var cl class
 	switch n.kind {
 	case kPtr:
 		s = c.schemaVisit(n.elem, tag, false, visiting)
-		if nullable {
-			if t, ok := s["type"].(string); ok {
-				s["type"] = []string{t, "null"}
-			}
+		if t, ok := s["type"].(string); ok && nullable {
+			s["type"] = []string{t, "null"}
 		}
 		return s
+	case kStruct:
+		c.objectSchema(s, n, visiting)
+		return s
+	case kSlice, kArray:
+		cl = cList
+		c.listSchema(s, n, tag, visiting)
+	case kMap:
+		cl = cMap
+		c.mapSchema(s, n, tag, visiting)
+	default:
+		var ok bool
+		if cl, ok = scalarSchema(s, n); !ok {
+			return s
+		}
+	}
+	own := splitRules(beforeDive(tag))
+	omitempty := slices.ContainsFunc(own, func(r rule) bool { return r.tag == "omitempty" })
+	applyRules(s, own, cl, omitempty)
+	return s
+}
+
+// scalarSchema describes a string, a boolean, a number or a time and
+// returns its class; ok is false for a value that may be any JSON value
+// (kAny, kRaw, kUnmarshal), which s leaves open.
+func scalarSchema(s map[string]any, n *node) (cl class, ok bool) {
+	switch n.kind {
 	case kString, kText:
 		s["type"] = "string"
-		cl = cString
+		return cString, true
 	case kBool:
 		s["type"] = "boolean"
-		cl = cBool
+		return cBool, true
 	case kInt, kUint:
 		s["type"] = "integer"
-		cl = cNumber
 		if lo, hi, ok := intRange(n.typ); ok {
 			s["minimum"] = lo
 			if hi != "" {
 				s["maximum"] = hi
 			}
 		}
+		return cNumber, true
 	case kFloat:
 		s["type"] = "number"
-		cl = cNumber
+		return cNumber, true
 	case kTime:
 		s["type"] = "string"
 		s["format"] = "date-time"
-		cl = cTime
-	case kStruct:
-		c.objectSchema(s, n, visiting)
-		return s
-	case kSlice, kArray:
-		s["type"] = "array"
-		cl = cList
-		rest, _ := afterDive(tag)
-		en := n.elem
-		s["items"] = c.schemaVisit(en, rest, en.kind == kPtr && !hasRule(beforeDive(rest), "required"), visiting)
-		if n.kind == kArray {
-			s["minItems"], s["maxItems"] = n.typ.Len(), n.typ.Len()
-		}
-	case kMap:
-		cl = cMap
-		c.mapSchema(s, n, tag, visiting)
-	default: // kAny, kRaw, kUnmarshal: any JSON value
-		return s
+		return cTime, true
 	}
-	own := splitRules(beforeDive(tag))
-	omitempty := false
-	for _, r := range own {
-		if r.tag == "omitempty" {
-			omitempty = true
-		}
+	return cOther, false
+}
+
+// listSchema describes a slice or an array: its items, and an array's
+// length.
+func (c *core) listSchema(s map[string]any, n *node, tag string, visiting map[*node]bool) {
+	s["type"] = "array"
+	rest, _ := afterDive(tag)
+	s["items"] = c.elemSchema(n.elem, rest, visiting)
+	if n.kind == kArray {
+		s["minItems"], s["maxItems"] = n.typ.Len(), n.typ.Len()
 	}
-	applyRules(s, own, cl, omitempty)
-	return s
+}
+
+// elemSchema describes an element of a list or a value of a map, whose
+// rules are tag (what follows "dive"): a pointer not required may be null.
+func (c *core) elemSchema(en *node, tag string, visiting map[*node]bool) map[string]any {
+	return c.schemaVisit(en, tag, en.kind == kPtr && !hasRule(beforeDive(tag), "required"), visiting)
 }
 
 // objectSchema describes a struct: its properties, the required ones, and
@@ -127,9 +144,7 @@ func (c *core) mapSchema(s map[string]any, n *node, tag string, visiting map[*no
 		delete(ks, "type")
 		s["propertyNames"] = ks
 	}
-	rest = stripKeys(rest)
-	en := n.elem
-	s["additionalProperties"] = c.schemaVisit(en, rest, en.kind == kPtr && !hasRule(beforeDive(rest), "required"), visiting)
+	s["additionalProperties"] = c.elemSchema(n.elem, stripKeys(rest), visiting)
 }
 
 // intRange is the range of a sized integer type, as JSON numbers; ok is
@@ -162,20 +177,7 @@ func applyRules(s map[string]any, rules []rule, cl class, omitempty bool) {
 	k := map[string]any{}
 	var all []any
 	for _, r := range rules {
-		switch cl {
-		case cString:
-			lengthKeyword(k, r, cl)
-			all = stringKeyword(k, all, r)
-		case cList:
-			lengthKeyword(k, r, cl)
-			if r.tag == "unique" {
-				k["uniqueItems"] = true
-			}
-		case cMap:
-			lengthKeyword(k, r, cl)
-		case cNumber:
-			numberKeyword(k, r)
-		}
+		all = ruleKeyword(k, all, r, cl)
 	}
 	if len(all) == 1 {
 		for kw, v := range all[0].(map[string]any) {
@@ -188,13 +190,38 @@ func applyRules(s map[string]any, rules []rule, cl class, omitempty bool) {
 	if len(all) > 0 {
 		k["allOf"] = all
 	}
-	if len(k) == 0 {
-		return
-	}
-	if omitempty {
+	switch {
+	case len(k) == 0:
+	case omitempty:
 		s["anyOf"] = []any{zeroSchema(cl), k}
-		return
+	default:
+		mergeKeywords(s, k)
 	}
+}
+
+// ruleKeyword adds the keywords rule r sets on a value of class cl to k, or
+// to all those that must hold at once; it returns all.
+func ruleKeyword(k map[string]any, all []any, r rule, cl class) []any {
+	switch cl {
+	case cString:
+		lengthKeyword(k, r, cl)
+		return stringKeyword(k, all, r)
+	case cList:
+		lengthKeyword(k, r, cl)
+		if r.tag == "unique" {
+			k["uniqueItems"] = true
+		}
+	case cMap:
+		lengthKeyword(k, r, cl)
+	case cNumber:
+		numberKeyword(k, r)
+	}
+	return all
+}
+
+// mergeKeywords adds the keywords k to s; of two numeric limits, the
+// stricter stays.
+func mergeKeywords(s, k map[string]any) {
 	for kw, v := range k {
 		if cur, ok := s[kw]; ok && (kw == "minimum" || kw == "maximum") {
 			s[kw] = tighterNumber(cur, v, kw == "minimum")
@@ -313,6 +340,9 @@ func stringKeyword(k map[string]any, all []any, r rule) []any {
 	if pat, ok := stringPatterns[r.tag]; ok {
 		return append(all, map[string]any{"pattern": pat})
 	}
+	if sub, ok := substringSchema(r); ok {
+		return append(all, sub)
+	}
 	switch r.tag {
 	case "eq":
 		k["const"] = p
@@ -336,16 +366,24 @@ func stringKeyword(k map[string]any, all []any, r rule) []any {
 		case time.DateOnly:
 			k["format"] = "date"
 		}
-	case "startswith":
-		all = append(all, map[string]any{"pattern": "^" + regexp.QuoteMeta(p)})
-	case "endswith":
-		all = append(all, map[string]any{"pattern": regexp.QuoteMeta(p) + "$"})
-	case "contains":
-		all = append(all, map[string]any{"pattern": regexp.QuoteMeta(p)})
-	case "excludes":
-		all = append(all, map[string]any{"not": map[string]any{"pattern": regexp.QuoteMeta(p)}})
 	}
 	return all
+}
+
+// substringSchema is the schema of a rule about a substring: startswith,
+// endswith, contains, excludes.
+func substringSchema(r rule) (map[string]any, bool) {
+	switch r.tag {
+	case "startswith":
+		return map[string]any{"pattern": "^" + regexp.QuoteMeta(r.param)}, true
+	case "endswith":
+		return map[string]any{"pattern": regexp.QuoteMeta(r.param) + "$"}, true
+	case "contains":
+		return map[string]any{"pattern": regexp.QuoteMeta(r.param)}, true
+	case "excludes":
+		return map[string]any{"not": map[string]any{"pattern": regexp.QuoteMeta(r.param)}}, true
+	}
+	return nil, false
 }
 
 // tighten sets a length keyword, keeping the stricter of two limits.

@@ -27,45 +27,62 @@ func (d *decoder) skim(v any, n *node) {
 	for n.kind == kPtr && v != nil {
 		n = n.elem
 	}
-	// Any JSON may become an any, a json.RawMessage or a json.Unmarshaler.
-	free := n.kind == kAny || n.kind == kRaw || n.kind == kUnmarshal
-	ok := true
+	if anyJSON.has(n.kind) {
+		return
+	}
+	if !decodesInto(v).has(n.kind) {
+		d.add(errs.Violation{})
+		return
+	}
 	switch x := v.(type) {
-	case nil:
-		ok = free || n.kind == kPtr
-	case string:
-		ok = free || n.kind == kString || n.kind == kTime || n.kind == kText
-	case bool:
-		ok = free || n.kind == kBool
-	case float64, json.Number:
-		ok = free || n.kind == kInt || n.kind == kUint || n.kind == kFloat
 	case []any:
-		ok = free || n.kind == kSlice || n.kind == kArray
-		if !free && ok {
-			for _, e := range x {
-				if d.exhausted() {
-					return
-				}
-				d.skim(e, n.elem)
+		for _, e := range x {
+			if d.exhausted() {
+				return
 			}
+			d.skim(e, n.elem)
 		}
 	case map[string]any:
-		ok = free || n.kind == kStruct || n.kind == kMap
-		if !free && n.kind == kMap {
-			for _, e := range x {
-				if d.exhausted() {
-					return
-				}
-				d.skim(e, n.elem)
-			}
-		}
-		if !free && n.kind == kStruct {
+		if n.kind == kStruct {
 			d.skimObject(x, n)
+			return
+		}
+		for _, e := range x {
+			if d.exhausted() {
+				return
+			}
+			d.skim(e, n.elem)
 		}
 	}
-	if !ok {
-		d.add(errs.Violation{})
+}
+
+// kinds is a set of kinds.
+type kinds uint16
+
+func (s kinds) has(k kind) bool { return s&(1<<k) != 0 }
+
+// anyJSON are the kinds any JSON value may decode into: an any, a
+// json.RawMessage, a json.Unmarshaler.
+const anyJSON kinds = 1<<kAny | 1<<kRaw | 1<<kUnmarshal
+
+// decodesInto returns the kinds, other than anyJSON, that the decoded JSON
+// value v may decode into.
+func decodesInto(v any) kinds {
+	switch v.(type) {
+	case nil:
+		return 1 << kPtr
+	case string:
+		return 1<<kString | 1<<kTime | 1<<kText
+	case bool:
+		return 1 << kBool
+	case float64, json.Number:
+		return 1<<kInt | 1<<kUint | 1<<kFloat
+	case []any:
+		return 1<<kSlice | 1<<kArray
+	case map[string]any:
+		return 1<<kStruct | 1<<kMap
 	}
+	return ^kinds(0) // not a decoded JSON value: nothing to say
 }
 
 func (d *decoder) skimObject(m map[string]any, n *node) {

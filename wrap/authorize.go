@@ -75,7 +75,7 @@ func authorize(ctx context.Context, req *call.Request, cfg *config, rec *record,
 	}
 	r := authz.Request{Method: methodOf(req.Kind), Name: req.Name}
 	if req.Kind == call.Tool && e.Annotated() {
-		r.Annotations = policy.AnnotationsOf(toolInfo(ctx, cfg, req))
+		r.Annotations = toolInfo(ctx, cfg, req).Annotations
 	}
 	if e.Checks() {
 		r.Arguments = rawArguments(req)

@@ -2,12 +2,11 @@ package wrap
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"net/http"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/credential"
 	"github.com/mcpwrap/mcpwrap/internal/loopguard"
 )
 
@@ -94,22 +93,15 @@ func defaultCaller(_ context.Context, session string, header http.Header) string
 	auth := header.Get("Authorization")
 	switch {
 	case auth != "" && session != "":
-		return "session:" + session + " credential:" + credentialHash(auth)
+		return "session:" + session + " credential:" + credential.Hash(auth)
 	case auth != "":
-		return "credential:" + credentialHash(auth)
+		return "credential:" + credential.Hash(auth)
 	case session != "":
 		return "session:" + session
 	case header == nil:
 		return "connection"
 	}
 	return ""
-}
-
-// credentialHash is the first 16 bytes of the credential's SHA-256, in
-// hex: wrap/limit's credential key.
-func credentialHash(cred string) string {
-	sum := sha256.Sum256([]byte(cred))
-	return hex.EncodeToString(sum[:16])
 }
 
 // WithLoopGuard turns on the repeated-failure guard. It is off by default:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"regexp"
 	"runtime/debug"
 	"strconv"
@@ -65,13 +64,13 @@ func settle(err error, req *call.Request, cfg *config, o *outcome) {
 				"<%T.Error() panicked> the handler's error could not be read: %v", err, r)}, "")
 		}
 	}()
-	if isNil(err) {
+	if errbase.IsNil(err) {
 		o.err = errs.Wrap(errs.Internal, &brokenError{msg: fmt.Sprintf("<nil %T> the handler returned a nil pointer as its error", err)}, "")
 		return
 	}
 	_ = err.Error() // a panicking Error method is caught here, not in the log line
 	if pe, code, class, ok := call.ProtocolOf(err); ok {
-		if isNil(pe) {
+		if errbase.IsNil(pe) {
 			o.err = errs.Wrap(errs.Internal, &brokenError{msg: fmt.Sprintf("<nil %T> the handler returned a nil pointer as its protocol error", pe)}, "")
 			return
 		}
@@ -188,15 +187,3 @@ func ownWords(err error, e *errs.Error, req *call.Request, cfg *config) *errs.Er
 type brokenError struct{ msg string }
 
 func (b *brokenError) Error() string { return b.msg }
-
-// isNil reports whether err holds a nil pointer (or map, slice, func,
-// channel): a typed nil, which is a non-nil error whose methods usually
-// panic.
-func isNil(err error) bool {
-	v := reflect.ValueOf(err)
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
-		return v.IsNil()
-	}
-	return false
-}

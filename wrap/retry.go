@@ -62,16 +62,13 @@ type retryPolicy struct {
 
 func (p RetryPolicy) evaluate() retryPolicy {
 	rp := retryPolicy{
-		maxRetries: p.MaxRetries, maxRetryAfter: p.MaxRetryAfter,
+		maxRetries: backoff.Retries(p.MaxRetries), maxRetryAfter: p.MaxRetryAfter,
 		budgetTokens: p.BudgetTokens, budgetRatio: p.BudgetRatio, sleep: p.sleep,
 		idempotent: p.Idempotent,
 		backoff:    backoff.Exponential{Initial: p.Initial, Max: p.Max, Jitter: backoff.Full},
 	}
-	if rp.maxRetries == 0 {
-		rp.maxRetries = 2
-	}
 	if rp.backoff.Initial <= 0 {
-		rp.backoff.Initial = 200 * time.Millisecond
+		rp.backoff.Initial = backoff.DefaultInitial
 	}
 	if rp.backoff.Max <= 0 {
 		rp.backoff.Max = 2 * time.Second

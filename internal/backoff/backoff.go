@@ -8,6 +8,26 @@ import (
 	"time"
 )
 
+// The defaults of a retry policy's public fields, where wrap's RetryPolicy
+// and outbound's RetryLimits agree: at most DefaultRetries retries, the
+// first after about DefaultInitial.
+const (
+	DefaultRetries = 2
+	DefaultInitial = 200 * time.Millisecond
+)
+
+// Retries reads a retry count as the public fields spell it: 0 means
+// DefaultRetries, a negative number none.
+func Retries(n int) int {
+	switch {
+	case n < 0:
+		return 0
+	case n == 0:
+		return DefaultRetries
+	}
+	return n
+}
+
 // Jitter says how a computed wait d is spread.
 type Jitter uint8
 

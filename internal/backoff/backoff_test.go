@@ -55,3 +55,11 @@ func TestRetryAfterWins(t *testing.T) {
 		t.Fatalf("Wait without Retry-After = %v, want 1s", d)
 	}
 }
+
+func TestRetries(t *testing.T) {
+	for n, want := range map[int]int{-1: 0, 0: backoff.DefaultRetries, 1: 1, 5: 5} {
+		if got := backoff.Retries(n); got != want {
+			t.Errorf("Retries(%d) = %d, want %d", n, got, want)
+		}
+	}
+}

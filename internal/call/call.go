@@ -88,15 +88,11 @@ type Request struct {
 
 // Info is what the chain may know of a tool beyond its name.
 type Info struct {
-	// Known says the adapter found the tool's definition; the other fields
-	// are meaningful only then.
-	Known bool
-	// ReadOnly and Idempotent are the tool's annotations (readOnlyHint,
-	// idempotentHint): a tool with either is safe to call again.
-	ReadOnly, Idempotent bool
-	// Destructive and OpenWorld are the destructiveHint and openWorldHint
-	// annotations, with MCP's defaults (true) when the tool says nothing.
-	Destructive, OpenWorld bool
+	// Annotations are the tool's hints, as a policy reads them too; its
+	// Known says the adapter found the tool's definition, and the other
+	// fields of Info are meaningful only then. A tool that is ReadOnly or
+	// Idempotent is safe to call again.
+	authz.Annotations
 	// Paging names a parameter of the tool's input schema that bounds an
 	// answer (limit, page, cursor, offset, max…), "" when it has none:
 	// what a model can ask for less with.

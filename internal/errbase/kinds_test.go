@@ -9,10 +9,9 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/errbase"
 )
 
-// TestErrsClassifiesEveryKind: errs, which does not import errbase,
-// recognises each kind by its name, as a bare sentinel, as a mark, and as
-// a mark under another mark. It fails when a kind's name changes on one
-// side only.
+// TestErrsClassifiesEveryKind: errs recognises each kind, as a bare
+// sentinel, as a mark, and as a mark under another mark. It fails when a
+// kind is added here and not classified there.
 func TestErrsClassifiesEveryKind(t *testing.T) {
 	for _, tc := range []struct {
 		kind error

@@ -212,7 +212,7 @@ func Probe(err error, extra ...any) []string {
 	for _, t := range append(targets(), extra...) {
 		name := reflect.TypeOf(t).Elem().String()
 		try("errors.As("+name+")", func() string {
-			if errors.As(err, t) && nilHeld(reflect.ValueOf(t).Elem()) {
+			if errors.As(err, t) && errbase.NilValue(reflect.ValueOf(t).Elem()) {
 				return "matched a nil pointer"
 			}
 			return ""
@@ -230,7 +230,7 @@ func walk(err error, depth int) string {
 	if depth > 64 {
 		return ""
 	}
-	if depth > 0 && nilHeld(reflect.ValueOf(&err).Elem()) {
+	if depth > 0 && errbase.IsNil(err) {
 		return fmt.Sprintf("unwrapped to a nil %T at depth %d", err, depth)
 	}
 	_ = err.Error()
@@ -250,19 +250,4 @@ func walk(err error, depth int) string {
 		}
 	}
 	return ""
-}
-
-// nilHeld reports whether v (a value or an interface) holds a nil pointer.
-func nilHeld(v reflect.Value) bool {
-	if v.Kind() == reflect.Interface {
-		if v.IsNil() {
-			return false
-		}
-		v = v.Elem()
-	}
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
-		return v.IsNil()
-	}
-	return false
 }

@@ -138,15 +138,7 @@ func shownMessage(call Call) string {
 // and says how many more there are.
 func modelMessage(e *errs.Error, viols []errs.Violation, call Call, shown, omitted int) string {
 	var b strings.Builder
-	tool := call.Tool
-	switch {
-	case call.Subject != "":
-		tool = clipJSON(call.Subject, maxNameBytes+16)
-	case tool == "":
-		tool = "the tool"
-	default:
-		tool = "tool " + strconv.Quote(tool)
-	}
+	tool := toolPhrase(call)
 	code := e.Code()
 	switch code {
 	case errs.Internal:
@@ -162,6 +154,32 @@ func modelMessage(e *errs.Error, viols []errs.Violation, call Call, shown, omitt
 	case errs.InvalidArgument:
 		b.WriteString("invalid arguments for " + tool + ": ")
 	}
+	msg := clipJSON(ownMessage(e, viols, shown, omitted), maxMessageBytes)
+	ra := e.RetryAfter()
+	if ra > 0 || code == errs.Unavailable || call.Attempts > 1 ||
+		call.SideEffects != SideEffectsUnknown {
+		msg = openEnd(msg) // clauses follow: one sentence, not "done.; retry"
+	}
+	b.WriteString(msg)
+	writeRetryClauses(&b, ra, code, call.Attempts)
+	writeSideEffects(&b, call, tool, code)
+	return b.String()
+}
+
+// toolPhrase names the tool (or the call's subject) in a sentence.
+func toolPhrase(call Call) string {
+	switch {
+	case call.Subject != "":
+		return clipJSON(call.Subject, maxNameBytes+16)
+	case call.Tool == "":
+		return "the tool"
+	}
+	return "tool " + strconv.Quote(call.Tool)
+}
+
+// ownMessage is the error's message, else its shown violations' messages
+// (saying how many more there are), else its code's default sentence.
+func ownMessage(e *errs.Error, viols []errs.Violation, shown, omitted int) string {
 	msg := e.Message()
 	if msg == "" && len(viols) > 0 {
 		parts := make([]string, 0, shown+1)
@@ -174,24 +192,28 @@ func modelMessage(e *errs.Error, viols []errs.Violation, call Call, shown, omitt
 		msg = strings.Join(parts, "; ")
 	}
 	if msg == "" {
-		msg = defaultMessage(code)
+		msg = defaultMessage(e.Code())
 	}
-	msg = clipJSON(msg, maxMessageBytes)
-	ra := e.RetryAfter()
-	if ra > 0 || code == errs.Unavailable || call.Attempts > 1 ||
-		call.SideEffects != SideEffectsUnknown {
-		msg = openEnd(msg) // clauses follow: one sentence, not "done.; retry"
-	}
-	b.WriteString(msg)
+	return msg
+}
+
+// writeRetryClauses says when a retry may help and how many attempts were
+// made.
+func writeRetryClauses(b *strings.Builder, ra time.Duration, code errs.Code, attempts int) {
 	switch {
 	case ra > 0:
 		b.WriteString("; retry after " + ra.Round(time.Millisecond).String())
 	case code == errs.Unavailable:
 		b.WriteString("; retrying later may help")
 	}
-	if call.Attempts > 1 {
-		b.WriteString(" (after " + strconv.Itoa(call.Attempts) + " attempts)")
+	if attempts > 1 {
+		b.WriteString(" (after " + strconv.Itoa(attempts) + " attempts)")
 	}
+}
+
+// writeSideEffects says what the failed call may have done, and gives the
+// call id where the operator's log line holds what the model did not get.
+func writeSideEffects(b *strings.Builder, call Call, tool string, code errs.Code) {
 	switch call.SideEffects {
 	case SideEffectsNone:
 		b.WriteString("; the request did not reach the upstream, so nothing was done")
@@ -201,13 +223,12 @@ func modelMessage(e *errs.Error, viols []errs.Violation, call Call, shown, omitt
 	case SideEffectsHappened:
 		b.WriteString("; its side effects happened: do not call it again to get the result, that would do it again; " +
 			"use a tool that reads what it did instead")
-		writeCallID(&b, call.ID)
+		writeCallID(b, call.ID)
 	default:
 		if code == errs.ResultTooLarge { // a success the model did not get: the operator's line has it
-			writeCallID(&b, call.ID)
+			writeCallID(b, call.ID)
 		}
 	}
-	return b.String()
 }
 
 // openEnd drops the full stop that ends s, so that clauses can follow it
@@ -288,13 +309,14 @@ func jsonLen(s string) int {
 
 // runeJSONLen is the encoded length of one decoded rune of size bytes.
 func runeJSONLen(r rune, size int) int {
-	switch {
-	case r == utf8.RuneError && size == 1:
-		return 6 // \ufffd
-	case r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '\t' || r == '\b' || r == '\f':
-		return 2
-	case r < 0x20 || r == '<' || r == '>' || r == '&' || r == '\u2028' || r == '\u2029':
-		return 6
+	switch r {
+	case '"', '\\', '\n', '\r', '\t', '\b', '\f':
+		return 2 // \n
+	case '<', '>', '&', '\u2028', '\u2029':
+		return 6 // \u003c
+	}
+	if r < 0x20 || r == utf8.RuneError && size == 1 {
+		return 6 // \u001f, \ufffd
 	}
 	return size
 }

@@ -1,6 +1,7 @@
 // Package jsonrpcid reads JSON-RPC request ids into one canonical JSON text,
 // so two ids are the same id exactly when their texts are equal: wrap/outbound
-// matches responses to requests with it, and so does cmd/mcpwrap's audit.
+// matches responses to requests with it, and so do cmd/mcpwrap's audit and
+// wrap/mcpgo's stdio drain (which reads numbers as mcp-go does, ParseAsFloat).
 package jsonrpcid
 
 import (
@@ -14,7 +15,16 @@ import (
 // id's canonical JSON text: a string re-encoded (so "\u0031" is "1"), an
 // integer in decimal (1, 1.0 and 1e0 are the same id, 1), any other number
 // as sent. 1 and "1" stay different ids. null and anything else report false.
-func Parse(raw []byte) (string, bool) {
+func Parse(raw []byte) (string, bool) { return parse(raw, exact) }
+
+// ParseAsFloat is Parse for a peer that decodes every number into a float64
+// and writes its answers' ids anew from it (mcp-go): two numbers are one id
+// when their float64 values are equal (1.50 and 1.5, 2^53 and 2^53+1, which
+// Parse keeps apart), and a number's text is its float64's shortest form.
+func ParseAsFloat(raw []byte) (string, bool) { return parse(raw, float) }
+
+// parse reads a string id itself and hands a number's text to number.
+func parse(raw []byte, number func([]byte) (string, bool)) (string, bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return "", false
@@ -29,6 +39,11 @@ func Parse(raw []byte) (string, bool) {
 	if raw[0] != '-' && (raw[0] < '0' || raw[0] > '9') {
 		return "", false
 	}
+	return number(raw)
+}
+
+// exact is Parse's reading of a number.
+func exact(raw []byte) (string, bool) {
 	if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
 		return strconv.FormatInt(n, 10), true
 	}
@@ -40,6 +55,15 @@ func Parse(raw []byte) (string, bool) {
 		return strconv.FormatInt(int64(f), 10), true
 	}
 	return string(raw), true
+}
+
+// float is ParseAsFloat's reading of a number.
+func float(raw []byte) (string, bool) {
+	var f float64
+	if json.Unmarshal(raw, &f) != nil {
+		return "", false
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64), true
 }
 
 // Canonical returns the canonical text of an id given as JSON text, or the

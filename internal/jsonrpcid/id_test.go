@@ -38,3 +38,24 @@ func TestParse(t *testing.T) {
 		t.Errorf("String(x) = %s", jsonrpcid.String("x"))
 	}
 }
+
+// TestParseAsFloatMatchesMCPGo: an id mcp-go writes anew from its float64
+// is the id of the request it answers; other ids stay apart.
+func TestParseAsFloatMatchesMCPGo(t *testing.T) {
+	same := [][2]string{{`1`, `1`}, {`1.0`, `1`}, {`1.50`, `1.5`}, {`9007199254740993`, `9007199254740992`}, {`"a"`, `"\u0061"`}}
+	apart := [][2]string{{`"1"`, `1`}, {`2`, `1`}}
+	for want, pairs := range map[bool][][2]string{true: same, false: apart} {
+		for _, p := range pairs {
+			a, okA := jsonrpcid.ParseAsFloat([]byte(p[0]))
+			b, okB := jsonrpcid.ParseAsFloat([]byte(p[1]))
+			if !okA || !okB || (a == b) != want {
+				t.Errorf("ParseAsFloat(%s) = %s, %v; ParseAsFloat(%s) = %s, %v; want the same id: %v", p[0], a, okA, p[1], b, okB, want)
+			}
+		}
+	}
+	for _, raw := range []string{`null`, `true`, `{}`, ``, `1e999`, `-x`} {
+		if got, ok := jsonrpcid.ParseAsFloat([]byte(raw)); ok {
+			t.Errorf("ParseAsFloat(%s) = %s, true; want false", raw, got)
+		}
+	}
+}

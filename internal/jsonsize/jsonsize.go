@@ -69,41 +69,52 @@ func valueSize(v any, depth int) (int, error) {
 	case bool:
 		return 5, nil
 	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, errNotFinite
-		}
-		return 24, nil
+		return finiteSize(x, 24)
 	case float32:
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return 0, errNotFinite
-		}
-		return 16, nil
+		return finiteSize(float64(x), 16)
 	case int, int64, int32, uint, uint64, uint32:
 		return 20, nil
 	case json.Number:
 		return len(x), nil
 	case map[string]any:
-		n := 2
-		for k, e := range x {
-			m, err := valueSize(e, depth+1)
-			if err != nil {
-				return 0, err
-			}
-			n += stringSize(k) + 2 + m
-		}
-		return n, nil
+		return objectSize(x, depth)
 	case []any:
-		n := 2
-		for _, e := range x {
-			m, err := valueSize(e, depth+1)
-			if err != nil {
-				return 0, err
-			}
-			n += m + 1
-		}
-		return n, nil
+		return arraySize(x, depth)
 	}
 	return encodedSize(v)
+}
+
+// finiteSize is size, the most a float's encoding takes, or errNotFinite
+// for a value encoding/json rejects.
+func finiteSize(f float64, size int) (int, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, errNotFinite
+	}
+	return size, nil
+}
+
+func objectSize(x map[string]any, depth int) (int, error) {
+	n := 2 // {}
+	for k, e := range x {
+		m, err := valueSize(e, depth+1)
+		if err != nil {
+			return 0, err
+		}
+		n += stringSize(k) + 2 + m // "k":v,
+	}
+	return n, nil
+}
+
+func arraySize(x []any, depth int) (int, error) {
+	n := 2 // []
+	for _, e := range x {
+		m, err := valueSize(e, depth+1)
+		if err != nil {
+			return 0, err
+		}
+		n += m + 1 // v,
+	}
+	return n, nil
 }
 
 func encodedSize(v any) (int, error) {

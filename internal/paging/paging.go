@@ -58,19 +58,32 @@ func parameter(name string) bool {
 	}
 	start := 0
 	for i := 0; i <= len(name); i++ {
-		split := i == len(name) || name[i] == '_' || name[i] == '-' || name[i] == '.' || name[i] == ' ' ||
-			(i > 0 && 'A' <= name[i] && name[i] <= 'Z' && 'a' <= name[i-1] && name[i-1] <= 'z')
-		if !split {
+		if !wordEnds(name, i) {
 			continue
 		}
 		switch strings.ToLower(name[start:i]) {
 		case "limit", "page", "cursor", "offset", "max", "per", "skip", "take":
 			return true
 		}
-		start = i
-		if i < len(name) && !('A' <= name[i] && name[i] <= 'Z') {
-			start = i + 1
+		start = i // an upper-case letter begins the next word
+		if i < len(name) && !isUpper(name[i]) {
+			start = i + 1 // a separator belongs to no word
 		}
 	}
 	return false
 }
+
+// wordEnds reports whether a word of name ends before name[i]: at the end,
+// at a separator ('_', '-', '.', ' ') or where camelCase turns upper-case.
+func wordEnds(name string, i int) bool {
+	if i == len(name) {
+		return true
+	}
+	switch name[i] {
+	case '_', '-', '.', ' ':
+		return true
+	}
+	return i > 0 && isUpper(name[i]) && 'a' <= name[i-1] && name[i-1] <= 'z'
+}
+
+func isUpper(b byte) bool { return 'A' <= b && b <= 'Z' }

@@ -20,7 +20,6 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 )
@@ -179,6 +178,15 @@ func (e *Engine) Declare(tool string, scopes []string) {
 // Required returns the scopes a request of method for name needs, and
 // whether the policy declares it at all (a public name needs none).
 func (e *Engine) Required(method, name string) ([]string, bool) {
+	if s, ok := e.scopesOf(method, name); ok {
+		return s, true
+	}
+	return nil, e.isPublic(name)
+}
+
+// scopesOf returns the scopes the policy declares for method's name, and
+// whether it declares any (a public resource template declares none).
+func (e *Engine) scopesOf(method, name string) ([]string, bool) {
 	switch method {
 	case ToolsCall:
 		if m := e.declared.Load(); m != nil {
@@ -186,38 +194,47 @@ func (e *Engine) Required(method, name string) ([]string, bool) {
 				return d, true
 			}
 		}
-		if s, ok := e.tools[name]; ok {
-			return s, true
-		}
+		s, ok := e.tools[name]
+		return s, ok
 	case PromptsGet:
-		if s, ok := e.prompts[name]; ok {
-			return s, true
-		}
+		s, ok := e.prompts[name]
+		return s, ok
 	case ResourcesRead:
-		if s, ok := e.resources[name]; ok {
-			return s, true
-		}
-		if s, ok := templateScopes(e.templates, name); ok {
-			return s, true
-		}
-		for _, p := range e.prefixes {
-			if strings.HasPrefix(name, p.p) {
-				return p.scopes, true
-			}
-		}
-		if _, ok := templateScopes(e.pubTmpl, name); ok {
-			return nil, true
+		return e.resourceScopes(name)
+	}
+	return nil, false
+}
+
+// resourceScopes is scopesOf for a resource URI: its own scopes, a
+// template's, a prefix's, or none for a public template.
+func (e *Engine) resourceScopes(uri string) ([]string, bool) {
+	if s, ok := e.resources[uri]; ok {
+		return s, true
+	}
+	if s, ok := templateScopes(e.templates, uri); ok {
+		return s, true
+	}
+	for _, p := range e.prefixes {
+		if strings.HasPrefix(uri, p.p) {
+			return p.scopes, true
 		}
 	}
+	_, ok := templateScopes(e.pubTmpl, uri)
+	return nil, ok
+}
+
+// isPublic reports whether the policy makes name public, by itself or by a
+// prefix.
+func (e *Engine) isPublic(name string) bool {
 	if e.public[name] {
-		return nil, true
+		return true
 	}
 	for _, p := range e.pubPrefix {
 		if strings.HasPrefix(name, p) {
-			return nil, true
+			return true
 		}
 	}
-	return nil, false
+	return false
 }
 
 func union(a, b []string) []string {
@@ -249,39 +266,22 @@ func (e *Engine) Granted(c authz.Caller) []string {
 func (e *Engine) Decide(ctx context.Context, c authz.Caller, r authz.Request) (d Decision) {
 	required, declared := e.Required(r.Method, r.Name)
 	d.Required = required
-	if !declared {
+	switch {
+	case !declared:
 		d.Verdict, d.Reason = Hidden, ReasonUndeclared
 		return d
-	}
-	if e.p.ReadOnly && r.Method == ToolsCall && !(r.Annotations.Known && r.Annotations.ReadOnly) {
+	case e.p.ReadOnly && r.Method == ToolsCall && !(r.Annotations.Known && r.Annotations.ReadOnly):
 		d.Verdict, d.Reason = Hidden, ReasonReadOnly
 		return d
 	}
 	granted := authz.Caller{Scopes: e.Granted(c)}
 	if d.Missing = granted.Missing(required); len(d.Missing) > 0 {
-		d.Reason = ReasonScope
-		if !e.p.StepUp {
-			d.Verdict = Hidden
-			return d
-		}
-		if !r.Listing {
-			d.Verdict = Denied
-			d.Err = errs.New(errs.PermissionDenied, missingMessage(r, d.Missing, c.Local))
-		}
+		e.refuseScope(&d, r, c.Local)
 		return d
 	}
 	if e.p.Check != nil {
 		if err := e.check(ctx, c, r); err != nil {
-			d.Reason = ReasonCheck
-			if err == errCheckPanic {
-				d.Verdict, d.Reason = Hidden, ReasonCheckPanic
-				return d
-			}
-			if r.Listing {
-				d.Verdict = Hidden
-				return d
-			}
-			d.Verdict, d.Err = Denied, checkError(err)
+			refuseCheck(&d, r, err)
 			return d
 		}
 	}
@@ -289,6 +289,34 @@ func (e *Engine) Decide(ctx context.Context, c authz.Caller, r authz.Request) (d
 		d.Confirm = e.confirm[r.Name] || e.p.Confirm.Destructive && destructive(r.Annotations)
 	}
 	return d
+}
+
+// refuseScope decides a request whose caller lacks d.Missing: hidden, or
+// with step-up a call denied with the scopes to ask for (a list entry
+// stays, so that the caller learns the name).
+func (e *Engine) refuseScope(d *Decision, r authz.Request, local bool) {
+	d.Reason = ReasonScope
+	switch {
+	case !e.p.StepUp:
+		d.Verdict = Hidden
+	case !r.Listing:
+		d.Verdict = Denied
+		d.Err = errs.New(errs.PermissionDenied, missingMessage(r, d.Missing, local))
+	}
+}
+
+// refuseCheck decides a request the policy's Check refused with err: a
+// list entry is hidden, a call denied with Check's error; a Check that
+// panicked hides either.
+func refuseCheck(d *Decision, r authz.Request, err error) {
+	switch {
+	case err == errCheckPanic:
+		d.Verdict, d.Reason = Hidden, ReasonCheckPanic
+	case r.Listing:
+		d.Verdict, d.Reason = Hidden, ReasonCheck
+	default:
+		d.Verdict, d.Reason, d.Err = Denied, ReasonCheck, checkError(err)
+	}
 }
 
 // destructive reads MCP's defaults: destructiveHint is true unless said
@@ -444,13 +472,6 @@ func auditGranted(granted, required []string) []string {
 		}
 	}
 	return append(out, "…+"+strconv.Itoa(len(granted)-len(out))+" more")
-}
-
-// AnnotationsOf are a tool's hints, as the chain knows them, as a policy
-// reads them.
-func AnnotationsOf(i call.Info) authz.Annotations {
-	return authz.Annotations{Known: i.Known, ReadOnly: i.ReadOnly, Destructive: i.Destructive,
-		Idempotent: i.Idempotent, OpenWorld: i.OpenWorld}
 }
 
 // Annotated reports whether decisions read a tool's annotations (read-only

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 )
 
 // CapString cuts s to at most n bytes on a rune boundary and says how long
@@ -135,8 +137,8 @@ func ErrorText(err error) (s string) {
 	if err == nil {
 		return ""
 	}
-	if v := reflect.ValueOf(err); isNilPointer(v) {
-		return "<nil " + v.Type().String() + ">"
+	if errbase.IsNil(err) {
+		return "<nil " + reflect.TypeOf(err).String() + ">"
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -144,12 +146,4 @@ func ErrorText(err error) (s string) {
 		}
 	}()
 	return err.Error()
-}
-
-func isNilPointer(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
-		return v.IsNil()
-	}
-	return false
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 	"github.com/mcpwrap/mcpwrap/internal/jsonsize"
 )
 
@@ -89,7 +90,7 @@ func MapText[C any, K Kind[C]](k K, contents []C, f func(string) string) []C {
 func Measure[C any, K Kind[C]](k K, contents []C, structured any, other bool, encode func() ([]byte, error)) (int, error) {
 	size, known := 0, true
 	for i, c := range contents {
-		if v := reflect.ValueOf(c); !v.IsValid() || v.Kind() == reflect.Pointer && v.IsNil() {
+		if v := reflect.ValueOf(c); !v.IsValid() || errbase.NilValue(v) {
 			// The SDK sends null, which no client reads as a content.
 			return 0, errors.New("content " + strconv.Itoa(i) + " is nil")
 		}

@@ -113,6 +113,10 @@ type Request struct {
 type Annotations struct {
 	// Known says the tool's definition was found; the rest mean nothing
 	// otherwise.
-	Known                                        bool
+	Known bool
+	// ReadOnly, Destructive, Idempotent and OpenWorld are the readOnlyHint,
+	// destructiveHint, idempotentHint and openWorldHint annotations, with
+	// MCP's defaults (Destructive and OpenWorld true) when the tool says
+	// nothing.
 	ReadOnly, Destructive, Idempotent, OpenWorld bool
 }

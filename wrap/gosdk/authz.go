@@ -120,7 +120,7 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, hints *c
 		cp := *r
 		hints.private(ctx, o, "tools/list", &cp.Cacheable)
 		cp.Tools = visibleOnly(r.Tools, func(t *mcp.Tool) bool {
-			return visible(policy.ToolsCall, t.Name, policy.AnnotationsOf(infoOf(t)))
+			return visible(policy.ToolsCall, t.Name, infoOf(t).Annotations)
 		})
 		return &cp
 	case *mcp.ListPromptsResult:

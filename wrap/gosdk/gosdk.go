@@ -3,7 +3,6 @@ package gosdk
 import (
 	"context"
 	"errors"
-	"reflect"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -12,6 +11,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/policy"
@@ -255,7 +255,7 @@ func toolError(err error) (out error) {
 			out = err
 		}
 	}()
-	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
+	if errbase.IsNil(err) {
 		return err
 	}
 	if w, ok := err.(*jsonrpc.Error); ok {

@@ -3,12 +3,14 @@ package gosdk
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk/internal/content"
 )
@@ -51,24 +53,11 @@ func handleMethod(ctx context.Context, r *call.Request) (call.Result, error) {
 	if err != nil && !nilResourceError(err) {
 		return nil, toolError(err)
 	}
-	if isNil(res) {
+	if res == nil || errbase.NilValue(reflect.ValueOf(res)) {
+		// A prompt handler's (nil, nil), which go-sdk would send as null.
 		return nil, nil
 	}
 	return content.Method{R: res}, nil
-}
-
-// isNil reports whether a result is missing: nil, or a typed nil pointer
-// (a prompt handler's (nil, nil), which go-sdk would send as null).
-func isNil(res mcp.Result) bool {
-	switch v := res.(type) {
-	case nil:
-		return true
-	case *mcp.GetPromptResult:
-		return v == nil
-	case *mcp.ReadResourceResult:
-		return v == nil
-	}
-	return false
 }
 
 // requestAnswer turns the chain's answer to a resources/read or prompts/get

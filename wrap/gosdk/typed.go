@@ -122,8 +122,8 @@ func tool(s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.ToolHandler, bound 
 }
 
 func infoOf(t *mcp.Tool) call.Info {
-	info := call.Info{Known: true, Paging: paging.Param(t.InputSchema), Output: t.OutputSchema != nil}
-	info.Destructive, info.OpenWorld = true, true // MCP's defaults
+	info := call.Info{Paging: paging.Param(t.InputSchema), Output: t.OutputSchema != nil}
+	info.Known, info.Destructive, info.OpenWorld = true, true, true // MCP's defaults
 	if a := t.Annotations; a != nil {
 		info.ReadOnly, info.Idempotent = a.ReadOnlyHint, a.IdempotentHint
 		if a.DestructiveHint != nil {

@@ -2,10 +2,10 @@ package limit
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"net"
 	"net/http"
+
+	"github.com/mcpwrap/mcpwrap/internal/credential"
 )
 
 // Key says whose calls share a bucket. Scope names the kind of key and
@@ -56,20 +56,12 @@ func DefaultKey(ctx context.Context, c Call) Key {
 		return Key{Scope: scopeSession, ID: c.Session}
 	}
 	if auth := c.Header.Get("Authorization"); auth != "" {
-		return Key{Scope: scopeCredential, ID: credentialHash(auth)}
+		return Key{Scope: scopeCredential, ID: credential.Hash(auth)}
 	}
 	if addr, ok := ctx.Value(addrKey{}).(string); ok && addr != "" {
 		return Key{Scope: scopeAddress, ID: addr}
 	}
 	return Key{Scope: scopeShared}
-}
-
-// credentialHash is a stable, one-way name for a credential: the first 16
-// bytes of its SHA-256, in hex. Replicas agree on it without sharing a
-// secret.
-func credentialHash(cred string) string {
-	sum := sha256.Sum256([]byte(cred))
-	return hex.EncodeToString(sum[:16])
 }
 
 type addrKey struct{}

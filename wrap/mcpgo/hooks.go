@@ -162,7 +162,7 @@ func answered(ctx context.Context, o *obs.Observer, e *policy.Engine, id any, re
 	if e != nil && notFound && req != nil {
 		if info := (lookup{}).Tool(ctx, r.Name); info.Known {
 			c := identify(ctx, nil)
-			rep.Authz = e.Audit(e.Decide(ctx, c, authz.Request{Method: policy.ToolsCall, Name: r.Name, Annotations: policy.AnnotationsOf(info)}), c)
+			rep.Authz = e.Audit(e.Decide(ctx, c, authz.Request{Method: policy.ToolsCall, Name: r.Name, Annotations: info.Annotations}), c)
 		}
 	}
 	o.AnsweredUnseen(ctx, u, &r, rep, notFound)

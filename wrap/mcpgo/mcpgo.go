@@ -3,7 +3,6 @@ package mcpgo
 import (
 	"context"
 	"errors"
-	"reflect"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -12,6 +11,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/paging"
@@ -162,7 +162,7 @@ func toolError(ctx context.Context, err error, req mcp.CallToolRequest) (out err
 			out = err
 		}
 	}()
-	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
+	if errbase.IsNil(err) {
 		return err
 	}
 	if isURLElicitation(err) {
@@ -243,9 +243,7 @@ func (lookup) Tool(ctx context.Context, name string) call.Info {
 }
 
 func infoOf(t mcp.Tool) call.Info {
-	h := toolAnnotations(t)
-	info := call.Info{Known: true, ReadOnly: h.ReadOnly, Idempotent: h.Idempotent, Destructive: h.Destructive, OpenWorld: h.OpenWorld,
-		Output: t.RawOutputSchema != nil || t.OutputSchema.Type != ""}
+	info := call.Info{Annotations: toolAnnotations(t), Output: t.RawOutputSchema != nil || t.OutputSchema.Type != ""}
 	if t.RawInputSchema != nil {
 		info.Paging = paging.Param(t.RawInputSchema)
 	} else if len(t.InputSchema.Properties) > 0 {

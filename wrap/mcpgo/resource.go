@@ -3,7 +3,6 @@ package mcpgo
 import (
 	"context"
 	"errors"
-	"reflect"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -11,6 +10,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errbase"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/mcpgoerr"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
@@ -140,7 +140,7 @@ func markError(err error) (out error) {
 			out = err
 		}
 	}()
-	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
+	if errbase.IsNil(err) {
 		return err
 	}
 	return mcpgoerr.Mark(err)

@@ -5,13 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/jsonrpcid"
 )
 
 // stdioDrainTimeout bounds how long ServeStdio, once the client has closed
@@ -73,7 +73,7 @@ func (d *drain) began(ctx context.Context, id any) {
 	if err != nil {
 		return
 	}
-	k, ok := idKey(raw)
+	k, ok := jsonrpcid.ParseAsFloat(raw)
 	done := ctx.Done()
 	if !ok || done == nil {
 		return
@@ -199,7 +199,7 @@ func (d *drain) request(line []byte) {
 	}
 	switch *m.Method {
 	case string(mcp.MethodToolsCall):
-		if k, ok := idKey(m.ID); ok {
+		if k, ok := jsonrpcid.ParseAsFloat(m.ID); ok {
 			d.reads[k] = &stdioRead{at: at}
 		}
 	case string(mcp.MethodSubscriptionsListen):
@@ -209,13 +209,13 @@ func (d *drain) request(line []byte) {
 			RequestID json.RawMessage `json:"requestId"`
 		}
 		if json.Unmarshal(m.Params, &c) == nil {
-			if k, ok := idKey(c.RequestID); ok {
+			if k, ok := jsonrpcid.ParseAsFloat(c.RequestID); ok {
 				d.answered(k)
 			}
 		}
 		return
 	}
-	if k, ok := idKey(m.ID); ok {
+	if k, ok := jsonrpcid.ParseAsFloat(m.ID); ok {
 		d.pending[k] = struct{}{}
 	}
 }
@@ -279,25 +279,8 @@ func answerKey(msg []byte) (string, bool) {
 			}
 		}
 		if answer && id != nil {
-			return idKey(id)
+			return jsonrpcid.ParseAsFloat(id)
 		}
-	}
-	return "", false
-}
-
-// idKey returns the key of a JSON-RPC id: a string, or a number as mcp-go
-// reads it (1 and 1.0 are one id), so that the id of an answer, which
-// mcp-go writes anew, matches its request's.
-func idKey(raw json.RawMessage) (string, bool) {
-	var v any
-	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
-		return "", false
-	}
-	switch v := v.(type) {
-	case string:
-		return "s" + v, true
-	case float64:
-		return "n" + strconv.FormatFloat(v, 'g', -1, 64), true
 	}
 	return "", false
 }

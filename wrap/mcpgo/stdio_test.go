@@ -22,9 +22,9 @@ func TestAnswerKey(t *testing.T) {
 		name, msg, key string
 		ok             bool
 	}{
-		{"result", `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`, "n7", true},
-		{"error", `{"jsonrpc":"2.0","id":"a","error":{"code":-32602,"message":"x"}}`, "sa", true},
-		{"result before id", `{"result":{"big":[1,2,3]},"id":1.0,"jsonrpc":"2.0"}`, "n1", true},
+		{"result", `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`, "7", true},
+		{"error", `{"jsonrpc":"2.0","id":"a","error":{"code":-32602,"message":"x"}}`, `"a"`, true},
+		{"result before id", `{"result":{"big":[1,2,3]},"id":1.0,"jsonrpc":"2.0"}`, "1", true},
 		{"a request of the server's", `{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{}}`, "", false},
 		{"a notification", `{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`, "", false},
 		{"a null id", `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, "", false},

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/backoff"
 )
 
@@ -33,16 +34,6 @@ type RetryLimits struct {
 	Rand func() float64
 }
 
-func (l RetryLimits) maxRetries() int {
-	switch {
-	case l.MaxRetries < 0:
-		return 0
-	case l.MaxRetries == 0:
-		return 2
-	}
-	return l.MaxRetries
-}
-
 func (l RetryLimits) maxWait() time.Duration {
 	if l.MaxWait > 0 {
 		return l.MaxWait
@@ -54,7 +45,7 @@ func (l RetryLimits) maxWait() time.Duration {
 func (l RetryLimits) backoff() backoff.Exponential {
 	initial := l.Initial
 	if initial <= 0 {
-		initial = 200 * time.Millisecond
+		initial = backoff.DefaultInitial
 	}
 	return backoff.Exponential{Initial: initial, Max: l.maxWait(), Jitter: backoff.Equal, Rand: l.Rand}
 }
@@ -91,8 +82,8 @@ func Advise(v Verdict, idempotent bool, retriesDone int, l RetryLimits) Advice {
 	if !idempotent {
 		return Advice{Reason: why + ", but the call is not known to be idempotent: side effects are unclear, so no automatic retry"}
 	}
-	if retriesDone >= l.maxRetries() {
-		return Advice{Reason: why + ", but the " + strconv.Itoa(l.maxRetries()) + " allowed retries are spent"}
+	if n := backoff.Retries(l.MaxRetries); retriesDone >= n {
+		return Advice{Reason: why + ", but the " + strconv.Itoa(n) + " allowed retries are spent"}
 	}
 	if v.HasRetryAfter {
 		hint = v.RetryAfter
@@ -126,28 +117,39 @@ func transient(v Verdict) (why string, hint time.Duration, final bool) {
 	case OutcomeNotToolCallResponse:
 		return "a 202/204 answers a notification; the transport is misrouting responses", 0, true
 	case OutcomeToolError:
-		if v.ServerError != nil && v.ServerError.SideEffects == "happened" {
-			// mcpwrap's result_too_large: the call succeeded, its answer
-			// did not fit; a repeat would do it again.
-			return "the call succeeded but its result was not sent (" + v.ServerError.Code +
-				"); its side effects happened: do not repeat it, read what it did instead", 0, true
-		}
-		if v.ServerError == nil || !v.ServerError.Retryable {
-			return "the tool failed; retrying depends on the tool, never blindly", 0, true
-		}
-		return "the tool failed with " + v.ServerError.Code + ", which it marks retryable",
-			time.Duration(v.ServerError.RetryAfterSeconds) * time.Second, false
+		return transientTool(v.ServerError)
 	case OutcomeHTTPError:
-		switch v.HTTPStatus {
-		case http.StatusRequestTimeout, http.StatusTooManyRequests, http.StatusBadGateway,
-			http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-			return "HTTP " + strconv.Itoa(v.HTTPStatus) + " is transient", 0, false
-		}
-		return "HTTP " + strconv.Itoa(v.HTTPStatus) + " will not change on a retry", 0, true
+		return transientHTTP(v.HTTPStatus)
 	case OutcomeNetworkError:
 		return "no response arrived", 0, false
 	case OutcomeIncompleteStream:
 		return "the response stream ended before the result", 0, false
 	}
 	return "unknown outcome", 0, true
+}
+
+// transientTool is transient for a tool error, whose result's
+// structuredContent.error (mcpwrap's, e) says whether it may be retried.
+func transientTool(e *errs.Info) (why string, hint time.Duration, final bool) {
+	switch {
+	case e != nil && e.SideEffects == "happened":
+		// mcpwrap's result_too_large: the call succeeded, its answer
+		// did not fit; a repeat would do it again.
+		return "the call succeeded but its result was not sent (" + e.Code +
+			"); its side effects happened: do not repeat it, read what it did instead", 0, true
+	case e == nil || !e.Retryable:
+		return "the tool failed; retrying depends on the tool, never blindly", 0, true
+	}
+	return "the tool failed with " + e.Code + ", which it marks retryable",
+		time.Duration(e.RetryAfterSeconds) * time.Second, false
+}
+
+// transientHTTP is transient for an HTTP error status.
+func transientHTTP(status int) (why string, hint time.Duration, final bool) {
+	switch status {
+	case http.StatusRequestTimeout, http.StatusTooManyRequests, http.StatusBadGateway,
+		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return "HTTP " + strconv.Itoa(status) + " is transient", 0, false
+	}
+	return "HTTP " + strconv.Itoa(status) + " will not change on a retry", 0, true
 }

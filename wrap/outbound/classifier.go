@@ -44,39 +44,53 @@ func (s *jsonScan) feed(p []byte) int {
 	}
 	for i, b := range p {
 		if !s.started {
-			switch b {
-			case ' ', '\t', '\r', '\n':
-				continue
-			case '{', '[':
-				s.started = true
-				s.depth = 1
-				continue
+			if !s.begin(b) {
+				return -1
 			}
-			s.opaque = true
-			return -1
+			continue
 		}
-		switch {
-		case s.esc:
-			s.esc = false
-		case s.inStr:
-			switch b {
-			case '\\':
-				s.esc = true
-			case '"':
-				s.inStr = false
-			}
-		case b == '"':
-			s.inStr = true
-		case b == '{' || b == '[':
-			s.depth++
-		case b == '}' || b == ']':
-			s.depth--
-			if s.depth == 0 {
-				return i + 1
-			}
+		if s.step(b) {
+			return i + 1
 		}
 	}
 	return -1
+}
+
+// begin reads a byte before the value: whitespace, or the { or [ that
+// starts it. Anything else makes the body opaque, and begin reports false.
+func (s *jsonScan) begin(b byte) bool {
+	switch b {
+	case ' ', '\t', '\r', '\n':
+	case '{', '[':
+		s.started = true
+		s.depth = 1
+	default:
+		s.opaque = true
+	}
+	return !s.opaque
+}
+
+// step reads a byte of the value and reports whether it ends the value.
+func (s *jsonScan) step(b byte) bool {
+	switch {
+	case s.esc:
+		s.esc = false
+	case s.inStr:
+		switch b {
+		case '\\':
+			s.esc = true
+		case '"':
+			s.inStr = false
+		}
+	case b == '"':
+		s.inStr = true
+	case b == '{' || b == '[':
+		s.depth++
+	case b == '}' || b == ']':
+		s.depth--
+		return s.depth == 0
+	}
+	return false
 }
 
 // newClassifier starts classifying a response to the request with the

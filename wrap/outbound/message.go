@@ -12,66 +12,79 @@ import (
 
 // message classifies one complete JSON-RPC message, the response to c.id.
 func (c *classifier) message(data []byte) {
+	env, ok := c.envelope(data)
+	if !ok || !c.answers(env["id"]) {
+		return
+	}
+	rawResult, hasResult := env["result"]
+	rawErr, hasErr := env["error"]
+	switch {
+	case hasResult && hasErr:
+		c.decide(OutcomeInvalidEnvelope, "both result and error")
+	case hasErr:
+		c.rpcError(rawErr)
+	case hasResult:
+		c.result(rawResult)
+	default:
+		c.decide(OutcomeInvalidEnvelope, "neither result nor error")
+	}
+}
+
+// envelope reads data as one JSON-RPC 2.0 object, its members unread; it
+// decides and reports false when data is not one.
+func (c *classifier) envelope(data []byte) (map[string]json.RawMessage, bool) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		c.decide(OutcomeMalformedJSON, "empty body")
-		return
+		return nil, false
 	}
 	if !json.Valid(data) {
 		c.decide(OutcomeMalformedJSON, "the body is not JSON")
-		return
+		return nil, false
 	}
 	switch firstByte(data) {
 	case '{':
 	case '[':
 		c.decide(OutcomeInvalidEnvelope, "a batch (JSON array), not one response")
-		return
+		return nil, false
 	default:
 		c.decide(OutcomeInvalidEnvelope, "not a JSON object")
-		return
+		return nil, false
 	}
 	var env map[string]json.RawMessage
 	if err := json.Unmarshal(data, &env); err != nil {
 		c.decide(OutcomeMalformedJSON, "the body is not JSON")
-		return
+		return nil, false
 	}
 	if v, ok := env["jsonrpc"]; !ok || string(bytes.TrimSpace(v)) != `"2.0"` {
 		c.decide(OutcomeInvalidEnvelope, `jsonrpc is not "2.0"`)
-		return
+		return nil, false
 	}
-	rawID, ok := env["id"]
-	if !ok {
+	return env, true
+}
+
+// answers reports whether rawID (nil when the message has none) is c.id.
+// A response to another request on an event stream is skipped (stray);
+// otherwise a missing, invalid or other id decides.
+func (c *classifier) answers(rawID json.RawMessage) bool {
+	if rawID == nil {
 		c.decide(OutcomeInvalidEnvelope, "no id")
-		return
+		return false
 	}
 	got, ok := jsonrpcid.Parse(rawID)
 	if !ok {
 		c.decide(OutcomeInvalidEnvelope, "id "+clip(string(bytes.TrimSpace(rawID)), 40)+" is neither a string nor a number")
-		return
+		return false
 	}
 	if got != c.id && c.sse {
 		c.stray(got)
-		return
+		return false
 	}
 	c.v.ID = got
 	if got != c.id {
 		c.decide(OutcomeInvalidEnvelope, "id "+got+" does not match the request's id "+c.id)
-		return
+		return false
 	}
-	rawResult, hasResult := env["result"]
-	rawErr, hasErr := env["error"]
-	if hasResult == hasErr {
-		if hasResult {
-			c.decide(OutcomeInvalidEnvelope, "both result and error")
-		} else {
-			c.decide(OutcomeInvalidEnvelope, "neither result nor error")
-		}
-		return
-	}
-	if hasErr {
-		c.rpcError(rawErr)
-		return
-	}
-	c.result(rawResult)
+	return true
 }
 
 func (c *classifier) rpcError(raw json.RawMessage) {

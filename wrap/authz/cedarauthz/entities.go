@@ -3,7 +3,10 @@ package cedarauthz
 import (
 	"bytes"
 	"encoding/json"
+	"iter"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/cedar-policy/cedar-go"
@@ -232,10 +235,7 @@ func valueOf(v any, depth int) (types.Value, conversion) {
 	case json.Number:
 		return numberOf(string(v))
 	case float64:
-		if v == math.Trunc(v) && v >= math.MinInt64 && v < math.MaxInt64 {
-			return types.Long(int64(v)), converted
-		}
-		return numberOf(strconv.FormatFloat(v, 'f', -1, 64))
+		return floatOf(v)
 	case int:
 		return types.Long(v), converted
 	case int64:
@@ -249,37 +249,57 @@ func valueOf(v any, depth int) (types.Value, conversion) {
 		}
 		return types.NewSet(s...), converted
 	case []any:
-		if depth > maxDepth {
-			return nil, tooDeep
-		}
-		s := make([]types.Value, 0, len(v))
-		for _, e := range v {
-			ev, res := valueOf(e, depth+1)
-			switch res {
-			case tooDeep:
-				return nil, tooDeep
-			case converted:
-				s = append(s, ev)
-			}
-		}
-		return types.NewSet(s...), converted
+		return setOf(v, depth)
 	case map[string]any:
-		if depth > maxDepth {
-			return nil, tooDeep
-		}
-		m := make(types.RecordMap, len(v))
-		for k, e := range v {
-			ev, res := valueOf(e, depth+1)
-			switch res {
-			case tooDeep:
-				return nil, tooDeep
-			case converted:
-				m[types.String(k)] = ev
-			}
-		}
-		return types.NewRecord(m), converted
+		return recordOf(v, depth)
 	}
 	return nil, omitted
+}
+
+// floatOf converts a number decoded as a float64: an integer to a Long.
+func floatOf(f float64) (types.Value, conversion) {
+	if f == math.Trunc(f) && f >= math.MinInt64 && f < math.MaxInt64 {
+		return types.Long(int64(f)), converted
+	}
+	return numberOf(strconv.FormatFloat(f, 'f', -1, 64))
+}
+
+// setOf converts an array at level depth to a set of what converts.
+func setOf(v []any, depth int) (types.Value, conversion) {
+	s := make([]types.Value, 0, len(v))
+	if !convertEach(slices.All(v), depth, func(_ int, ev types.Value) { s = append(s, ev) }) {
+		return nil, tooDeep
+	}
+	return types.NewSet(s...), converted
+}
+
+// recordOf converts an object at level depth to a record of the fields
+// that convert.
+func recordOf(v map[string]any, depth int) (types.Value, conversion) {
+	m := make(types.RecordMap, len(v))
+	if !convertEach(maps.All(v), depth, func(k string, ev types.Value) { m[types.String(k)] = ev }) {
+		return nil, tooDeep
+	}
+	return types.NewRecord(m), converted
+}
+
+// convertEach converts the elements of an array or an object at level
+// depth, handing keep those that convert; it reports false when one is
+// nested too deep.
+func convertEach[K any](elems iter.Seq2[K, any], depth int, keep func(K, types.Value)) bool {
+	if depth > maxDepth {
+		return false
+	}
+	for k, e := range elems {
+		ev, res := valueOf(e, depth+1)
+		switch res {
+		case tooDeep:
+			return false
+		case converted:
+			keep(k, ev)
+		}
+	}
+	return true
 }
 
 func numberOf(s string) (types.Value, conversion) {

@@ -177,26 +177,51 @@ func (v *Verifier) Verify(ctx context.Context, token string, _ *http.Request) (a
 			return c, nil
 		}
 	}
+	c, all, h, err := v.signed(ctx, token)
+	if err != nil {
+		return authz.Caller{}, err
+	}
+	caller, err := v.callerOf(c, all)
+	if err != nil {
+		return authz.Caller{}, err
+	}
+	if v.verified != nil {
+		until := now.Add(v.verified.ttl)
+		if exp := caller.Expires.Add(v.skew); exp.Before(until) {
+			until = exp
+		}
+		v.verified.put(sum, verifiedToken{caller: caller, kid: h.KeyID, alg: h.Algorithm, until: until})
+	}
+	return caller, nil
+}
+
+// signed checks token's one signature with the key set's key and returns
+// its claims, known and all, and its header.
+func (v *Verifier) signed(ctx context.Context, token string) (c claims, all map[string]any, h jose.Header, err error) {
 	tok, err := jwt.ParseSigned(token, v.algs)
 	if err != nil {
-		return authz.Caller{}, invalid("%v", err)
+		return c, nil, h, invalid("%v", err)
 	}
 	if len(tok.Headers) != 1 {
-		return authz.Caller{}, invalid("%d signatures", len(tok.Headers))
+		return c, nil, h, invalid("%d signatures", len(tok.Headers))
 	}
-	h := tok.Headers[0]
+	h = tok.Headers[0]
 	if err := v.checkType(h); err != nil {
-		return authz.Caller{}, err
+		return c, nil, h, err
 	}
 	key, err := v.keys.key(ctx, h.KeyID, h.Algorithm)
 	if err != nil {
-		return authz.Caller{}, err
+		return c, nil, h, err
 	}
-	var c claims
-	var all map[string]any
 	if err := tok.Claims(key, &c, &all); err != nil {
-		return authz.Caller{}, invalid("%v", err)
+		return c, nil, h, invalid("%v", err)
 	}
+	return c, all, h, nil
+}
+
+// callerOf checks the claims of a signed token (expiry, issuer, audience)
+// and makes its caller.
+func (v *Verifier) callerOf(c claims, all map[string]any) (authz.Caller, error) {
 	if c.Expiry == nil {
 		return authz.Caller{}, invalid("no exp claim")
 	}
@@ -211,15 +236,7 @@ func (v *Verifier) Verify(ctx context.Context, token string, _ *http.Request) (a
 	if sub == "" {
 		sub = c.ClientID
 	}
-	caller := authz.Caller{Subject: sub, Scopes: scopes, Expires: c.Expiry.Time(), Claims: all}
-	if v.verified != nil {
-		until := now.Add(v.verified.ttl)
-		if exp := caller.Expires.Add(v.skew); exp.Before(until) {
-			until = exp
-		}
-		v.verified.put(sum, verifiedToken{caller: caller, kid: h.KeyID, alg: h.Algorithm, until: until})
-	}
-	return caller, nil
+	return authz.Caller{Subject: sub, Scopes: scopes, Expires: c.Expiry.Time(), Claims: all}, nil
 }
 
 func (v *Verifier) checkType(h jose.Header) error {

@@ -68,13 +68,7 @@ type scenario struct {
 // parseScenario reads a scenario's text form; "" is baseline.
 func parseScenario(s string) (scenario, error) {
 	name, query, _ := strings.Cut(strings.TrimSpace(s), "?")
-	if name == "" {
-		name = baseline
-	}
-	name = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "errors."), "timeout."), "auth.")
-	if name == "token_lifecycle" {
-		name = authToken
-	}
+	name = scenarioName(name)
 	if !slices.Contains(names(), name) {
 		return scenario{}, fmt.Errorf("unknown scenario %q (known: %s)", name, strings.Join(names(), ", "))
 	}
@@ -87,44 +81,72 @@ func parseScenario(s string) (scenario, error) {
 		sc.Statuses = []int{503, 200}
 	}
 	for k, vs := range q {
-		v := vs[len(vs)-1]
-		var err error
-		switch k {
-		case "statuses":
-			sc.Statuses = nil
-			for f := range strings.SplitSeq(v, ",") {
-				n, perr := strconv.Atoi(strings.TrimSpace(f))
-				if perr != nil || n < 100 || n > 599 {
-					return scenario{}, fmt.Errorf("scenario %s: bad status %q", name, f)
-				}
-				sc.Statuses = append(sc.Statuses, n)
-			}
-		case "retry_after":
-			sc.RetryAfter, err = strconv.Atoi(v)
-		case "code":
-			sc.Code, err = strconv.ParseInt(v, 10, 64)
-		case "message":
-			sc.Message = v
-		case "call":
-			sc.Call, err = strconv.Atoi(v)
-		case "delay":
-			sc.Delay, err = time.ParseDuration(v)
-		case "until":
-			sc.Until, err = strconv.Atoi(v)
-		case "variant":
-			sc.Variant = v
-		case "sse":
-			sc.SSE, err = strconv.ParseBool(v)
-		case "stray":
-			sc.Stray, err = strconv.ParseBool(v)
-		default:
-			return scenario{}, fmt.Errorf("scenario %s: unknown parameter %q", name, k)
-		}
-		if err != nil {
-			return scenario{}, fmt.Errorf("scenario %s: parameter %s: %w", name, k, err)
+		if err := sc.set(k, vs[len(vs)-1]); err != nil {
+			return scenario{}, fmt.Errorf("scenario %s: %w", name, err)
 		}
 	}
 	return sc, nil
+}
+
+// scenarioName is the scenario a name in the text form stands for: ""
+// is baseline, and the group prefixes and old names are accepted.
+func scenarioName(name string) string {
+	if name == "" {
+		return baseline
+	}
+	name = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "errors."), "timeout."), "auth.")
+	if name == "token_lifecycle" {
+		return authToken
+	}
+	return name
+}
+
+// set sets the scenario's parameter k to v.
+func (sc *scenario) set(k, v string) error {
+	var err error
+	switch p := sc.param(k).(type) {
+	case *[]int:
+		*p, err = parseStatuses(v)
+		return err
+	case *string:
+		*p = v
+	case *int:
+		*p, err = strconv.Atoi(v)
+	case *int64:
+		*p, err = strconv.ParseInt(v, 10, 64)
+	case *bool:
+		*p, err = strconv.ParseBool(v)
+	case *time.Duration:
+		*p, err = time.ParseDuration(v)
+	default:
+		return fmt.Errorf("unknown parameter %q", k)
+	}
+	if err != nil {
+		return fmt.Errorf("parameter %s: %w", k, err)
+	}
+	return nil
+}
+
+// param points at the field parameter k sets; nil for an unknown one.
+func (sc *scenario) param(k string) any {
+	return map[string]any{
+		"statuses": &sc.Statuses, "retry_after": &sc.RetryAfter, "code": &sc.Code,
+		"message": &sc.Message, "call": &sc.Call, "delay": &sc.Delay, "until": &sc.Until,
+		"variant": &sc.Variant, "sse": &sc.SSE, "stray": &sc.Stray,
+	}[k]
+}
+
+// parseStatuses reads the statuses parameter: HTTP statuses, comma-separated.
+func parseStatuses(v string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 100 || n > 599 {
+			return nil, fmt.Errorf("bad status %q", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // String returns the scenario's text form.
