@@ -31,11 +31,12 @@ func TestForToolPrecedence(t *testing.T) {
 	)
 	s := server.NewMCPServer("t", "1.0.0")
 	mcpgo.Attach(s, w)
-	hang := func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		select {
-		case <-ctx.Done():
-		case <-time.After(10 * time.Second):
-		}
+	// The handler ignores its context until the test ends, so the timeout
+	// always answers first.
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	hang := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		<-release
 		return mcp.NewToolResultText(strings.Repeat("x", 200)), nil
 	}
 	quick := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
