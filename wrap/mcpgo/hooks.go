@@ -20,6 +20,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo/internal/listwatch"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo/internal/stdiodrain"
 )
 
 // attached is one Wrapper attached to one server.
@@ -75,7 +76,7 @@ func (a *attached) register(h *server.Hooks) {
 	})
 	// The hooks of task calls (task.go) share the call hooks' closures.
 	h.AddBeforeCallTool(func(ctx context.Context, id any, req *mcp.CallToolRequest) {
-		beganHook(ctx, id, req)
+		stdiodrain.Began(ctx, id, req)
 		if o != nil {
 			o.Began(ctx, formatRequestID(id))
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/paging"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo/internal/content"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo/internal/stdiodrain"
 )
 
 // Attach wraps every tool, resource and prompt handler of s with w's chain,
@@ -68,7 +69,7 @@ func (a *attached) middleware() server.ToolHandlerMiddleware {
 			if res, ok, err := a.taskWork(ctx, req, next); ok {
 				return res, err
 			}
-			ctx = withStdioRead(ctx)
+			ctx = stdiodrain.WithRead(ctx)
 			if adapter.Own(w, req.Params.Name) {
 				// The tool's own handler (Tool, Typed) must not run the
 				// chain a second time.

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo/internal/stdiodrain"
 )
 
 // The defaults of HTTPLimits.
@@ -266,8 +267,8 @@ func ServeStdio(s *server.MCPServer, logger *slog.Logger, opts ...server.StdioOp
 	// Over stdio the caller is whoever started the process: an
 	// authorization policy grants it Policy.Local.
 	ctx = authz.NewContext(ctx, policy.ProcessOwner())
-	d := newDrain(ctx, os.Stdin, os.Stdout)
-	err := ss.Listen(context.WithValue(ctx, drainKey{}, d), d, d)
+	d := stdiodrain.New(ctx, os.Stdin, os.Stdout)
+	err := ss.Listen(stdiodrain.WithDrain(ctx, d), d, d)
 	if errors.Is(err, context.Canceled) {
 		err = nil // a signal: the stop asked for
 	}

@@ -1,4 +1,8 @@
-package mcpgo
+// Package stdiodrain sits between mcp-go's stdio server and stdin and
+// stdout (mcpgo.ServeStdio): it holds the end of stdin back until the
+// requests read before it are answered, and tells the timeout layer when
+// each tool call was read.
+package stdiodrain
 
 import (
 	"bytes"
@@ -14,13 +18,13 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/jsonrpcid"
 )
 
-// stdioDrainTimeout bounds how long ServeStdio, once the client has closed
+// timeout bounds how long ServeStdio, once the client has closed
 // stdin, waits for the answers to the requests it read before.
-const stdioDrainTimeout = 10 * time.Second
+const timeout = 10 * time.Second
 
-// drain sits between mcp-go's stdio server and stdin and stdout, and holds
+// Drain sits between mcp-go's stdio server and stdin and stdout, and holds
 // the end of stdin back from it until every request read before the end has
-// been answered (at most stdioDrainTimeout, or until ctx ends). mcp-go
+// been answered (at most timeout, or until ctx ends). mcp-go
 // v1.2.1's StdioServer.Listen, on the end of its input, cancels the context
 // of every request and stops its tool-call workers, which may leave queued
 // calls unanswered: a client that writes its requests and closes stdin at
@@ -31,7 +35,7 @@ const stdioDrainTimeout = 10 * time.Second
 // message per write, as mcp-go writes them) with that id and a result or an
 // error. subscriptions/listen is never waited for (it is answered when its
 // context ends), nor a request the client cancelled.
-type drain struct {
+type Drain struct {
 	in  io.Reader
 	out io.Writer
 	ctx context.Context // ends on SIGTERM or SIGINT
@@ -56,8 +60,9 @@ type stdioRead struct {
 	done <-chan struct{} // of the call's context; nil until the hook ran
 }
 
-func newDrain(ctx context.Context, in io.Reader, out io.Writer) *drain {
-	return &drain{in: in, out: out, ctx: ctx, pending: map[string]struct{}{},
+// New is the drain of in and out; ctx ends on SIGTERM or SIGINT.
+func New(ctx context.Context, in io.Reader, out io.Writer) *Drain {
+	return &Drain{in: in, out: out, ctx: ctx, pending: map[string]struct{}{},
 		reads: map[string]*stdioRead{}, started: map[<-chan struct{}]*stdioRead{}}
 }
 
@@ -65,10 +70,16 @@ func newDrain(ctx context.Context, in io.Reader, out io.Writer) *drain {
 // mcp-go gives every request it reads from it.
 type drainKey struct{}
 
+// WithDrain is ctx carrying d, for mcp-go's StdioServer.Listen: every
+// request's context then does.
+func WithDrain(ctx context.Context, d *Drain) context.Context {
+	return context.WithValue(ctx, drainKey{}, d)
+}
+
 // began is the before-call hook's part: it ties the call with JSON-RPC id
 // id to its context, whose Done channel is its own (mcp-go gives each
 // request a cancel of its own).
-func (d *drain) began(ctx context.Context, id any) {
+func (d *Drain) began(ctx context.Context, id any) {
 	raw, err := json.Marshal(id)
 	if err != nil {
 		return
@@ -86,12 +97,12 @@ func (d *drain) began(ctx context.Context, id any) {
 	}
 }
 
-// withStdioRead tells the timeout layer when the drain read the call of
+// WithRead tells the timeout layer when the drain read the call of
 // ctx, so that its timeout counts from then: mcp-go's stdio server hands
 // tool calls to a few workers (five by default) through a queue, and a
 // call can wait there for longer than its timeout.
-func withStdioRead(ctx context.Context) context.Context {
-	d, ok := ctx.Value(drainKey{}).(*drain)
+func WithRead(ctx context.Context) context.Context {
+	d, ok := ctx.Value(drainKey{}).(*Drain)
 	if !ok {
 		return ctx
 	}
@@ -104,16 +115,16 @@ func withStdioRead(ctx context.Context) context.Context {
 	return call.WithReceived(ctx, r.at)
 }
 
-// beganHook is the before-call hook that feeds withStdioRead.
-func beganHook(ctx context.Context, id any, _ *mcp.CallToolRequest) {
-	if d, ok := ctx.Value(drainKey{}).(*drain); ok {
+// Began is the before-call hook that feeds WithRead.
+func Began(ctx context.Context, id any, _ *mcp.CallToolRequest) {
+	if d, ok := ctx.Value(drainKey{}).(*Drain); ok {
 		d.began(ctx, id)
 	}
 }
 
 // Read passes stdin on, noting each request; at its end it waits for the
 // answers first, once.
-func (d *drain) Read(p []byte) (int, error) {
+func (d *Drain) Read(p []byte) (int, error) {
 	if d.atEnd {
 		d.hold()
 		return 0, io.EOF
@@ -134,8 +145,8 @@ func (d *drain) Read(p []byte) (int, error) {
 }
 
 // hold waits, the first time it is called, until every request read has
-// been answered, stdioDrainTimeout has passed, or ctx ends.
-func (d *drain) hold() {
+// been answered, timeout has passed, or ctx ends.
+func (d *Drain) hold() {
 	if d.held {
 		return
 	}
@@ -148,7 +159,7 @@ func (d *drain) hold() {
 	d.drained = make(chan struct{})
 	drained := d.drained
 	d.mu.Unlock()
-	t := time.NewTimer(stdioDrainTimeout)
+	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
 	case <-drained:
@@ -159,7 +170,7 @@ func (d *drain) hold() {
 
 // Write passes a message on to stdout, and crosses off the request it
 // answers.
-func (d *drain) Write(p []byte) (int, error) {
+func (d *Drain) Write(p []byte) (int, error) {
 	n, err := d.out.Write(p)
 	if k, ok := answerKey(p); ok {
 		d.done(k) // also when the write failed: it is not written again
@@ -168,7 +179,7 @@ func (d *drain) Write(p []byte) (int, error) {
 }
 
 // see notes the requests in the complete lines of b.
-func (d *drain) see(b []byte) {
+func (d *Drain) see(b []byte) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if len(d.partial) > 0 {
@@ -187,7 +198,7 @@ func (d *drain) see(b []byte) {
 }
 
 // request notes a line of stdin; d.mu is held.
-func (d *drain) request(line []byte) {
+func (d *Drain) request(line []byte) {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method *string         `json:"method"`
@@ -220,14 +231,14 @@ func (d *drain) request(line []byte) {
 	}
 }
 
-func (d *drain) done(k string) {
+func (d *Drain) done(k string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.answered(k)
 }
 
 // answered crosses k off; d.mu is held.
-func (d *drain) answered(k string) {
+func (d *Drain) answered(k string) {
 	if r := d.reads[k]; r != nil {
 		delete(d.reads, k)
 		if r.done != nil {

@@ -1,4 +1,4 @@
-package mcpgo
+package stdiodrain
 
 import (
 	"bytes"
@@ -66,7 +66,7 @@ func TestDrainAnswersCallsInFlightAtTheEnd(t *testing.T) {
 		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"slow"}}`+"\n", id)
 	}
 	var out lockedBuffer
-	d := newDrain(t.Context(), iotest.DataErrReader(strings.NewReader(in.String())), &out)
+	d := New(t.Context(), iotest.DataErrReader(strings.NewReader(in.String())), &out)
 	if err := server.NewStdioServer(s).Listen(t.Context(), d, d); err != nil {
 		t.Fatal(err)
 	}
