@@ -2,11 +2,9 @@ package wrap
 
 import (
 	"context"
-	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
@@ -126,16 +124,6 @@ func cacheGroup(name string) string {
 	return "t:" + name
 }
 
-// metaKey is the _meta key of an answer not made for the call.
-const metaKey = "mcpwrap/cache"
-
-// Bounds of the store: each call of it, and how long it is left alone
-// after a failure.
-const (
-	cacheStoreWait  = 50 * time.Millisecond
-	cacheStoreRetry = time.Second
-)
-
 // cacheConfig is Cache evaluated; state is shared by the chains of a
 // Wrapper.
 type cacheConfig struct {
@@ -157,16 +145,11 @@ func (c Cache) evaluate(st *cacheState) *cacheConfig {
 	return cc
 }
 
-// cacheState is what a cache keeps: answers, calls in flight, the store's
-// health.
+// cacheState is what a cache keeps (answers) and follows (calls in
+// flight).
 type cacheState struct {
-	lru     *callcache.LRU
+	*callcache.Kept
 	flights *callcache.Flights[flown]
-	store   CacheStore
-	now     func() time.Time
-	// storeDown is when (UnixNano) the store may be asked again after a
-	// failure; 0 while it answers.
-	storeDown atomic.Int64
 }
 
 // flown is a flight's outcome as its joiners get it.
@@ -179,8 +162,11 @@ func newCacheState(c Cache) *cacheState {
 	if c.MaxBytes <= 0 {
 		c.MaxBytes = 64 << 20
 	}
-	return &cacheState{lru: callcache.NewLRU(c.MaxEntries, c.MaxBytes, 16), flights: callcache.NewFlights[flown](c.MaxEntries),
-		store: c.Store, now: time.Now}
+	var store callcache.Store
+	if c.Store != nil {
+		store = c.Store
+	}
+	return &cacheState{Kept: callcache.NewKept(c.MaxEntries, c.MaxBytes, store), flights: callcache.NewFlights[flown](c.MaxEntries)}
 }
 
 // cachePlan is what the cache does for one call.
@@ -210,7 +196,7 @@ func (c *cacheConfig) plan(ctx context.Context, req *call.Request, cfg *config, 
 		p.keep, p.join = c.readOnly && c.ttl > 0, c.join || cfg.retry != nil && cfg.retry.idempotent
 		switch {
 		case p.keep && p.join:
-		case c.ttl > 0 && c.state.store == nil && c.state.lru.Holds(req.Name):
+		case c.ttl > 0 && c.state.Store == nil && c.state.LRU.Holds(req.Name):
 			// The tool's answers are kept, so it was found read-only,
 			// and a change of the tool list would have dropped them: a
 			// hit needs no look-up of the tool.
@@ -269,20 +255,20 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 	if p.keep {
 		if res, made, ok := st.get(ctx, p, req, cfg.observer); ok {
 			rec.cache = "hit"
-			o.res = aged(res, st.now().Sub(made), "")
+			o.res = aged(res, st.Now().Sub(made), "")
 			return admitted{}
 		}
 	}
 	rec.cache = "miss"
 	for range 3 { // a leader whose own client went away leaves the call to a joiner
-		f, lead := st.flights.Lead(p.key, rec.id(), st.now())
-		if lead && p.keep && st.store == nil {
+		f, lead := st.flights.Lead(p.key, rec.id(), st.Now())
+		if lead && p.keep && st.Store == nil {
 			// The flight before may have ended, its answer kept, between
 			// the look above and this one.
 			if res, made, ok := st.get(ctx, p, req, cfg.observer); ok {
 				st.flights.End(p.key, f, flown{o: outcome{res: res}}, made)
 				rec.cache = "hit"
-				o.res = aged(res, st.now().Sub(made), "")
+				o.res = aged(res, st.Now().Sub(made), "")
 				return admitted{}
 			}
 		}
@@ -302,7 +288,7 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 func (st *cacheState) lead(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome, p cachePlan, f *callcache.Flight[flown]) admitted {
 	ttl := cfg.cache.ttl
 	rec.ended = func(late *outcome) {
-		now := st.now()
+		now := st.Now()
 		if p.keep { // kept first: a call that finds no flight finds the answer
 			st.put(context.WithoutCancel(ctx), p, ttl, late, now, cfg.observer)
 		}
@@ -317,9 +303,9 @@ func (st *cacheState) lead(ctx context.Context, req *call.Request, next handler,
 	case <-f.Done(): // the timeout's worker ended it (rec.ended)
 	default:
 		if p.keep {
-			st.put(ctx, p, ttl, o, st.now(), cfg.observer)
+			st.put(ctx, p, ttl, o, st.Now(), cfg.observer)
 		}
-		st.flights.End(p.key, f, kept(o), st.now())
+		st.flights.End(p.key, f, kept(o), st.Now())
 	}
 	return adm
 }
@@ -364,27 +350,18 @@ func join(ctx context.Context, req *call.Request, cfg *config, rec *record, o *o
 	switch {
 	case o.res == nil:
 	case o.err == nil && o.proto == nil && o.res.Status() == call.Success:
-		o.res = aged(o.res, cfg.cache.state.now().Sub(ended), f.LeaderID)
+		o.res = aged(o.res, cfg.cache.state.Now().Sub(ended), f.LeaderID)
 	default:
-		o.res = private(o.res)
+		o.res = callcache.Private(o.res)
 	}
 	return false
-}
-
-// private is a copy of res whose _meta is its own, what the cache keeps
-// and hands out: the SDK may write into the _meta of what it sends.
-func private(res call.Result) call.Result {
-	if k, ok := res.(call.Keeper); ok {
-		return k.WithMeta(metaKey, nil)
-	}
-	return res
 }
 
 // kept is o with a result the cache may keep and share.
 func kept(o *outcome) flown {
 	v := flown{o: *o}
 	if v.o.res != nil {
-		v.o.res = private(v.o.res)
+		v.o.res = callcache.Private(v.o.res)
 	}
 	return v
 }
@@ -399,32 +376,12 @@ func aged(res call.Result, age time.Duration, joined string) call.Result {
 	if joined != "" {
 		m["joined"] = joined
 	}
-	return k.WithMeta(metaKey, m)
+	return k.WithMeta(callcache.MetaKey, m)
 }
 
 // get returns p's kept answer and when it was made.
 func (st *cacheState) get(ctx context.Context, p cachePlan, req *call.Request, ob *obs.Observer) (call.Result, time.Time, bool) {
-	if st.store == nil {
-		e, ok := st.lru.Get(p.key, st.now())
-		if !ok {
-			return nil, time.Time{}, false
-		}
-		return e.Value.(call.Result), e.Stored, true
-	}
-	if req.Decode == nil || !st.storeUp() {
-		return nil, time.Time{}, false
-	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cacheStoreWait)
-	data, made, ok, err := st.store.Get(sctx, p.key.String(), p.group())
-	cancel()
-	if !st.storeAnswered(ctx, err, ob) || !ok {
-		return nil, time.Time{}, false
-	}
-	res, err := req.Decode(data)
-	if err != nil {
-		return nil, time.Time{}, false
-	}
-	return res, made, true
+	return st.Get(ctx, p.key, p.group(), req.Decode, ob)
 }
 
 // put keeps o's result when it is a success that can be kept.
@@ -432,66 +389,15 @@ func (st *cacheState) put(ctx context.Context, p cachePlan, ttl time.Duration, o
 	if o.err != nil || o.proto != nil || o.panic != nil || o.res == nil || o.res.Status() != call.Success {
 		return
 	}
-	if st.store == nil {
-		size := 0
-		if s, ok := o.res.(call.Sizer); ok {
-			n, err := s.Measure()
-			if err != nil {
-				return
-			}
-			size = n
-		}
-		st.lru.Put(p.key, p.who, callcache.Entry{Value: private(o.res), Size: size + 256,
-			Stored: made, Expires: made.Add(ttl), Group: p.name})
-		return
-	}
-	k, ok := o.res.(call.Keeper)
-	if !ok || !st.storeUp() {
-		return
-	}
-	data, err := k.Encode()
-	if err != nil || len(data) > st.lru.MaxEntry() {
-		return
-	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cacheStoreWait)
-	err = st.store.Set(sctx, p.key.String(), p.group(), data, made, ttl)
-	cancel()
-	st.storeAnswered(ctx, err, ob)
+	st.Put(ctx, p.key, p.who, p.name, p.group(), o.res, made, ttl, ob)
 }
 
 // forget drops the answers of the tool name (resourcesRead: every
 // resource's; "": all).
 func (st *cacheState) forget(ctx context.Context, name string, ob *obs.Observer) {
-	st.lru.Forget(name)
-	if st.store == nil {
-		return
-	}
 	g := ""
 	if name != "" {
 		g = callcache.Group(cacheGroup(name))
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*cacheStoreWait)
-	err := st.store.Forget(sctx, g)
-	cancel()
-	st.storeAnswered(ctx, err, ob)
-}
-
-func (st *cacheState) storeUp() bool {
-	until := st.storeDown.Load()
-	return until == 0 || time.Now().UnixNano() >= until
-}
-
-// storeAnswered notes how a store call went, logging each change once.
-func (st *cacheState) storeAnswered(ctx context.Context, err error, ob *obs.Observer) bool {
-	if err != nil {
-		if st.storeDown.Swap(time.Now().Add(cacheStoreRetry).UnixNano()) == 0 {
-			ob.Log(ctx, slog.LevelWarn, "cache store failed; calls are not served from it until it answers",
-				slog.String("error", err.Error()))
-		}
-		return false
-	}
-	if st.storeDown.Load() != 0 && st.storeDown.Swap(0) != 0 {
-		ob.Log(ctx, slog.LevelInfo, "cache store answers again")
-	}
-	return true
+	st.Forget(ctx, name, g, ob)
 }

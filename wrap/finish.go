@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/call"
@@ -132,7 +130,7 @@ func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.
 	if structured && status == call.Success && (info.Output || !info.Known) {
 		return tooLarge(rec.tool, size, limit, info), nil
 	}
-	o.res = sz.Cut(budget, cutNote(size, limit, status == call.ToolError, structured, info.Paging))
+	o.res = sz.Cut(budget, result.CutNote(size, limit, status == call.ToolError, structured, info.Paging))
 	return nil, nil
 }
 
@@ -143,7 +141,7 @@ func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.
 // may change something, that its side effects happened and a repeat would
 // repeat them. A tool that only reads is told to ask for less.
 func tooLarge(tool string, size, limit int, info call.Info) *overCap {
-	from, to := byteSizes(size, limit)
+	from, to := result.ByteSizes(size, limit)
 	msg := "tool " + strconv.Quote(tool) + " succeeded, but its result (" + from + ") was not sent: it is over the " +
 		to + " limit, and its structured content, which the tool's output schema requires, cannot be cut"
 	if !info.ReadOnly && !info.Idempotent {
@@ -167,59 +165,6 @@ func toolInfo(ctx context.Context, cfg *config, req *call.Request) call.Info {
 		return req.Lookup.Tool(ctx, req.Name)
 	}
 	return req.Tool
-}
-
-// cutNote tells the model what was cut and, when the tool has a parameter
-// to ask for less with (call.Info.Paging), which. An error result keeps its
-// head and its tail (call.Sizer), and the note says so.
-func cutNote(size, limit int, isError, structured bool, paging string) string {
-	from, to := byteSizes(size, limit)
-	what := "the result"
-	if isError {
-		what = "this error"
-	}
-	note := "[mcpwrap: " + what + " was cut from " + from + " to " + to + " to fit the model's context"
-	if structured {
-		note += "; its structured content was left out"
-	}
-	switch {
-	case isError:
-		note += "; its middle was left out"
-	case paging != "":
-		note += "; ask for less with the " + strconv.Quote(paging) + " parameter"
-	}
-	return note + "]"
-}
-
-// byteSizes writes two sizes for a person, as precisely as it takes for
-// them to differ: "4.2 MiB" and "1 MiB", "1.5 KiB" and "1 KiB", "1048601
-// bytes" and "1048576 bytes".
-func byteSizes(a, b int) (string, string) {
-	for prec := range 3 {
-		if x, y := byteSize(a, prec), byteSize(b, prec); x != y {
-			return x, y
-		}
-	}
-	return strconv.Itoa(a) + " bytes", strconv.Itoa(b) + " bytes"
-}
-
-// byteSize writes n in its unit (MiB, KiB, bytes) with prec more decimals
-// than the plainest form; at prec 2, always in bytes.
-func byteSize(n, prec int) string {
-	unit := func(div float64, name string, decimals int) string {
-		s := strconv.FormatFloat(float64(n)/div, 'f', decimals, 64)
-		if strings.Contains(s, ".") {
-			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-		}
-		return s + " " + name
-	}
-	switch {
-	case prec >= 2 || n < 1<<10:
-		return strconv.Itoa(n) + " bytes"
-	case n >= 1<<20:
-		return unit(1<<20, "MiB", 1+2*prec)
-	}
-	return unit(1<<10, "KiB", 3*prec)
 }
 
 // scrubResult removes the call's secrets and secret-shaped text from an
@@ -269,28 +214,7 @@ func publicText(e *errs.Error, req *call.Request, cfg *config) string {
 	if m := e.Message(); m != "" {
 		return m
 	}
-	return cfg.red.Scrub(capText(e.Unwrap().Error()), cfg.red.Secrets(req.Args, req.Header))
-}
-
-// maxPublicText caps the text of an error shown through WithPublicErrors.
-const maxPublicText = 4 << 10
-
-// capText keeps the head and the tail of a long text, where an error's
-// cause usually is.
-func capText(s string) string {
-	if len(s) <= maxPublicText {
-		return s
-	}
-	const tail = 1 << 10
-	head := maxPublicText - tail
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
-	}
-	from := len(s) - tail
-	for from < len(s) && !utf8.RuneStart(s[from]) {
-		from++
-	}
-	return s[:head] + " […" + strconv.Itoa(from-head) + " bytes left out…] " + s[from:]
+	return cfg.red.Scrub(result.CapText(e.Unwrap().Error()), cfg.red.Secrets(req.Args, req.Header))
 }
 
 // scrubbed returns e with the call's secrets removed from what the model

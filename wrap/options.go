@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpwrap/mcpwrap/internal/backoff"
 	"github.com/mcpwrap/mcpwrap/internal/bulkhead"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/loopguard"
@@ -49,7 +50,7 @@ type config struct {
 	// retry is nil when retries are off; budget is shared by the handlers
 	// built from one evaluation of the options.
 	retry  *retryPolicy
-	budget *budget
+	budget *backoff.Budget
 	// info is the definition of the tool a chain of its own serves (toolChain),
 	// named infoName; zero for the Wrapper's own configuration.
 	info     call.Info
@@ -81,7 +82,7 @@ type config struct {
 	// WithTasksPerCaller's; taskCounts counts the working tasks by caller.
 	taskTimeout time.Duration
 	taskLimit   int
-	taskCounts  *taskCounts
+	taskCounts  *bulkhead.Callers
 	// args is the last of WithArgumentValues, WithArgumentNamesOnly and
 	// WithoutArguments; argsUnset: names only.
 	args argMode
@@ -283,7 +284,7 @@ func newConfig(base config, opts []Option) config {
 		c.obsBase = newObserver(c.logger, c.telemetryOn, c.telemetry)
 	}
 	if c.retry != nil && c.budget == nil {
-		c.budget = newBudget(c.retry.budgetTokens, c.retry.budgetRatio)
+		c.budget = backoff.NewBudget(c.retry.budgetTokens, c.retry.budgetRatio)
 	}
 	if c.workers == nil {
 		c.workers = &jobPool{pool: workers.Pool[*job]{Do: (*job).run}}
@@ -295,7 +296,7 @@ func newConfig(base config, opts []Option) config {
 		c.cache.state = newCacheState(c.cache.c)
 	}
 	if c.taskCounts == nil {
-		c.taskCounts = new(taskCounts)
+		c.taskCounts = new(bulkhead.Callers)
 	}
 	c.finish()
 	c.resilience()

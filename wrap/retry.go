@@ -3,7 +3,6 @@ package wrap
 import (
 	"context"
 	"log/slog"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
@@ -107,7 +106,7 @@ func retry(ctx context.Context, req *call.Request, next handler, cfg *config, re
 		return
 	}
 	if o.err == nil || o.panic != nil {
-		cfg.budget.success()
+		cfg.budget.Success()
 		return
 	}
 	retryLoop(ctx, req, next, cfg, rec, o)
@@ -131,7 +130,7 @@ func skipReason(ctx context.Context, cfg *config, e *errs.Error, n int, safe boo
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= delay {
 		return skipDeadline, delay
 	}
-	if !cfg.budget.allow() {
+	if !cfg.budget.Allow() {
 		return skipBudget, delay
 	}
 	return "", delay
@@ -145,7 +144,7 @@ func retryLoop(ctx context.Context, req *call.Request, next handler, cfg *config
 		if !code.Retryable() {
 			return
 		}
-		cfg.budget.failure()
+		cfg.budget.Failure()
 		if ctx.Err() != nil {
 			return
 		}
@@ -173,7 +172,7 @@ func retryLoop(ctx context.Context, req *call.Request, next handler, cfg *config
 		}
 		attempt(ctx, req, next, cfg, rec, o)
 		if o.err == nil || o.panic != nil {
-			cfg.budget.success()
+			cfg.budget.Success()
 			return
 		}
 	}
@@ -189,36 +188,3 @@ func safeToRetry(ctx context.Context, cfg *config, req *call.Request) bool {
 	info := toolInfo(ctx, cfg, req)
 	return info.Known && (info.ReadOnly || info.Idempotent)
 }
-
-// budget is the retry token bucket, in thousandths of a token so that it
-// fits one atomic integer.
-type budget struct {
-	max, ratio int64
-	tokens     atomic.Int64
-}
-
-func newBudget(tokens int, ratio float64) *budget {
-	b := &budget{max: int64(tokens) * 1000, ratio: max(int64(ratio*1000), 1)}
-	b.tokens.Store(b.max)
-	return b
-}
-
-func (b *budget) failure() {
-	for {
-		t := b.tokens.Load()
-		if t == 0 || b.tokens.CompareAndSwap(t, max(t-1000, 0)) {
-			return
-		}
-	}
-}
-
-func (b *budget) success() {
-	for {
-		t := b.tokens.Load()
-		if t >= b.max || b.tokens.CompareAndSwap(t, min(t+b.ratio, b.max)) {
-			return
-		}
-	}
-}
-
-func (b *budget) allow() bool { return b.tokens.Load() > b.max/2 }

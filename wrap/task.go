@@ -55,38 +55,6 @@ var (
 // which the work may outrun).
 const createdWait = 5 * time.Second
 
-// taskCounts counts the working tasks of each caller. It is shared by the
-// chains built from one evaluation of the options.
-type taskCounts struct {
-	mu sync.Mutex
-	n  map[string]int
-}
-
-// take counts one more task of caller, or says why it may not have one.
-func (tc *taskCounts) take(caller string, limit int, retryAfter time.Duration) *errs.Error {
-	tc.mu.Lock()
-	defer tc.mu.Unlock()
-	if limit > 0 && tc.n[caller] >= limit {
-		return errs.New(errs.Unavailable, "too many tasks of this caller are working ("+strconv.Itoa(limit)+
-			"); wait for one to end (tasks/get) or cancel one (tasks/cancel)", errs.RetryAfter(retryAfter))
-	}
-	if tc.n == nil {
-		tc.n = make(map[string]int)
-	}
-	tc.n[caller]++
-	return nil
-}
-
-func (tc *taskCounts) give(caller string) {
-	tc.mu.Lock()
-	defer tc.mu.Unlock()
-	if tc.n[caller] <= 1 {
-		delete(tc.n, caller)
-		return
-	}
-	tc.n[caller]--
-}
-
 // task is one call an SDK runs as a task: admitted at its creation by the
 // layers that decide whether a call runs (admitCall, the per-caller
 // bound), its work run later by the inner layers with the task's own
@@ -119,7 +87,7 @@ func (w *Wrapper) startTask(ctx context.Context, req *call.Request, ttl time.Dur
 	adm, ok := admitCall(ctx, req, cfg, &t.rec, &o)
 	if ok {
 		t.caller = callerKey(ctx, req)
-		if e := cfg.taskCounts.take(t.caller, cfg.tasksPerCaller(), cfg.retryAfter()); e != nil {
+		if e := cfg.taskCounts.Take(t.caller, cfg.tasksPerCaller(), cfg.retryAfter()); e != nil {
 			adm.leave()
 			o.err, o.sideEffects, ok = e, errmap.SideEffectsNone, false
 		}
@@ -193,7 +161,7 @@ func (t *task) Release() { t.free() }
 func (t *task) free() {
 	if t.freed.CompareAndSwap(false, true) {
 		t.adm.leave()
-		t.cfg.taskCounts.give(t.caller)
+		t.cfg.taskCounts.Give(t.caller)
 	}
 }
 

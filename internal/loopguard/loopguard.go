@@ -22,6 +22,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/storewatch"
 )
 
 // Config is wrap.LoopGuard, evaluated: Caller is set.
@@ -66,9 +67,8 @@ type Guard struct {
 	// saidUnguarded is set once the first call without a caller was
 	// logged.
 	saidUnguarded atomic.Bool
-	// storeDown is when (UnixNano) the store may be asked again after a
-	// failure; 0 while it answers.
-	storeDown atomic.Int64
+	// store is the Store's health.
+	store storewatch.Watch
 
 	mu       sync.Mutex
 	entries  map[Key]*list.Element
@@ -107,6 +107,9 @@ func New(g Config) *Guard {
 	}
 	g.Except = slices.Clone(g.Except)
 	l := &Guard{g: g, caller: g.Caller, now: time.Now, entries: map[Key]*list.Element{}, byCaller: map[string]int{}}
+	l.store = storewatch.Watch{Retry: storeRetry,
+		Failed: "loop guard store failed; the guard uses this replica's memory until it answers",
+		Back:   "loop guard store answers again; replicas share the guard"}
 	return l
 }
 
@@ -207,36 +210,16 @@ func storeKey(k Key) string {
 // load reads k's record from the store; ok is false without a store or
 // while it fails, and the guard uses its own memory then.
 func (l *Guard) load(ctx context.Context, k Key, o *obs.Observer) (Record, bool) {
-	if l.g.Store.Load == nil || !l.storeUp() {
+	if l.g.Store.Load == nil || !l.store.Up() {
 		return Record{}, false
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeWait)
 	defer cancel()
 	rec, err := l.g.Store.Load(ctx, storeKey(k))
-	if !l.storeAnswered(ctx, err, o) {
+	if !l.store.Answered(ctx, err, o) {
 		return Record{}, false
 	}
 	return rec, true
-}
-
-func (l *Guard) storeUp() bool {
-	until := l.storeDown.Load()
-	return until == 0 || time.Now().UnixNano() >= until
-}
-
-// storeAnswered notes how a store call went, logging each change once.
-func (l *Guard) storeAnswered(ctx context.Context, err error, o *obs.Observer) bool {
-	if err != nil {
-		if l.storeDown.Swap(time.Now().Add(storeRetry).UnixNano()) == 0 {
-			o.Log(ctx, slog.LevelWarn, "loop guard store failed; the guard uses this replica's memory until it answers",
-				slog.String("error", err.Error()))
-		}
-		return false
-	}
-	if l.storeDown.Load() != 0 && l.storeDown.Swap(0) != 0 {
-		o.Log(ctx, slog.LevelInfo, "loop guard store answers again; replicas share the guard")
-	}
-	return true
 }
 
 // counts reports whether a failure of code counts toward the guard.
@@ -261,7 +244,7 @@ func (l *Guard) Record(ctx context.Context, k Key, failed *errs.Error, shared bo
 	if counts {
 		msg, retryAt = remembered(failed, now)
 	}
-	if l.g.Store.Load != nil && (counts || shared) && l.storeUp() {
+	if l.g.Store.Load != nil && (counts || shared) && l.store.Up() {
 		l.share(ctx, k, failed, counts, msg, retryAt, o)
 	}
 	l.mu.Lock()
@@ -321,7 +304,7 @@ func (l *Guard) share(ctx context.Context, k Key, failed *errs.Error, counts boo
 	} else {
 		err = l.g.Store.Forget(sctx, storeKey(k))
 	}
-	l.storeAnswered(ctx, err, o)
+	l.store.Answered(ctx, err, o)
 }
 
 // evictCaller forgets the caller's least recently failed call.
