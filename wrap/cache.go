@@ -326,7 +326,7 @@ func join(ctx context.Context, req *call.Request, cfg *config, rec *record, o *o
 	case <-f.Done():
 	case <-expired:
 		msg := "tool " + strconv.Quote(rec.tool) + " was not run again: the identical call " + f.LeaderID + " made " +
-			twoFigures(time.Since(f.Start)).String() + " ago is still running"
+			errmap.TwoFigures(time.Since(f.Start)).String() + " ago is still running"
 		if cfg.cache.state.flights.Detached(f) {
 			msg += " after its own timeout, and this call waited " + d.String() + " for it. Its answer is given to a repeat " +
 				"of this call made within " + cfg.cache.window.String() + " of its end"

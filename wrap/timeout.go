@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,14 +29,14 @@ var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineEx
 //
 // An abandoned handler keeps its bulkhead slot until it returns.
 func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Duration, cfg *config, rec *record, o *outcome) {
-	t := timeout{set: d, waited: d}
+	t := errmap.Timeout{Set: d, Waited: d}
 	if at, ok := call.Received(ctx); ok {
 		// The call waited for a worker of the transport (mcp-go's stdio
 		// server queues tool calls): that wait is part of its timeout.
-		t.queued = max(time.Since(at), 0)
-		d -= t.queued
+		t.Queued = max(time.Since(at), 0)
+		d -= t.Queued
 		if d <= 0 {
-			o.err = timeoutError(rec.tool, t, errTimedOut)
+			o.err = t.Err(rec.tool, errTimedOut)
 			o.sideEffects = errmap.SideEffectsNone // the handler never ran
 			return
 		}
@@ -46,7 +45,7 @@ func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Du
 		// The transport closes the connection then: answer before it.
 		if left := time.Until(due.At); left < d {
 			d = max(left, 0).Truncate(time.Millisecond)
-			t.waited, t.writeTimeout = d, due.WriteTimeout
+			t.Waited, t.WriteTimeout = d, due.WriteTimeout
 		}
 	}
 	tctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
@@ -57,7 +56,7 @@ func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Du
 		var stop func()
 		tctx, stop = withIdle(tctx, cfg.progressIdle)
 		defer stop()
-		t.idle = cfg.progressIdle
+		t.Idle = cfg.progressIdle
 	}
 	j := cfg.workers.job()
 	j.ctx, j.req, j.next, j.cfg = tctx, *req, next, cfg
@@ -80,8 +79,8 @@ func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Du
 				o.err = errs.From(cause)
 				return
 			}
-			t.noProgress = cause == errIdle
-			o.err = timeoutError(rec.tool, t, cause)
+			t.NoProgress = cause == errIdle
+			o.err = t.Err(rec.tool, cause)
 			o.sideEffects = timeoutSideEffects(ctx, cfg, req)
 			return
 		}
@@ -92,8 +91,8 @@ func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Du
 	*o = j.o
 	cfg.workers.reuse(j)
 	if o.err != nil && o.panic == nil && ourTimeout(context.Cause(tctx)) {
-		t.noProgress = context.Cause(tctx) == errIdle
-		o.err = timeoutError(rec.tool, t, o.err)
+		t.NoProgress = context.Cause(tctx) == errIdle
+		o.err = t.Err(rec.tool, o.err)
 		o.sideEffects = timeoutSideEffects(ctx, cfg, req)
 	}
 }
@@ -177,54 +176,6 @@ func (j *job) run() {
 	default:
 		j.rec.obs.Late(late, nil, nil)
 	}
-}
-
-// timeout is how long a call waited before its timeout answer: the tool's
-// timeout (set), or less when a write timeout leaves less (then
-// writeTimeout is that write timeout). queued is how long it waited for a
-// worker of the transport before the layer saw it.
-type timeout struct {
-	set, waited, writeTimeout, queued time.Duration
-	// idle is WithProgressTimeout's idle time (set is then its hard cap);
-	// noProgress says the idle clock, not the cap, ended the call.
-	idle       time.Duration
-	noProgress bool
-}
-
-// timeoutError says the timeout the operator set, and when a write timeout
-// cut the wait short, that too, with the wait rounded to two figures (the
-// time left before a write deadline is 28.999s for a 30s write timeout).
-func timeoutError(tool string, t timeout, cause error) *errs.Error {
-	if t.noProgress {
-		return errs.Wrap(errs.Timeout, cause, "tool "+strconv.Quote(tool)+" timed out: it reported no progress for "+
-			t.idle.String()+"; the operation may still complete upstream")
-	}
-	after := t.set.String()
-	if t.idle > 0 && t.writeTimeout == 0 {
-		after += ", the most a call that reports progress may take"
-	}
-	if t.writeTimeout > 0 {
-		after = twoFigures(t.waited).String() + ", the most the server's " + t.writeTimeout.String() +
-			" write timeout leaves (the tool's timeout is " + t.set.String() + ")"
-	}
-	if t.queued >= t.set {
-		return errs.Wrap(errs.Timeout, cause, "tool "+strconv.Quote(tool)+" timed out after "+t.set.String()+
-			" waiting for a free worker of the server; it did not run")
-	}
-	if t.queued > 0 {
-		after += " (" + twoFigures(t.queued).String() + " of it waiting for a free worker of the server)"
-	}
-	return errs.Wrap(errs.Timeout, cause,
-		"tool "+strconv.Quote(tool)+" timed out after "+after+"; the operation may still complete upstream")
-}
-
-// twoFigures rounds d to two significant figures.
-func twoFigures(d time.Duration) time.Duration {
-	u := time.Duration(1)
-	for u*100 <= d {
-		u *= 10
-	}
-	return d.Round(u)
 }
 
 // timeoutSideEffects is what a timeout says about side effects: possible,
