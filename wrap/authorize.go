@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
@@ -158,7 +156,7 @@ func unknown(req *call.Request, o *outcome) {
 func confirm(ctx context.Context, req *call.Request, c authz.Confirm, r authz.Request, a *obs.Authz, o *outcome) bool {
 	reply := call.Unsupported
 	if req.Ask != nil {
-		msg := confirmMessage(c, r)
+		msg := policy.ConfirmMessage(c, r)
 		actx, cancel := context.WithTimeout(ctx, confirmTimeout)
 		var err error
 		reply, err = req.Ask(actx, req, msg)
@@ -187,29 +185,6 @@ func confirm(ctx context.Context, req *call.Request, c authz.Confirm, r authz.Re
 // errDeclined is the answer to a call the user did not allow.
 func errDeclined(name string) *errs.Error {
 	return errs.Newf(errs.PermissionDenied, "the user did not allow %s to run; do not call it again unless the user asks for it", name)
-}
-
-// confirmMessage is what the user is asked.
-func confirmMessage(c authz.Confirm, r authz.Request) string {
-	if c.Message != nil {
-		if m := c.Message(r); m != "" {
-			return m
-		}
-	}
-	msg := "Allow " + r.Name + " to run"
-	var m map[string]json.RawMessage
-	if len(r.Arguments) > 0 && json.Unmarshal(r.Arguments, &m) == nil && len(m) > 0 {
-		names := make([]string, 0, len(m))
-		for k := range m {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		if len(names) > 20 {
-			names = append(names[:20], "…")
-		}
-		msg += " with these arguments: " + strings.Join(names, ", ")
-	}
-	return msg + "?"
 }
 
 // rawArguments are the request's arguments as JSON, for a policy's Check.

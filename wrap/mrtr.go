@@ -211,7 +211,7 @@ func confirmRound(ctx context.Context, req *call.Request, cfg *config, c authz.C
 	rd.asked = true
 	st := roundstate.Sealed{Chain: rec.id(), Round: rd.next(), Tool: req.Name, Args: roundstate.ArgumentsHash(req.Raw, req.Args),
 		Subject: roundstate.SubjectHash(callerOf(ctx, req).Subject), Confirm: roundstate.ConfirmAsked}
-	o.res = req.Rounds.Ask(req, roundstate.ConfirmKey, confirmMessage(c, r), cfg.states.Seal(st))
+	o.res = req.Rounds.Ask(req, roundstate.ConfirmKey, policy.ConfirmMessage(c, r), cfg.states.Seal(st))
 	return false
 }
 
