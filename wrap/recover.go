@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"runtime/debug"
-	"strconv"
 	"strings"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errbase"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 )
 
 // panicError is the cause recorded when a handler panics: the value and the
@@ -109,7 +108,7 @@ func classify(err error, req *call.Request, cfg *config, o *outcome) *errs.Error
 	if !ok {
 		return e
 	}
-	if code := statusIn(text); code != errs.Internal {
+	if code := errmap.StatusIn(text); code != errs.Internal {
 		return errs.Wrap(code, err, text)
 	}
 	o.public = true
@@ -131,29 +130,6 @@ func publicError(text string, req *call.Request, cfg *config) (string, bool) {
 		text = strings.ReplaceAll(text, self, cfg.red.URI(req.Name))
 	}
 	return text, ok
-}
-
-// clientStatus finds, in an error's text, an HTTP status that says the
-// request was refused for a reason the model can act on: "404 Not Found",
-// "HTTP 429", "status code: 403", "returned 409". The status text, or a
-// word naming it a status, must be next to the number, so that "found 404
-// files" is no status.
-var clientStatus = regexp.MustCompile(`(?i)\b(?:(40[1349]|410|429)\s+(?:unauthorized|forbidden|not found|conflict|gone|too many requests)` +
-	`|(?:http(?:/[0-9.]+)?|status(?:\s*code)?|response code|returned|answered)[\s:=]+(40[1349]|410|429))\b`)
-
-// statusIn is the errs code of the well-known client error status in
-// text (401 and 403: permission denied, 404 and 410: not found, 409:
-// conflict, 429: rate limited), Internal when it names none.
-func statusIn(text string) errs.Code {
-	if !strings.Contains(text, "40") && !strings.Contains(text, "41") && !strings.Contains(text, "42") {
-		return errs.Internal
-	}
-	m := clientStatus.FindStringSubmatch(text)
-	if m == nil {
-		return errs.Internal
-	}
-	n, _ := strconv.Atoi(m[1] + m[2])
-	return errs.CodeForStatus(n)
 }
 
 // ownWords returns e, the classification of a standard error, with the
