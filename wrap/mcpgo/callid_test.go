@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -60,20 +58,9 @@ func TestEveryErrorResultCarriesItsCallID(t *testing.T) {
 	defer stop()
 	// A credential names the caller for the loop guard (mcp-go's client
 	// speaks the stateless protocol: no session).
-	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer ids"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl := client.NewClient(tr)
-	defer cl.Close()
+	cl := testserver.Connect(t, url, map[string]string{"Authorization": "Bearer ids"})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if err := cl.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cl.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
 	adaptercases.CheckCallIDs(t, &logs, func(t *testing.T, name string) (bool, errs.Info, bool) {
 		var req mcp.CallToolRequest
 		req.Params.Name = name

@@ -14,13 +14,13 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/ratelimit"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
@@ -124,22 +124,7 @@ func newCaller(t *testing.T, urls []string, token string) *caller {
 	t.Helper()
 	c := &caller{}
 	for _, u := range urls {
-		tr, err := transport.NewStreamableHTTP(u, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cl := client.NewClient(tr)
-		t.Cleanup(func() { _ = cl.Close() })
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		if err := cl.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-			ClientInfo: mcp.Implementation{Name: "replica-test", Version: "0"}}}); err != nil {
-			t.Fatal(err)
-		}
-		cancel()
-		c.clients = append(c.clients, cl)
+		c.clients = append(c.clients, testserver.Connect(t, u, map[string]string{"Authorization": "Bearer " + token}))
 	}
 	return c
 }
