@@ -369,17 +369,10 @@ func serveMCP(t *testing.T, s *server.MCPServer) *testserver.Conn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl := client.NewClient(tr)
-	t.Cleanup(func() {
-		_ = cl.Close()
+	t.Cleanup(func() { // after the client's own Cleanup (testserver.Start) closes it
 		_ = hs.Close()
 		base.CloseIdleConnections()
 	})
-	if err := cl.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cl.Initialize(t.Context(), mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
+	cl := testserver.Start(t, tr)
 	return &testserver.Conn{Client: cl, URL: url, Wire: wire}
 }
