@@ -99,3 +99,25 @@ func CheckAttachLeavesNothing[S any](t *testing.T, p PerRequest[S]) {
 		t.Errorf("goroutines %d → %d after 10 000 attaches", goroutines, n)
 	}
 }
+
+// CheckAttachIsCheap: attaching w to a server allocates at most
+// maxAllocs objects and starts no goroutine.
+func CheckAttachIsCheap[S any](t *testing.T, p PerRequest[S], w *wrap.Wrapper, maxAllocs float64) {
+	t.Helper()
+	servers := make([]S, 0, 101)
+	for range 101 {
+		servers = append(servers, p.New())
+	}
+	before := runtime.NumGoroutine()
+	i := 0
+	allocs := testing.AllocsPerRun(100, func() {
+		p.Attach(servers[i], w)
+		i++
+	})
+	if allocs > maxAllocs {
+		t.Fatalf("Attach allocates %.0f objects, want at most %.0f", allocs, maxAllocs)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Fatalf("%d goroutines after 101 attaches, %d before", after, before)
+	}
+}

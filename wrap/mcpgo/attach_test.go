@@ -1,7 +1,6 @@
 package mcpgo_test
 
 import (
-	"runtime"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -30,25 +29,9 @@ func BenchmarkAttachPerRequest(b *testing.B) { adaptercases.BenchAttachPerReques
 // propagators, the three middlewares) allocates a bounded few small
 // objects beyond the server's own and starts no goroutine.
 func TestAttachIsCheap(t *testing.T) {
-	w := wrap.New(obstest.WithObserver(benchobs.Observer(t)))
-	servers := make([]*server.MCPServer, 0, 101)
-	for range 101 {
-		servers = append(servers, server.NewMCPServer("per-request", "1.0.0"))
-	}
-	before := runtime.NumGoroutine()
-	i := 0
-	allocs := testing.AllocsPerRun(100, func() {
-		mcpgo.Attach(servers[i], w)
-		i++
-	})
 	// 15, and 4 for the two hooks that end a task's work (tasks/cancel,
 	// the session's end: a closure and a list each).
-	if allocs > 19 {
-		t.Fatalf("Attach allocates %.0f objects, want at most 19", allocs)
-	}
-	if after := runtime.NumGoroutine(); after > before {
-		t.Fatalf("%d goroutines after 101 attaches, %d before", after, before)
-	}
+	adaptercases.CheckAttachIsCheap(t, perRequest, wrap.New(obstest.WithObserver(benchobs.Observer(t))), 19)
 }
 
 // BenchmarkAttachSideBySide is BenchmarkAttachPerRequest with the forms
