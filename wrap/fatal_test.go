@@ -554,3 +554,28 @@ func TestToolFatalExitLogsThroughTheMiddlewaresLogger(t *testing.T) {
 		})
 	}
 }
+
+// The fatal path logged its "exiting" line into the buffered logger and
+// exited at once: the line never reached the output.
+func TestFatalExitWritesOutTheBufferedLog(t *testing.T) {
+	var out logbuf.Buffer
+	logger := obs.NewLogger(obs.WithLogBuffer(), obs.WithLogOutput(&out), obs.WithLogFormat("json"))
+	atExit := make(chan string, 1)
+	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(wrap.WithLogger(logger), wrap.WithFatalExit(process.FatalExit{
+		Grace: time.Millisecond,
+		Exit:  func(int) { atExit <- out.String() }, // what the output holds as the process ends
+	}))))
+	s.AddTools(fatalTool())
+	conn := testserver.StartHTTP(t, s)
+	if _, err := conn.Call(t.Context(), "reload_config", nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case written := <-atExit:
+		if !strings.Contains(written, `"msg":"exiting"`) {
+			t.Fatalf("the output at exit has no exiting line:\n%s", written)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("exit was never called")
+	}
+}

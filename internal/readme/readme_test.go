@@ -1,6 +1,8 @@
 // Package readme checks the promise of README.md and docs/*.md that every
 // Go snippet in them compiles: each ```go block must appear, line for line,
 // in a Go file of the repository that the build (go vet ./...) compiles.
+// The snippets themselves are in this package's *snippets_test.go files,
+// so the library's build never compiles them.
 // A block fenced "```go old" (docs/releasing.md's code of the removed API,
 // which no longer compiles) is not a ```go block and is not checked.
 package readme
@@ -127,7 +129,7 @@ func TestEverySnippetCompiles(t *testing.T) {
 				}
 			}
 			if !found {
-				t.Errorf("%s:%d: this snippet is in no compiled Go file (put it in internal/readme/snippets.go or an example):\n\t%s",
+				t.Errorf("%s:%d: this snippet is in no compiled Go file (put it in internal/readme/snippets_test.go or an example):\n\t%s",
 					name, s.line, strings.Join(s.lines, "\n\t"))
 			}
 		}

@@ -96,7 +96,7 @@ func (as *authzServer) serve(t *testing.T, stateless bool) string {
 	return "http://" + ln.Addr().String()
 }
 
-func connectAs(t *testing.T, url, tok string, opts *mcp.ClientOptions) *mcp.ClientSession {
+func connectAs(t testing.TB, url, tok string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	hc := &http.Client{Transport: bearer{tok, http.DefaultTransport}}
 	cl := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, opts)

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"runtime"
 	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/benchmix"
 	"github.com/mcpwrap/mcpwrap/internal/benchobs"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
@@ -119,24 +119,7 @@ func BenchmarkAttach(b *testing.B) {
 // receiving middleware's closure, the sending one that sees progress, and
 // go-sdk's) and starts no goroutine.
 func TestAttachIsCheap(t *testing.T) {
-	w := wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
-	impl := &mcp.Implementation{Name: "per-request", Version: "1"}
-	servers := make([]*mcp.Server, 0, 200)
-	for range 200 {
-		servers = append(servers, mcp.NewServer(impl, nil))
-	}
-	before := runtime.NumGoroutine()
-	i := 0
-	allocs := testing.AllocsPerRun(100, func() {
-		gosdk.Attach(servers[i], w)
-		i++
-	})
-	if allocs > 5 {
-		t.Fatalf("Attach allocates %.0f objects, want at most 5", allocs)
-	}
-	if after := runtime.NumGoroutine(); after > before {
-		t.Fatalf("%d goroutines after 101 attaches, %d before", after, before)
-	}
+	adaptercases.CheckAttachIsCheap(t, perRequest, wrap.New(wrap.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil)))), 5)
 }
 
 // TestNoTelemetryPathAllocatesNothing guards the adapter's side of the

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/errcases"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
@@ -49,27 +50,11 @@ func TestHandlerErrorStructuredContentIsScrubbed(t *testing.T) {
 				for _, ct := range res.Content {
 					texts = append(texts, ct.(mcp.TextContent).Text)
 				}
-				if l := c.Leaked(append(texts, string(sc))...); l != "" {
-					t.Fatalf("%q reached the client: %q %s", l, texts, sc)
-				}
-				for _, k := range c.Keeps {
-					if !strings.Contains(string(sc), k) {
-						t.Fatalf("structuredContent %s lost %q", sc, k)
-					}
-				}
-				lines, _ := logs.Find("tool", c.Name)
-				id, _ := lines[len(lines)-1]["call_id"].(string)
-				if !res.IsError || len(texts) != 2 || id == "" || texts[1] != "(call id "+id+")" {
-					t.Fatalf("isError %v, texts %q, want the handler's text then the call id %q", res.IsError, texts, id)
-				}
+				adaptercases.CheckStructuredScrubbed(t, c, &logs, res.IsError, texts, sc)
 			})
 		}
 	}
-	for _, c := range cases {
-		if l := c.Leaked(logs.String()); l != "" {
-			t.Fatalf("%q in the log", l)
-		}
-	}
+	adaptercases.CheckLogScrubbed(t, cases, &logs)
 }
 
 // TestRelayedResultRawStructuredContentIsScrubbedAndCapped: a handler that

@@ -30,6 +30,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(hangingStdioEnv); mode != "" {
 		os.Exit(serveHanging(mode))
 	}
+	if mode := os.Getenv(stdioExitEnv); mode != "" {
+		os.Exit(serveStdioExit(mode))
+	}
 	os.Exit(m.Run())
 }
 

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/internal/upstreamhook"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
@@ -40,7 +39,7 @@ func TestOpenWindowGrowsToItsCapWithEqualJitter(t *testing.T) {
 			clk := newClock()
 			d := &dialer{}
 			d.down.Store(true)
-			h := upstream.New("api", d.dial, append(tc.opts, upstreamhook.WithClock(clk.now).(upstream.Option))...)
+			h := upstream.New("api", d.dial, append(tc.opts, upstream.WithClock(clk.now))...)
 			defer h.Close()
 			for n := 1; n <= 20; n++ { // the first dial, then 19 failed probes
 				if _, err := h.Get(t.Context()); !errors.Is(err, upstream.ErrDial) {
@@ -66,7 +65,7 @@ func TestRecoveredUpstreamIsCalledWithinTheConfiguredMaximum(t *testing.T) {
 	api := testserver.StartRestartable(t, weatherAPI(&hits))
 	base := "http://" + api.Addr
 	clk := newClock()
-	h := httpHolder(base, &dials, upstreamhook.WithClock(clk.now).(upstream.Option), upstream.WithPolicy(upstream.Policy{Backoff: 100 * time.Millisecond, MaxBackoff: max}))
+	h := httpHolder(base, &dials, upstream.WithClock(clk.now), upstream.WithPolicy(upstream.Policy{Backoff: 100 * time.Millisecond, MaxBackoff: max}))
 	defer h.Close()
 	call := func() error {
 		return h.Do(t.Context(), func(ctx context.Context, c *http.Client) error { return getForecast(ctx, c, base) })

@@ -17,7 +17,6 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
-	"github.com/mcpwrap/mcpwrap/internal/upstreamhook"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
 )
 
@@ -181,7 +180,7 @@ func TestBreakerOpensFailsFastProbesAndCloses(t *testing.T) {
 	clk := newClock()
 	d := &dialer{}
 	var ev events
-	h := upstream.New("weather-api", d.dial, upstreamhook.WithClock(clk.now).(upstream.Option),
+	h := upstream.New("weather-api", d.dial, upstream.WithClock(clk.now),
 		upstream.WithPolicy(upstream.Policy{Backoff: time.Second, MaxBackoff: 8 * time.Second}), upstream.WithEvents(ev.add))
 	defer h.Close()
 
@@ -248,7 +247,7 @@ func TestBreakerOpensFailsFastProbesAndCloses(t *testing.T) {
 func TestThresholdConsecutiveBrokenClientsOpen(t *testing.T) {
 	clk := newClock()
 	d := &dialer{}
-	h := upstream.New("api", d.dial, upstreamhook.WithClock(clk.now).(upstream.Option), upstream.WithPolicy(upstream.Policy{Threshold: 3}))
+	h := upstream.New("api", d.dial, upstream.WithClock(clk.now), upstream.WithPolicy(upstream.Policy{Threshold: 3}))
 	defer h.Close()
 	unavailable := errs.FromStatus("api", 503, nil)
 	for i := range 3 {

@@ -15,7 +15,6 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
-	"github.com/mcpwrap/mcpwrap/internal/upstreamhook"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
@@ -52,7 +51,7 @@ func TestHungUpstreamOpensTheBreakerAfterConsecutiveTimeouts(t *testing.T) {
 	// least) cannot pass before the call that must find it open, however
 	// slowly this machine runs.
 	h := upstream.New("hung-api", newHTTPClient, upstream.WithClose(closeIdle), upstream.WithPolicy(upstream.Policy{Threshold: 3}),
-		upstreamhook.WithClock(newClock().now).(upstream.Option))
+		upstream.WithClock(newClock().now))
 	defer h.Close()
 	var sentMu sync.Mutex
 	sent := map[*http.Client]int{} // requests sent to the hung upstream, by client
@@ -141,7 +140,7 @@ func TestHungHealthCheckFailsInTheHealthTimeout(t *testing.T) {
 	}
 	h := upstream.New("hung-api", newHTTPClient, upstream.WithClose(closeIdle),
 		upstream.WithHealth(health), upstream.WithPolicy(upstream.Policy{HealthTimeout: 100 * time.Millisecond}),
-		upstreamhook.WithClock(newClock().now).(upstream.Option)) // the open window cannot pass before the next Get
+		upstream.WithClock(newClock().now)) // the open window cannot pass before the next Get
 	defer h.Close()
 	ctx, cancel := context.WithTimeout(t.Context(), callTimeout)
 	defer cancel()

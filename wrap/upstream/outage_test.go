@@ -19,7 +19,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/internal/upstreamhook"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
@@ -95,7 +94,7 @@ func TestUpstreamRestartOnSamePortUnder64Callers(t *testing.T) {
 	var logs logbuf.Buffer
 	var clk aheadClock
 	h := httpHolder(base, &dials, upstream.WithPolicy(upstream.Policy{Backoff: 100 * time.Millisecond, MaxBackoff: 400 * time.Millisecond}),
-		upstream.WithLogger(logs.Logger()), upstreamhook.WithClock(clk.now).(upstream.Option))
+		upstream.WithLogger(logs.Logger()), upstream.WithClock(clk.now))
 	defer h.Close()
 
 	const deadline = 3 * time.Second
@@ -370,17 +369,10 @@ func serveMCP(t *testing.T, s *server.MCPServer) *testserver.Conn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl := client.NewClient(tr)
-	t.Cleanup(func() {
-		_ = cl.Close()
+	t.Cleanup(func() { // after the client's own Cleanup (testserver.Start) closes it
 		_ = hs.Close()
 		base.CloseIdleConnections()
 	})
-	if err := cl.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cl.Initialize(t.Context(), mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
+	cl := testserver.Start(t, tr)
 	return &testserver.Conn{Client: cl, URL: url, Wire: wire}
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/internal/upstreamhook"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 	"github.com/mcpwrap/mcpwrap/wrap/upstream"
@@ -36,7 +35,7 @@ func TestBreakerChangesLandOnTheCallingSpanOnce(t *testing.T) {
 	api := testserver.StartRestartable(t, weatherAPI(&hits))
 	base := "http://" + api.Addr
 	clk := newClock()
-	h := httpHolder(base, &dials, upstreamhook.WithClock(clk.now).(upstream.Option), upstream.WithPolicy(upstream.Policy{Threshold: 1}),
+	h := httpHolder(base, &dials, upstream.WithClock(clk.now), upstream.WithPolicy(upstream.Policy{Threshold: 1}),
 		upstream.WithEvents(ob.UpstreamEvent))
 	defer h.Close()
 	s := server.NewMCPServer("weather", "1.0.0")

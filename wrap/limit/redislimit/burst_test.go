@@ -3,22 +3,15 @@ package redislimit_test
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
-	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit/internal/redistest"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -29,32 +22,6 @@ const (
 	burstLimit = 20
 	burstRuns  = 10
 )
-
-// burstReplica is one in-process replica: a real mcp-go server over
-// streamable HTTP on loopback, with its own Redis client and Limiter at
-// their defaults (ClientOptions, redislimit.Store), as a user sets them up.
-type burstReplica struct {
-	url  string
-	logs *logbuf.Buffer
-}
-
-func startBurstReplica(t *testing.T, addr, prefix string) *burstReplica {
-	t.Helper()
-	r := &burstReplica{logs: &logbuf.Buffer{}}
-	rdb := redis.NewClient(redislimit.ClientOptions(addr))
-	t.Cleanup(func() { _ = rdb.Close() })
-	lim := limit.New(limit.Rate{Limit: burstLimit, Per: time.Hour}, limit.WithLogger(r.logs.Logger()),
-		redislimit.Store(rdb, redislimit.WithPrefix(prefix)))
-	s := server.NewMCPServer("search", "1.0.0")
-	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
-	s.AddTool(mcp.NewTool("search"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcp.NewToolResultText("found"), nil
-	})
-	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStateLess(true)))
-	t.Cleanup(srv.Close)
-	r.url = srv.URL
-	return r
-}
 
 // burn keeps every CPU of the process busy until stop is closed, so that
 // the calls, the servers and Redis compete for the CPU as on a loaded
@@ -90,30 +57,15 @@ func burn(stop <-chan struct{}) {
 func TestBurstOverReplicasNeverExceedsTheLimit(t *testing.T) {
 	addr := redistest.Addr(t)
 	p := prefix(t)
-	var reps []*burstReplica
-	for range replicas {
-		reps = append(reps, startBurstReplica(t, addr, p))
+	var us []string
+	logs := make([]*logbuf.Buffer, replicas)
+	for i := range logs {
+		logs[i] = &logbuf.Buffer{}
+		us = append(us, serveReplica(t, addr, p, limit.Rate{Limit: burstLimit, Per: time.Hour}, logs[i]))
 	}
 	for run := range burstRuns {
 		token := fmt.Sprintf("burst-%d", run)
-		var clients []*client.Client
-		for _, r := range reps {
-			tr, err := transport.NewStreamableHTTP(r.url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := client.NewClient(tr)
-			t.Cleanup(func() { _ = c.Close() })
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			if err := c.Start(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-				t.Fatal(err)
-			}
-			cancel()
-			clients = append(clients, c)
-		}
+		clients := newCaller(t, us, token).clients
 		stop := make(chan struct{})
 		burn(stop)
 		var mu sync.Mutex
@@ -155,8 +107,8 @@ func TestBurstOverReplicasNeverExceedsTheLimit(t *testing.T) {
 		if allowed > burstLimit || allowed+slow < burstLimit {
 			t.Errorf("run %d: %d calls allowed (%d unavailable), want at most %d, and fewer only by calls refused as unavailable", run, allowed, slow, burstLimit)
 		}
-		for i, r := range reps {
-			if l := grepLines(r.logs.String(), "rate-limit store failed"); l != "" {
+		for i, l := range logs {
+			if l := grepLines(l.String(), "rate-limit store failed"); l != "" {
 				t.Errorf("run %d: replica %d: a burst was taken for an outage:\n%s", run, i, l)
 			}
 		}

@@ -9,13 +9,13 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit/internal/redistest"
@@ -46,21 +46,7 @@ func alicesClient(t *testing.T, s *server.MCPServer) *client.Client {
 	t.Helper()
 	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStateLess(true)))
 	t.Cleanup(srv.Close)
-	tr, err := transport.NewStreamableHTTP(srv.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer alice"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr)
-	t.Cleanup(func() { _ = c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return testserver.Connect(t, srv.URL, map[string]string{"Authorization": "Bearer alice"})
 }
 
 func readGone(t *testing.T, c *client.Client) string {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -13,11 +14,16 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/ratelimit"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
+	"github.com/mcpwrap/mcpwrap/wrap"
+	"github.com/mcpwrap/mcpwrap/wrap/limit"
+	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit/internal/redistest"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -85,26 +91,40 @@ type caller struct {
 	next    int
 }
 
-func newCaller(t *testing.T, reps []*replica, token string) *caller {
+// urls are the replicas' URLs.
+func urls(reps []*replica) []string {
+	var out []string
+	for _, r := range reps {
+		out = append(out, r.url)
+	}
+	return out
+}
+
+// serveReplica is one in-process replica at the defaults a user sets up: a
+// real mcp-go server over streamable HTTP on loopback with one tool,
+// search, its own go-redis client (ClientOptions) and Limiter
+// (redislimit.Store) of rate, logging to logs. It returns the server's URL.
+func serveReplica(t *testing.T, addr, prefix string, rate limit.Rate, logs *logbuf.Buffer) string {
+	t.Helper()
+	rdb := redis.NewClient(redislimit.ClientOptions(addr))
+	t.Cleanup(func() { _ = rdb.Close() })
+	lim := limit.New(rate, limit.WithLogger(logs.Logger()), redislimit.Store(rdb, redislimit.WithPrefix(prefix)))
+	s := server.NewMCPServer("search", "1.0.0")
+	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
+	s.AddTool(mcp.NewTool("search"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("found"), nil
+	})
+	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStateLess(true)))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// newCaller connects a client for token to each of the replicas at urls.
+func newCaller(t *testing.T, urls []string, token string) *caller {
 	t.Helper()
 	c := &caller{}
-	for _, r := range reps {
-		tr, err := transport.NewStreamableHTTP(r.url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cl := client.NewClient(tr)
-		t.Cleanup(func() { _ = cl.Close() })
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		if err := cl.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-			ClientInfo: mcp.Implementation{Name: "replica-test", Version: "0"}}}); err != nil {
-			t.Fatal(err)
-		}
-		cancel()
-		c.clients = append(c.clients, cl)
+	for _, u := range urls {
+		c.clients = append(c.clients, testserver.Connect(t, u, map[string]string{"Authorization": "Bearer " + token}))
 	}
 	return c
 }
@@ -166,7 +186,7 @@ func round(t *testing.T, callers []*caller, n int) []tally {
 func callersFor(t *testing.T, reps []*replica, phase string) []*caller {
 	out := make([]*caller, keys)
 	for i := range out {
-		out[i] = newCaller(t, reps, fmt.Sprintf("%s-%d", phase, i))
+		out[i] = newCaller(t, urls(reps), fmt.Sprintf("%s-%d", phase, i))
 	}
 	return out
 }
@@ -279,7 +299,7 @@ func grepLines(s, sub string) string {
 func TestOutageLogIsJSONLines(t *testing.T) {
 	srv := redistest.Start(t)
 	reps := startReplicas(t, 1, srv.Addr)
-	c := newCaller(t, reps, "json")
+	c := newCaller(t, urls(reps), "json")
 	if res, _ := c.call(t); res == nil || res.IsError {
 		t.Fatalf("before the outage: %+v", res)
 	}

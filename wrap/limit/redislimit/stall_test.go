@@ -3,22 +3,15 @@ package redislimit_test
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
-	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit/internal/redistest"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -34,26 +27,6 @@ const (
 	// there, with a load average of 10).
 	stallSlack = 400 * time.Millisecond
 )
-
-// stallReplica is one in-process replica at the defaults a user sets up:
-// a real mcp-go server over streamable HTTP on loopback, its own go-redis
-// client (ClientOptions) and Limiter (redislimit.Store), a limit high
-// enough that no call is rate limited.
-func stallReplica(t *testing.T, addr, prefix string, logs *logbuf.Buffer) string {
-	t.Helper()
-	rdb := redis.NewClient(redislimit.ClientOptions(addr))
-	t.Cleanup(func() { _ = rdb.Close() })
-	lim := limit.New(limit.Rate{Limit: 100000, Per: time.Minute}, limit.WithLogger(logs.Logger()),
-		redislimit.Store(rdb, redislimit.WithPrefix(prefix)))
-	s := server.NewMCPServer("search", "1.0.0")
-	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
-	s.AddTool(mcp.NewTool("search"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcp.NewToolResultText("found"), nil
-	})
-	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStateLess(true)))
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
 
 // stallCall is one call of the stall test: when it started, how long its
 // answer took and what it was.
@@ -76,33 +49,17 @@ func TestStalledRedisCostsACallAtMostTheBudget(t *testing.T) {
 	srv := redistest.Start(t)
 	p := prefix(t)
 	var logs logbuf.Buffer
-	var urls []string
+	var us []string
 	for range replicas {
-		urls = append(urls, stallReplica(t, srv.Addr, p, &logs))
+		// A limit high enough that no call is rate limited.
+		us = append(us, serveReplica(t, srv.Addr, p, limit.Rate{Limit: 100000, Per: time.Minute}, &logs))
 	}
 	var mu sync.Mutex
 	var calls []stallCall
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := range stallCallers {
-		var clients []*client.Client
-		for _, u := range urls {
-			tr, err := transport.NewStreamableHTTP(u, transport.WithHTTPHeaders(map[string]string{"Authorization": fmt.Sprintf("Bearer stall-%d", i)}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := client.NewClient(tr)
-			t.Cleanup(func() { _ = c.Close() })
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			if err := c.Start(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-				t.Fatal(err)
-			}
-			cancel()
-			clients = append(clients, c)
-		}
+		clients := newCaller(t, us, fmt.Sprintf("stall-%d", i)).clients
 		wg.Go(func() {
 			for n := 0; ; n++ {
 				select {

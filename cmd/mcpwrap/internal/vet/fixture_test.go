@@ -49,7 +49,10 @@ func TestFixtureRecall(t *testing.T) {
 		{"servers", 39},
 		{"others", 29},
 	} {
-		t.Run(tt.fixture, func(t *testing.T) { scoreFixture(t, tt.fixture, tt.found) })
+		t.Run(tt.fixture, func(t *testing.T) {
+			t.Parallel()
+			scoreFixture(t, tt.fixture, tt.found)
+		})
 	}
 }
 

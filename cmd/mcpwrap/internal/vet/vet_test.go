@@ -9,7 +9,9 @@ import (
 )
 
 // Each check's testdata package holds its defects (marked // want) next to
-// clean look-alikes, for both SDKs.
+// clean look-alikes, for both SDKs. The checks run in parallel: each load
+// type-checks the standard library from source, and a load waits on the go
+// command much of its time.
 func TestChecks(t *testing.T) {
 	tests := []struct {
 		analyzer *analysis.Analyzer
@@ -26,6 +28,7 @@ func TestChecks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.analyzer.Name, func(t *testing.T) {
+			t.Parallel()
 			analysistest.Run(t, analysistest.TestData(), tt.analyzer, tt.pkgs...)
 		})
 	}

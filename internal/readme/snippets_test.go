@@ -1,7 +1,7 @@
-// Package readme is where the Go snippets of README.md and docs/*.md
-// compile: each function holds one or more snippets, line for line, with
-// what they need as parameters. TestEverySnippetCompiles fails when a page
-// shows Go code that is not here (or in another compiled file).
+// The Go snippets of README.md and docs/*.md compile here, in test files
+// only: each function holds one or more snippets, line for line, with what
+// they need as parameters. No function is called, by design.
+
 package readme
 
 import (

@@ -1,36 +1,59 @@
-package wrap_test
+package mcpgo_test
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
-	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
-	"github.com/mcpwrap/mcpwrap/wrap/process"
+	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
-// buildStdioExit builds testdata/stdioexit, the README's buffered-logger
-// stdio server, into a temporary directory.
-func buildStdioExit(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "stdioexit")
-	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/stdioexit").CombinedOutput(); err != nil {
-		t.Fatalf("build testdata/stdioexit: %v\n%s", err, out)
+// stdioExitEnv, set, makes the test binary the README's stdio set-up (a
+// buffered observe logger, the one-line retrofit) with one tool, echo:
+// "wrapped" serves it with mcpgo.ServeStdio, "bare" with mcp-go's
+// server.ServeStdio, as servers did before mcpgo.ServeStdio.
+const stdioExitEnv = "MCPWRAP_STDIO_EXIT"
+
+func serveStdioExit(mode string) int {
+	logger := obs.NewLogger(obs.WithLogBuffer(), obs.WithLogFormat("json"))
+	s := server.NewMCPServer("stdioexit", "1.0.0")
+	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger)))
+	s.AddTool(mcp.NewTool("echo", mcp.WithString("text")), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(req.GetString("text", "")), nil
+	})
+	var err error
+	if mode == "bare" {
+		err = server.ServeStdio(s)
+	} else {
+		err = mcpgo.ServeStdio(s, logger)
 	}
-	return bin
+	if err != nil && err != context.Canceled {
+		return 1
+	}
+	return 0
+}
+
+// stdioExit is the command that runs the test binary as that server. Under
+// -race the child would sleep a second at exit (the race runtime's
+// atexit_sleep_ms) after it has written everything: GORACE turns that off.
+func stdioExit(mode string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), stdioExitEnv+"="+mode, "GORACE="+os.Getenv("GORACE")+" atexit_sleep_ms=0")
+	return cmd
 }
 
 const stdioInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
@@ -87,13 +110,12 @@ func loggedCalls(t *testing.T, stderr []byte) int {
 // on SIGTERM.
 func TestBufferedLogLinesSurviveExit(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs a child process")
+		t.Skip("runs a child process")
 	}
-	bin := buildStdioExit(t)
 	const n, runs = 20, 10
 	t.Run("stdin closed at once", func(t *testing.T) {
 		for run := range runs {
-			cmd := exec.Command(bin)
+			cmd := stdioExit("wrapped")
 			cmd.Stdin = strings.NewReader(stdioInit + stdioCalls(n))
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -111,7 +133,7 @@ func TestBufferedLogLinesSurviveExit(t *testing.T) {
 	})
 	t.Run("SIGTERM", func(t *testing.T) {
 		for run := range runs {
-			cmd := exec.Command(bin)
+			cmd := stdioExit("wrapped")
 			stdin, err := cmd.StdinPipe()
 			if err != nil {
 				t.Fatal(err)
@@ -152,29 +174,4 @@ func TestBufferedLogLinesSurviveExit(t *testing.T) {
 			}
 		}
 	})
-}
-
-// The fatal path logged its "exiting" line into the buffered logger and
-// exited at once: the line never reached the output.
-func TestFatalExitWritesOutTheBufferedLog(t *testing.T) {
-	var out logbuf.Buffer
-	logger := obs.NewLogger(obs.WithLogBuffer(), obs.WithLogOutput(&out), obs.WithLogFormat("json"))
-	atExit := make(chan string, 1)
-	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(wrap.WithLogger(logger), wrap.WithFatalExit(process.FatalExit{
-		Grace: time.Millisecond,
-		Exit:  func(int) { atExit <- out.String() }, // what the output holds as the process ends
-	}))))
-	s.AddTools(fatalTool())
-	conn := testserver.StartHTTP(t, s)
-	if _, err := conn.Call(t.Context(), "reload_config", nil); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case written := <-atExit:
-		if !strings.Contains(written, `"msg":"exiting"`) {
-			t.Fatalf("the output at exit has no exiting line:\n%s", written)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("exit was never called")
-	}
 }

@@ -1,4 +1,4 @@
-package wrap_test
+package mcpgo_test
 
 import (
 	"context"
