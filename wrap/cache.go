@@ -191,21 +191,8 @@ func (c *cacheConfig) plan(ctx context.Context, req *call.Request, cfg *config, 
 	if req.Kind == call.Resource {
 		p.keep, p.join = c.ttl > 0, true
 	} else {
-		p.name = req.Name
-		kind = "t"
-		p.keep, p.join = c.readOnly && c.ttl > 0, c.join || cfg.retry != nil && cfg.retry.idempotent
-		switch {
-		case p.keep && p.join:
-		case c.ttl > 0 && c.state.Store == nil && c.state.LRU.Holds(req.Name):
-			// The tool's answers are kept, so it was found read-only,
-			// and a change of the tool list would have dropped them: a
-			// hit needs no look-up of the tool.
-			p.keep, p.join = true, true
-		default:
-			info := toolInfo(ctx, cfg, req)
-			p.keep = c.ttl > 0 && (p.keep || info.Known && info.ReadOnly)
-			p.join = p.join || p.keep || info.Known && (info.ReadOnly || info.Idempotent)
-		}
+		p.name, kind = req.Name, "t"
+		p.keep, p.join = c.toolPlan(ctx, req, cfg)
 		if !p.keep && !p.join {
 			return p, false
 		}
@@ -216,6 +203,25 @@ func (c *cacheConfig) plan(ctx context.Context, req *call.Request, cfg *config, 
 	}
 	p.key, ok = callcache.KeyOf(p.who, kind, req.Name, req.Args, req.Raw)
 	return p, ok
+}
+
+// toolPlan says whether a tool's answers are kept and its calls joined:
+// by its own Cache, its retry policy or its annotations.
+func (c *cacheConfig) toolPlan(ctx context.Context, req *call.Request, cfg *config) (keep, join bool) {
+	keep, join = c.readOnly && c.ttl > 0, c.join || cfg.retry != nil && cfg.retry.idempotent
+	switch {
+	case keep && join:
+		return keep, join
+	case c.ttl > 0 && c.state.Store == nil && c.state.LRU.Holds(req.Name):
+		// The tool's answers are kept, so it was found read-only, and a
+		// change of the tool list would have dropped them: a hit needs no
+		// look-up of the tool.
+		return true, true
+	}
+	info := toolInfo(ctx, cfg, req)
+	keep = c.ttl > 0 && (keep || info.Known && info.ReadOnly)
+	join = join || keep || info.Known && (info.ReadOnly || info.Idempotent)
+	return keep, join
 }
 
 // caller is whose answers a call shares (see Cache).

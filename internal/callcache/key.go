@@ -99,6 +99,8 @@ func (w *writer) tag(c byte) bool {
 	return true
 }
 
+// value writes v, a decoded JSON value, in canonical form; false when it
+// is too large, too deep or not JSON.
 func (w *writer) value(v any, depth int) bool {
 	if depth > MaxDepth {
 		return false
@@ -116,53 +118,68 @@ func (w *writer) value(v any, depth int) bool {
 	case json.Number:
 		return w.number(string(x))
 	case float64:
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return false
-		}
-		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-			return w.integer(int64(x))
-		}
-		return w.number(strconv.FormatFloat(x, 'g', -1, 64))
+		return w.float(x)
 	case float32:
-		return w.value(float64(x), depth)
+		return w.float(float64(x))
 	case int:
 		return w.integer(int64(x))
 	case int64:
 		return w.integer(x)
 	case map[string]any:
-		if len(x) > w.left/2 || !w.tag('{') {
-			return false
-		}
-		var few [16]string
-		keys := few[:0]
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if !w.str(k) || !w.value(x[k], depth+1) {
-				return false
-			}
-		}
-		return w.tag('}')
+		return w.object(x, depth)
 	case map[string]string: // a prompt's arguments
 		m := make(map[string]any, len(x))
 		for k, s := range x {
 			m[k] = s
 		}
-		return w.value(m, depth)
+		return w.object(m, depth)
 	case []any:
-		if len(x) > w.left || !w.tag('[') {
-			return false
-		}
-		for _, e := range x {
-			if !w.value(e, depth+1) {
-				return false
-			}
-		}
-		return w.tag(']')
+		return w.array(x, depth)
 	}
 	return false
+}
+
+// float writes x as number writes its text: an integer without making it.
+func (w *writer) float(x float64) bool {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return false
+	}
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return w.integer(int64(x))
+	}
+	return w.number(strconv.FormatFloat(x, 'g', -1, 64))
+}
+
+// object writes x's members in key order.
+func (w *writer) object(x map[string]any, depth int) bool {
+	if len(x) > w.left/2 || !w.tag('{') {
+		return false
+	}
+	var few [16]string
+	keys := few[:0]
+	for k := range x {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !w.str(k) || !w.value(x[k], depth+1) {
+			return false
+		}
+	}
+	return w.tag('}')
+}
+
+// array writes x's items in order.
+func (w *writer) array(x []any, depth int) bool {
+	if len(x) > w.left || !w.tag('[') {
+		return false
+	}
+	for _, e := range x {
+		if !w.value(e, depth+1) {
+			return false
+		}
+	}
+	return w.tag(']')
 }
 
 // number writes a JSON number by value: sign, significant digits and

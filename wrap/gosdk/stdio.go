@@ -9,6 +9,7 @@ import (
 	"os"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -303,32 +304,41 @@ func topLevelID(b []byte) []byte {
 	return nil
 }
 
+// valueAfterColon is the id value after the ':' that starts b: a string
+// of at most 256 bytes, or a number of at most 32; nil for anything else.
 func valueAfterColon(b []byte) []byte {
 	b = bytes.TrimLeft(b, " \t\r\n")
 	if len(b) == 0 || b[0] != ':' {
 		return nil
 	}
 	b = bytes.TrimLeft(b[1:], " \t\r\n")
-	end := 0
-	switch {
-	case len(b) > 0 && b[0] == '"':
-		for end = 1; end < len(b) && end <= 256; end++ {
-			if b[end] == '\\' {
-				end++
-				continue
-			}
-			if b[end] == '"' {
-				return b[:end+1]
-			}
-		}
-		return nil
-	default:
-		for end < len(b) && end <= 32 && (b[end] == '-' || b[end] == '.' || b[end] == 'e' || b[end] == 'E' || b[end] == '+' || (b[end] >= '0' && b[end] <= '9')) {
-			end++
-		}
-		if end == 0 {
-			return nil
-		}
-		return b[:end]
+	if len(b) > 0 && b[0] == '"' {
+		return quotedID(b)
 	}
+	return numberID(b)
+}
+
+// quotedID is the JSON string b starts with, when it ends within 256 bytes.
+func quotedID(b []byte) []byte {
+	for end := 1; end < len(b) && end <= 256; end++ {
+		switch b[end] {
+		case '\\':
+			end++
+		case '"':
+			return b[:end+1]
+		}
+	}
+	return nil
+}
+
+// numberID is the number b starts with, at most 32 bytes of it.
+func numberID(b []byte) []byte {
+	end := 0
+	for end < len(b) && end <= 32 && strings.IndexByte("-.eE+0123456789", b[end]) >= 0 {
+		end++
+	}
+	if end == 0 {
+		return nil
+	}
+	return b[:end]
 }

@@ -70,28 +70,35 @@ func AddTool[In, Out any](s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.Too
 		if !hasOut || res.InputRequests != nil {
 			return res, nil
 		}
-		if out != nil {
-			if err := binding.Check(out, o); err != nil {
-				var e *errs.Error
-				msg := err.Error()
-				if errors.As(err, &e) {
-					msg = e.Message()
-				}
-				return nil, errs.Wrap(errs.Internal, fmt.Errorf("tool %q returned a result that breaks its own schema: %s", tt.Name, msg), "")
-			}
-		}
-		data, err := json.Marshal(o)
-		if err != nil {
-			return nil, errs.Wrap(errs.Internal, fmt.Errorf("encode result of tool %q: %w", tt.Name, err), "")
-		}
-		res.StructuredContent = json.RawMessage(data)
-		if res.Content == nil {
-			res.Content = []mcp.Content{&mcp.TextContent{Text: string(data)}}
-		}
-		return res, nil
+		return structuredResult(tt.Name, res, o, out)
 	}
 	var zero In
 	tool(s, w, &tt, handler, true, []wrap.Option{wrap.WithSecrets(redact.SecretNames(zero)...)})
+}
+
+// structuredResult is res with o, a typed handler's output, as its
+// structured content (checked against out's tags when it has them) and,
+// when res has none, its text content.
+func structuredResult[Out any](name string, res *mcp.CallToolResult, o Out, out *validate.Binder[Out]) (*mcp.CallToolResult, error) {
+	if out != nil {
+		if err := binding.Check(out, o); err != nil {
+			var e *errs.Error
+			msg := err.Error()
+			if errors.As(err, &e) {
+				msg = e.Message()
+			}
+			return nil, errs.Wrap(errs.Internal, fmt.Errorf("tool %q returned a result that breaks its own schema: %s", name, msg), "")
+		}
+	}
+	data, err := json.Marshal(o)
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, fmt.Errorf("encode result of tool %q: %w", name, err), "")
+	}
+	res.StructuredContent = json.RawMessage(data)
+	if res.Content == nil {
+		res.Content = []mcp.Content{&mcp.TextContent{Text: string(data)}}
+	}
+	return res, nil
 }
 
 // Tool is (*mcp.Server).AddTool with a chain of the tool's own: w's
