@@ -218,10 +218,13 @@ func (c *cacheConfig) toolPlan(ctx context.Context, req *call.Request, cfg *conf
 		// look-up of the tool.
 		return true, true
 	}
-	info := toolInfo(ctx, cfg, req)
+	return c.annotated(toolInfo(ctx, cfg, req), keep, join)
+}
+
+// annotated adds to keep and join what the tool's annotations allow.
+func (c *cacheConfig) annotated(info call.Info, keep, join bool) (bool, bool) {
 	keep = c.ttl > 0 && (keep || info.Known && info.ReadOnly)
-	join = join || keep || info.Known && (info.ReadOnly || info.Idempotent)
-	return keep, join
+	return keep, join || keep || info.Known && (info.ReadOnly || info.Idempotent)
 }
 
 // caller is whose answers a call shares (see Cache).
