@@ -54,3 +54,13 @@ func Progressed(ctx context.Context) {
 		f()
 	}
 }
+
+// ConfirmSchema asks for one boolean: the chain's confirmation form, the
+// same on every SDK.
+var ConfirmSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"confirm": map[string]any{"type": "boolean", "title": "Allow", "description": "Allow this call to run"},
+	},
+	"required": []string{"confirm"},
+}

@@ -87,7 +87,7 @@ func ask(ctx context.Context, r *call.Request, msg string) (call.Reply, error) {
 	if ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil {
 		return call.Unsupported, nil
 	}
-	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: content.ConfirmSchema})
+	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: call.ConfirmSchema})
 	if err != nil {
 		return call.Cancelled, err
 	}

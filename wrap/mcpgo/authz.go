@@ -94,7 +94,7 @@ func ask(ctx context.Context, _ *call.Request, msg string) (call.Reply, error) {
 	if ci, ok := sess.(server.SessionWithClientInfo); ok && ci.GetClientCapabilities().Elicitation == nil {
 		return call.Unsupported, nil
 	}
-	res, err := s.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{Message: msg, RequestedSchema: content.ConfirmSchema}})
+	res, err := s.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{Message: msg, RequestedSchema: call.ConfirmSchema}})
 	switch {
 	case errors.Is(err, server.ErrElicitationNotSupported), errors.Is(err, server.ErrServerInitiatedRequestUnsupported),
 		errors.Is(err, server.ErrNoActiveSession):

@@ -18,15 +18,6 @@ type Tool = result.Of[mcp.CallToolResult, mcp.Content, Kit]
 // multi round-trip calls are the 2026-07-28 ones.
 const ModernProtocol = "2026-07-28"
 
-// ConfirmSchema asks for one boolean: the chain's confirmation form.
-var ConfirmSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"confirm": map[string]any{"type": "boolean", "title": "Allow", "description": "Allow this call to run"},
-	},
-	"required": []string{"confirm"},
-}
-
 // Rounds is go-sdk's part in multi round-trip calls (call.Rounds): the
 // round's requestState and inputResponses are in the tools/call params.
 // go-sdk's own bridge for clients before 2026-07-28 runs inside the
@@ -104,7 +95,7 @@ func Reply(res *mcp.ElicitResult) call.Reply {
 // Ask is call.Rounds.Ask.
 func (Rounds) Ask(_ *call.Request, key, message, state string) call.Result {
 	res := InputRequired()
-	res.InputRequests = mcp.InputRequestMap{key: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: ConfirmSchema}}
+	res.InputRequests = mcp.InputRequestMap{key: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: call.ConfirmSchema}}
 	res.RequestState = state
 	return Tool{R: res}
 }

@@ -25,15 +25,6 @@ func DecodeTool(data []byte) (call.Result, error) {
 	return Tool{R: r}, nil
 }
 
-// ConfirmSchema asks for one boolean: the chain's confirmation form.
-var ConfirmSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"confirm": map[string]any{"type": "boolean", "title": "Allow", "description": "Allow this call to run"},
-	},
-	"required": []string{"confirm"},
-}
-
 // Rounds is mcp-go's part in multi round-trip calls (call.Rounds): the
 // round's requestState and inputResponses are in the tools/call params
 // (mcp.MultiRoundTripParams), an input_required result is
@@ -94,7 +85,7 @@ func Reply(action mcp.ElicitationResponseAction, content any) call.Reply {
 // Ask is call.Rounds.Ask.
 func (Rounds) Ask(_ *call.Request, key, message, state string) call.Result {
 	return Tool{R: server.NewInputRequestBuilder(state).
-		Elicit(key, mcp.ElicitationParams{Message: message, RequestedSchema: ConfirmSchema}).ToolResult()}
+		Elicit(key, mcp.ElicitationParams{Message: message, RequestedSchema: call.ConfirmSchema}).ToolResult()}
 }
 
 // ResultState is call.Rounds.ResultState.
