@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
@@ -20,8 +21,8 @@ import (
 // A call identical to one still running — same caller, same tool, same
 // arguments in canonical form (key order, white space and number forms do
 // not matter) — joins it and gets its answer: the handler runs once. That
-// is done for tools annotated read-only or idempotent, for tools
-// WithRetryTools names, and for every tool when Join is set. A repeat of a
+// is done for tools annotated read-only or idempotent, for tools whose
+// retry policy says Idempotent, and for every tool when Join is set. A repeat of a
 // call that timed out while its handler still runs joins it too, within
 // the repeat's own timeout, and the answer of such a call that ended after
 // its timeout is given to its repeats for Window instead of running it
@@ -33,7 +34,10 @@ import (
 // never kept. A caller is the authorization caller's subject and scopes
 // (ByScopes: its scopes alone), or, without one, the session id and a hash
 // of the Authorization header, as LoopGuard's default Caller; a call with
-// none of these is neither kept nor joined. An answer that was not made
+// none of these is neither kept nor joined. A call of any tool that is not
+// read-only may write: once it has run, every kept answer is dropped (here
+// and in the Store), and a read that was in flight keeps its answer for
+// its own caller only. An answer that was not made
 // for the call carries its age in _meta, "mcpwrap/cache":
 // {"age_seconds": N}, with "joined": the call id it was made for when it
 // was joined.
@@ -150,6 +154,8 @@ func (c Cache) evaluate(st *cacheState) *cacheConfig {
 type cacheState struct {
 	*callcache.Kept
 	flights *callcache.Flights[flown]
+	// gen counts the calls of tools that may write (barrier).
+	gen atomic.Uint64
 }
 
 // flown is a flight's outcome as its joiners get it.
@@ -171,10 +177,27 @@ func newCacheState(c Cache) *cacheState {
 
 // cachePlan is what the cache does for one call.
 type cachePlan struct {
-	keep, join bool
+	// read says the tool only reads (its annotations or Cache.ReadOnly):
+	// a call of any other tool may write, and drops every kept answer.
+	keep, join, read bool
 	// name is the tool's, or resourcesRead; who is the caller.
 	name, who string
 	key       callcache.Key
+	// gen is the cache's generation when the call's flight began.
+	gen uint64
+}
+
+// flightKey is the key of p's flight: a kept read's carries the cache's
+// generation, so that a read after a write never joins one that began
+// before it.
+func (p *cachePlan) flightKey() callcache.Key {
+	k := p.key
+	if p.keep {
+		for i := range 8 {
+			k[i] ^= byte(p.gen >> (8 * i))
+		}
+	}
+	return k
 }
 
 // group is the store's name of the group p's answer is forgotten with.
@@ -189,10 +212,10 @@ func (c *cacheConfig) plan(ctx context.Context, req *call.Request, cfg *config, 
 	kind := "r"
 	p.name = resourcesRead
 	if req.Kind == call.Resource {
-		p.keep, p.join = c.ttl > 0, true
+		p.keep, p.join, p.read = c.ttl > 0, true, true
 	} else {
 		p.name, kind = req.Name, "t"
-		p.keep, p.join = c.toolPlan(ctx, req, cfg)
+		p.keep, p.join, p.read = c.toolPlan(ctx, req, cfg)
 		if !p.keep && !p.join {
 			return p, false
 		}
@@ -207,24 +230,25 @@ func (c *cacheConfig) plan(ctx context.Context, req *call.Request, cfg *config, 
 
 // toolPlan says whether a tool's answers are kept and its calls joined:
 // by its own Cache, its retry policy or its annotations.
-func (c *cacheConfig) toolPlan(ctx context.Context, req *call.Request, cfg *config) (keep, join bool) {
+func (c *cacheConfig) toolPlan(ctx context.Context, req *call.Request, cfg *config) (keep, join, read bool) {
 	keep, join = c.readOnly && c.ttl > 0, c.join || cfg.retry != nil && cfg.retry.idempotent
 	switch {
 	case keep && join:
-		return keep, join
+		return keep, join, true
 	case c.ttl > 0 && c.state.Store == nil && c.state.LRU.Holds(req.Name):
 		// The tool's answers are kept, so it was found read-only, and a
 		// change of the tool list would have dropped them: a hit needs no
 		// look-up of the tool.
-		return true, true
+		return true, true, true
 	}
 	return c.annotated(toolInfo(ctx, cfg, req), keep, join)
 }
 
 // annotated adds to keep and join what the tool's annotations allow.
-func (c *cacheConfig) annotated(info call.Info, keep, join bool) (bool, bool) {
-	keep = c.ttl > 0 && (keep || info.Known && info.ReadOnly)
-	return keep, join || keep || info.Known && (info.ReadOnly || info.Idempotent)
+func (c *cacheConfig) annotated(info call.Info, keep, join bool) (bool, bool, bool) {
+	read := c.readOnly || info.Known && info.ReadOnly
+	keep = c.ttl > 0 && (keep || read)
+	return keep, join || keep || info.Known && (info.ReadOnly || info.Idempotent), read
 }
 
 // caller is whose answers a call shares (see Cache).
@@ -257,6 +281,10 @@ func sortedScopes(s []string) string {
 func cached(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome) admitted {
 	c := cfg.cache
 	p, ok := c.plan(ctx, req, cfg, rec)
+	if req.Kind == call.Tool && !p.read {
+		// A tool that may write: what was kept may be stale once it ran.
+		defer c.state.barrier(ctx, cfg.observer)
+	}
 	if !ok {
 		return admitRun(ctx, req, next, cfg, rec, o)
 	}
@@ -270,12 +298,13 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 	}
 	rec.cache = "miss"
 	for range 3 { // a leader whose own client went away leaves the call to a joiner
-		f, lead := st.flights.Lead(p.key, rec.id(), st.Now())
+		p.gen = st.gen.Load() // a write that ends before this call does makes its answer stale
+		f, lead := st.flights.Lead(p.flightKey(), rec.id(), st.Now())
 		if lead && p.keep && st.Store == nil {
 			// The flight before may have ended, its answer kept, between
 			// the look above and this one.
 			if res, made, ok := st.get(ctx, p, req, cfg.observer); ok {
-				st.flights.End(p.key, f, flown{o: outcome{res: res}}, made)
+				st.flights.End(p.flightKey(), f, flown{o: outcome{res: res}}, made)
 				rec.cache = "hit"
 				o.res = aged(res, st.Now().Sub(made), "")
 				return admitted{}
@@ -301,7 +330,7 @@ func (st *cacheState) lead(ctx context.Context, req *call.Request, next handler,
 		if p.keep { // kept first: a call that finds no flight finds the answer
 			st.put(context.WithoutCancel(ctx), p, ttl, late, now, cfg.observer)
 		}
-		st.flights.End(p.key, f, kept(late), now)
+		st.flights.End(p.flightKey(), f, kept(late), now)
 	}
 	adm := admitRun(ctx, req, next, cfg, rec, o)
 	if o.detached {
@@ -314,7 +343,7 @@ func (st *cacheState) lead(ctx context.Context, req *call.Request, next handler,
 		if p.keep {
 			st.put(ctx, p, ttl, o, st.Now(), cfg.observer)
 		}
-		st.flights.End(p.key, f, kept(o), st.Now())
+		st.flights.End(p.flightKey(), f, kept(o), st.Now())
 	}
 	return adm
 }
@@ -398,7 +427,17 @@ func (st *cacheState) put(ctx context.Context, p cachePlan, ttl time.Duration, o
 	if o.err != nil || o.proto != nil || o.panic != nil || o.res == nil || o.res.Status() != call.Success {
 		return
 	}
+	if st.gen.Load() != p.gen {
+		return // a write ended while the call ran: its answer may be stale
+	}
 	st.Put(ctx, p.key, p.who, p.name, p.group(), o.res, made, ttl, ob)
+}
+
+// barrier ends a call of a tool that may write: every kept answer is
+// dropped, and the calls in flight keep theirs for their joiners only.
+func (st *cacheState) barrier(ctx context.Context, ob *obs.Observer) {
+	st.gen.Add(1)
+	st.forget(ctx, "", ob)
 }
 
 // forget drops the answers of the tool name (resourcesRead: every

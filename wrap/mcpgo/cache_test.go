@@ -447,3 +447,60 @@ func TestCacheForOneToolThroughForTool(t *testing.T) {
 		t.Fatalf("lookup ran %d times, other %d; want 1 (its own cache) and 3 (none)", runs.Load(), other.Load())
 	}
 }
+
+// TestCacheDropsKeptAnswersWhenAToolThatMayWriteRuns: mcp-filesystem-server
+// retrofitted with the cache read a file's old content after writing it
+// (read_file is read-only, write_file changes what it reads, and no list
+// changes). A call of a tool that is not read-only now drops every kept
+// answer; a read that was in flight when a write ended keeps its answer
+// for its own caller only; a read after the write never joins it.
+func TestCacheDropsKeptAnswersWhenAToolThatMayWriteRuns(t *testing.T) {
+	var content atomic.Value
+	content.Store("v1")
+	var reads atomic.Int64
+	gate := make(chan struct{}, 1)
+	gate <- struct{}{} // the first read runs at once
+	s := server.NewMCPServer("fs", "1.0.0")
+	mcpgo.Attach(s, wrap.New(wrap.WithCache(wrap.Cache{TTL: time.Minute})))
+	s.AddTool(mcp.NewTool("read_file", mcp.WithReadOnlyHintAnnotation(true)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		v := content.Load().(string)
+		reads.Add(1)
+		<-gate
+		return mcp.NewToolResultText(v), nil
+	})
+	s.AddTool(mcp.NewTool("write_file"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		content.Store(req.GetString("v", ""))
+		return mcp.NewToolResultText("ok"), nil
+	})
+	c := startCacheClient(t, s)
+	readPath := func(path string) string { return text(c.CallRaw(t, "read_file", `{"path":"`+path+`"}`)) }
+	read := func() string { return readPath("a") }
+
+	if got := read(); got != "v1" {
+		t.Fatalf("first read %q", got)
+	}
+	if got := read(); got != "v1" || reads.Load() != 1 {
+		t.Fatalf("second read %q after %d runs, want a hit", got, reads.Load())
+	}
+	c.CallRaw(t, "write_file", `{"v":"v2"}`)
+	gate <- struct{}{}
+	if got := read(); got != "v2" || reads.Load() != 2 {
+		t.Fatalf("read after the write: %q after %d runs, want v2 from a new run", got, reads.Load())
+	}
+
+	// A read in flight while a write ends: its answer is its own.
+	inFlight := make(chan string)
+	go func() { inFlight <- readPath("b") }()
+	for reads.Load() != 3 {
+		time.Sleep(time.Millisecond)
+	}
+	c.CallRaw(t, "write_file", `{"v":"v3"}`)
+	gate <- struct{}{}
+	if got := <-inFlight; got != "v2" {
+		t.Fatalf("the read in flight got %q, want what it read (v2)", got)
+	}
+	gate <- struct{}{}
+	if got := readPath("b"); got != "v3" || reads.Load() != 4 {
+		t.Fatalf("read after the second write: %q after %d runs, want v3 from a new run", got, reads.Load())
+	}
+}
