@@ -15,10 +15,6 @@ cd "$(dirname "$0")/.." || exit 1
 flags=("$@")
 [ ${#flags[@]} -gt 0 ] || flags=(-race -count=1)
 root=$PWD
-# Under -race every test binary, and every child a test starts from it,
-# sleeps a second at exit (the race runtime's atexit_sleep_ms, for reports
-# from other threads; Go's race reports are written as they happen).
-export GORACE="atexit_sleep_ms=0${GORACE:+ $GORACE}"
 failed=()
 echo "== module github.com/mcpwrap/mcpwrap (GOWORK=off)"
 GOWORK=off go test "${flags[@]}" ./... || failed+=("github.com/mcpwrap/mcpwrap")
