@@ -38,7 +38,7 @@ type Config struct {
 	Format string
 	// Level overrides EnvLogLevel.
 	Level slog.Leveler
-	// Buffer makes writes below ERROR non-blocking (obs.WithLogBuffer says
+	// Buffer bounds how long a write below ERROR holds the caller (obs.WithLogBuffer says
 	// how).
 	Buffer bool
 }
@@ -76,6 +76,7 @@ func New(c Config) *slog.Logger {
 	}
 	if c.Buffer {
 		buf := &asyncWriter{w: c.Output}
+		buf.flushFunc = buf.flush // made once: a method value per line allocates
 		h.shared.buf, h.shared.w = buf, buf
 		h.through = inner((*writeThrough)(buf))
 	}
@@ -256,14 +257,18 @@ const (
 // asyncWriter collects writes and hands them to w later, off the caller's
 // path; Flush writes what it holds now.
 type asyncWriter struct {
-	w io.Writer
+	w         io.Writer
+	flushFunc func()
 
 	mu        sync.Mutex
 	pending   []byte
 	spare     []byte // the last written pending, for the next one
 	scheduled bool
-	fresh     atomic.Bool // a flush was scheduled that no writer yielded to yet
 	dropped   int
+
+	appended atomic.Uint64 // writes held so far (a.mu is held to add one)
+	written  atomic.Uint64 // of them, the ones a completed write wrote out
+	stalled  atomic.Bool   // a caller stopped waiting; no write completed since
 
 	writeMu sync.Mutex // one write to w at a time, in order
 }
@@ -277,15 +282,13 @@ func (a *asyncWriter) Write(p []byte) (int, error) {
 	}
 	a.noteDropped()
 	a.pending = append(a.pending, p...)
+	a.appended.Add(1)
 	if !a.scheduled {
-		// Written at once, off the caller's path, by a goroutine of its
-		// own, which the caller yields to (yield); lines that come while
-		// it writes wait for it and go out together. (A timer of 0 started
-		// it later: the line was lost in 1 child run of 250 with it, 0 of
-		// 4 500 this way.)
+		// Written at once by a goroutine of its own, which the caller
+		// waits for, up to a bound (yield); lines that come while it
+		// writes go out together right after.
 		a.scheduled = true
-		go a.flush()
-		a.fresh.Store(true)
+		go a.flushFunc()
 	}
 	a.mu.Unlock()
 	return len(p), nil
@@ -305,15 +308,38 @@ func (a *asyncWriter) noteDropped() {
 
 func (a *asyncWriter) flush() { _ = a.Flush() }
 
-// yield lets the flush a write scheduled start, once per burst: the
-// handler calls it after the line is written and its lock released, so
-// that the flush writes before the caller goes on to answer the call. A
-// client that stops the server on the answer (SIGTERM, then os.Exit
-// without FlushLogger) lost the line in 1 child run of 75 without it
-// (TestLastLineSurvivesAnExitOnSIGTERM).
+// yieldMax is how long a caller waits for its line to be written out.
+const yieldMax = 100 * time.Millisecond
+
+// yield waits until what was held when it was called is written out, up to
+// yieldMax: the handler calls it after the line is held and its lock
+// released, so that the line is on the output before the caller answers
+// the call. A client may stop the server on the answer, and a server that
+// exits on SIGTERM without FlushLogger lost the line when the writing
+// goroutine had not run yet (TestLastLineSurvivesAnExitOnSIGTERM: 1 child
+// of 10 once nothing else delayed the exit; a race-built child's writing
+// goroutine started up to 10 ms late). An output slower than yieldMax
+// costs one caller that wait; until a write completes, callers do not wait
+// at all, so a stuck output blocks no call.
 func (a *asyncWriter) yield() {
-	if a != nil && a.fresh.Load() && a.fresh.CompareAndSwap(true, false) {
-		runtime.Gosched()
+	if a == nil {
+		return
+	}
+	want := a.appended.Load()
+	if a.written.Load() >= want || a.stalled.Load() {
+		return
+	}
+	start := time.Now()
+	for a.written.Load() < want {
+		switch waited := time.Since(start); {
+		case waited > yieldMax:
+			a.stalled.Store(true)
+			return
+		case waited > time.Millisecond:
+			time.Sleep(100 * time.Microsecond) // slow output: stop spinning
+		default:
+			runtime.Gosched()
+		}
 	}
 }
 
@@ -331,11 +357,14 @@ func (a *asyncWriter) writeHeld() error {
 	out := a.pending
 	a.pending, a.spare = a.spare[:0], nil
 	a.scheduled = false
+	held := a.appended.Load()
 	a.mu.Unlock()
 	if len(out) == 0 {
 		return nil
 	}
 	_, err := a.w.Write(out)
+	a.written.Store(held)
+	a.stalled.Store(false)
 	if cap(out) <= logBufferSpare {
 		// Kept for reuse, unless a burst grew it large.
 		a.mu.Lock()

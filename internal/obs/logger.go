@@ -28,19 +28,22 @@ func WithLogFormat(f string) LoggerOption { return func(c *LoggerConfig) { c.c.F
 // WithLogLevel sets the level, overriding logline.EnvLogLevel.
 func WithLogLevel(l slog.Leveler) LoggerOption { return func(c *LoggerConfig) { c.c.Level = l } }
 
-// WithLogBuffer makes writes below ERROR non-blocking: lines are collected
-// in memory and written out by another goroutine at once, or, while it is
-// writing, together right after; past 4 MiB unwritten (an output that slow),
-// lines are dropped and the next write says how many. A line at ERROR or
-// above is written through, after the lines held before it, before the
-// call that logs it returns, so an error the process exits on is never
-// lost. Another line logged just before the process ends may still be held
-// then (if that goroutine has not run, or the output is slow) unless
-// FlushLogger writes it out first: the adapters' ServeStdio does when the
-// client closes stdin and on SIGTERM or SIGINT, wrap's fatal exit does
-// before it exits; a main that serves otherwise defers FlushLogger (and
-// returns rather than calling os.Exit). Meant for stdio servers, where a
-// slow stderr reader would otherwise slow every call.
+// WithLogBuffer bounds how long a write below ERROR can hold the caller:
+// lines are collected in memory and written out by another goroutine at
+// once, or, while it is writing, together right after, and the caller
+// waits for its line's write up to 100 ms, so the line is on the output
+// before the call is answered. An output slower than that costs one call
+// the wait; until a write completes, later lines do not wait, and past
+// 4 MiB unwritten they are dropped and the next write says how many. A line
+// at ERROR or above is written through, after the lines held before it,
+// before the call that logs it returns, so an error the process exits on
+// is never lost. A line that waited in vain may still be held when the
+// process ends unless FlushLogger writes it out first: the adapters'
+// ServeStdio does when the client closes stdin and on SIGTERM or SIGINT,
+// wrap's fatal exit does before it exits; a main that serves otherwise
+// defers FlushLogger (and returns rather than calling os.Exit). Meant for
+// stdio servers, where a stuck stderr reader would otherwise stop every
+// call.
 func WithLogBuffer() LoggerOption { return func(c *LoggerConfig) { c.c.Buffer = true } }
 
 // NewLogger returns the logger to give to WithLogger, writing to stderr

@@ -1,0 +1,67 @@
+package logline
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// gate is an output whose writes block until open is closed, like a
+// stderr pipe its reader stopped reading.
+type gate struct {
+	open chan struct{}
+	mu   sync.Mutex
+	buf  bytes.Buffer
+}
+
+func (g *gate) Write(p []byte) (int, error) {
+	<-g.open
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.buf.Write(p)
+}
+
+func (g *gate) String() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.buf.String()
+}
+
+// TestStuckOutputCostsOneWait: a line waits for the output at most
+// yieldMax; after one line waited that long, the next lines do not wait
+// until a write completes, so a stuck stderr slows one call, not every
+// call; nothing held is lost, and once a write completes lines wait for
+// theirs again.
+func TestStuckOutputCostsOneWait(t *testing.T) {
+	out := &gate{open: make(chan struct{})}
+	l := New(Config{Output: out, Format: "json", Buffer: true})
+	a := l.Handler().(*handler).shared.buf
+	l.Info("first")
+	if !a.stalled.Load() {
+		t.Fatal("the first line returned before its write and is not marked stalled")
+	}
+	start := time.Now()
+	for range 100 {
+		l.Info("held")
+	}
+	// Had each of the 100 waited yieldMax, this took 10 s.
+	if took := time.Since(start); took > 50*yieldMax {
+		t.Fatalf("100 lines over a stuck output took %v: they waited for it", took)
+	}
+	close(out.open)
+	if err := a.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if a.stalled.Load() {
+		t.Fatal("still marked stalled after a write completed")
+	}
+	if got := strings.Count(out.String(), `"msg":"held"`); got != 100 || !strings.Contains(out.String(), `"msg":"first"`) {
+		t.Fatalf("want first and 100 held lines, got %d held in %q", got, out.String())
+	}
+	l.Info("after")
+	if a.written.Load() < a.appended.Load() && !a.stalled.Load() {
+		t.Fatal("a line returned before its write, neither written nor marked stalled")
+	}
+}
