@@ -4,8 +4,6 @@ import (
 	"context"
 	"slices"
 	"strconv"
-	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
@@ -98,19 +96,14 @@ func WithCache(c Cache) Option {
 
 // Forget drops the kept answers of the tool name, for every caller, here
 // and in the shared store: what a handler calls once it changed what the
-// tool reads. The name "resources/read" drops every resource's.
+// tool reads. The name "resources/read" drops every resource's, "" every
+// answer.
 func (w *Wrapper) Forget(ctx context.Context, name string) {
-	w.forget(ctx, name)
-}
-
-// forget drops the answers of the tool name (resourcesRead: of every
-// resource; "": all answers) in every cache of w.
-func (w *Wrapper) forget(ctx context.Context, name string) {
 	var done []*cacheState
 	each := func(c *config) {
 		if c.cache != nil && !slices.Contains(done, c.cache.state) {
 			done = append(done, c.cache.state)
-			c.cache.state.forget(ctx, name, c.observer)
+			c.cache.state.ForgetName(ctx, name, c.observer)
 		}
 	}
 	each(&w.cfg)
@@ -118,14 +111,6 @@ func (w *Wrapper) forget(ctx context.Context, name string) {
 		each(c)
 	}
 	w.chains.Range(func(_, v any) bool { each(v.(*config)); return true })
-}
-
-// cacheGroup is the group of a tool's or resources/read's answers.
-func cacheGroup(name string) string {
-	if name == resourcesRead {
-		return "r:"
-	}
-	return "t:" + name
 }
 
 // cacheConfig is Cache evaluated; state is shared by the chains of a
@@ -154,25 +139,18 @@ func (c Cache) evaluate(st *cacheState) *cacheConfig {
 type cacheState struct {
 	*callcache.Kept
 	flights *callcache.Flights[flown]
-	// gen counts the calls of tools that may write (barrier).
-	gen atomic.Uint64
 }
 
 // flown is a flight's outcome as its joiners get it.
 type flown struct{ o outcome }
 
 func newCacheState(c Cache) *cacheState {
-	if c.MaxEntries <= 0 {
-		c.MaxEntries = 10_000
-	}
-	if c.MaxBytes <= 0 {
-		c.MaxBytes = 64 << 20
-	}
 	var store callcache.Store
 	if c.Store != nil {
 		store = c.Store
 	}
-	return &cacheState{Kept: callcache.NewKept(c.MaxEntries, c.MaxBytes, store), flights: callcache.NewFlights[flown](c.MaxEntries)}
+	kept := callcache.NewKept(c.MaxEntries, c.MaxBytes, store)
+	return &cacheState{Kept: kept, flights: callcache.NewFlights[flown](kept.MaxEntries)}
 }
 
 // cachePlan is what the cache does for one call.
@@ -188,20 +166,13 @@ type cachePlan struct {
 }
 
 // flightKey is the key of p's flight: a kept read's carries the cache's
-// generation, so that a read after a write never joins one that began
-// before it.
+// generation (callcache.Key.At).
 func (p *cachePlan) flightKey() callcache.Key {
-	k := p.key
 	if p.keep {
-		for i := range 8 {
-			k[i] ^= byte(p.gen >> (8 * i))
-		}
+		return p.key.At(p.gen)
 	}
-	return k
+	return p.key
 }
-
-// group is the store's name of the group p's answer is forgotten with.
-func (p *cachePlan) group() string { return callcache.Group(cacheGroup(p.name)) }
 
 // plan decides whether req is kept and joined, and its key; ok is false
 // when the cache leaves it alone.
@@ -220,7 +191,7 @@ func (c *cacheConfig) plan(ctx context.Context, req *call.Request, cfg *config, 
 			return p, false
 		}
 	}
-	p.who = c.caller(ctx, req)
+	p.who = req.CacheCaller(ctx, c.byScopes)
 	if p.who == "" {
 		return p, false
 	}
@@ -251,28 +222,6 @@ func (c *cacheConfig) annotated(info call.Info, keep, join bool) (bool, bool, bo
 	return keep, join || keep || info.Known && (info.ReadOnly || info.Idempotent), read
 }
 
-// caller is whose answers a call shares (see Cache).
-func (c *cacheConfig) caller(ctx context.Context, req *call.Request) string {
-	if req.Identify != nil {
-		cl := req.Identify(ctx, req)
-		switch {
-		case cl.Local:
-			return "local"
-		case c.byScopes && (cl.Subject != "" || len(cl.Scopes) > 0):
-			return "scopes:" + sortedScopes(cl.Scopes)
-		case cl.Subject != "":
-			return "subject:" + cl.Subject + "\x00" + sortedScopes(cl.Scopes)
-		}
-	}
-	return defaultCaller(ctx, req.Session, req.Header)
-}
-
-func sortedScopes(s []string) string {
-	s = slices.Clone(s)
-	slices.Sort(s)
-	return strings.Join(slices.Compact(s), "\x00")
-}
-
 // cached is the cache layer, cache(limit(admit(timeout(retry(…))))): a
 // kept answer is given at once; a call identical to one in flight waits
 // for its outcome; any other runs the inner layers, leading the identical
@@ -283,7 +232,7 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 	p, ok := c.plan(ctx, req, cfg, rec)
 	if req.Kind == call.Tool && !p.read {
 		// A tool that may write: what was kept may be stale once it ran.
-		defer c.state.barrier(ctx, cfg.observer)
+		defer c.state.Barrier(ctx, cfg.observer)
 	}
 	if !ok {
 		return admitRun(ctx, req, next, cfg, rec, o)
@@ -292,13 +241,13 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 	if p.keep {
 		if res, made, ok := st.get(ctx, p, req, cfg.observer); ok {
 			rec.cache = "hit"
-			o.res = aged(res, st.Now().Sub(made), "")
+			o.res = callcache.Aged(res, st.Now().Sub(made), "")
 			return admitted{}
 		}
 	}
 	rec.cache = "miss"
 	for range 3 { // a leader whose own client went away leaves the call to a joiner
-		p.gen = st.gen.Load() // a write that ends before this call does makes its answer stale
+		p.gen = st.Gen() // a write that ends before this call does makes its answer stale
 		f, lead := st.flights.Lead(p.flightKey(), rec.id(), st.Now())
 		if lead && p.keep && st.Store == nil {
 			// The flight before may have ended, its answer kept, between
@@ -306,7 +255,7 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 			if res, made, ok := st.get(ctx, p, req, cfg.observer); ok {
 				st.flights.End(p.flightKey(), f, flown{o: outcome{res: res}}, made)
 				rec.cache = "hit"
-				o.res = aged(res, st.Now().Sub(made), "")
+				o.res = callcache.Aged(res, st.Now().Sub(made), "")
 				return admitted{}
 			}
 		}
@@ -388,7 +337,7 @@ func join(ctx context.Context, req *call.Request, cfg *config, rec *record, o *o
 	switch {
 	case o.res == nil:
 	case o.err == nil && o.proto == nil && o.res.Status() == call.Success:
-		o.res = aged(o.res, cfg.cache.state.Now().Sub(ended), f.LeaderID)
+		o.res = callcache.Aged(o.res, cfg.cache.state.Now().Sub(ended), f.LeaderID)
 	default:
 		o.res = callcache.Private(o.res)
 	}
@@ -404,22 +353,9 @@ func kept(o *outcome) flown {
 	return v
 }
 
-// aged is res carrying its age, and the call it was made for when joined.
-func aged(res call.Result, age time.Duration, joined string) call.Result {
-	k, ok := res.(call.Keeper)
-	if !ok {
-		return res
-	}
-	m := map[string]any{"age_seconds": int64(max(age, 0) / time.Second)}
-	if joined != "" {
-		m["joined"] = joined
-	}
-	return k.WithMeta(callcache.MetaKey, m)
-}
-
 // get returns p's kept answer and when it was made.
 func (st *cacheState) get(ctx context.Context, p cachePlan, req *call.Request, ob *obs.Observer) (call.Result, time.Time, bool) {
-	return st.Get(ctx, p.key, p.group(), req.Decode, ob)
+	return st.Get(ctx, p.key, callcache.GroupOf(p.name), req.Decode, ob)
 }
 
 // put keeps o's result when it is a success that can be kept.
@@ -427,25 +363,8 @@ func (st *cacheState) put(ctx context.Context, p cachePlan, ttl time.Duration, o
 	if o.err != nil || o.proto != nil || o.panic != nil || o.res == nil || o.res.Status() != call.Success {
 		return
 	}
-	if st.gen.Load() != p.gen {
+	if st.Gen() != p.gen {
 		return // a write ended while the call ran: its answer may be stale
 	}
-	st.Put(ctx, p.key, p.who, p.name, p.group(), o.res, made, ttl, ob)
-}
-
-// barrier ends a call of a tool that may write: every kept answer is
-// dropped, and the calls in flight keep theirs for their joiners only.
-func (st *cacheState) barrier(ctx context.Context, ob *obs.Observer) {
-	st.gen.Add(1)
-	st.forget(ctx, "", ob)
-}
-
-// forget drops the answers of the tool name (resourcesRead: every
-// resource's; "": all).
-func (st *cacheState) forget(ctx context.Context, name string, ob *obs.Observer) {
-	g := ""
-	if name != "" {
-		g = callcache.Group(cacheGroup(name))
-	}
-	st.Forget(ctx, name, g, ob)
+	st.Put(ctx, p.key, p.who, p.name, callcache.GroupOf(p.name), o.res, made, ttl, ob)
 }

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
-	"github.com/mcpwrap/mcpwrap/internal/redact"
 	"github.com/mcpwrap/mcpwrap/internal/result"
 )
 
@@ -29,16 +27,16 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 		case o.res == nil:
 			o.err = errs.Wrap(errs.Internal, errNoResult, "")
 		default:
-			large, err := bound(ctx, o, rec, cfg, req)
+			large, side, err := bound(ctx, o, rec, cfg, req)
 			if err != nil {
 				o.err = errs.Wrap(errs.Internal, fmt.Errorf("the handler's result cannot be encoded as JSON, so it was not sent: %w", err), "")
 				o.discarded = true
 			} else if large != nil {
-				// A success the cap cannot send (see tooLarge): an error
+				// A success the cap cannot send (result.TooLarge): an error
 				// result that says the call succeeded. Not a failure:
 				// o.err stays nil, so the loop guard does not count it.
-				res := errmap.ToResult(large.err, errmap.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: large.side})
-				rec.fail(obs.CodeOutcome(errs.ResultTooLarge), large.err)
+				res := errmap.ToResult(large, errmap.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: side})
+				rec.fail(obs.CodeOutcome(errs.ResultTooLarge), large)
 				rec.result = result.ErrorText(res.Text)
 				rec.log(ctx)
 				return answer{Error: res}
@@ -51,7 +49,7 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 			rec.outcome = obs.OutcomeInputRequired
 		case call.ToolError:
 			rec.outcome = obs.OutcomeToolError
-			o.res = scrubResult(o.res, req, cfg.red)
+			o.res = result.Scrub(o.res, cfg.red, req.Args, req.Header)
 			rec.result = o.res
 			rec.log(ctx)
 			return answer{Result: withCallID(o.res, rec.id())}
@@ -77,7 +75,7 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 		outcome = obs.OutcomePanic
 	}
 	rec.fail(outcome, o.err)
-	res := errmap.ToResult(scrubbed(o.err, req, cfg.red),
+	res := errmap.ToResult(result.ScrubError(o.err, cfg.red, req.Args, req.Header),
 		errmap.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: o.sideEffects})
 	rec.result = result.ErrorText(res.Text)
 	rec.log(ctx)
@@ -93,26 +91,20 @@ var errNoResult = errors.New("handler returned neither a result nor an error")
 // built for the call id the chain adds to it (withCallID).
 const callIDReserve = 64
 
-// overCap is a success the cap cannot send: its error and what it says of
-// side effects.
-type overCap struct {
-	err  *errs.Error
-	side errmap.SideEffects
-}
-
 // bound checks that the SDK can send the handler's result and, when the
 // result knows its size (call.Sizer), cuts it to the tool's result limit.
 // A success whose structured content the tool's output schema requires
 // cannot be cut (a cut copy would not conform, and a success without it
-// breaks the schema): bound returns what finish answers instead (tooLarge).
-func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.Request) (*overCap, error) {
+// breaks the schema): bound returns the error finish answers instead
+// (result.TooLarge) and what it says of side effects.
+func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.Request) (*errs.Error, errmap.SideEffects, error) {
 	sz, ok := o.res.(call.Sizer)
 	if !ok {
-		return nil, o.res.Check()
+		return nil, 0, o.res.Check()
 	}
 	size, err := sz.Measure()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	limit := cfg.resultLimitFor()
 	status := o.res.Status()
@@ -121,38 +113,18 @@ func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.
 		budget = max(limit-callIDReserve, 0)
 	}
 	if limit < 0 || size <= budget {
-		return nil, nil
+		return nil, 0, nil
 	}
 	rec.cutFrom = size
 	info := toolInfo(ctx, cfg, req)
 	ed, _ := o.res.(call.Editor)
 	structured := ed != nil && ed.Structured() != nil
 	if structured && status == call.Success && (info.Output || !info.Known) {
-		return tooLarge(rec.tool, size, limit, info), nil
+		e, side := result.TooLarge(rec.tool, size, limit, info)
+		return e, side, nil
 	}
 	o.res = sz.Cut(budget, result.CutNote(size, limit, status == call.ToolError, structured, info.Paging))
-	return nil, nil
-}
-
-// tooLarge is the answer to a success over the cap that must keep its
-// structured content whole (the tool declares an output schema, or the
-// chain cannot tell): the call succeeded, so the model is told so, with
-// errs.ResultTooLarge (not a failure, not retryable) and, for a tool that
-// may change something, that its side effects happened and a repeat would
-// repeat them. A tool that only reads is told to ask for less.
-func tooLarge(tool string, size, limit int, info call.Info) *overCap {
-	from, to := result.ByteSizes(size, limit)
-	msg := "tool " + strconv.Quote(tool) + " succeeded, but its result (" + from + ") was not sent: it is over the " +
-		to + " limit, and its structured content, which the tool's output schema requires, cannot be cut"
-	if !info.ReadOnly && !info.Idempotent {
-		return &overCap{err: errs.New(errs.ResultTooLarge, msg), side: errmap.SideEffectsHappened}
-	}
-	if info.Paging != "" {
-		msg += "; ask for less with the " + strconv.Quote(info.Paging) + " parameter"
-	} else {
-		msg += "; calling it again the same way gets the same answer"
-	}
-	return &overCap{err: errs.New(errs.ResultTooLarge, msg)}
+	return nil, 0, nil
 }
 
 // toolInfo is what the chain knows of the called tool: its own chain's
@@ -165,35 +137,6 @@ func toolInfo(ctx context.Context, cfg *config, req *call.Request) call.Info {
 		return req.Lookup.Tool(ctx, req.Name)
 	}
 	return req.Tool
-}
-
-// scrubResult removes the call's secrets and secret-shaped text from an
-// error result the handler built itself (an upstream's body with a key in
-// it), as from the chain's own: from its texts and from every string and
-// secret-named key of its structured content, one rule for all the model
-// reads. Structured content too deep or too large to scrub is left out.
-func scrubResult(res call.Result, req *call.Request, red *redact.Redactor) call.Result {
-	var known []string
-	looked := false
-	if ed, ok := res.(call.Editor); ok {
-		if sc := ed.Structured(); sc != nil {
-			known, looked = red.Secrets(req.Args, req.Header), true
-			s := red.ScrubStructured(sc, known)
-			known = append(known, s.Secrets...)
-			switch {
-			case s.Dropped:
-				res = ed.WithStructured(nil)
-			case s.Changed:
-				res = ed.WithStructured(s.Value)
-			}
-		}
-	}
-	return res.MapText(func(s string) string {
-		if !looked {
-			known, looked = red.Secrets(req.Args, req.Header), true
-		}
-		return red.Scrub(s, known)
-	})
 }
 
 // withCallID gives an error result the handler built the call id, as every
@@ -215,33 +158,4 @@ func publicText(e *errs.Error, req *call.Request, cfg *config) string {
 		return m
 	}
 	return cfg.red.Scrub(result.CapText(e.Unwrap().Error()), cfg.red.Secrets(req.Args, req.Header))
-}
-
-// scrubbed returns e with the call's secrets removed from what the model
-// reads: the values of the arguments (and headers) whose names are secret —
-// the default names, the observer's, the fields of a typed tool tagged
-// mcpwrap:"secret" — and secret-shaped text (bearer tokens, API keys,
-// password=… pairs), the way the log line is redacted. A masked error
-// shows none of its text and is returned as it is, as is an error with
-// nothing to remove.
-func scrubbed(e *errs.Error, req *call.Request, red *redact.Redactor) *errs.Error {
-	if !e.Code().Public() {
-		return e
-	}
-	known := red.Secrets(req.Args, req.Header)
-	msg := red.Scrub(e.Message(), known)
-	changed := msg != e.Message()
-	viols := e.Violations()
-	for i := range viols {
-		v := &viols[i]
-		for _, s := range []*string{&v.Got, &v.Message, &v.Parameter} {
-			if t := red.Scrub(*s, known); t != *s {
-				*s, changed = t, true
-			}
-		}
-	}
-	if !changed {
-		return e
-	}
-	return errs.Wrap(e.Code(), e, msg, errs.RetryAfter(e.RetryAfter()), errs.Violations(viols...), errs.Omitted(e.Omitted()))
 }

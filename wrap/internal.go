@@ -34,7 +34,7 @@ func init() {
 		if kind == call.Resource {
 			name = resourcesRead
 		}
-		w.(*Wrapper).forget(context.Background(), name)
+		w.(*Wrapper).Forget(context.Background(), name)
 	}
 	adapter.StartTask = func(ctx context.Context, w any, req *call.Request, ttl time.Duration) (adapter.Task, call.Answer, bool) {
 		t, a, ok := w.(*Wrapper).startTask(ctx, req, ttl)

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/internal/credential"
+	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/loopguard"
 )
 
@@ -88,22 +88,6 @@ type LoopRecord struct {
 	Message string
 }
 
-// defaultCaller is the loop guard's default Caller (see LoopGuard.Caller).
-func defaultCaller(_ context.Context, session string, header http.Header) string {
-	auth := header.Get("Authorization")
-	switch {
-	case auth != "" && session != "":
-		return "session:" + session + " credential:" + credential.Hash(auth)
-	case auth != "":
-		return "credential:" + credential.Hash(auth)
-	case session != "":
-		return "session:" + session
-	case header == nil:
-		return "connection"
-	}
-	return ""
-}
-
 // WithLoopGuard turns on the repeated-failure guard. It is off by default:
 // a call can fail three times and then succeed when something outside it
 // changed (a file another tool creates), which a guard would have refused.
@@ -114,7 +98,7 @@ func WithLoopGuard(g LoopGuard) Option {
 		lc := loopguard.Config{Failures: g.Failures, Window: g.Window, Transient: g.Transient,
 			MaxCalls: g.MaxCalls, PerSession: g.PerSession, Except: g.Except, Caller: g.Caller}
 		if lc.Caller == nil {
-			lc.Caller = defaultCaller
+			lc.Caller = call.SessionCaller
 		}
 		if st := g.Store; st != nil {
 			lc.Store = loopguard.Store{

@@ -85,7 +85,7 @@ func openRound(ctx context.Context, req *call.Request, cfg *config) *round {
 	if !strings.HasPrefix(raw, roundstate.Prefix) {
 		return rd // the handler's own, from before the chain sealed states
 	}
-	st, why := cfg.states.Open(raw, req.Name, roundstate.ArgumentsHash(req.Raw, req.Args), roundstate.SubjectHash(callerOf(ctx, req).Subject))
+	st, why := cfg.states.Open(raw, req.Name, roundstate.ArgumentsHash(req.Raw, req.Args), roundstate.SubjectHash(req.Caller(ctx).Subject))
 	if why == "" {
 		rd.ok, rd.st = true, st
 		if st.Confirm == roundstate.ConfirmAsked {
@@ -102,22 +102,13 @@ func openRound(ctx context.Context, req *call.Request, cfg *config) *round {
 	return rd
 }
 
-// callerOf is who makes req, as its adapter finds it; the zero Caller when
-// the adapter cannot tell.
-func callerOf(ctx context.Context, req *call.Request) authz.Caller {
-	if req.Identify == nil {
-		return authz.Caller{}
-	}
-	return req.Identify(ctx, req)
-}
-
 // restate seals the requestState of a handler's input_required result,
 // so that the next round continues this call: same call id, the user's
 // confirmation kept, the handler's own state inside, returned to it.
 func restate(ctx context.Context, req *call.Request, cfg *config, rec *record, o *outcome) {
 	rd := rec.round
 	st := roundstate.Sealed{Chain: rec.id(), Round: rd.next(), Tool: req.Name, Args: roundstate.ArgumentsHash(req.Raw, req.Args),
-		Subject: roundstate.SubjectHash(callerOf(ctx, req).Subject), Inner: req.Rounds.ResultState(o.res)}
+		Subject: roundstate.SubjectHash(req.Caller(ctx).Subject), Inner: req.Rounds.ResultState(o.res)}
 	if rd != nil && rd.confirmed {
 		st.Confirm = roundstate.ConfirmGiven
 	}
@@ -210,7 +201,7 @@ func confirmRound(ctx context.Context, req *call.Request, cfg *config, c authz.C
 	}
 	rd.asked = true
 	st := roundstate.Sealed{Chain: rec.id(), Round: rd.next(), Tool: req.Name, Args: roundstate.ArgumentsHash(req.Raw, req.Args),
-		Subject: roundstate.SubjectHash(callerOf(ctx, req).Subject), Confirm: roundstate.ConfirmAsked}
+		Subject: roundstate.SubjectHash(req.Caller(ctx).Subject), Confirm: roundstate.ConfirmAsked}
 	o.res = req.Rounds.Ask(req, roundstate.ConfirmKey, policy.ConfirmMessage(c, r), cfg.states.Seal(st))
 	return false
 }

@@ -84,8 +84,8 @@ type config struct {
 	taskLimit   int
 	taskCounts  *bulkhead.Callers
 	// args is the last of WithArgumentValues, WithArgumentNamesOnly and
-	// WithoutArguments; argsUnset: names only.
-	args argMode
+	// WithoutArguments; ArgsUnset: names only.
+	args obs.ArgMode
 	// tools are ForTool's options by tool name, applied in New.
 	tools map[string][]Option
 	// cache is WithCache's, nil without one.
@@ -159,7 +159,7 @@ func WithTelemetry(opts ...observe.Option) Option {
 // every secret (a variable's value in an argument named "value"). The span
 // attribute, when on (observe.WithArgumentsAttribute), follows.
 func WithArgumentValues() Option {
-	return func(c *config) { c.args = argsValues }
+	return func(c *config) { c.args = obs.ArgsValues }
 }
 
 // WithArgumentNamesOnly logs the arguments of every tool (of one, given in
@@ -168,39 +168,14 @@ func WithArgumentValues() Option {
 // WithArgumentValues, WithArgumentNamesOnly and WithoutArguments, the last
 // given wins.
 func WithArgumentNamesOnly() Option {
-	return func(c *config) { c.args = argsNames }
+	return func(c *config) { c.args = obs.ArgsNames }
 }
 
 // WithoutArguments leaves the arguments of every tool (of one, given in
 // ForTool) out of the log line and span; secret values in them are still
 // scrubbed from what is logged.
 func WithoutArguments() Option {
-	return func(c *config) { c.args = argsNone }
-}
-
-// argMode is how a tool's arguments are logged.
-type argMode uint8
-
-const (
-	argsUnset argMode = iota
-	argsValues
-	argsNames
-	argsNone
-)
-
-// option is the observer's option for m, for the named tools (every tool
-// when none is named); nil for argsUnset.
-func (m argMode) option(tools ...string) obs.Option {
-	switch m {
-	case argsValues:
-		return obs.WithArgumentValues(tools...)
-	case argsNames:
-		return obs.WithArgumentNamesOnly(tools...)
-	case argsNone:
-		return obs.WithoutArguments(tools...)
-	default:
-		return nil
-	}
+	return func(c *config) { c.args = obs.ArgsNone }
 }
 
 // WithTimeout sets a per-call timeout for every tool (0, the default, means
@@ -307,8 +282,8 @@ func newConfig(base config, opts []Option) config {
 // also redacts the secrets, and the redactor of error results.
 func (c *config) finish() {
 	c.observer = c.obsBase
-	if c.observer != nil && c.args != argsUnset {
-		c.observer = c.observer.WithArguments(c.args.option())
+	if c.observer != nil && c.args != obs.ArgsUnset {
+		c.observer = c.observer.WithArguments(c.args.Option())
 	}
 	if c.observer != nil && len(c.secrets) > 0 {
 		c.observer = c.observer.WithSecrets(c.secrets...)

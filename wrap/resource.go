@@ -9,6 +9,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/result"
 )
 
 // Resources and prompts have no isError result: a failure is a JSON-RPC
@@ -74,7 +75,7 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 		rq.Shown = publicText(o.err, req, cfg)
 		rpc = errmap.ToJSONRPC(o.err, rq)
 	} else {
-		rpc = errmap.ToJSONRPC(scrubbed(o.err, req, cfg.red), rq)
+		rpc = errmap.ToJSONRPC(result.ScrubError(o.err, cfg.red, req.Args, req.Header), rq)
 	}
 	rec.rpcCode = rpc.Code
 	rec.log(ctx)

@@ -86,7 +86,7 @@ func (w *Wrapper) startTask(ctx context.Context, req *call.Request, ttl time.Dur
 	var o outcome
 	adm, ok := admitCall(ctx, req, cfg, &t.rec, &o)
 	if ok {
-		t.caller = callerKey(ctx, req)
+		t.caller = req.TaskCaller(ctx)
 		if e := cfg.taskCounts.Take(t.caller, cfg.tasksPerCaller(), cfg.retryAfter()); e != nil {
 			adm.leave()
 			o.err, o.sideEffects, ok = e, errmap.SideEffectsNone, false
@@ -99,20 +99,6 @@ func (w *Wrapper) startTask(ctx context.Context, req *call.Request, ttl time.Dur
 	t.budget = cfg.taskBudget(ttl)
 	t.rec.id()
 	return t, answer{}, true
-}
-
-// callerKey is whom a task counts against: the caller's subject, else the
-// session, else everyone without either.
-func callerKey(ctx context.Context, req *call.Request) string {
-	if req.Identify != nil {
-		if c := req.Identify(ctx, req); c.Subject != "" {
-			return "subject " + c.Subject
-		}
-	}
-	if req.Session != "" {
-		return "session " + req.Session
-	}
-	return ""
 }
 
 // Created ends the creation's observation: its log line (outcome

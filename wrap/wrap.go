@@ -47,7 +47,7 @@ func New(opts ...Option) *Wrapper {
 		w.declare(&c)
 		w.named[name] = &c
 		if c.args != w.cfg.args {
-			args = append(args, c.args.option(name))
+			args = append(args, c.args.Option(name))
 		}
 	}
 	// The adapters log a call's arguments with the Wrapper's observer

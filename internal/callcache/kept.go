@@ -2,10 +2,12 @@ package callcache
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/internal/storewatch"
 )
 
@@ -29,16 +31,28 @@ type Store interface {
 // Kept is where a cache keeps answers: the process's LRU or, with a
 // Store, the store replicas share. Safe for concurrent use.
 type Kept struct {
-	LRU   *LRU
-	Store Store // nil: the LRU
-	Now   func() time.Time
-	store storewatch.Watch
+	LRU *LRU
+	// MaxEntries is the bound of the LRU in entries, and of the calls in
+	// flight a cache follows.
+	MaxEntries int
+	Store      Store // nil: the LRU
+	Now        func() time.Time
+	store      storewatch.Watch
+	// gen counts the calls of tools that may write (Barrier).
+	gen atomic.Uint64
 }
 
 // NewKept keeps up to maxEntries answers and maxBytes in the process (a
-// caller at most a sixteenth of each), or in store when it is not nil.
+// caller at most a sixteenth of each; default 10 000 and 64 MiB), or in
+// store when it is not nil.
 func NewKept(maxEntries, maxBytes int, store Store) *Kept {
-	return &Kept{LRU: NewLRU(maxEntries, maxBytes, 16), Store: store, Now: time.Now,
+	if maxEntries <= 0 {
+		maxEntries = 10_000
+	}
+	if maxBytes <= 0 {
+		maxBytes = 64 << 20
+	}
+	return &Kept{LRU: NewLRU(maxEntries, maxBytes, 16), MaxEntries: maxEntries, Store: store, Now: time.Now,
 		store: storewatch.Watch{Retry: storeRetry,
 			Failed: "cache store failed; calls are not served from it until it answers",
 			Back:   "cache store answers again"}}
@@ -120,4 +134,49 @@ func (k *Kept) Forget(ctx context.Context, name, group string, ob *obs.Observer)
 	err := k.Store.Forget(sctx, group)
 	cancel()
 	k.store.Answered(ctx, err, ob)
+}
+
+// Gen is the generation of what is kept: how many calls of tools that may
+// write ended (Barrier).
+func (k *Kept) Gen() uint64 { return k.gen.Load() }
+
+// Barrier ends a call of a tool that may write: every kept answer is
+// dropped, and a put of a call that began before it (Gen) is refused by
+// the caller.
+func (k *Kept) Barrier(ctx context.Context, ob *obs.Observer) {
+	k.gen.Add(1)
+	k.ForgetName(ctx, "", ob)
+}
+
+// ForgetName drops the answers of the tool name (policy.ResourcesRead:
+// every resource's; "": all).
+func (k *Kept) ForgetName(ctx context.Context, name string, ob *obs.Observer) {
+	g := ""
+	if name != "" {
+		g = GroupOf(name)
+	}
+	k.Forget(ctx, name, g, ob)
+}
+
+// GroupOf is the store's name of the group of a tool's answers, or of
+// every resource's for policy.ResourcesRead.
+func GroupOf(name string) string {
+	if name == policy.ResourcesRead {
+		return Group("r:")
+	}
+	return Group("t:" + name)
+}
+
+// Aged is res carrying its age, and the id of the call it was made for
+// when it was joined, under MetaKey.
+func Aged(res call.Result, age time.Duration, joined string) call.Result {
+	k, ok := res.(call.Keeper)
+	if !ok {
+		return res
+	}
+	m := map[string]any{"age_seconds": int64(max(age, 0) / time.Second)}
+	if joined != "" {
+		m["joined"] = joined
+	}
+	return k.WithMeta(MetaKey, m)
 }

@@ -30,6 +30,16 @@ const (
 // credential.
 type Key [sha256.Size]byte
 
+// At is k for the generation gen (Kept.Gen): the key of a kept read's
+// flight, so that a read after a write never joins one that began before
+// it.
+func (k Key) At(gen uint64) Key {
+	for i := range 8 {
+		k[i] ^= byte(gen >> (8 * i))
+	}
+	return k
+}
+
 // String is the key in hex, its name in a shared store.
 func (k Key) String() string { return hex.EncodeToString(k[:]) }
 

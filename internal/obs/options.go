@@ -186,6 +186,33 @@ func WithoutArguments(tools ...string) Option {
 	}
 }
 
+// ArgMode is one of the three ways of logging arguments, as a value a
+// configuration can hold and compare: the last of the Wrapper's options.
+type ArgMode uint8
+
+// The ArgModes; ArgsUnset leaves the observer's as it is.
+const (
+	ArgsUnset ArgMode = iota
+	ArgsValues
+	ArgsNames
+	ArgsNone
+)
+
+// Option is the option for m, for the named tools (every tool when none
+// is named); nil for ArgsUnset.
+func (m ArgMode) Option(tools ...string) Option {
+	switch m {
+	case ArgsValues:
+		return WithArgumentValues(tools...)
+	case ArgsNames:
+		return WithArgumentNamesOnly(tools...)
+	case ArgsNone:
+		return WithoutArguments(tools...)
+	default:
+		return nil
+	}
+}
+
 // WithoutTracing turns spans off whatever the providers are.
 func WithoutTracing() Option {
 	return func(c *Config) { c.noTracing = true }
