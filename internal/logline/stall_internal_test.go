@@ -1,32 +1,23 @@
 package logline
 
 import (
-	"bytes"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 )
 
 // gate is an output whose writes block until open is closed, like a
 // stderr pipe its reader stopped reading.
 type gate struct {
 	open chan struct{}
-	mu   sync.Mutex
-	buf  bytes.Buffer
+	logbuf.Buffer
 }
 
 func (g *gate) Write(p []byte) (int, error) {
 	<-g.open
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.buf.Write(p)
-}
-
-func (g *gate) String() string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.buf.String()
+	return g.Buffer.Write(p)
 }
 
 // TestStuckOutputCostsOneWait: a line waits for the output at most
