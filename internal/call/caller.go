@@ -3,8 +3,10 @@ package call
 import (
 	"context"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpwrap/mcpwrap/internal/credential"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
@@ -51,14 +53,15 @@ func (r *Request) TaskCaller(ctx context.Context) string {
 }
 
 // CacheCaller is whose answers r shares: the process owner's over stdio
-// (a local caller), the caller's subject and scopes (byScopes: its scopes
-// alone), else SessionCaller's name.
+// (a local caller: its user on this host, as replicas sharing a store
+// may be other users' or hosts' servers), the caller's subject and scopes
+// (byScopes: its scopes alone), else SessionCaller's name.
 func (r *Request) CacheCaller(ctx context.Context, byScopes bool) string {
 	if r.Identify != nil {
 		cl := r.Identify(ctx, r)
 		switch {
 		case cl.Local:
-			return "local"
+			return "local:" + cl.Subject + "@" + hostname()
 		case byScopes && (cl.Subject != "" || len(cl.Scopes) > 0):
 			return "scopes:" + sortedScopes(cl.Scopes)
 		case cl.Subject != "":
@@ -67,6 +70,12 @@ func (r *Request) CacheCaller(ctx context.Context, byScopes bool) string {
 	}
 	return SessionCaller(ctx, r.Session, r.Header)
 }
+
+// hostname is this host's name, read once.
+var hostname = sync.OnceValue(func() string {
+	h, _ := os.Hostname()
+	return h
+})
 
 func sortedScopes(s []string) string {
 	s = slices.Clone(s)

@@ -3,6 +3,7 @@ package gosdk
 import (
 	"context"
 	"fmt"
+	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -29,9 +30,12 @@ func callerOf(ctx context.Context, extra *mcp.RequestExtra) authz.Caller {
 	if c, ok := authz.FromContext(ctx); ok {
 		return c
 	}
-	if extra == nil || extra.Header == nil {
+	if (extra == nil || extra.Header == nil) && ctx.Value(http.ServerContextKey) == nil {
 		// Not over HTTP (stdio, in-memory transports, s.Run as its
-		// authors ship it): the process owner.
+		// authors ship it): the process owner. go-sdk's SSE transport
+		// gives a request no headers, but its context is the HTTP
+		// request's that opened the stream: anonymous, as any network
+		// caller without a verified token (TestSSEClientIsNotTheProcessOwner).
 		return policy.ProcessOwner()
 	}
 	return authz.Caller{}

@@ -3,6 +3,7 @@ package gosdk
 import (
 	"context"
 	"errors"
+	"net/http"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -173,7 +174,7 @@ func serveTool(ctx context.Context, serve adapter.Serve, req *mcp.CallToolReques
 	if next.next != nil {
 		tc.req.Lookup = tc // the server's tool list (lookup.go)
 	}
-	fill(&tc.req, req.Session, req.Extra, req.Params.Meta, req)
+	fill(ctx, &tc.req, req.Session, req.Extra, req.Params.Meta, req)
 	a := serve(ctx, &tc.req, handleTool)
 	if !a.Detached {
 		*tc = toolCall{}
@@ -182,13 +183,22 @@ func serveTool(ctx context.Context, serve adapter.Serve, req *mcp.CallToolReques
 	return toolAnswer(a)
 }
 
-// fill completes a request from what go-sdk knows of it.
-func fill(r *call.Request, s *mcp.ServerSession, extra *mcp.RequestExtra, meta mcp.Meta, v interface{ ProtocolVersion() string }) {
+// noHeaders is the Header of a request over HTTP that go-sdk gives none
+// (its SSE transport): never written.
+var noHeaders = http.Header{}
+
+// fill completes a request from what go-sdk knows of it. A request over
+// HTTP always has a Header, so that the chain never takes it for stdio's
+// one connection (the loop guard's and the cache's callers).
+func fill(ctx context.Context, r *call.Request, s *mcp.ServerSession, extra *mcp.RequestExtra, meta mcp.Meta, v interface{ ProtocolVersion() string }) {
 	if len(meta) > 0 {
 		r.Meta = meta
 	}
 	if extra != nil {
 		r.Header = extra.Header
+	}
+	if r.Header == nil && ctx.Value(http.ServerContextKey) != nil {
+		r.Header = noHeaders
 	}
 	if s != nil {
 		r.Session = s.ID()

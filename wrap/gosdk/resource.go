@@ -30,7 +30,7 @@ type methodCall struct {
 func serveResource(ctx context.Context, serve adapter.Serve, method string, r *mcp.ReadResourceRequest, next mcp.MethodHandler) (mcp.Result, error) {
 	mc := &methodCall{method: method, m: r, next: next}
 	mc.req = call.Request{Kind: call.Resource, Name: r.Params.URI, SDK: mc}
-	fill(&mc.req, r.Session, r.Extra, r.Params.Meta, r)
+	fill(ctx, &mc.req, r.Session, r.Extra, r.Params.Meta, r)
 	mc.req.Registered, mc.req.Decode = registered, content.DecodeResource
 	return requestAnswer(serve(ctx, &mc.req, handleMethod))
 }
@@ -42,7 +42,7 @@ func servePrompt(ctx context.Context, serve adapter.Serve, method string, r *mcp
 	if len(r.Params.Arguments) > 0 {
 		mc.req.Args = r.Params.Arguments
 	}
-	fill(&mc.req, r.Session, r.Extra, r.Params.Meta, r)
+	fill(ctx, &mc.req, r.Session, r.Extra, r.Params.Meta, r)
 	mc.req.Registered = registered
 	return requestAnswer(serve(ctx, &mc.req, handleMethod))
 }
