@@ -2,8 +2,9 @@ package wrap
 
 import (
 	"context"
-	"slices"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
@@ -33,9 +34,10 @@ import (
 // (ByScopes: its scopes alone), or, without one, the session id and a hash
 // of the Authorization header, as LoopGuard's default Caller; a call with
 // none of these is neither kept nor joined. A call of any tool that is not
-// read-only may write: once it has run, every kept answer is dropped (here
-// and in the Store), and a read that was in flight keeps its answer for
-// its own caller only. An answer that was not made
+// read-only may write: once it has run (in place or as a task), every
+// answer every cache of the Wrapper kept is dropped (here and in the
+// Store), and a read that was in flight keeps its answer for its own
+// caller only. An answer that was not made
 // for the call carries its age in _meta, "mcpwrap/cache":
 // {"age_seconds": N}, with "joined": the call id it was made for when it
 // was joined.
@@ -69,7 +71,9 @@ type Cache struct {
 
 // CacheStore keeps answers where replicas share them. Keys and groups are
 // hex SHA-256 hashes: no caller, argument or credential reaches the store.
-// Its methods must be safe for concurrent use; each is given 50ms.
+// Its methods must be safe for concurrent use; each is given 50ms, and a
+// Forget that fails is made up for by a Forget of every group before the
+// store is read or written again.
 type CacheStore interface {
 	// Get returns the answer stored under key and when it was made; ok is
 	// false when there is none, it expired, or its group was forgotten
@@ -99,18 +103,47 @@ func WithCache(c Cache) Option {
 // tool reads. The name "resources/read" drops every resource's, "" every
 // answer.
 func (w *Wrapper) Forget(ctx context.Context, name string) {
-	var done []*cacheState
-	each := func(c *config) {
-		if c.cache != nil && !slices.Contains(done, c.cache.state) {
-			done = append(done, c.cache.state)
-			c.cache.state.ForgetName(ctx, name, c.observer)
-		}
+	w.cfg.caches.each(func(st *cacheState) { st.ForgetName(ctx, name, w.cfg.observer) })
+}
+
+// cacheHub is every cache of a Wrapper (its own, ForTool's, a tool's
+// registration options'), shared by all its configurations.
+type cacheHub struct {
+	mu     sync.Mutex
+	states []*cacheState
+	on     atomic.Bool // a cache was added
+}
+
+func (h *cacheHub) add(st *cacheState) {
+	h.mu.Lock()
+	h.states = append(h.states, st)
+	h.mu.Unlock()
+	h.on.Store(true)
+}
+
+func (h *cacheHub) each(f func(*cacheState)) {
+	h.mu.Lock()
+	states := h.states
+	h.mu.Unlock()
+	for _, st := range states {
+		f(st)
 	}
-	each(&w.cfg)
-	for _, c := range w.named {
-		each(c)
+}
+
+// barrier ends a call of a tool that may write: what every cache kept
+// may be stale, whichever tool's it is.
+func (h *cacheHub) barrier(ctx context.Context, ob *obs.Observer) {
+	h.each(func(st *cacheState) { st.Barrier(ctx, ob) })
+}
+
+// mayWrite says req calls a tool that is not read-only: by its
+// annotations, or by Cache.ReadOnly given to its configuration.
+func mayWrite(ctx context.Context, req *call.Request, cfg *config) bool {
+	if req.Kind != call.Tool || cfg.cache != nil && cfg.cache.readOnly {
+		return false
 	}
-	w.chains.Range(func(_, v any) bool { each(v.(*config)); return true })
+	info := toolInfo(ctx, cfg, req)
+	return !info.Known || !info.ReadOnly
 }
 
 // cacheConfig is Cache evaluated; state is shared by the chains of a
@@ -230,9 +263,9 @@ func (c *cacheConfig) annotated(info call.Info, keep, join bool) (bool, bool, bo
 func cached(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome) admitted {
 	c := cfg.cache
 	p, ok := c.plan(ctx, req, cfg, rec)
-	if req.Kind == call.Tool && !p.read {
+	if req.Kind == call.Tool && !p.read && (p.name != "" || mayWrite(ctx, req, cfg)) {
 		// A tool that may write: what was kept may be stale once it ran.
-		defer c.state.Barrier(ctx, cfg.observer)
+		defer cfg.caches.barrier(ctx, cfg.observer)
 	}
 	if !ok {
 		return admitRun(ctx, req, next, cfg, rec, o)
@@ -366,5 +399,5 @@ func (st *cacheState) put(ctx context.Context, p cachePlan, ttl time.Duration, o
 	if st.Gen() != p.gen {
 		return // a write ended while the call ran: its answer may be stale
 	}
-	st.Put(ctx, p.key, p.who, p.name, callcache.GroupOf(p.name), o.res, made, ttl, ob)
+	st.Put(ctx, p.key, p.who, p.name, callcache.GroupOf(p.name), o.res, made, ttl, p.gen, ob)
 }

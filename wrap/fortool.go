@@ -21,8 +21,9 @@ import "fmt"
 // the last given winning among equals. ForTool given more than once for a
 // name adds up. Options that only mean something for the whole Wrapper —
 // WithAuthorization, and ForTool itself — make New panic when given for
-// one tool, as WithScopes does when given to the Wrapper itself: no option
-// is dropped without a word.
+// one tool, as WithScopes does when given to the Wrapper itself or for a
+// prompt or resources/read (their scopes are authz.Policy's Prompts and
+// Resources): no option is dropped without a word.
 func ForTool(name string, opts ...Option) Option {
 	return func(c *config) {
 		m := make(map[string][]Option, len(c.tools)+1)

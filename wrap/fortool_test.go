@@ -28,6 +28,7 @@ func TestForToolPrecedence(t *testing.T) {
 		wrap.ForTool("own", wrap.WithTimeout(40*time.Millisecond), wrap.WithArgumentValues(), wrap.WithResultLimit(64)),
 		wrap.ForTool("registered", wrap.WithTimeout(40*time.Millisecond), wrap.WithArgumentValues()),
 		wrap.ForTool("resources/read", wrap.WithTimeout(40*time.Millisecond)),
+		wrap.ForTool("big", wrap.WithResultLimit(64)),
 	)
 	s := server.NewMCPServer("t", "1.0.0")
 	mcpgo.Attach(s, w)
@@ -44,7 +45,7 @@ func TestForToolPrecedence(t *testing.T) {
 	}
 	s.AddTool(mcp.NewTool("own"), hang)
 	s.AddTool(mcp.NewTool("plain"), quick)
-	s.AddTool(mcp.NewTool("big"), quick)
+	s.AddTools(mcpgo.Tool(w, mcp.NewTool("big"), quick, wrap.WithResultLimit(1000)))
 	s.AddTools(mcpgo.Tool(w, mcp.NewTool("registered"), hang, wrap.WithTimeout(120*time.Millisecond), wrap.WithoutArguments()))
 	s.AddResource(mcp.NewResource("file:///slow", "slow"), func(ctx context.Context, _ mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		<-ctx.Done()
@@ -59,8 +60,12 @@ func TestForToolPrecedence(t *testing.T) {
 			t.Errorf("%s: %v %q %q, want a timeout after %s", tc.tool, err, info.Code, firstText(res), tc.after)
 		}
 	}
-	if res, err := conn.Call(t.Context(), "plain", map[string]any{"q": "rome"}); err != nil || firstText(res) != strings.Repeat("x", 200) {
-		t.Errorf("plain: %v %q, want the whole answer", err, firstText(res))
+	// plain has the Wrapper's cap; big's registration (1 000 bytes) wins
+	// over its ForTool (64).
+	for _, tool := range []string{"plain", "big"} {
+		if res, err := conn.Call(t.Context(), tool, map[string]any{"q": "rome"}); err != nil || firstText(res) != strings.Repeat("x", 200) {
+			t.Errorf("%s: %v %q, want the whole answer", tool, err, firstText(res))
+		}
 	}
 	for tool, want := range map[string]bool{"own": true, "registered": false, "plain": false} {
 		lines, _ := logs.Find("tool", tool) // the call's line, and a late one that may come first
@@ -123,6 +128,10 @@ func TestOptionsGivenWhereTheyMeanNothingPanic(t *testing.T) {
 		{"scopes for the Wrapper", []wrap.Option{wrap.WithScopes("admin")}, "WithScopes given to wrap.New"},
 		{"a policy for one tool", []wrap.Option{wrap.ForTool("t", wrap.WithAuthorization(authz.Policy{}))}, `WithAuthorization given for the tool "t"`},
 		{"ForTool inside ForTool", []wrap.Option{wrap.ForTool("t", wrap.ForTool("u"))}, `ForTool given inside the options of the tool "t"`},
+		// A prompt's or resource's scopes are the Policy's: WithScopes there
+		// was dropped, leaving the prompt open (found by review).
+		{"scopes for a prompt", []wrap.Option{wrap.ForTool("prompts/get payroll", wrap.WithScopes("hr"))}, `WithScopes given in ForTool("prompts/get payroll")`},
+		{"scopes for resources", []wrap.Option{wrap.ForTool("resources/read", wrap.WithScopes("hr"))}, `WithScopes given in ForTool("resources/read")`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

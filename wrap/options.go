@@ -88,8 +88,10 @@ type config struct {
 	args obs.ArgMode
 	// tools are ForTool's options by tool name, applied in New.
 	tools map[string][]Option
-	// cache is WithCache's, nil without one.
-	cache *cacheConfig
+	// cache is WithCache's, nil without one; caches are every cache of
+	// the Wrapper, which a call of a tool that may write clears.
+	cache  *cacheConfig
+	caches *cacheHub
 }
 
 // DefaultResultLimit is the size a handler's result is cut to by default:
@@ -199,7 +201,8 @@ func WithRetry(p RetryPolicy) Option {
 	return func(c *config) {
 		rp := p.evaluate()
 		c.retry = &rp
-		c.budget = nil // a new policy gets its own budget, made in newConfig
+		// The Wrapper's budget stays shared by the tools given a policy
+		// of their own (ForTool); newConfig makes one when there is none.
 	}
 }
 
@@ -269,6 +272,7 @@ func newConfig(base config, opts []Option) config {
 	}
 	if c.cache != nil && c.cache.state == nil {
 		c.cache.state = newCacheState(c.cache.c)
+		c.caches.add(c.cache.state)
 	}
 	if c.taskCounts == nil {
 		c.taskCounts = new(bulkhead.Callers)

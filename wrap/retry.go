@@ -35,7 +35,9 @@ type RetryPolicy struct {
 	// the upstream: the bucket holds BudgetTokens (default 10), each failed
 	// attempt takes one, each success puts back BudgetRatio (default 0.1),
 	// and retries stop while the bucket is at half or less. (This is gRPC's
-	// retry throttling.)
+	// retry throttling.) A tool's policy given in ForTool shares the
+	// Wrapper's budget when the Wrapper has a policy, and then its own
+	// BudgetTokens and BudgetRatio are not used.
 	BudgetTokens int
 	BudgetRatio  float64
 	// Idempotent declares the tools the policy is given for safe to

@@ -2,6 +2,8 @@ package wrap
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/mcpwrap/mcpwrap/errs"
@@ -31,7 +33,7 @@ type Wrapper struct {
 // New evaluates the options once and returns a Wrapper. It panics when an
 // option is given where it means nothing (see ForTool).
 func New(opts ...Option) *Wrapper {
-	w := &Wrapper{cfg: newConfig(config{}, opts)}
+	w := &Wrapper{cfg: newConfig(config{caches: new(cacheHub)}, opts)}
 	if w.cfg.scoped {
 		panic("wrap: WithScopes given to wrap.New: it declares one tool's scopes; give it in wrap.ForTool(name, …) or the tool's registration options")
 	}
@@ -44,6 +46,9 @@ func New(opts ...Option) *Wrapper {
 	var args []obs.Option
 	for name, o := range tools {
 		c := ownConfig(&w.cfg, name, o)
+		if c.scoped && (name == resourcesRead || strings.HasPrefix(name, promptsGet)) {
+			panic(fmt.Sprintf("wrap: WithScopes given in ForTool(%q): it declares a tool's scopes; a prompt's or resource's are authz.Policy's Prompts and Resources", name))
+		}
 		w.declare(&c)
 		w.named[name] = &c
 		if c.args != w.cfg.args {
@@ -179,6 +184,9 @@ func layers(ctx context.Context, req *call.Request, next handler, cfg *config, r
 	}
 	if cfg.cache != nil {
 		return cached(ctx, req, next, cfg, rec, o)
+	}
+	if cfg.caches.on.Load() && mayWrite(ctx, req, cfg) {
+		defer cfg.caches.barrier(ctx, cfg.observer)
 	}
 	return admitRun(ctx, req, next, cfg, rec, o)
 }

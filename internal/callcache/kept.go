@@ -38,8 +38,10 @@ type Kept struct {
 	Store      Store // nil: the LRU
 	Now        func() time.Time
 	store      storewatch.Watch
-	// gen counts the calls of tools that may write (Barrier).
-	gen atomic.Uint64
+	// forgetAll says a Forget did not reach the store (it failed or was
+	// down): every answer there is dropped before it is read or written
+	// again.
+	forgetAll atomic.Bool
 }
 
 // NewKept keeps up to maxEntries answers and maxBytes in the process (a
@@ -77,7 +79,7 @@ func (k *Kept) Get(ctx context.Context, key Key, group string, decode func([]byt
 		}
 		return e.Value.(call.Result), e.Stored, true
 	}
-	if decode == nil || !k.store.Up() {
+	if decode == nil || !k.storeReady(ctx, ob) {
 		return nil, time.Time{}, false
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeWait)
@@ -95,8 +97,9 @@ func (k *Kept) Get(ctx context.Context, key Key, group string, decode func([]byt
 
 // Put keeps res, a success made at made, under key for ttl: who is its
 // caller, name its tool's (or "resources/read"), group the store's name
-// of that.
-func (k *Kept) Put(ctx context.Context, key Key, who, name, group string, res call.Result, made time.Time, ttl time.Duration, ob *obs.Observer) {
+// of that, gen the generation (Gen) when its call began: the LRU refuses
+// it, under its lock, when every answer was dropped since.
+func (k *Kept) Put(ctx context.Context, key Key, who, name, group string, res call.Result, made time.Time, ttl time.Duration, gen uint64, ob *obs.Observer) {
 	if k.Store == nil {
 		size := 0
 		if s, ok := res.(call.Sizer); ok {
@@ -106,11 +109,11 @@ func (k *Kept) Put(ctx context.Context, key Key, who, name, group string, res ca
 			}
 			size = n
 		}
-		k.LRU.Put(key, who, Entry{Value: Private(res), Size: size + 256, Stored: made, Expires: made.Add(ttl), Group: name})
+		k.LRU.Put(key, who, Entry{Value: Private(res), Size: size + 256, Stored: made, Expires: made.Add(ttl), Group: name, Gen: gen})
 		return
 	}
 	kp, ok := res.(call.Keeper)
-	if !ok || !k.store.Up() {
+	if !ok || !k.storeReady(ctx, ob) {
 		return
 	}
 	data, err := kp.Encode()
@@ -124,27 +127,55 @@ func (k *Kept) Put(ctx context.Context, key Key, who, name, group string, res ca
 }
 
 // Forget drops the answers of name ("": all), group being the store's
-// name of it.
+// name of it. The store is given storeWait, as for any call; while it is
+// down or when it fails, every answer in it is dropped before it is used
+// again (storeReady), so that a write's Forget is never lost and never
+// holds a call up longer.
 func (k *Kept) Forget(ctx context.Context, name, group string, ob *obs.Observer) {
 	k.LRU.Forget(name)
 	if k.Store == nil {
 		return
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*storeWait)
+	if !k.store.Up() {
+		k.forgetAll.Store(true)
+		return
+	}
+	if k.forgetAll.Load() {
+		group = ""
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeWait)
 	err := k.Store.Forget(sctx, group)
 	cancel()
-	k.store.Answered(ctx, err, ob)
+	if k.store.Answered(ctx, err, ob) {
+		if group == "" {
+			k.forgetAll.Store(false)
+		}
+		return
+	}
+	k.forgetAll.Store(true)
 }
 
-// Gen is the generation of what is kept: how many calls of tools that may
-// write ended (Barrier).
-func (k *Kept) Gen() uint64 { return k.gen.Load() }
+// storeReady reports whether the store may be read or written: it answers,
+// and a Forget it missed was made up for.
+func (k *Kept) storeReady(ctx context.Context, ob *obs.Observer) bool {
+	if !k.store.Up() {
+		return false
+	}
+	if k.forgetAll.Load() {
+		k.Forget(ctx, "", "", ob)
+		return !k.forgetAll.Load()
+	}
+	return true
+}
+
+// Gen is the generation of what is kept: how many times every answer was
+// dropped (Barrier, a change of the tool list). Put refuses an answer of a
+// call that began in an earlier one.
+func (k *Kept) Gen() uint64 { return k.LRU.Gen() }
 
 // Barrier ends a call of a tool that may write: every kept answer is
-// dropped, and a put of a call that began before it (Gen) is refused by
-// the caller.
+// dropped, and a new generation begins.
 func (k *Kept) Barrier(ctx context.Context, ob *obs.Observer) {
-	k.gen.Add(1)
 	k.ForgetName(ctx, "", ob)
 }
 

@@ -17,6 +17,11 @@ type Entry struct {
 	// Group is what Forget removes it with (wrap: a tool's name, or
 	// resources/read).
 	Group string
+	// Gen is the LRU's generation (Gen) when the call that made the
+	// answer began: Put refuses it once a Forget of every group came
+	// since, under the same lock, so that no answer made before a write
+	// ended is kept after it.
+	Gen uint64
 }
 
 // LRU keeps answers within MaxEntries entries and MaxBytes bytes,
@@ -34,6 +39,7 @@ type LRU struct {
 	groups  map[string]int // entries by group
 	all     ring           // most recently used first
 	bytes   int
+	gen     uint64 // Forgets of every group
 }
 
 type node struct {
@@ -103,6 +109,13 @@ func NewLRU(maxEntries, maxBytes, share int) *LRU {
 	return l
 }
 
+// Gen is how many times Forget dropped every entry.
+func (l *LRU) Gen() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.gen
+}
+
 // MaxEntry is the size of the largest answer the LRU keeps.
 func (l *LRU) MaxEntry() int { return l.shareBytes }
 
@@ -133,6 +146,9 @@ func (l *LRU) Put(k Key, who string, e Entry) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if e.Gen != l.gen {
+		return
+	}
 	if n, ok := l.entries[k]; ok {
 		l.drop(n)
 	}
@@ -165,10 +181,17 @@ func (l *LRU) Holds(group string) bool {
 	return l.groups[group] > 0
 }
 
-// Forget drops every entry of group, or every entry when group is "".
+// Forget drops every entry of group, or every entry when group is "" (and
+// then a new generation begins).
 func (l *LRU) Forget(group string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if group == "" {
+		l.gen++
+		l.entries, l.owners, l.groups = map[Key]*node{}, map[string]*owner{}, map[string]int{}
+		l.all, l.bytes = ring{}, 0
+		return
+	}
 	for n := l.all.head; n != nil; {
 		next := n.all.next
 		if group == "" || n.e.Group == group {
