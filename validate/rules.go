@@ -21,25 +21,21 @@ const (
 )
 
 func classOf(k reflect.Kind, t reflect.Type) class {
-	switch k {
-	case reflect.String:
-		return cString
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
-		reflect.Float32, reflect.Float64:
-		return cNumber
-	case reflect.Slice, reflect.Array:
-		return cList
-	case reflect.Map:
-		return cMap
-	case reflect.Bool:
-		return cBool
-	case reflect.Struct:
-		if t == timeType {
-			return cTime
-		}
+	if k == reflect.Struct && t == timeType {
+		return cTime
 	}
-	return cOther
+	return kindClasses[k]
+}
+
+// kindClasses are the classes of the reflect kinds other than cOther.
+var kindClasses = map[reflect.Kind]class{
+	reflect.String: cString,
+	reflect.Int:    cNumber, reflect.Int8: cNumber, reflect.Int16: cNumber, reflect.Int32: cNumber, reflect.Int64: cNumber,
+	reflect.Uint: cNumber, reflect.Uint8: cNumber, reflect.Uint16: cNumber, reflect.Uint32: cNumber, reflect.Uint64: cNumber,
+	reflect.Float32: cNumber, reflect.Float64: cNumber,
+	reflect.Slice: cList, reflect.Array: cList,
+	reflect.Map:  cMap,
+	reflect.Bool: cBool,
 }
 
 // bounds are the lower and upper limits a field's rules set, used to say
