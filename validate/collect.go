@@ -397,15 +397,10 @@ func innermost(t reflect.Type) reflect.Type {
 // crossField reports whether a tag holds a rule that reads another field
 // or the enclosing struct.
 func crossField(tag string) bool {
-	for _, r := range splitRules(tag) {
-		for alt := range strings.SplitSeq(r.tag, "|") {
-			if strings.Contains(alt, "field") || strings.HasPrefix(alt, "required_") ||
-				strings.HasPrefix(alt, "excluded_") || strings.HasPrefix(alt, "skip_unless") {
-				return true
-			}
-		}
-	}
-	return false
+	return anyAlternative(tag, func(alt string) bool {
+		return strings.Contains(alt, "field") || strings.HasPrefix(alt, "required_") ||
+			strings.HasPrefix(alt, "excluded_") || strings.HasPrefix(alt, "skip_unless")
+	})
 }
 
 // within reports whether p is one of paths or inside one of them.
