@@ -62,29 +62,33 @@ func (s *keySet) key(ctx context.Context, id, alg string) (any, error) {
 	}
 	if err := s.failedRecently(); err != nil {
 		// A fetch failed a moment ago: no new one yet.
-		if cur != nil && time.Since(cur.fetched) < 2*s.maxAge {
-			if k, ok := cur.find(id, alg); ok {
-				return k, nil // the issuer is unreachable: its keys of a moment ago still hold
-			}
-		}
-		return nil, err
+		return s.stillHeld(cur, id, alg, err)
 	}
 	if fresh && !s.mayRefetch() {
 		return nil, invalid("signed with a key the issuer does not publish")
 	}
 	next, err := s.refresh(ctx)
 	if err != nil {
-		if cur != nil {
-			if k, ok := cur.find(id, alg); ok && time.Since(cur.fetched) < 2*s.maxAge {
-				return k, nil // the issuer is unreachable: its keys of a moment ago still hold
-			}
-		}
-		return nil, err
+		return s.stillHeld(cur, id, alg, err)
 	}
 	if k, ok := next.find(id, alg); ok {
 		return k, nil
 	}
 	return nil, invalid("signed with a key the issuer does not publish")
+}
+
+// stillHeld returns the key of id for alg from cur, the set of a moment
+// ago, while the issuer is unreachable (the fetch failed with err): its
+// keys still hold up to twice maxAge after it was fetched. Otherwise it
+// returns err.
+func (s *keySet) stillHeld(cur *keys, id, alg string, err error) (any, error) {
+	if cur == nil || time.Since(cur.fetched) >= 2*s.maxAge {
+		return nil, err
+	}
+	if k, ok := cur.find(id, alg); ok {
+		return k, nil
+	}
+	return nil, err
 }
 
 // published reports whether the key set as last fetched still holds the
