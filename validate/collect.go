@@ -194,18 +194,24 @@ func (c *core) checkDive(d *decoder, v reflect.Value, n *node, tag, path string)
 	rest, _ := afterDive(tag)
 	switch v.Kind() {
 	case reflect.Slice, reflect.Array:
-		if (v.Kind() == reflect.Slice || v.CanAddr()) && !hasRule(rest, "dive") && !c.divesIn(n.elem) {
-			c.checkChunks(d, v, n, rest, path)
-			return
-		}
-		for i := range v.Len() {
-			if !d.recheck(1) {
-				return
-			}
-			c.checkElem(d, v.Index(i), n.elem, rest, path+"["+strconv.Itoa(i)+"]")
-		}
+		c.checkItems(d, v, n, rest, path)
 	case reflect.Map:
 		c.checkEntries(d, v, n, rest, path)
+	}
+}
+
+// checkItems is checkDive's loop over a list: by chunks when its elements
+// hold no field that dives, else one by one.
+func (c *core) checkItems(d *decoder, v reflect.Value, n *node, rest, path string) {
+	if (v.Kind() == reflect.Slice || v.CanAddr()) && !hasRule(rest, "dive") && !c.divesIn(n.elem) {
+		c.checkChunks(d, v, n, rest, path)
+		return
+	}
+	for i := range v.Len() {
+		if !d.recheck(1) {
+			return
+		}
+		c.checkElem(d, v.Index(i), n.elem, rest, path+"["+strconv.Itoa(i)+"]")
 	}
 }
 

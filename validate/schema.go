@@ -399,17 +399,20 @@ func tighterNumber(a, b any, lower bool) any {
 // zeroSchema accepts exactly the zero value of a class, which omitempty
 // lets through whatever the other rules say.
 func zeroSchema(cl class) map[string]any {
-	switch cl {
-	case cString:
-		return map[string]any{"const": ""}
-	case cNumber:
-		return map[string]any{"const": 0}
-	case cBool:
-		return map[string]any{"const": false}
-	case cList:
-		return map[string]any{"maxItems": 0}
-	case cMap:
-		return map[string]any{"maxProperties": 0}
+	if z, ok := zeroKeywords[cl]; ok {
+		return map[string]any{z.keyword: z.value}
 	}
 	return map[string]any{}
+}
+
+// zeroKeywords are the keywords that accept only a class's zero value.
+var zeroKeywords = map[class]struct {
+	keyword string
+	value   any
+}{
+	cString: {"const", ""},
+	cNumber: {"const", 0},
+	cBool:   {"const", false},
+	cList:   {"maxItems", 0},
+	cMap:    {"maxProperties", 0},
 }
