@@ -77,22 +77,21 @@ func expectedJSON(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Map, reflect.Struct:
-		return "an object"
+	if w, ok := kindWords[t.Kind()]; ok {
+		return w
 	}
 	return "a value of another type"
+}
+
+// kindWords name the JSON that values of a Go kind come from.
+var kindWords = map[reflect.Kind]string{
+	reflect.String: "a string",
+	reflect.Bool:   "a boolean",
+	reflect.Int:    "an integer", reflect.Int8: "an integer", reflect.Int16: "an integer", reflect.Int32: "an integer", reflect.Int64: "an integer",
+	reflect.Uint: "an integer", reflect.Uint8: "an integer", reflect.Uint16: "an integer", reflect.Uint32: "an integer", reflect.Uint64: "an integer", reflect.Uintptr: "an integer",
+	reflect.Float32: "a number", reflect.Float64: "a number",
+	reflect.Slice: "an array", reflect.Array: "an array",
+	reflect.Map: "an object", reflect.Struct: "an object",
 }
 
 // valueAt reports whether raw holds, at path (object keys; array elements

@@ -227,19 +227,16 @@ func (c *classifier) inputRequired(r map[string]json.RawMessage) {
 }
 
 func jsonKind(raw json.RawMessage) string {
-	switch firstByte(raw) {
-	case '"':
-		return "a string"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
+	if k, ok := jsonKinds[firstByte(raw)]; ok {
+		return k
 	}
 	return "a number"
+}
+
+// jsonKinds name a JSON value's kind by its first byte; any other is a
+// number's.
+var jsonKinds = map[byte]string{
+	'"': "a string", '{': "an object", '[': "an array", 't': "a boolean", 'f': "a boolean", 'n': "null",
 }
 
 func firstText(content json.RawMessage) string {
