@@ -167,11 +167,8 @@ func valuePhrase(tag, param string, c class) (must, expected string) {
 		v := strings.TrimSuffix(strings.TrimPrefix(tag, "uuid"), "_rfc4122")
 		return is("a version " + v + " UUID")
 	case "datetime":
-		switch param {
-		case time.RFC3339:
-			return is(`an RFC 3339 date-time (e.g. "2026-01-02T15:04:05Z")`)
-		case time.DateOnly:
-			return is(`a date in the form YYYY-MM-DD (e.g. "2026-01-02")`)
+		if e, ok := datePhrases[param]; ok {
+			return is(e)
 		}
 		return is("a date/time in the Go layout " + strconv.Quote(param))
 	}
@@ -183,6 +180,12 @@ func valuePhrase(tag, param string, c class) (must, expected string) {
 		return "must satisfy one of the rules " + strconv.Quote(r), "a value satisfying " + strconv.Quote(r)
 	}
 	return "must satisfy the rule " + strconv.Quote(r), "a value satisfying " + strconv.Quote(r)
+}
+
+// datePhrases word the datetime layouts that have a name.
+var datePhrases = map[string]string{
+	time.RFC3339:  `an RFC 3339 date-time (e.g. "2026-01-02T15:04:05Z")`,
+	time.DateOnly: `a date in the form YYYY-MM-DD (e.g. "2026-01-02")`,
 }
 
 // requiredPhrase words a failed "required": left out, or sent empty.
@@ -205,19 +208,19 @@ func sizePhrase(tag, param string, c class, bd bounds) (must, expected string) {
 		return timePhrase(tag)
 	}
 	m := measureOf(c)
-	switch tag {
-	case "min", "gte", "max", "lte":
-		if bd.lo != "" && bd.hi != "" && c != cTime {
-			return m.say("between "+bd.lo+" and", bd.hi+m.units)
-		}
-		if tag == "min" || tag == "gte" {
-			return m.say("at least", m.count(param))
-		}
-		return m.say("at most", m.count(param))
-	case "len":
-		return m.say("exactly", m.count(param))
+	rel, ok := sizeRelations[tag]
+	switch {
+	case !ok:
+		return m.strictly(tag, param)
+	case tag != "len" && bd.lo != "" && bd.hi != "" && c != cTime:
+		return m.say("between "+bd.lo+" and", bd.hi+m.units)
 	}
-	return m.strictly(tag, param)
+	return m.say(rel, m.count(param))
+}
+
+// sizeRelations word the size rules but gt and lt.
+var sizeRelations = map[string]string{
+	"min": "at least", "gte": "at least", "max": "at most", "lte": "at most", "len": "exactly",
 }
 
 // measure words the sizes of one class: its unit, and a relation to a

@@ -239,24 +239,8 @@ func FromSentence(rest string, arguments func() ([]byte, bool), cause error) (*e
 		return nil, false
 	}
 	kind := jsonKind(value)
-	var field, typ string
-	// encoding/json v1 says "into Go struct field T.a.b of type X"; jsonv2
-	// says "into T.a.b.0 of type X".
-	if r, ok := strings.CutPrefix(rest, "Go "); ok {
-		rest = r
-	} else {
-		rest = "struct field " + rest
-	}
-	if f, ok := strings.CutPrefix(rest, "struct field "); ok {
-		var where string
-		where, typ, ok = strings.Cut(f, " of type ")
-		if !ok {
-			return nil, false
-		}
-		if _, field, ok = strings.Cut(where, "."); !ok {
-			return nil, false
-		}
-	} else if typ, ok = strings.CutPrefix(rest, "value of type "); !ok {
+	field, typ, ok := target(rest)
+	if !ok {
 		return nil, false
 	}
 	raw, ok := arguments()
@@ -271,6 +255,33 @@ func FromSentence(rest string, arguments func() ([]byte, bool), cause error) (*e
 		return nil, false
 	}
 	return typeViolation(cause, paramPath(field), expectedGo(typ), kind), true
+}
+
+// target reads what a type error's text says the value was decoded into,
+// after " into ": the field path ("" for the arguments themselves) and the
+// Go type. encoding/json v1 says "Go struct field T.a.b of type X" or "Go
+// value of type X"; jsonv2 says "T.a.b.0 of type X".
+func target(into string) (field, typ string, ok bool) {
+	if r, ok := strings.CutPrefix(into, "Go "); ok {
+		into = r
+	} else {
+		into = "struct field " + into
+	}
+	if typ, ok := strings.CutPrefix(into, "value of type "); ok {
+		return "", typ, true
+	}
+	f, ok := strings.CutPrefix(into, "struct field ")
+	if !ok {
+		return "", "", false
+	}
+	where, typ, ok := strings.Cut(f, " of type ")
+	if !ok {
+		return "", "", false
+	}
+	if _, field, ok = strings.Cut(where, "."); !ok {
+		return "", "", false
+	}
+	return field, typ, true
 }
 
 // paramPath writes encoding/json's field path as a parameter path: jsonv2's

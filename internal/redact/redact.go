@@ -271,7 +271,7 @@ func schemeLen(s string) int {
 		c := s[i]
 		switch {
 		case 'a' <= c|0x20 && c|0x20 <= 'z':
-		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && (isDigit(c) || strings.IndexByte("+-.", c) >= 0):
 		case i > 0 && c == ':':
 			return i
 		default:
