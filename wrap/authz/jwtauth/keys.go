@@ -174,32 +174,36 @@ func (s *keySet) run(ctx context.Context, f *fetch) {
 func index(set []json.RawMessage) (*keys, error) {
 	k := &keys{byID: map[string]jose.JSONWebKey{}, fetched: time.Now()}
 	for _, raw := range set {
-		var key jose.JSONWebKey
-		if key.UnmarshalJSON(raw) != nil {
-			continue
-		}
-		if key.Use != "" && key.Use != "sig" {
-			continue
-		}
-		if !key.IsPublic() {
-			if _, symmetric := key.Key.([]byte); symmetric {
-				continue // never a symmetric key: a token could be MACed with it
-			}
-			key = key.Public()
-		}
-		if !key.Valid() {
-			continue
-		}
-		if key.KeyID == "" {
+		key, ok := signingKey(raw)
+		switch {
+		case !ok:
+		case key.KeyID == "":
 			k.noID = append(k.noID, key)
-			continue
+		default:
+			k.byID[key.KeyID] = key
 		}
-		k.byID[key.KeyID] = key
 	}
 	if len(k.byID) == 0 && len(k.noID) == 0 {
 		return nil, errors.New("no public signing key")
 	}
 	return k, nil
+}
+
+// signingKey returns the public key of a key set entry meant for
+// signatures; ok is false for an entry go-jose cannot read, one for
+// another use, a symmetric key (a token could be MACed with it) or an
+// invalid one.
+func signingKey(raw json.RawMessage) (key jose.JSONWebKey, ok bool) {
+	if key.UnmarshalJSON(raw) != nil || (key.Use != "" && key.Use != "sig") {
+		return key, false
+	}
+	if !key.IsPublic() {
+		if _, symmetric := key.Key.([]byte); symmetric {
+			return key, false
+		}
+		key = key.Public()
+	}
+	return key, key.Valid()
 }
 
 // find returns the key of id that may verify alg; a token naming no key
