@@ -434,14 +434,7 @@ func (c *core) violation(fe validator.FieldError, p string, zeroPresent bool) er
 	shape := shapeOf(p)
 	secret := c.isSecret(shape)
 	cl := classOf(fe.Kind(), fe.Type())
-	var custom map[string]string
-	if len(c.cfg.rules) > 0 {
-		custom = make(map[string]string, len(c.cfg.rules))
-		for k, r := range c.cfg.rules {
-			custom[k] = r.expected
-		}
-	}
-	must, expected := phrase(fe.Tag(), fe.Param(), cl, c.bounds[shape], zeroPresent, custom)
+	must, expected := phrase(fe.Tag(), fe.Param(), cl, c.bounds[shape], zeroPresent, c.cfg.rules)
 	got, tail := "", ""
 	if fe.Tag() != "required" || zeroPresent {
 		got, tail = gotGo(fe.Value(), fe.Kind(), secret)

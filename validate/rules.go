@@ -128,9 +128,9 @@ var quotedPhrases = map[string][2]string{
 // phrase says, for a failed rule, what the parameter must be ("must be
 // between 1 and 14") and what was expected as a noun phrase ("between 1 and
 // 14"). custom holds the descriptions given with WithRule.
-func phrase(tag, param string, c class, bd bounds, zeroPresent bool, custom map[string]string) (must, expected string) {
-	if e, ok := custom[tag]; ok {
-		return "must be " + e, e
+func phrase(tag, param string, c class, bd bounds, zeroPresent bool, custom map[string]customRule) (must, expected string) {
+	if r, ok := custom[tag]; ok {
+		return "must be " + r.expected, r.expected
 	}
 	if p, ok := fixedPhrases[tag]; ok {
 		return "must " + p[0], p[1]
