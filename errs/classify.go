@@ -190,27 +190,36 @@ func (e *httpError) Error() string {
 // CodeForStatus maps an upstream HTTP status to a code. 2xx and 3xx map to
 // Internal (they are not failures; callers check first).
 func CodeForStatus(status int) Code {
-	switch status {
-	case http.StatusBadRequest, http.StatusUnprocessableEntity, http.StatusRequestEntityTooLarge,
-		http.StatusRequestURITooLong, http.StatusUnsupportedMediaType:
-		return InvalidArgument
-	case http.StatusUnauthorized, http.StatusForbidden, http.StatusProxyAuthRequired:
-		return PermissionDenied
-	case http.StatusNotFound, http.StatusGone:
-		return NotFound
-	case http.StatusConflict, http.StatusPreconditionFailed, http.StatusLocked:
-		return Conflict
-	case http.StatusRequestTimeout, http.StatusGatewayTimeout:
-		return Timeout
-	case http.StatusTooManyRequests:
-		return RateLimited
-	case http.StatusBadGateway, http.StatusServiceUnavailable:
-		return Unavailable
+	if c, ok := statusCodes[status]; ok {
+		return c
 	}
 	if status > 500 && status < 600 && status != http.StatusNotImplemented {
 		return Unavailable
 	}
 	return Internal
+}
+
+// statusCodes are the codes of the HTTP statuses that say more than their
+// class.
+var statusCodes = map[int]Code{
+	http.StatusBadRequest:            InvalidArgument,
+	http.StatusUnprocessableEntity:   InvalidArgument,
+	http.StatusRequestEntityTooLarge: InvalidArgument,
+	http.StatusRequestURITooLong:     InvalidArgument,
+	http.StatusUnsupportedMediaType:  InvalidArgument,
+	http.StatusUnauthorized:          PermissionDenied,
+	http.StatusForbidden:             PermissionDenied,
+	http.StatusProxyAuthRequired:     PermissionDenied,
+	http.StatusNotFound:              NotFound,
+	http.StatusGone:                  NotFound,
+	http.StatusConflict:              Conflict,
+	http.StatusPreconditionFailed:    Conflict,
+	http.StatusLocked:                Conflict,
+	http.StatusRequestTimeout:        Timeout,
+	http.StatusGatewayTimeout:        Timeout,
+	http.StatusTooManyRequests:       RateLimited,
+	http.StatusBadGateway:            Unavailable,
+	http.StatusServiceUnavailable:    Unavailable,
 }
 
 // FromStatus turns an upstream's HTTP answer into an error, or nil for a

@@ -71,20 +71,9 @@ func New[T any](opts ...Option) (*Binder[T], error) {
 	if err != nil {
 		return nil, fmt.Errorf("validate: %w", err)
 	}
-	v := validator.New(validator.WithRequiredStructEnabled())
-	v.RegisterTagNameFunc(func(sf reflect.StructField) string {
-		switch j := structtag.JSONOf(sf); {
-		case j.Named:
-			return j.Name
-		case sf.Anonymous && !j.Skip:
-			return embedded
-		}
-		return sf.Name
-	})
-	for tag, r := range cfg.rules {
-		if err := v.RegisterValidation(tag, r.fn); err != nil {
-			return nil, fmt.Errorf("validate: rule %q: %w", tag, err)
-		}
+	v, err := newValidator(cfg.rules)
+	if err != nil {
+		return nil, err
 	}
 	c := &core{cfg: cfg, root: root, v: v, bounds: map[string]bounds{}}
 	c.diveOnly, c.hasDive = diveFields(t)
@@ -92,10 +81,8 @@ func New[T any](opts ...Option) (*Binder[T], error) {
 	c.index(root, "", "", map[*node]bool{})
 	slices.Sort(c.secrets)
 	for _, n := range p.seen {
-		if n.kind == kStruct {
-			if err := c.checkZero(n); err != nil {
-				return nil, fmt.Errorf("validate: %w", err)
-			}
+		if err := c.checkZero(n); err != nil {
+			return nil, fmt.Errorf("validate: %w", err)
 		}
 	}
 	if c.schema, err = json.Marshal(c.schemaOf(root, "", false)); err != nil {
@@ -114,10 +101,35 @@ func MustNew[T any](opts ...Option) *Binder[T] {
 	return b
 }
 
-// checkZero validates the zero value of one struct type, which parses
-// every tag (so a bad tag fails now, not on the first call) and finds
-// optional fields whose rules reject being left out.
+// newValidator returns a validator that names fields by their JSON names
+// (an embedded struct by the name cleanNamespace cuts) and knows the
+// custom rules.
+func newValidator(rules map[string]customRule) (*validator.Validate, error) {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	v.RegisterTagNameFunc(func(sf reflect.StructField) string {
+		switch j := structtag.JSONOf(sf); {
+		case j.Named:
+			return j.Name
+		case sf.Anonymous && !j.Skip:
+			return embedded
+		}
+		return sf.Name
+	})
+	for tag, r := range rules {
+		if err := v.RegisterValidation(tag, r.fn); err != nil {
+			return nil, fmt.Errorf("validate: rule %q: %w", tag, err)
+		}
+	}
+	return v, nil
+}
+
+// checkZero validates the zero value of a struct type, which parses every
+// tag (so a bad tag fails now, not on the first call) and finds optional
+// fields whose rules reject being left out. Other kinds pass.
 func (c *core) checkZero(n *node) (err error) {
+	if n.kind != kStruct {
+		return nil
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%s: invalid validate tag: %v", n.typ, r)
@@ -137,14 +149,19 @@ func (c *core) checkZero(n *node) (err error) {
 			continue
 		}
 		f := n.fields[i]
-		own := beforeDive(f.tag)
-		if hasRule(own, "omitempty") || hasRule(own, "omitnil") || hasRule(own, "omitzero") || strings.Contains(own, "required") {
+		if mayBeLeftOut(beforeDive(f.tag)) {
 			continue
 		}
 		return fmt.Errorf("%s field %q: leaving it out fails its rule %q although the schema calls it optional; add \"required\" or \"omitempty\" to its validate tag",
 			n.typ, f.name, fe.Tag())
 	}
 	return nil
+}
+
+// mayBeLeftOut reports whether a field's own rules let it be left out
+// or make it required, either of which the schema says.
+func mayBeLeftOut(own string) bool {
+	return hasRule(own, "omitempty") || hasRule(own, "omitnil") || hasRule(own, "omitzero") || strings.Contains(own, "required")
 }
 
 // index records the bounds and secret shapes of every field under n.
@@ -245,14 +262,7 @@ func (b *Binder[T]) SecretPaths() []string { return slices.Clone(b.c.secrets) }
 // "accounts[2].password" (the form of errs.Violation.Parameter), is secret.
 func (b *Binder[T]) IsSecret(path string) bool { return b.c.isSecret(shapeOf(path)) }
 
-func (c *core) isSecret(shape string) bool {
-	for _, s := range c.secrets {
-		if shape == s || (strings.HasPrefix(shape, s) && (shape[len(s)] == '.' || shape[len(s)] == '[')) {
-			return true
-		}
-	}
-	return false
-}
+func (c *core) isSecret(shape string) bool { return within(shape, c.secrets) }
 
 // shapeOf replaces every index or key in a path by "*": "a[2].b[x]" becomes
 // "a[*].b[*]".
@@ -381,12 +391,7 @@ func (c *core) rootError(rule, msg string) error {
 }
 
 func (c *core) hasRequired() bool {
-	for _, f := range c.root.fields {
-		if f.required {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(c.root.fields, func(f field) bool { return f.required })
 }
 
 // objectDesc describes the arguments object: `an object with "city"

@@ -1,8 +1,11 @@
 package validate
 
 import (
+	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -133,17 +136,8 @@ func (c *core) collect(d *decoder, pathOf func(string) string, run func() error)
 // skipDive is the validator's filter in a large call: it skips the fields
 // that dive, which walkDives checks.
 func (c *core) skipDive(ns []byte) bool {
-	name := ns[bytesLastDot(ns)+1:]
+	name := ns[bytes.LastIndexByte(ns, '.')+1:]
 	return c.diveOnly[string(name)]
-}
-
-func bytesLastDot(b []byte) int {
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] == '.' {
-			return i
-		}
-	}
-	return -1
 }
 
 // walkDives finds the fields under the struct v that the filtered
@@ -200,18 +194,24 @@ func (c *core) checkDive(d *decoder, v reflect.Value, n *node, tag, path string)
 	rest, _ := afterDive(tag)
 	switch v.Kind() {
 	case reflect.Slice, reflect.Array:
-		if (v.Kind() == reflect.Slice || v.CanAddr()) && !hasRule(rest, "dive") && !c.divesIn(n.elem) {
-			c.checkChunks(d, v, n, rest, path)
-			return
-		}
-		for i := range v.Len() {
-			if !d.recount() {
-				return
-			}
-			c.checkElem(d, v.Index(i), n.elem, rest, path+"["+strconv.Itoa(i)+"]")
-		}
+		c.checkItems(d, v, n, rest, path)
 	case reflect.Map:
 		c.checkEntries(d, v, n, rest, path)
+	}
+}
+
+// checkItems is checkDive's loop over a list: by chunks when its elements
+// hold no field that dives, else one by one.
+func (c *core) checkItems(d *decoder, v reflect.Value, n *node, rest, path string) {
+	if (v.Kind() == reflect.Slice || v.CanAddr()) && !hasRule(rest, "dive") && !c.divesIn(n.elem) {
+		c.checkChunks(d, v, n, rest, path)
+		return
+	}
+	for i := range v.Len() {
+		if !d.recheck(1) {
+			return
+		}
+		c.checkElem(d, v.Index(i), n.elem, rest, path+"["+strconv.Itoa(i)+"]")
 	}
 }
 
@@ -220,7 +220,7 @@ func (c *core) checkDive(d *decoder, v reflect.Value, n *node, tag, path string)
 func (c *core) checkEntries(d *decoder, v reflect.Value, n *node, rest, path string) {
 	keys, vals := keysRules(rest), stripKeys(rest)
 	for it := v.MapRange(); it.Next(); {
-		if !d.recount() {
+		if !d.recheck(1) {
 			return
 		}
 		kp := path + "[" + shortKey(it.Key().String()) + "]"
@@ -243,12 +243,8 @@ func (c *core) checkChunks(d *decoder, v reflect.Value, n *node, rest, path stri
 		tag += "," + rest
 	}
 	for off := 0; off < v.Len(); off += chunk {
-		if d.full() {
-			if d.rechecked >= maxRecount {
-				d.partial = true
-				return
-			}
-			d.rechecked += chunk
+		if !d.recheck(chunk) {
+			return
 		}
 		c.runChunk(d, v.Slice(off, min(off+chunk, v.Len())).Interface(), tag, path, off)
 	}
@@ -303,9 +299,10 @@ func (c *core) indexDives(nodes map[reflect.Type]*node) {
 	}
 }
 
-// recount reports whether checkDive may look at one more element: always
-// while the list of violations has room, then maxRecount more times.
-func (d *decoder) recount() bool {
+// recheck reports whether checkDive may look at n more elements: always
+// while the list of violations has room, then until it has looked at
+// maxRecount more.
+func (d *decoder) recheck(n int) bool {
 	if !d.full() {
 		return true
 	}
@@ -313,7 +310,7 @@ func (d *decoder) recount() bool {
 		d.partial = true
 		return false
 	}
-	d.rechecked++
+	d.rechecked += n
 	return true
 }
 
@@ -370,9 +367,7 @@ func diveFields(t reflect.Type) (map[string]bool, bool) {
 	seen := map[reflect.Type]bool{}
 	var visit func(reflect.Type)
 	visit = func(t reflect.Type) {
-		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
-			t = t.Elem()
-		}
+		t = innermost(t)
 		if t.Kind() != reflect.Struct || seen[t] {
 			return
 		}
@@ -389,25 +384,29 @@ func diveFields(t reflect.Type) (map[string]bool, bool) {
 		}
 	}
 	visit(t)
-	any := false
-	for _, dive := range m {
-		any = any || dive
+	return m, slices.Contains(slices.Collect(maps.Values(m)), true)
+}
+
+// innermost follows t's pointers, slices, arrays and maps to the type
+// they hold.
+func innermost(t reflect.Type) reflect.Type {
+	for {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+			t = t.Elem()
+		default:
+			return t
+		}
 	}
-	return m, any
 }
 
 // crossField reports whether a tag holds a rule that reads another field
 // or the enclosing struct.
 func crossField(tag string) bool {
-	for _, r := range splitRules(tag) {
-		for alt := range strings.SplitSeq(r.tag, "|") {
-			if strings.Contains(alt, "field") || strings.HasPrefix(alt, "required_") ||
-				strings.HasPrefix(alt, "excluded_") || strings.HasPrefix(alt, "skip_unless") {
-				return true
-			}
-		}
-	}
-	return false
+	return anyAlternative(tag, func(alt string) bool {
+		return strings.Contains(alt, "field") || strings.HasPrefix(alt, "required_") ||
+			strings.HasPrefix(alt, "excluded_") || strings.HasPrefix(alt, "skip_unless")
+	})
 }
 
 // within reports whether p is one of paths or inside one of them.
@@ -435,14 +434,7 @@ func (c *core) violation(fe validator.FieldError, p string, zeroPresent bool) er
 	shape := shapeOf(p)
 	secret := c.isSecret(shape)
 	cl := classOf(fe.Kind(), fe.Type())
-	var custom map[string]string
-	if len(c.cfg.rules) > 0 {
-		custom = make(map[string]string, len(c.cfg.rules))
-		for k, r := range c.cfg.rules {
-			custom[k] = r.expected
-		}
-	}
-	must, expected := phrase(fe.Tag(), fe.Param(), cl, c.bounds[shape], zeroPresent, custom)
+	must, expected := phrase(fe.Tag(), fe.Param(), cl, c.bounds[shape], zeroPresent, c.cfg.rules)
 	got, tail := "", ""
 	if fe.Tag() != "required" || zeroPresent {
 		got, tail = gotGo(fe.Value(), fe.Kind(), secret)
@@ -456,8 +448,7 @@ func (c *core) violation(fe validator.FieldError, p string, zeroPresent bool) er
 	}
 }
 
-// result builds the error for what d collected, or nil. Its message lists
-// the first violations, up to maxMessage bytes, and counts the rest.
+// result builds the error for what d collected, or nil.
 func (c *core) result(d *decoder) error {
 	if d.internal != nil {
 		return errs.Wrap(errs.Internal, d.internal, "")
@@ -465,38 +456,52 @@ func (c *core) result(d *decoder) error {
 	if len(d.viols) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(d.viols, func(a, b errs.Violation) int {
-		if n := comparePaths(a.Parameter, b.Parameter); n != 0 {
-			return n
-		}
-		return strings.Compare(a.Rule, b.Rule)
-	})
+	slices.SortStableFunc(d.viols, byParameter)
+	return errs.New(errs.InvalidArgument, summary(d), errs.Violations(d.viols...), errs.Omitted(d.more))
+}
+
+// byParameter orders violations by parameter (see comparePaths), then by
+// rule.
+func byParameter(a, b errs.Violation) int {
+	return cmp.Or(comparePaths(a.Parameter, b.Parameter), strings.Compare(a.Rule, b.Rule))
+}
+
+// summary is the message of d's error: the first violations, up to
+// maxMessage bytes, and a count of the rest.
+func summary(d *decoder) string {
 	var b strings.Builder
 	shown := 0
 	for _, v := range d.viols {
-		if shown > 0 && b.Len()+len(v.Message) > maxMessage {
-			break
-		}
 		if shown > 0 {
+			if b.Len()+len(v.Message) > maxMessage {
+				break
+			}
 			b.WriteString("; ")
 		}
 		b.WriteString(v.Message)
 		shown++
 	}
-	rest := len(d.viols) - shown + d.more
-	problems := " more problems"
+	b.WriteString(moreProblems(len(d.viols)-shown+d.more, d.partial))
+	return b.String()
+}
+
+// moreProblems ends a message that leaves rest problems out; partial says
+// checking stopped before the end, so there may be more.
+func moreProblems(rest int, partial bool) string {
+	if rest == 0 {
+		if partial {
+			return "; checking stopped there, there may be more problems"
+		}
+		return ""
+	}
+	and := "; and "
+	if partial {
+		and = "; and at least "
+	}
 	if rest == 1 {
-		problems = " more problem"
+		return and + "1 more problem"
 	}
-	switch {
-	case rest > 0 && d.partial:
-		b.WriteString("; and at least " + strconv.Itoa(rest) + problems)
-	case rest > 0:
-		b.WriteString("; and " + strconv.Itoa(rest) + problems)
-	case d.partial:
-		b.WriteString("; checking stopped there, there may be more problems")
-	}
-	return errs.New(errs.InvalidArgument, b.String(), errs.Violations(d.viols...), errs.Omitted(d.more))
+	return and + strconv.Itoa(rest) + " more problems"
 }
 
 // comparePaths orders parameter paths as the model reads them: an index
@@ -505,18 +510,10 @@ func (c *core) result(d *decoder) error {
 func comparePaths(a, b string) int {
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
-		if i > 0 && j > 0 && a[i-1] == '[' && b[j-1] == '[' && isDigit(a[i]) && isDigit(b[j]) {
+		if atIndexes(a, i, b, j) {
 			ei, ej := digitsEnd(a, i), digitsEnd(b, j)
-			// Without leading zeros, the longer number is the larger.
-			na, nb := strings.TrimLeft(a[i:ei], "0"), strings.TrimLeft(b[j:ej], "0")
-			if n := len(na) - len(nb); n != 0 {
+			if n := compareIndexes(a[i:ei], b[j:ej]); n != 0 {
 				return n
-			}
-			if n := strings.Compare(na, nb); n != 0 {
-				return n
-			}
-			if n := strings.Compare(a[i:ei], b[j:ej]); n != 0 {
-				return n // "007" and "7": any fixed order
 			}
 			i, j = ei, ej
 			continue
@@ -528,6 +525,20 @@ func comparePaths(a, b string) int {
 		j++
 	}
 	return (len(a) - i) - (len(b) - j)
+}
+
+// atIndexes reports whether a[i:] and b[j:] both start an index in
+// brackets.
+func atIndexes(a string, i int, b string, j int) bool {
+	return i > 0 && j > 0 && a[i-1] == '[' && b[j-1] == '[' && isDigit(a[i]) && isDigit(b[j])
+}
+
+// compareIndexes orders two indexes as numbers; "007" and "7" compare in
+// any fixed order.
+func compareIndexes(a, b string) int {
+	// Without leading zeros, the longer number is the larger.
+	na, nb := strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+	return cmp.Or(len(na)-len(nb), strings.Compare(na, nb), strings.Compare(a, b))
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
+	"github.com/mcpwrap/mcpwrap/internal/typo"
 )
 
 // decoder walks a decoded JSON value (as encoding/json produces it, with
@@ -134,17 +136,22 @@ func shortKey(k string) string {
 	return k[:i] + "…"
 }
 
-// typeError records that the value at the current path has the wrong type.
-func (d *decoder) typeError(n *node, v any, secret bool) {
+// failing marks the value at the current path as one that could not be
+// decoded and returns the path; ok is false when the list of violations
+// is full, and the problem only counted.
+func (d *decoder) failing() (p string, ok bool) {
 	if d.full() {
 		d.add(errs.Violation{})
-		return
+		return "", false
 	}
-	p := string(d.path)
+	p = string(d.path)
 	d.failed = append(d.failed, p)
-	exp := expectedType(n)
-	msg := "parameter " + strconv.Quote(p) + " must be " + exp + ", got " + describeJSON(v, secret)
-	d.add(errs.Violation{Parameter: p, Rule: "type", Expected: exp, Got: gotJSON(v, secret), Message: msg})
+	return p, true
+}
+
+// typeError records that the value at the current path has the wrong type.
+func (d *decoder) typeError(n *node, v any, secret bool) {
+	d.valueError("type", expectedType(n), v, secret)
 }
 
 // valueError records a value of the right JSON type that the Go type
@@ -155,12 +162,10 @@ func (d *decoder) valueError(rule, expected string, v any, secret bool) {
 
 // valueProblem is valueError with the verb phrase given.
 func (d *decoder) valueProblem(rule, must, expected string, v any, secret bool) {
-	if d.full() {
-		d.add(errs.Violation{})
+	p, ok := d.failing()
+	if !ok {
 		return
 	}
-	p := string(d.path)
-	d.failed = append(d.failed, p)
 	msg := "parameter " + strconv.Quote(p) + " " + must + ", got " + describeJSON(v, secret)
 	d.add(errs.Violation{Parameter: p, Rule: rule, Expected: expected, Got: gotJSON(v, secret), Message: msg})
 }
@@ -190,27 +195,31 @@ func (d *decoder) value(v any, dst reflect.Value, n *node, secret bool) {
 		p := reflect.New(n.elem.typ)
 		d.value(v, p.Elem(), n.elem, secret)
 		dst.Set(p)
-	case kStruct:
-		m, ok := v.(map[string]any)
-		if !ok {
-			d.mismatch(n, v, secret)
-			return
-		}
+	case kStruct, kSlice, kArray, kMap:
 		d.depth++
-		d.object(m, dst, n, secret)
-		d.depth--
-	case kSlice, kArray:
-		d.depth++
-		d.list(v, dst, n, secret)
-		d.depth--
-	case kMap:
-		d.depth++
-		d.mapping(v, dst, n, secret)
+		d.container(v, dst, n, secret)
 		d.depth--
 	case kAny, kRaw:
 		d.anyJSON(v, dst, n)
 	case kTime, kText, kUnmarshal:
 		d.textual(v, dst, n, secret)
+	}
+}
+
+// container decodes a JSON object or array into a struct, a slice, an
+// array or a map, one level deeper.
+func (d *decoder) container(v any, dst reflect.Value, n *node, secret bool) {
+	switch n.kind {
+	case kStruct:
+		if m, ok := v.(map[string]any); ok {
+			d.object(m, dst, n, secret)
+			return
+		}
+		d.mismatch(n, v, secret)
+	case kMap:
+		d.mapping(v, dst, n, secret)
+	default:
+		d.list(v, dst, n, secret)
 	}
 }
 
@@ -229,12 +238,10 @@ func (d *decoder) tooDeep(v any, n *node) bool {
 		return false
 	}
 	d.partial = true
-	if d.full() {
-		d.add(errs.Violation{})
+	p, ok := d.failing()
+	if !ok {
 		return true
 	}
-	p := string(d.path)
-	d.failed = append(d.failed, p)
 	exp := "at most " + strconv.Itoa(maxDepth) + " levels of nested objects and lists"
 	d.add(errs.Violation{Parameter: p, Rule: "depth", Expected: exp,
 		Message: "parameter " + strconv.Quote(p) + " is nested too deeply: " + exp + " are read"})
@@ -244,12 +251,10 @@ func (d *decoder) tooDeep(v any, n *node) bool {
 // tooLong records a string longer than maxFormatBytes bound for a format
 // rule, which is not run on it.
 func (d *decoder) tooLong(x string) {
-	if d.full() {
-		d.add(errs.Violation{})
+	p, ok := d.failing()
+	if !ok {
 		return
 	}
-	p := string(d.path)
-	d.failed = append(d.failed, p)
 	exp := "a string of at most " + strconv.Itoa(maxFormatBytes) + " bytes"
 	d.add(errs.Violation{Parameter: p, Rule: "max", Expected: exp,
 		Message: "parameter " + strconv.Quote(p) + " must be " + exp + " to be checked, got " + strconv.Itoa(len(x)) + " bytes"})
@@ -307,12 +312,7 @@ func (d *decoder) list(v any, dst reflect.Value, n *node, secret bool) {
 	}
 	for i, e := range a {
 		if d.full() {
-			for _, rest := range a[i:] {
-				if d.exhausted() {
-					return
-				}
-				d.skim(rest, n.elem)
-			}
+			d.skimAll(slices.Values(a[i:]), n.elem)
 			return
 		}
 		mark := d.pushIndex(i)
@@ -464,7 +464,7 @@ func (d *decoder) unknown(k string, n *node) {
 	d.pop(mark)
 	d.failed = append(d.failed, p)
 	msg := "unknown parameter " + strconv.Quote(p)
-	if s := suggest(k, n.names); s != "" {
+	if s := typo.Closest(k, n.names); s != "" {
 		msg += "; did you mean " + strconv.Quote(s) + "?"
 	} else if len(n.names) > 0 {
 		msg += "; known parameters are " + quoteList(n.names)

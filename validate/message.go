@@ -18,28 +18,29 @@ const maxShown = 40
 // expectedType describes the JSON a plan node accepts, with an article.
 func expectedType(n *node) string {
 	switch n.kind {
-	case kString:
-		return "a string"
-	case kBool:
-		return "a boolean"
-	case kInt:
-		return "an integer"
-	case kUint:
-		return "a non-negative integer"
-	case kFloat:
-		return "a number"
-	case kStruct, kMap:
-		return "an object"
-	case kSlice, kArray:
-		return "an array"
 	case kPtr:
 		return expectedType(n.elem)
-	case kTime:
-		return `an RFC 3339 date-time string (e.g. "2026-01-02T15:04:05Z")`
 	case kText, kUnmarshal:
 		return "a valid " + n.typ.Name()
 	}
+	if w, ok := typeWords[n.kind]; ok {
+		return w
+	}
 	return "a JSON value"
+}
+
+// typeWords are the JSON types of the plan kinds that need no more.
+var typeWords = map[kind]string{
+	kString: "a string",
+	kBool:   "a boolean",
+	kInt:    "an integer",
+	kUint:   "a non-negative integer",
+	kFloat:  "a number",
+	kStruct: "an object",
+	kMap:    "an object",
+	kSlice:  "an array",
+	kArray:  "an array",
+	kTime:   `an RFC 3339 date-time string (e.g. "2026-01-02T15:04:05Z")`,
 }
 
 // describeJSON describes a decoded JSON value for "got …".
@@ -68,10 +69,7 @@ func describeJSON(v any, secret bool) string {
 	case map[string]any:
 		return "an object"
 	case []any:
-		if len(x) == 1 {
-			return "an array of 1 item"
-		}
-		return "an array of " + strconv.Itoa(len(x)) + " items"
+		return "an array of " + measureOf(cList).count(strconv.Itoa(len(x)))
 	}
 	return "a value"
 }
@@ -109,40 +107,27 @@ func gotGo(v any, kind reflect.Kind, secret bool) (got, tail string) {
 	if secret {
 		return "", ""
 	}
-	switch kind {
-	case reflect.String:
+	switch cl := classOf(kind, reflect.TypeOf(v)); cl {
+	case cString:
 		s := fmt.Sprint(v)
-		n := utf8.RuneCountInString(s)
-		if n > maxShown {
+		if n := utf8.RuneCountInString(s); n > maxShown {
 			return "", ", got a string of " + strconv.Itoa(n) + " characters"
 		}
-		return strconv.Quote(s), ", got " + strconv.Quote(s)
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
-		reflect.Float32, reflect.Float64, reflect.Bool:
-		s := fmt.Sprint(v)
-		return s, ", got " + s
-	case reflect.Slice, reflect.Array, reflect.Map:
+		got = strconv.Quote(s)
+	case cNumber, cBool:
+		got = fmt.Sprint(v)
+	case cList, cMap:
 		rv := reflect.ValueOf(v)
 		if !rv.IsValid() {
 			return "", ""
 		}
-		n := rv.Len()
-		unit := " items"
-		if kind == reflect.Map {
-			unit = " entries"
-		}
-		if n == 1 {
-			unit = strings.TrimSuffix(unit, "s")
-		}
-		return strconv.Itoa(n) + unit, ", got " + strconv.Itoa(n) + unit
-	case reflect.Struct:
-		if t, ok := v.(time.Time); ok {
-			s := t.Format(time.RFC3339Nano)
-			return s, ", got " + s
-		}
+		got = measureOf(cl).count(strconv.Itoa(rv.Len()))
+	case cTime:
+		got = v.(time.Time).Format(time.RFC3339Nano)
+	default:
+		return "", ""
 	}
-	return "", ""
+	return got, ", got " + got
 }
 
 // quoteList renders names as "a", "b", "c".
@@ -155,59 +140,4 @@ func quoteList(names []string) string {
 		b.WriteString(strconv.Quote(n))
 	}
 	return b.String()
-}
-
-// suggest returns the known name closest to name, if it is close enough to
-// be a likely typo: a case-insensitive match, or at most two edits and
-// fewer edits than half the name's length.
-func suggest(name string, known []string) string {
-	// Two edits cannot bridge a longer difference in length; the check
-	// also keeps a megabyte-long key out of the quadratic edit distance.
-	longest := 0
-	for _, k := range known {
-		longest = max(longest, len(k))
-	}
-	if len(name) > max(maxKey, 4*(longest+2)) {
-		return ""
-	}
-	best, bestD := "", 3
-	lower := strings.ToLower(name)
-	for _, k := range known {
-		if strings.ToLower(k) == lower {
-			return k
-		}
-		d := editDistance(lower, strings.ToLower(k))
-		if d < bestD && d*2 <= max(len(name), len(k)) {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Damerau (optimal string alignment) distance between
-// a and b in runes: insertions, deletions, substitutions and swaps of two
-// neighbours each cost one.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
 }

@@ -168,21 +168,12 @@ func setWhole(dst reflect.Value, k kind, w whole) bool {
 
 // rangeExpected describes the integers a Go type can hold.
 func rangeExpected(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Int8:
-		return "an integer between -128 and 127"
-	case reflect.Int16:
-		return "an integer between -32768 and 32767"
-	case reflect.Int32:
-		return "an integer between -2147483648 and 2147483647"
-	case reflect.Int, reflect.Int64:
-		return "an integer between -9223372036854775808 and 9223372036854775807"
-	case reflect.Uint8:
-		return "an integer between 0 and 255"
-	case reflect.Uint16:
-		return "an integer between 0 and 65535"
-	case reflect.Uint32:
-		return "an integer between 0 and 4294967295"
+	lo, hi, ok := intRange(t)
+	switch {
+	case !ok: // int, int64
+		lo, hi = "-9223372036854775808", "9223372036854775807"
+	case hi == "":
+		hi = "18446744073709551615"
 	}
-	return "an integer between 0 and 18446744073709551615"
+	return "an integer between " + string(lo) + " and " + string(hi)
 }

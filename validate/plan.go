@@ -116,19 +116,16 @@ func specialKind(t reflect.Type) (kind, bool) {
 
 // scalarKind is the kind of a string, a boolean or a number.
 func scalarKind(k reflect.Kind) (kind, bool) {
-	switch k {
-	case reflect.String:
-		return kString, true
-	case reflect.Bool:
-		return kBool, true
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return kInt, true
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return kUint, true
-	case reflect.Float32, reflect.Float64:
-		return kFloat, true
-	}
-	return 0, false
+	sk, ok := scalarKinds[k]
+	return sk, ok
+}
+
+var scalarKinds = map[reflect.Kind]kind{
+	reflect.String: kString,
+	reflect.Bool:   kBool,
+	reflect.Int:    kInt, reflect.Int8: kInt, reflect.Int16: kInt, reflect.Int32: kInt, reflect.Int64: kInt,
+	reflect.Uint: kUint, reflect.Uint8: kUint, reflect.Uint16: kUint, reflect.Uint32: kUint, reflect.Uint64: kUint, reflect.Uintptr: kUint,
+	reflect.Float32: kFloat, reflect.Float64: kFloat,
 }
 
 // composite plans an interface, a pointer, a list, a map or a struct, and
@@ -273,10 +270,19 @@ var unscanned = map[string]bool{
 // formats reports whether a validate tag holds a rule that reads whole
 // strings (see unscanned); rules given with WithRule do not count.
 func (p *planner) formats(tag string) bool {
+	return anyAlternative(tag, func(alt string) bool {
+		_, custom := p.custom[alt]
+		return !custom && !unscanned[alt] && !strings.HasPrefix(alt, "required_") &&
+			!strings.HasPrefix(alt, "excluded_") && !strings.HasSuffix(alt, "field")
+	})
+}
+
+// anyAlternative reports whether an alternative of a rule of tag (each
+// of "a|b") satisfies ok.
+func anyAlternative(tag string, ok func(alt string) bool) bool {
 	for _, r := range splitRules(tag) {
 		for alt := range strings.SplitSeq(r.tag, "|") {
-			if _, custom := p.custom[alt]; !custom && !unscanned[alt] && !strings.HasPrefix(alt, "required_") &&
-				!strings.HasPrefix(alt, "excluded_") && !strings.HasSuffix(alt, "field") {
+			if ok(alt) {
 				return true
 			}
 		}
@@ -318,26 +324,32 @@ func indexRule(tag, r string) int {
 
 func hasRule(tag, r string) bool { return indexRule(tag, r) >= 0 }
 
+// sizeRules are the rules whose parameter must be a number or a
+// duration, and whether they need one: gt, lt… without a parameter
+// compare a time.Time with now.
+var sizeRules = map[string]bool{
+	"min": true, "max": true, "len": true,
+	"gt": false, "gte": false, "lt": false, "lte": false,
+}
+
 // checkParams rejects size and comparison rules whose parameter is not a
 // number or a duration. The validator would only find out by panicking on
 // the first call that reaches the rule, which may be long after start-up.
 func checkParams(tag string) error {
 	for _, r := range splitRules(tag) {
-		switch r.tag {
-		case "min", "max", "len", "gt", "gte", "lt", "lte":
-		default:
-			continue
-		}
-		if r.param == "" && r.tag != "min" && r.tag != "max" && r.tag != "len" {
-			continue // gt, lt… without a parameter compare time.Time with now
-		}
-		if _, err := strconv.ParseFloat(r.param, 64); err == nil {
-			continue
-		}
-		if _, err := time.ParseDuration(r.param); err == nil {
+		needs, sized := sizeRules[r.tag]
+		if !sized || (r.param == "" && !needs) || numberOrDuration(r.param) {
 			continue
 		}
 		return fmt.Errorf("invalid validate tag: rule %s=%q needs a number", r.tag, r.param)
 	}
 	return nil
+}
+
+func numberOrDuration(p string) bool {
+	if _, err := strconv.ParseFloat(p, 64); err == nil {
+		return true
+	}
+	_, err := time.ParseDuration(p)
+	return err == nil
 }

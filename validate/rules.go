@@ -21,25 +21,21 @@ const (
 )
 
 func classOf(k reflect.Kind, t reflect.Type) class {
-	switch k {
-	case reflect.String:
-		return cString
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
-		reflect.Float32, reflect.Float64:
-		return cNumber
-	case reflect.Slice, reflect.Array:
-		return cList
-	case reflect.Map:
-		return cMap
-	case reflect.Bool:
-		return cBool
-	case reflect.Struct:
-		if t == timeType {
-			return cTime
-		}
+	if k == reflect.Struct && t == timeType {
+		return cTime
 	}
-	return cOther
+	return kindClasses[k]
+}
+
+// kindClasses are the classes of the reflect kinds other than cOther.
+var kindClasses = map[reflect.Kind]class{
+	reflect.String: cString,
+	reflect.Int:    cNumber, reflect.Int8: cNumber, reflect.Int16: cNumber, reflect.Int32: cNumber, reflect.Int64: cNumber,
+	reflect.Uint: cNumber, reflect.Uint8: cNumber, reflect.Uint16: cNumber, reflect.Uint32: cNumber, reflect.Uint64: cNumber,
+	reflect.Float32: cNumber, reflect.Float64: cNumber,
+	reflect.Slice: cList, reflect.Array: cList,
+	reflect.Map:  cMap,
+	reflect.Bool: cBool,
 }
 
 // bounds are the lower and upper limits a field's rules set, used to say
@@ -132,9 +128,9 @@ var quotedPhrases = map[string][2]string{
 // phrase says, for a failed rule, what the parameter must be ("must be
 // between 1 and 14") and what was expected as a noun phrase ("between 1 and
 // 14"). custom holds the descriptions given with WithRule.
-func phrase(tag, param string, c class, bd bounds, zeroPresent bool, custom map[string]string) (must, expected string) {
-	if e, ok := custom[tag]; ok {
-		return "must be " + e, e
+func phrase(tag, param string, c class, bd bounds, zeroPresent bool, custom map[string]customRule) (must, expected string) {
+	if r, ok := custom[tag]; ok {
+		return "must be " + r.expected, r.expected
 	}
 	if p, ok := fixedPhrases[tag]; ok {
 		return "must " + p[0], p[1]
@@ -171,11 +167,8 @@ func valuePhrase(tag, param string, c class) (must, expected string) {
 		v := strings.TrimSuffix(strings.TrimPrefix(tag, "uuid"), "_rfc4122")
 		return is("a version " + v + " UUID")
 	case "datetime":
-		switch param {
-		case time.RFC3339:
-			return is(`an RFC 3339 date-time (e.g. "2026-01-02T15:04:05Z")`)
-		case time.DateOnly:
-			return is(`a date in the form YYYY-MM-DD (e.g. "2026-01-02")`)
+		if e, ok := datePhrases[param]; ok {
+			return is(e)
 		}
 		return is("a date/time in the Go layout " + strconv.Quote(param))
 	}
@@ -187,6 +180,12 @@ func valuePhrase(tag, param string, c class) (must, expected string) {
 		return "must satisfy one of the rules " + strconv.Quote(r), "a value satisfying " + strconv.Quote(r)
 	}
 	return "must satisfy the rule " + strconv.Quote(r), "a value satisfying " + strconv.Quote(r)
+}
+
+// datePhrases word the datetime layouts that have a name.
+var datePhrases = map[string]string{
+	time.RFC3339:  `an RFC 3339 date-time (e.g. "2026-01-02T15:04:05Z")`,
+	time.DateOnly: `a date in the form YYYY-MM-DD (e.g. "2026-01-02")`,
 }
 
 // requiredPhrase words a failed "required": left out, or sent empty.
@@ -209,19 +208,19 @@ func sizePhrase(tag, param string, c class, bd bounds) (must, expected string) {
 		return timePhrase(tag)
 	}
 	m := measureOf(c)
-	switch tag {
-	case "min", "gte", "max", "lte":
-		if bd.lo != "" && bd.hi != "" && c != cTime {
-			return m.say("between "+bd.lo+" and", bd.hi+m.units)
-		}
-		if tag == "min" || tag == "gte" {
-			return m.say("at least", m.count(param))
-		}
-		return m.say("at most", m.count(param))
-	case "len":
-		return m.say("exactly", m.count(param))
+	rel, ok := sizeRelations[tag]
+	switch {
+	case !ok:
+		return m.strictly(tag, param)
+	case tag != "len" && bd.lo != "" && bd.hi != "" && c != cTime:
+		return m.say("between "+bd.lo+" and", bd.hi+m.units)
 	}
-	return m.strictly(tag, param)
+	return m.say(rel, m.count(param))
+}
+
+// sizeRelations word the size rules but gt and lt.
+var sizeRelations = map[string]string{
+	"min": "at least", "gte": "at least", "max": "at most", "lte": "at most", "len": "exactly",
 }
 
 // measure words the sizes of one class: its unit, and a relation to a

@@ -151,23 +151,22 @@ func (c *core) mapSchema(s map[string]any, n *node, tag string, visiting map[*no
 // false for 64-bit signed types, whose range every JSON integer a model
 // would send already fits.
 func intRange(t reflect.Type) (lo, hi json.Number, ok bool) {
-	switch t.Kind() {
-	case reflect.Int8:
-		return "-128", "127", true
-	case reflect.Int16:
-		return "-32768", "32767", true
-	case reflect.Int32:
-		return "-2147483648", "2147483647", true
-	case reflect.Uint8:
-		return "0", "255", true
-	case reflect.Uint16:
-		return "0", "65535", true
-	case reflect.Uint32:
-		return "0", "4294967295", true
-	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
-		return "0", "", true
-	}
-	return "", "", false
+	r, ok := intRanges[t.Kind()]
+	return r[0], r[1], ok
+}
+
+// intRanges are the ranges of the sized integer kinds; an unsized unsigned
+// kind has only its lower bound.
+var intRanges = map[reflect.Kind][2]json.Number{
+	reflect.Int8:    {"-128", "127"},
+	reflect.Int16:   {"-32768", "32767"},
+	reflect.Int32:   {"-2147483648", "2147483647"},
+	reflect.Uint8:   {"0", "255"},
+	reflect.Uint16:  {"0", "65535"},
+	reflect.Uint32:  {"0", "4294967295"},
+	reflect.Uint:    {"0", ""},
+	reflect.Uint64:  {"0", ""},
+	reflect.Uintptr: {"0", ""},
 }
 
 // applyRules adds the keywords for a value's own rules to s. With
@@ -238,36 +237,33 @@ var lengthKeys = map[class][2]string{
 	cMap:    {"minProperties", "maxProperties"},
 }
 
+// lengthBounds says, per size rule, which bounds it sets and what it adds
+// to its parameter: "gt" 3 is a lower bound of 4.
+var lengthBounds = map[string]struct {
+	lower, upper bool
+	add          int
+}{
+	"min": {lower: true}, "gte": {lower: true},
+	"max": {upper: true}, "lte": {upper: true},
+	"len": {lower: true, upper: true},
+	"gt":  {lower: true, add: 1},
+	"lt":  {upper: true, add: -1},
+}
+
 // lengthKeyword adds the length bound a size rule sets on a string, a list
-// or a map.
+// or a map; a bound below zero sets nothing.
 func lengthKeyword(k map[string]any, r rule, cl class) {
-	lk := lengthKeys[cl]
+	b, ok := lengthBounds[r.tag]
 	n, err := strconv.Atoi(r.param)
-	if err != nil {
+	if !ok || err != nil || n+b.add < 0 {
 		return
 	}
-	switch r.tag {
-	case "min", "gte":
-		if n >= 0 {
-			tighten(k, lk[0], n, true)
-		}
-	case "max", "lte":
-		if n >= 0 {
-			tighten(k, lk[1], n, false)
-		}
-	case "len":
-		if n >= 0 {
-			tighten(k, lk[0], n, true)
-			tighten(k, lk[1], n, false)
-		}
-	case "gt":
-		if n+1 >= 0 {
-			tighten(k, lk[0], n+1, true)
-		}
-	case "lt":
-		if n-1 >= 0 {
-			tighten(k, lk[1], n-1, false)
-		}
+	lk := lengthKeys[cl]
+	if b.lower {
+		tighten(k, lk[0], n+b.add, true)
+	}
+	if b.upper {
+		tighten(k, lk[1], n+b.add, false)
 	}
 }
 
@@ -277,6 +273,12 @@ func schemaNumber(p string) (json.Number, bool) {
 		return "", false
 	}
 	return json.Number(p), true
+}
+
+// numberKeywords are the keywords a comparison rule sets on a number.
+var numberKeywords = map[string]string{
+	"min": "minimum", "gte": "minimum", "max": "maximum", "lte": "maximum",
+	"gt": "exclusiveMinimum", "lt": "exclusiveMaximum", "eq": "const", "len": "const",
 }
 
 // numberKeyword adds the keyword a comparison or oneof rule sets on a
@@ -293,28 +295,18 @@ func numberKeyword(k map[string]any, r rule) {
 		return
 	}
 	n, ok := schemaNumber(r.param)
-	if !ok {
-		return
-	}
-	switch r.tag {
-	case "min", "gte":
-		k["minimum"] = n
-	case "max", "lte":
-		k["maximum"] = n
-	case "gt":
-		k["exclusiveMinimum"] = n
-	case "lt":
-		k["exclusiveMaximum"] = n
-	case "eq", "len":
-		k["const"] = n
-	case "ne":
+	switch kw := numberKeywords[r.tag]; {
+	case !ok:
+	case kw != "":
+		k[kw] = n
+	case r.tag == "ne":
 		k["not"] = map[string]any{"const": n}
 	}
 }
 
 // stringFormats are the string rules that map to a JSON Schema format.
 var stringFormats = map[string]string{
-	"email": "email", "url": "uri", "uri": "uri",
+	"email": "email", "url": "uri", "uri": "uri", "http_url": "uri",
 	"uuid": "uuid", "uuid3": "uuid", "uuid4": "uuid", "uuid5": "uuid",
 	"uuid_rfc4122": "uuid", "uuid3_rfc4122": "uuid", "uuid4_rfc4122": "uuid", "uuid5_rfc4122": "uuid",
 	"hostname": "hostname", "hostname_rfc1123": "hostname", "fqdn": "hostname",
@@ -327,53 +319,50 @@ var stringPatterns = map[string]string{
 	"alpha":    "^[a-zA-Z]+$",
 	"numeric":  `^[-+]?[0-9]+(?:\.[0-9]+)?$`,
 	"number":   "^[0-9]+$",
+	"http_url": "^[hH][tT][tT][pP][sS]?://",
 }
+
+// dateFormats are the datetime layouts that map to a JSON Schema format.
+var dateFormats = map[string]string{time.RFC3339: "date-time", time.DateOnly: "date"}
 
 // stringKeyword adds the keyword a rule sets on a string to k, or appends
 // it to all when several may apply at once (patterns), and returns all.
 func stringKeyword(k map[string]any, all []any, r rule) []any {
-	p := r.param
 	if f, ok := stringFormats[r.tag]; ok {
 		k["format"] = f
-		return all
 	}
-	if pat, ok := stringPatterns[r.tag]; ok {
-		return append(all, map[string]any{"pattern": pat})
-	}
-	if sub, ok := substringSchema(r); ok {
+	if sub, ok := patternSchema(r); ok {
 		return append(all, sub)
 	}
 	switch r.tag {
 	case "eq":
-		k["const"] = p
+		k["const"] = r.param
 	case "ne":
-		k["not"] = map[string]any{"const": p}
+		k["not"] = map[string]any{"const": r.param}
 	case "oneof":
 		var enum []any
-		for _, v := range oneofValues(p) {
+		for _, v := range oneofValues(r.param) {
 			enum = append(enum, v)
 		}
 		k["enum"] = enum
-	case "http_url":
-		k["format"] = "uri"
-		all = append(all, map[string]any{"pattern": "^[hH][tT][tT][pP][sS]?://"})
-	case "ip", "ip_addr":
-		all = append(all, map[string]any{"anyOf": []any{map[string]any{"format": "ipv4"}, map[string]any{"format": "ipv6"}}})
 	case "datetime":
-		switch p {
-		case time.RFC3339:
-			k["format"] = "date-time"
-		case time.DateOnly:
-			k["format"] = "date"
+		if f, ok := dateFormats[r.param]; ok {
+			k["format"] = f
 		}
 	}
 	return all
 }
 
-// substringSchema is the schema of a rule about a substring: startswith,
-// endswith, contains, excludes.
-func substringSchema(r rule) (map[string]any, bool) {
+// patternSchema is the schema of a rule about the string's text: a fixed
+// pattern, an IP address of either version, or a substring (startswith,
+// endswith, contains, excludes).
+func patternSchema(r rule) (map[string]any, bool) {
+	if pat, ok := stringPatterns[r.tag]; ok {
+		return map[string]any{"pattern": pat}, true
+	}
 	switch r.tag {
+	case "ip", "ip_addr":
+		return map[string]any{"anyOf": []any{map[string]any{"format": "ipv4"}, map[string]any{"format": "ipv6"}}}, true
 	case "startswith":
 		return map[string]any{"pattern": "^" + regexp.QuoteMeta(r.param)}, true
 	case "endswith":
@@ -410,17 +399,20 @@ func tighterNumber(a, b any, lower bool) any {
 // zeroSchema accepts exactly the zero value of a class, which omitempty
 // lets through whatever the other rules say.
 func zeroSchema(cl class) map[string]any {
-	switch cl {
-	case cString:
-		return map[string]any{"const": ""}
-	case cNumber:
-		return map[string]any{"const": 0}
-	case cBool:
-		return map[string]any{"const": false}
-	case cList:
-		return map[string]any{"maxItems": 0}
-	case cMap:
-		return map[string]any{"maxProperties": 0}
+	if z, ok := zeroKeywords[cl]; ok {
+		return map[string]any{z.keyword: z.value}
 	}
 	return map[string]any{}
+}
+
+// zeroKeywords are the keywords that accept only a class's zero value.
+var zeroKeywords = map[class]struct {
+	keyword string
+	value   any
+}{
+	cString: {"const", ""},
+	cNumber: {"const", 0},
+	cBool:   {"const", false},
+	cList:   {"maxItems", 0},
+	cMap:    {"maxProperties", 0},
 }

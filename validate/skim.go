@@ -2,6 +2,9 @@ package validate
 
 import (
 	"encoding/json"
+	"iter"
+	"maps"
+	"slices"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 )
@@ -36,23 +39,24 @@ func (d *decoder) skim(v any, n *node) {
 	}
 	switch x := v.(type) {
 	case []any:
-		for _, e := range x {
-			if d.exhausted() {
-				return
-			}
-			d.skim(e, n.elem)
-		}
+		d.skimAll(slices.Values(x), n.elem)
 	case map[string]any:
 		if n.kind == kStruct {
 			d.skimObject(x, n)
 			return
 		}
-		for _, e := range x {
-			if d.exhausted() {
-				return
-			}
-			d.skim(e, n.elem)
+		d.skimAll(maps.Values(x), n.elem)
+	}
+}
+
+// skimAll skims the elements of a list or the values of a map, all of
+// plan n.
+func (d *decoder) skimAll(elems iter.Seq[any], n *node) {
+	for e := range elems {
+		if d.exhausted() {
+			return
 		}
+		d.skim(e, n)
 	}
 }
 

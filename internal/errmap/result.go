@@ -328,27 +328,23 @@ func writeCallID(b *strings.Builder, id string) {
 }
 
 func defaultMessage(c errs.Code) string {
-	switch c {
-	case errs.InvalidArgument:
-		return "the arguments are not valid"
-	case errs.NotFound:
-		return "not found"
-	case errs.PermissionDenied:
-		return "permission denied"
-	case errs.Conflict:
-		return "the request conflicts with the current state"
-	case errs.Unavailable:
-		return "the upstream service is unavailable"
-	case errs.Timeout:
-		return "the operation timed out; it may still complete upstream"
-	case errs.RateLimited:
-		return "rate limit reached"
-	case errs.Canceled:
-		return "the request was cancelled"
-	case errs.ResultTooLarge:
-		return "the call succeeded, but its result was too large to send"
+	if m, ok := defaultMessages[c]; ok {
+		return m
 	}
 	return "error"
+}
+
+// defaultMessages are the messages of errors that have none, by code.
+var defaultMessages = map[errs.Code]string{
+	errs.InvalidArgument:  "the arguments are not valid",
+	errs.NotFound:         "not found",
+	errs.PermissionDenied: "permission denied",
+	errs.Conflict:         "the request conflicts with the current state",
+	errs.Unavailable:      "the upstream service is unavailable",
+	errs.Timeout:          "the operation timed out; it may still complete upstream",
+	errs.RateLimited:      "rate limit reached",
+	errs.Canceled:         "the request was cancelled",
+	errs.ResultTooLarge:   "the call succeeded, but its result was too large to send",
 }
 
 // InfoOf reads the Info that ToResult put into a result's

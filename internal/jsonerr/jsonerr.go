@@ -77,22 +77,21 @@ func expectedJSON(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Map, reflect.Struct:
-		return "an object"
+	if w, ok := kindWords[t.Kind()]; ok {
+		return w
 	}
 	return "a value of another type"
+}
+
+// kindWords name the JSON that values of a Go kind come from.
+var kindWords = map[reflect.Kind]string{
+	reflect.String: "a string",
+	reflect.Bool:   "a boolean",
+	reflect.Int:    "an integer", reflect.Int8: "an integer", reflect.Int16: "an integer", reflect.Int32: "an integer", reflect.Int64: "an integer",
+	reflect.Uint: "an integer", reflect.Uint8: "an integer", reflect.Uint16: "an integer", reflect.Uint32: "an integer", reflect.Uint64: "an integer", reflect.Uintptr: "an integer",
+	reflect.Float32: "a number", reflect.Float64: "a number",
+	reflect.Slice: "an array", reflect.Array: "an array",
+	reflect.Map: "an object", reflect.Struct: "an object",
 }
 
 // valueAt reports whether raw holds, at path (object keys; array elements
@@ -240,24 +239,8 @@ func FromSentence(rest string, arguments func() ([]byte, bool), cause error) (*e
 		return nil, false
 	}
 	kind := jsonKind(value)
-	var field, typ string
-	// encoding/json v1 says "into Go struct field T.a.b of type X"; jsonv2
-	// says "into T.a.b.0 of type X".
-	if r, ok := strings.CutPrefix(rest, "Go "); ok {
-		rest = r
-	} else {
-		rest = "struct field " + rest
-	}
-	if f, ok := strings.CutPrefix(rest, "struct field "); ok {
-		var where string
-		where, typ, ok = strings.Cut(f, " of type ")
-		if !ok {
-			return nil, false
-		}
-		if _, field, ok = strings.Cut(where, "."); !ok {
-			return nil, false
-		}
-	} else if typ, ok = strings.CutPrefix(rest, "value of type "); !ok {
+	field, typ, ok := target(rest)
+	if !ok {
 		return nil, false
 	}
 	raw, ok := arguments()
@@ -272,6 +255,33 @@ func FromSentence(rest string, arguments func() ([]byte, bool), cause error) (*e
 		return nil, false
 	}
 	return typeViolation(cause, paramPath(field), expectedGo(typ), kind), true
+}
+
+// target reads what a type error's text says the value was decoded into,
+// after " into ": the field path ("" for the arguments themselves) and the
+// Go type. encoding/json v1 says "Go struct field T.a.b of type X" or "Go
+// value of type X"; jsonv2 says "T.a.b.0 of type X".
+func target(into string) (field, typ string, ok bool) {
+	if r, ok := strings.CutPrefix(into, "Go "); ok {
+		into = r
+	} else {
+		into = "struct field " + into
+	}
+	if typ, ok := strings.CutPrefix(into, "value of type "); ok {
+		return "", typ, true
+	}
+	f, ok := strings.CutPrefix(into, "struct field ")
+	if !ok {
+		return "", "", false
+	}
+	where, typ, ok := strings.Cut(f, " of type ")
+	if !ok {
+		return "", "", false
+	}
+	if _, field, ok = strings.Cut(where, "."); !ok {
+		return "", "", false
+	}
+	return field, typ, true
 }
 
 // paramPath writes encoding/json's field path as a parameter path: jsonv2's

@@ -124,27 +124,39 @@ func (l *Guard) Key(ctx context.Context, req *call.Request, o *obs.Observer) (Ke
 	}
 	who := l.caller(ctx, req.Session, req.Header)
 	if who == "" {
-		if !l.saidUnguarded.Load() && l.saidUnguarded.CompareAndSwap(false, true) {
-			o.Log(ctx, slog.LevelInfo, "loop guard: calls without a session or credential are not guarded "+
-				"(their callers cannot be told apart, and one caller's failures must not refuse another's calls); "+
-				"send an Authorization header, or set LoopGuard.Caller",
-				slog.String("gen_ai.tool.name", req.Name))
-		}
+		l.sayUnguarded(ctx, req.Name, o)
 		return Key{}, false
 	}
+	args, ok := argsHash(req)
+	return Key{caller: who, tool: req.Name, args: args}, ok
+}
+
+// sayUnguarded logs, the first time only, that a call without a caller is
+// not guarded.
+func (l *Guard) sayUnguarded(ctx context.Context, tool string, o *obs.Observer) {
+	if l.saidUnguarded.Load() || !l.saidUnguarded.CompareAndSwap(false, true) {
+		return
+	}
+	o.Log(ctx, slog.LevelInfo, "loop guard: calls without a session or credential are not guarded "+
+		"(their callers cannot be told apart, and one caller's failures must not refuse another's calls); "+
+		"send an Authorization header, or set LoopGuard.Caller",
+		slog.String("gen_ai.tool.name", tool))
+}
+
+// argsHash hashes the call's arguments in a canonical form (JSON, map keys
+// sorted); ok is false for arguments that cannot be compared.
+func argsHash(req *call.Request) (uint64, bool) {
 	var v any = req.Args
-	if v == nil && len(req.Raw) > 0 {
-		if json.Unmarshal(req.Raw, &v) != nil {
-			return Key{}, false
-		}
+	if v == nil && len(req.Raw) > 0 && json.Unmarshal(req.Raw, &v) != nil {
+		return 0, false
 	}
-	b, err := json.Marshal(v) // map keys sorted: a canonical form
+	b, err := json.Marshal(v)
 	if err != nil {
-		return Key{}, false
+		return 0, false
 	}
 	h := fnv.New64a()
 	_, _ = h.Write(b)
-	return Key{caller: who, tool: req.Name, args: h.Sum64()}, true
+	return h.Sum64(), true
 }
 
 // Refuse returns the error a repeated call is answered with, or nil;
@@ -210,7 +222,7 @@ func storeKey(k Key) string {
 // load reads k's record from the store; ok is false without a store or
 // while it fails, and the guard uses its own memory then.
 func (l *Guard) load(ctx context.Context, k Key, o *obs.Observer) (Record, bool) {
-	if l.g.Store.Load == nil || !l.store.Up() {
+	if !l.storeUp() {
 		return Record{}, false
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeWait)
@@ -244,37 +256,51 @@ func (l *Guard) Record(ctx context.Context, k Key, failed *errs.Error, shared bo
 	if counts {
 		msg, retryAt = remembered(failed, now)
 	}
-	if l.g.Store.Load != nil && (counts || shared) && l.store.Up() {
+	if (counts || shared) && l.storeUp() {
 		l.share(ctx, k, failed, counts, msg, retryAt, o)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	el, ok := l.entries[k]
-	if !counts {
+	switch {
+	case !counts:
 		if ok {
 			l.remove(el)
 		}
-		return
-	}
-	if ok {
-		e := el.Value.(*entry)
-		if e.code == failed.Code() && now.Sub(e.first) <= l.g.Window {
-			e.count++
-		} else {
-			e.code, e.count, e.first = failed.Code(), 1, now
-		}
-		e.retryAt, e.message = retryAt, msg
+	case ok:
+		el.Value.(*entry).again(failed.Code(), now, l.g.Window, retryAt, msg)
 		l.lru.MoveToFront(el)
-		return
+	default:
+		l.add(&entry{key: k, code: failed.Code(), count: 1, first: now, retryAt: retryAt, message: msg})
 	}
-	if l.byCaller[k.caller] >= l.g.PerSession {
-		l.evictCaller(k.caller)
+}
+
+// storeUp reports whether there is a store and it answers.
+func (l *Guard) storeUp() bool { return l.g.Store.Load != nil && l.store.Up() }
+
+// again counts one more failure of code in e, or starts counting anew when
+// the code changed or the window passed.
+func (e *entry) again(code errs.Code, now time.Time, window time.Duration, retryAt time.Time, msg string) {
+	if e.code == code && now.Sub(e.first) <= window {
+		e.count++
+	} else {
+		e.code, e.count, e.first = code, 1, now
+	}
+	e.retryAt, e.message = retryAt, msg
+}
+
+// add keeps e, making room for it: the caller's oldest entry goes when it
+// has PerSession of them, the oldest of all when there are MaxCalls. The
+// caller holds l.mu.
+func (l *Guard) add(e *entry) {
+	if l.byCaller[e.key.caller] >= l.g.PerSession {
+		l.evictCaller(e.key.caller)
 	}
 	if l.lru.Len() >= l.g.MaxCalls {
 		l.remove(l.lru.Back())
 	}
-	l.entries[k] = l.lru.PushFront(&entry{key: k, code: failed.Code(), count: 1, first: now, retryAt: retryAt, message: msg})
-	l.byCaller[k.caller]++
+	l.entries[e.key] = l.lru.PushFront(e)
+	l.byCaller[e.key.caller]++
 }
 
 // remembered is what the guard keeps of a failure that counts: the

@@ -5,6 +5,7 @@ package paging
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -34,16 +35,11 @@ func Param(schema any) string {
 	if json.Unmarshal(raw, &obj) != nil {
 		return ""
 	}
-	names := make([]string, 0, len(obj.Properties))
-	for n := range obj.Properties {
-		if parameter(n) {
-			names = append(names, n)
-		}
+	names := slices.Sorted(maps.Keys(obj.Properties))
+	if i := slices.IndexFunc(names, parameter); i >= 0 {
+		return names[i]
 	}
-	if len(names) == 0 {
-		return ""
-	}
-	return slices.Min(names)
+	return ""
 }
 
 // parameter reports whether a parameter of this name bounds an

@@ -2,7 +2,8 @@ package policy
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
@@ -18,11 +19,7 @@ func ConfirmMessage(c authz.Confirm, r authz.Request) string {
 	msg := "Allow " + r.Name + " to run"
 	var m map[string]json.RawMessage
 	if len(r.Arguments) > 0 && json.Unmarshal(r.Arguments, &m) == nil && len(m) > 0 {
-		names := make([]string, 0, len(m))
-		for k := range m {
-			names = append(names, k)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(m))
 		if len(names) > 20 {
 			names = append(names[:20], "…")
 		}

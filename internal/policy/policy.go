@@ -270,7 +270,7 @@ func (e *Engine) Decide(ctx context.Context, c authz.Caller, r authz.Request) (d
 	case !declared:
 		d.Verdict, d.Reason = Hidden, ReasonUndeclared
 		return d
-	case e.p.ReadOnly && r.Method == ToolsCall && !(r.Annotations.Known && r.Annotations.ReadOnly):
+	case e.readOnlyHides(r):
 		d.Verdict, d.Reason = Hidden, ReasonReadOnly
 		return d
 	}
@@ -289,6 +289,12 @@ func (e *Engine) Decide(ctx context.Context, c authz.Caller, r authz.Request) (d
 		d.Confirm = e.confirm[r.Name] || e.p.Confirm.Destructive && destructive(r.Annotations)
 	}
 	return d
+}
+
+// readOnlyHides reports whether read-only mode hides r: a call of a tool
+// not known to be annotated readOnlyHint.
+func (e *Engine) readOnlyHides(r authz.Request) bool {
+	return e.p.ReadOnly && r.Method == ToolsCall && !(r.Annotations.Known && r.Annotations.ReadOnly)
 }
 
 // refuseScope decides a request whose caller lacks d.Missing: hidden, or
@@ -398,33 +404,40 @@ func (e *Engine) Warn(ctx context.Context, o *obs.Observer, r authz.Request) {
 	if o == nil {
 		return
 	}
-	var why string
+	if why := e.deniedToAll(r); why != "" && e.firstWarning(ctx, o, r.Method+" "+r.Name) {
+		o.Log(ctx, slog.LevelWarn, "authorization: "+why)
+	}
+}
+
+// deniedToAll says why r is denied to every caller, or "" when it is not.
+func (e *Engine) deniedToAll(r authz.Request) string {
 	switch _, declared := e.Required(r.Method, r.Name); {
 	case r.Method == ResourcesRead && r.Name == "":
-		why = "no policy declares resources/read of the URIs a resource template serves; they are denied to every caller " +
+		return "no policy declares resources/read of the URIs a resource template serves; they are denied to every caller " +
 			"(declare the template's URI template or a prefix in the policy, or name it in Policy.Public)"
 	case !declared:
-		why = "no policy declares " + r.Method + " " + r.Name +
+		return "no policy declares " + r.Method + " " + r.Name +
 			"; it is denied to every caller (declare it in the policy, or name it in Policy.Public)"
-	case e.p.ReadOnly && r.Method == ToolsCall && !(r.Annotations.Known && r.Annotations.ReadOnly):
-		why = "read-only mode hides tool " + r.Name + " from every caller: it is not annotated readOnlyHint"
-	default:
-		return
+	case e.readOnlyHides(r):
+		return "read-only mode hides tool " + r.Name + " from every caller: it is not annotated readOnlyHint"
 	}
-	key := r.Method + " " + r.Name
+	return ""
+}
+
+// firstWarning reports whether key is warned about for the first time;
+// past maxWarned keys it says so once, and no key is warned about.
+func (e *Engine) firstWarning(ctx context.Context, o *obs.Observer, key string) bool {
 	if _, seen := e.warned.Load(key); seen {
-		return
+		return false
 	}
 	if n := e.warnedN.Add(1); n > maxWarned {
 		if n == maxWarned+1 {
 			o.Log(ctx, slog.LevelWarn, "authorization: more names than "+strconv.Itoa(maxWarned)+" are denied to every caller; the next are not named")
 		}
-		return
+		return false
 	}
-	if _, seen := e.warned.LoadOrStore(key, true); seen {
-		return
-	}
-	o.Log(ctx, slog.LevelWarn, "authorization: "+why)
+	_, seen := e.warned.LoadOrStore(key, true)
+	return !seen
 }
 
 // Checks reports whether the policy has a Check, which reads the
@@ -458,18 +471,18 @@ func auditGranted(granted, required []string) []string {
 		return granted
 	}
 	out := make([]string, 0, maxGrantedScopes+1)
-	for _, s := range required {
-		if len(out) < maxGrantedScopes && slices.Contains(granted, s) && !slices.Contains(out, s) {
+	add := func(s string) {
+		if len(out) < maxGrantedScopes && !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
+	for _, s := range required {
+		if slices.Contains(granted, s) {
+			add(s)
+		}
+	}
 	for _, s := range granted {
-		if len(out) >= maxGrantedScopes {
-			break
-		}
-		if !slices.Contains(out, s) {
-			out = append(out, s)
-		}
+		add(s)
 	}
 	return append(out, "…+"+strconv.Itoa(len(granted)-len(out))+" more")
 }

@@ -94,16 +94,7 @@ func (r *Redactor) publicPart(s string, known []string) string {
 		s = sourceLocation.ReplaceAllString(s, StackMark)
 	}
 	if strings.Contains(s, "://") {
-		s = urlShape.ReplaceAllStringFunc(s, func(u string) string {
-			m := urlShape.FindStringSubmatch(u)
-			out := m[1] + HostMark + m[2]
-			if m[3] != "" {
-				// Punctuation ending the sentence is not the query's.
-				q := strings.TrimRight(m[3], ":;,.)")
-				out += "?" + Redacted + m[3][len(q):]
-			}
-			return out
-		})
+		s = urlShape.ReplaceAllStringFunc(s, maskURL)
 	}
 	if strings.ContainsAny(s, ".:") {
 		s = addressShapes.ReplaceAllString(s, HostMark)
@@ -112,6 +103,19 @@ func (r *Redactor) publicPart(s string, known []string) string {
 		s = dsnHost.ReplaceAllString(s, "${1}"+HostMark)
 	}
 	return redactInternalHosts(s)
+}
+
+// maskURL is a URL urlShape matched with its host replaced by HostMark
+// and its query by Redacted.
+func maskURL(u string) string {
+	m := urlShape.FindStringSubmatch(u)
+	out := m[1] + HostMark + m[2]
+	if m[3] != "" {
+		// Punctuation ending the sentence is not the query's.
+		q := strings.TrimRight(m[3], ":;,.)")
+		out += "?" + Redacted + m[3][len(q):]
+	}
+	return out
 }
 
 // worthReading reports whether s has two words of three letters or more

@@ -182,11 +182,15 @@ func (r *Redactor) scrub(s string, known []string) string {
 // text that closes it: PEM (RSA, EC, OpenSSH, PGP armour, certificates),
 // SSH2 (RFC 4716) and PuTTY key files. A block whose end is missing (cut
 // by a cap, or never there) is redacted to the end of the text.
-var keyBlocks = []struct{ begin, end, endTail string }{
+var keyBlocks = []keyBlock{
 	{"-----BEGIN ", "-----END ", "-----"},
 	{"---- BEGIN ", "---- END ", " ----"},
 	{"PuTTY-User-Key-File-", "Private-MAC:", ""},
 }
+
+// keyBlock is one kind of key block: its opening, the text that closes it
+// and what ends that closing line ("" for PuTTY's MAC line).
+type keyBlock struct{ begin, end, endTail string }
 
 // redactKeyBlocks replaces every key block in s with Redacted.
 func redactKeyBlocks(s string) string {
@@ -194,39 +198,47 @@ func redactKeyBlocks(s string) string {
 		return s
 	}
 	for _, kb := range keyBlocks {
-		var b strings.Builder
-		rest := s
-		for {
-			i := strings.Index(rest, kb.begin)
-			if i < 0 {
-				break
-			}
-			b.WriteString(rest[:i])
-			b.WriteString(Redacted)
-			rest = rest[i+len(kb.begin):]
-			j := strings.Index(rest, kb.end)
-			if j < 0 {
-				rest = ""
-				break
-			}
-			rest = rest[j+len(kb.end):]
-			if kb.endTail == "" { // PuTTY: the MAC runs to the end of its line
-				rest = rest[min(len(rest), macEnd(rest)):]
-				continue
-			}
-			k := strings.Index(rest, kb.endTail)
-			if k < 0 {
-				rest = ""
-				break
-			}
-			rest = rest[k+len(kb.endTail):]
-		}
-		if b.Len() > 0 {
-			b.WriteString(rest)
-			s = b.String()
-		}
+		s = kb.redact(s)
 	}
 	return s
+}
+
+// redact replaces every block of this kind in s with Redacted.
+func (kb keyBlock) redact(s string) string {
+	var b strings.Builder
+	rest := s
+	for {
+		i := strings.Index(rest, kb.begin)
+		if i < 0 {
+			break
+		}
+		b.WriteString(rest[:i])
+		b.WriteString(Redacted)
+		rest = kb.after(rest[i+len(kb.begin):])
+	}
+	if b.Len() == 0 {
+		return s
+	}
+	b.WriteString(rest)
+	return b.String()
+}
+
+// after returns what follows the end of a block whose opening is just
+// before rest; "" when the block does not end.
+func (kb keyBlock) after(rest string) string {
+	j := strings.Index(rest, kb.end)
+	if j < 0 {
+		return ""
+	}
+	rest = rest[j+len(kb.end):]
+	if kb.endTail == "" { // PuTTY: the MAC runs to the end of its line
+		return rest[min(len(rest), macEnd(rest)):]
+	}
+	k := strings.Index(rest, kb.endTail)
+	if k < 0 {
+		return ""
+	}
+	return rest[k+len(kb.endTail):]
 }
 
 // macEnd is where a PuTTY "Private-MAC: <hex>" value ends: past spaces,
@@ -259,7 +271,7 @@ func schemeLen(s string) int {
 		c := s[i]
 		switch {
 		case 'a' <= c|0x20 && c|0x20 <= 'z':
-		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && (isDigit(c) || strings.IndexByte("+-.", c) >= 0):
 		case i > 0 && c == ':':
 			return i
 		default:

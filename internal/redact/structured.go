@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"reflect"
 )
 
@@ -146,24 +147,16 @@ func (s *structScrub) scrubMap(m map[string]any) map[string]any {
 	var out map[string]any
 	for k, e := range m {
 		nk := s.r.scrub(k, s.known)
-		var ne any
-		changed := nk != k
-		switch {
-		case e != nil && s.r.IsSecretName(k):
-			ne, changed = Redacted, true
-		default:
-			var c bool
-			ne, c = s.scrub(e)
-			changed = changed || c
+		var ne any = Redacted
+		changed := true
+		if e == nil || !s.r.IsSecretName(k) {
+			ne, changed = s.scrub(e)
 		}
-		if !changed {
+		if !changed && nk == k {
 			continue
 		}
 		if out == nil {
-			out = make(map[string]any, len(m))
-			for k2, e2 := range m {
-				out[k2] = e2
-			}
+			out = maps.Clone(m)
 		}
 		delete(out, k)
 		out[nk] = ne

@@ -173,22 +173,27 @@ func (w *walker) structValue(v reflect.Value, depth int) any {
 	out := make(map[string]any, v.NumField())
 	t := v.Type()
 	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		j := structtag.JSONOf(f)
-		if j.Skip {
-			continue
-		}
-		if structtag.Secret(f) || w.r.IsSecretName(j.Name) {
-			out[j.Name] = Redacted
+		name, secret, ok := jsonField(t.Field(i))
+		switch {
+		case !ok:
+		case secret || w.r.IsSecretName(name):
+			out[name] = Redacted
 			collect(v.Field(i), w.found, 0)
-			continue
+		default:
+			out[name] = w.value(v.Field(i), depth+1)
 		}
-		out[j.Name] = w.value(v.Field(i), depth+1)
 	}
 	return out
+}
+
+// jsonField returns the JSON name of f and whether it is tagged
+// mcpwrap:"secret"; ok is false for a field encoding/json leaves out.
+func jsonField(f reflect.StructField) (name string, secret, ok bool) {
+	if !f.IsExported() {
+		return "", false, false
+	}
+	j := structtag.JSONOf(f)
+	return j.Name, structtag.Secret(f), !j.Skip
 }
 
 func (w *walker) slogValue(v slog.Value, depth int) any {
@@ -382,14 +387,12 @@ func (w *walker) mapSecrets(v reflect.Value, depth int) {
 func (w *walker) structSecrets(v reflect.Value, depth int) {
 	t := v.Type()
 	for i := range t.NumField() {
-		f := t.Field(i)
-		j := structtag.JSONOf(f)
-		if !f.IsExported() || j.Skip {
-			continue
-		}
-		if structtag.Secret(f) || w.r.IsSecretName(j.Name) {
+		name, secret, ok := jsonField(t.Field(i))
+		switch {
+		case !ok:
+		case secret || w.r.IsSecretName(name):
 			collect(v.Field(i), w.found, 0)
-		} else {
+		default:
 			w.secrets(v.Field(i), depth+1)
 		}
 	}
@@ -406,30 +409,30 @@ func (w *walker) structSecrets(v reflect.Value, depth int) {
 //	}
 //	wrap.WithSecrets(redact.SecretNames(loginArgs{})...)
 func SecretNames(v any) []string {
+	if v == nil {
+		return nil
+	}
 	var out []string
-	var walk func(t reflect.Type, depth int)
-	walk = func(t reflect.Type, depth int) {
-		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
-			t = t.Elem()
-		}
-		if t.Kind() != reflect.Struct || depth > maxDepth {
-			return
-		}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			j := structtag.JSONOf(f)
-			if j.Skip || !f.IsExported() {
-				continue
-			}
-			if structtag.Secret(f) {
-				out = append(out, j.Name)
-				continue
-			}
-			walk(f.Type, depth+1)
-		}
-	}
-	if v != nil {
-		walk(reflect.TypeOf(v), 0)
-	}
+	secretNames(reflect.TypeOf(v), 0, &out)
 	return out
+}
+
+// secretNames appends to out the names of the fields tagged secret of the
+// struct type t holds, and of the structs its other fields hold.
+func secretNames(t reflect.Type, depth int, out *[]string) {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || depth > maxDepth {
+		return
+	}
+	for i := range t.NumField() {
+		switch name, secret, ok := jsonField(t.Field(i)); {
+		case !ok:
+		case secret:
+			*out = append(*out, name)
+		default:
+			secretNames(t.Field(i).Type, depth+1, out)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -23,7 +24,7 @@ func exporters(signal string, supported ...string) ([]string, error) {
 	v := strings.TrimSpace(os.Getenv(key))
 	switch v {
 	case "":
-		if os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || os.Getenv("OTEL_EXPORTER_OTLP_"+signal+"_ENDPOINT") != "" {
+		if cmp.Or(os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT"), os.Getenv("OTEL_EXPORTER_OTLP_"+signal+"_ENDPOINT")) != "" {
 			return []string{"otlp"}, nil
 		}
 		return nil, nil
@@ -46,13 +47,8 @@ func exporters(signal string, supported ...string) ([]string, error) {
 // protocol reads OTEL_EXPORTER_OTLP_<SIGNAL>_PROTOCOL, then
 // OTEL_EXPORTER_OTLP_PROTOCOL; the default is http/protobuf.
 func protocol(signal string) string {
-	if p := strings.TrimSpace(os.Getenv("OTEL_EXPORTER_OTLP_" + signal + "_PROTOCOL")); p != "" {
-		return p
-	}
-	if p := strings.TrimSpace(os.Getenv("OTEL_EXPORTER_OTLP_PROTOCOL")); p != "" {
-		return p
-	}
-	return "http/protobuf"
+	return cmp.Or(strings.TrimSpace(os.Getenv("OTEL_EXPORTER_OTLP_"+signal+"_PROTOCOL")),
+		strings.TrimSpace(os.Getenv("OTEL_EXPORTER_OTLP_PROTOCOL")), "http/protobuf")
 }
 
 func traceExporter(ctx context.Context, proto string) (sdktrace.SpanExporter, error) {

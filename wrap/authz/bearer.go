@@ -71,27 +71,8 @@ func RequireBearer(v Verifier, o Bearer) func(http.Handler) http.Handler {
 	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			token, ok, malformed := bearerToken(r.Header)
+			c, ok := o.authenticate(w, r, v)
 			if !ok {
-				if malformed {
-					o.refuse(w, r, errors.New("malformed Authorization header"))
-					return
-				}
-				o.challenge(w, http.StatusUnauthorized, "", "")
-				return
-			}
-			c, err := v(r.Context(), token, r)
-			switch {
-			case err == nil:
-			case errors.Is(err, ErrInvalidToken):
-				o.refuse(w, r, err)
-				return
-			default:
-				o.log(r, "token verifier failed", err)
-				w.Header().Set("Content-Type", "application/json")
-				w.Header().Set("Retry-After", "5")
-				w.WriteHeader(http.StatusServiceUnavailable)
-				_, _ = io.WriteString(w, `{"error":"temporarily_unavailable","error_description":"the token could not be verified now"}`+"\n")
 				return
 			}
 			if missing := c.Missing(o.Scopes); missing != nil {
@@ -107,6 +88,35 @@ func RequireBearer(v Verifier, o Bearer) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r.WithContext(NewContext(r.Context(), c)))
 		})
 	}
+}
+
+// authenticate returns the caller of r's bearer token, as v verifies it;
+// ok is false when it answered r instead: 401 without a valid token, 503
+// when v could not decide.
+func (o *Bearer) authenticate(w http.ResponseWriter, r *http.Request, v Verifier) (c Caller, ok bool) {
+	token, ok, malformed := bearerToken(r.Header)
+	switch {
+	case malformed:
+		o.refuse(w, r, errors.New("malformed Authorization header"))
+		return Caller{}, false
+	case !ok:
+		o.challenge(w, http.StatusUnauthorized, "", "")
+		return Caller{}, false
+	}
+	c, err := v(r.Context(), token, r)
+	switch {
+	case err == nil:
+		return c, true
+	case errors.Is(err, ErrInvalidToken):
+		o.refuse(w, r, err)
+	default:
+		o.log(r, "token verifier failed", err)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Retry-After", "5")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = io.WriteString(w, `{"error":"temporarily_unavailable","error_description":"the token could not be verified now"}`+"\n")
+	}
+	return Caller{}, false
 }
 
 // bearerToken returns the token of the request's Authorization header. ok
@@ -252,42 +262,12 @@ type rpcRequest struct {
 // r, whole), and answers 403 insufficient_scope when it calls something c
 // lacks the scopes of. It reports whether it answered.
 func (o *Bearer) insufficient(w http.ResponseWriter, r *http.Request, c Caller) bool {
-	if r.ContentLength > o.MaxBodyBytes {
-		return false // the handler behind refuses it, unread
-	}
-	var buf bytes.Buffer
-	if r.ContentLength > 0 {
-		buf.Grow(int(min(r.ContentLength, o.MaxBodyBytes) + 1))
-	}
-	_, err := buf.ReadFrom(io.LimitReader(r.Body, o.MaxBodyBytes+1))
-	if err != nil || int64(buf.Len()) > o.MaxBodyBytes {
-		// Too large, or the read failed: what was read goes back in front
-		// of the rest, and the handler behind meets the same body (and the
-		// same error).
-		r.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.MultiReader(bytes.NewReader(buf.Bytes()), errReader{err}, r.Body), r.Body}
+	data, ok := peekBody(r, o.MaxBodyBytes)
+	if !ok {
 		return false
 	}
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{bytes.NewReader(buf.Bytes()), r.Body}
-	data := bytes.TrimLeft(buf.Bytes(), " \t\r\n")
-	if len(data) == 0 || data[0] != '{' {
-		return false // a batch or not JSON: the handler answers it
-	}
-	var req rpcRequest
-	if json.Unmarshal(data, &req) != nil || req.JSONRPC != "2.0" {
-		return false
-	}
-	name := req.Params.Name
-	switch req.Method {
-	case "tools/call", "prompts/get":
-	case "resources/read":
-		name = req.Params.URI
-	default:
+	req, name, ok := challenged(data)
+	if !ok {
 		return false
 	}
 	required := o.Challenge(req.Method, name)
@@ -316,6 +296,50 @@ func (o *Bearer) insufficient(w http.ResponseWriter, r *http.Request, c Caller) 
 	}})
 	_, _ = w.Write(append(body, '\n'))
 	return true
+}
+
+// peekBody reads r's body, then gives it back to r whole; ok is false
+// when it is longer than max bytes or the read failed, and the handler
+// behind meets the same body (and the same error).
+func peekBody(r *http.Request, max int64) ([]byte, bool) {
+	if r.ContentLength > max {
+		return nil, false // the handler behind refuses it, unread
+	}
+	var buf bytes.Buffer
+	if r.ContentLength > 0 {
+		buf.Grow(int(min(r.ContentLength, max) + 1))
+	}
+	_, err := buf.ReadFrom(io.LimitReader(r.Body, max+1))
+	if err != nil || int64(buf.Len()) > max {
+		// What was read goes back in front of the rest.
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(buf.Bytes()), errReader{err}, r.Body), r.Body}
+		return nil, false
+	}
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{bytes.NewReader(buf.Bytes()), r.Body}
+	return buf.Bytes(), true
+}
+
+// challenged reads the JSON-RPC request of a body and the name of what it
+// calls; ok is false for a request a Challenge is not asked about (a batch,
+// not JSON, another method), which the handler answers.
+func challenged(body []byte) (req rpcRequest, name string, ok bool) {
+	data := bytes.TrimLeft(body, " \t\r\n")
+	if len(data) == 0 || data[0] != '{' || json.Unmarshal(data, &req) != nil || req.JSONRPC != "2.0" {
+		return req, "", false
+	}
+	switch req.Method {
+	case "tools/call", "prompts/get":
+		return req, req.Params.Name, true
+	case "resources/read":
+		return req, req.Params.URI, true
+	}
+	return req, "", false
 }
 
 type rpcError struct {

@@ -102,17 +102,23 @@ func New(r Rate, opts ...Option) *Limiter {
 	if _, local := c.store.(*ratelimit.Local); !local {
 		l.fallback = ratelimit.NewLocal(0)
 	}
-	if _, noop := c.mp.(metricnoop.MeterProvider); !noop {
-		m := c.mp.Meter(scopeName, metric.WithInstrumentationVersion(scopeVersion))
-		d, err := m.Int64Counter(metricDenials, metric.WithUnit("{call}"),
-			metric.WithDescription("Tool calls refused by a rate limit."))
-		if err != nil {
-			otel.Handle(err)
-		} else {
-			l.denials = d
-		}
-	}
+	l.denials = denialCounter(c.mp)
 	return l
+}
+
+// denialCounter is the counter of refused calls; nil without metrics.
+func denialCounter(mp metric.MeterProvider) metric.Int64Counter {
+	if _, noop := mp.(metricnoop.MeterProvider); noop {
+		return nil
+	}
+	m := mp.Meter(scopeName, metric.WithInstrumentationVersion(scopeVersion))
+	d, err := m.Int64Counter(metricDenials, metric.WithUnit("{call}"),
+		metric.WithDescription("Tool calls refused by a rate limit."))
+	if err != nil {
+		otel.Handle(err)
+		return nil
+	}
+	return d
 }
 
 func (l *Limiter) now() time.Time {
@@ -141,7 +147,10 @@ func (l *Limiter) Admit(ctx context.Context, tool, session string, header http.H
 	if l == nil {
 		return nil
 	}
-	var now time.Time
+	r := l.rateFor(tool)
+	if r.isZero() && l.cfg.server.isZero() {
+		return nil
+	}
 	// A shared store decides within the budget, both buckets and the
 	// store's re-sends together. The caller's cancellation does not reach
 	// it: a caller that gives up must not look like a store failure.
@@ -151,26 +160,28 @@ func (l *Limiter) Admit(ctx context.Context, tool, session string, header http.H
 		sctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), l.cfg.budget)
 		defer cancel()
 	}
-	if r := l.rateFor(tool); !r.isZero() {
-		now = l.now()
-		key := l.cfg.key(ctx, Call{Tool: tool, Session: session, Header: header})
-		b := bucket(tool, key, r)
-		if b.Scope == scopeShared && !l.saidShared.Load() && l.saidShared.CompareAndSwap(false, true) {
-			l.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "rate limit: calls without a session, credential or known address share one bucket "+
-				"(stateless HTTP without an Authorization header); send a credential, record the client address "+
-				"(limit.HTTPContextFunc) or set limit.WithKey", slog.String(attrToolName, tool))
-		}
-		if err := l.take(ctx, sctx, now, b); err != nil {
+	now := l.now()
+	if !r.isZero() {
+		if err := l.take(ctx, sctx, now, l.toolBucket(ctx, Call{Tool: tool, Session: session, Header: header}, r)); err != nil {
 			return err
 		}
 	}
-	if !l.cfg.server.isZero() {
-		if now.IsZero() {
-			now = l.now()
-		}
-		return l.take(ctx, sctx, now, bucket("", Key{Scope: scopeServer}, l.cfg.server))
+	if l.cfg.server.isZero() {
+		return nil
 	}
-	return nil
+	return l.take(ctx, sctx, now, bucket("", Key{Scope: scopeServer}, l.cfg.server))
+}
+
+// toolBucket is the bucket of rate r that call takes from; the first call
+// whose key is the shared one says so in the log.
+func (l *Limiter) toolBucket(ctx context.Context, call Call, r Rate) ratelimit.Bucket {
+	b := bucket(call.Tool, l.cfg.key(ctx, call), r)
+	if b.Scope == scopeShared && !l.saidShared.Load() && l.saidShared.CompareAndSwap(false, true) {
+		l.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "rate limit: calls without a session, credential or known address share one bucket "+
+			"(stateless HTTP without an Authorization header); send a credential, record the client address "+
+			"(limit.HTTPContextFunc) or set limit.WithKey", slog.String(attrToolName, call.Tool))
+	}
+	return b
 }
 
 // bucket names the bucket of tool's calls by key at rate r.
@@ -252,6 +263,34 @@ func (l *Limiter) outage(err error) bool {
 	return !errors.Is(err, ratelimit.ErrSlow) || since-time.Duration(l.failingSince.Load()) >= ratelimit.SlowOutage
 }
 
+// noteOutage marks the store down, and logs it once, when err (the store
+// failing a call made while successes calls had succeeded) makes an
+// outage; it reports whether the store is down.
+func (l *Limiter) noteOutage(ctx context.Context, err error, successes uint64) bool {
+	if l.successes.Load() == successes && l.outage(err) && !l.down.Load() && l.down.CompareAndSwap(false, true) {
+		mode := "fail open: each replica applies the limits on its own until it recovers"
+		if l.cfg.failClosed {
+			mode = "fail closed: calls are refused until it recovers"
+		}
+		l.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "rate-limit store failed; "+mode,
+			slog.String("error", err.Error()), slog.Int("failures", ratelimit.OutageAfter))
+	}
+	return l.down.Load()
+}
+
+// failOpen decides a call during an outage by the fallback, this
+// replica's own buckets.
+func (l *Limiter) failOpen(ctx context.Context, now time.Time, b ratelimit.Bucket) error {
+	if l.fallback == nil {
+		return nil
+	}
+	d, _ := l.fallback.Take(ctx, now, b)
+	if d.Allowed {
+		return nil
+	}
+	return l.deny(ctx, b, d.RetryAfter)
+}
+
 // errStoreFailed is the model's side of a refusal by a failed store.
 var errStoreFailed = errors.New("the rate-limit store did not answer")
 
@@ -265,28 +304,12 @@ var errStoreFailed = errors.New("the rate-limit store did not answer")
 // fallback: each replica applies the same rates on its own (fail open), or
 // every call is refused (fail closed).
 func (l *Limiter) storeFailed(ctx context.Context, now time.Time, b ratelimit.Bucket, err error, successes uint64) error {
-	if l.successes.Load() == successes && l.outage(err) && !l.down.Load() && l.down.CompareAndSwap(false, true) {
-		mode := "fail open: each replica applies the limits on its own until it recovers"
-		if l.cfg.failClosed {
-			mode = "fail closed: calls are refused until it recovers"
-		}
-		l.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "rate-limit store failed; "+mode,
-			slog.String("error", err.Error()), slog.Int("failures", ratelimit.OutageAfter))
-	}
-	down := l.down.Load()
-	if !down && l.cfg.logger.Enabled(ctx, slog.LevelDebug) {
+	switch down := l.noteOutage(ctx, err, successes); {
+	case down && !l.cfg.failClosed:
+		return l.failOpen(ctx, now, b)
+	case !down && l.cfg.logger.Enabled(ctx, slog.LevelDebug):
 		l.cfg.logger.LogAttrs(ctx, slog.LevelDebug, "rate-limit store call failed; the call is refused with a retry",
 			slog.String("error", err.Error()))
-	}
-	if down && !l.cfg.failClosed {
-		if l.fallback == nil {
-			return nil
-		}
-		d, _ := l.fallback.Take(ctx, now, b)
-		if d.Allowed {
-			return nil
-		}
-		return l.deny(ctx, b, d.RetryAfter)
 	}
 	msg := "the server cannot check its rate limits right now"
 	if b.Tool != "" {

@@ -102,9 +102,10 @@ func Advise(v Verdict, idempotent bool, retriesDone int, l RetryLimits) Advice {
 // asks for; final is true when v is never retried, and why then is the
 // whole reason.
 func transient(v Verdict) (why string, hint time.Duration, final bool) {
+	if w, ok := outcomeReasons[v.Outcome]; ok {
+		return w.why, 0, w.final
+	}
 	switch v.Outcome {
-	case OutcomeToolSuccess:
-		return "the call succeeded", 0, true
 	case OutcomeInputRequired:
 		if v.InputRequests == 0 {
 			return "not a failure: the server sent only a requestState (load shedding); repeat the request unchanged with it", 0, true
@@ -114,18 +115,23 @@ func transient(v Verdict) (why string, hint time.Duration, final bool) {
 		return "JSON-RPC error " + strconv.FormatInt(v.ErrorCode, 10) + ": do not repeat the same request; fix it and make a new call", 0, true
 	case OutcomeMalformedJSON, OutcomeInvalidEnvelope, OutcomeInvalidToolResult, OutcomeBodyTooLarge:
 		return string(v.Outcome) + ": no blind retry; keep the sanitized response, request id and protocol version for diagnosis", 0, true
-	case OutcomeNotToolCallResponse:
-		return "a 202/204 answers a notification; the transport is misrouting responses", 0, true
 	case OutcomeToolError:
 		return transientTool(v.ServerError)
 	case OutcomeHTTPError:
 		return transientHTTP(v.HTTPStatus)
-	case OutcomeNetworkError:
-		return "no response arrived", 0, false
-	case OutcomeIncompleteStream:
-		return "the response stream ended before the result", 0, false
 	}
 	return "unknown outcome", 0, true
+}
+
+// outcomeReasons are transient's answers for the outcomes that say all.
+var outcomeReasons = map[Outcome]struct {
+	why   string
+	final bool
+}{
+	OutcomeToolSuccess:         {"the call succeeded", true},
+	OutcomeNotToolCallResponse: {"a 202/204 answers a notification; the transport is misrouting responses", true},
+	OutcomeNetworkError:        {"no response arrived", false},
+	OutcomeIncompleteStream:    {"the response stream ended before the result", false},
 }
 
 // transientTool is transient for a tool error, whose result's

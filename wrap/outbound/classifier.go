@@ -129,22 +129,27 @@ func (c *classifier) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	c.v.Bytes += int64(len(p))
-	if !c.sse {
-		if int64(len(c.body))+int64(len(p)) > c.max {
-			c.decide(OutcomeBodyTooLarge, "body larger than "+strconv.FormatInt(c.max, 10)+" bytes")
-			c.body = nil
-			return len(p), nil
-		}
-		if end := c.scan.feed(p); end >= 0 {
-			c.message(append(c.body, p[:end]...))
-			c.body = nil
-			return len(p), nil
-		}
-		c.body = append(c.body, p...)
-		return len(p), nil
+	if c.sse {
+		c.feedSSE(p)
+	} else {
+		c.feedJSON(p)
 	}
-	c.feedSSE(p)
 	return len(p), nil
+}
+
+// feedJSON reads the next bytes of a JSON body, up to the end of its value.
+func (c *classifier) feedJSON(p []byte) {
+	if int64(len(c.body))+int64(len(p)) > c.max {
+		c.decide(OutcomeBodyTooLarge, "body larger than "+strconv.FormatInt(c.max, 10)+" bytes")
+		c.body = nil
+		return
+	}
+	if end := c.scan.feed(p); end >= 0 {
+		c.message(append(c.body, p[:end]...))
+		c.body = nil
+		return
+	}
+	c.body = append(c.body, p...)
 }
 
 // finish returns the verdict. readErr is the error that ended the body, or

@@ -1,6 +1,7 @@
 package outbound
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -113,16 +114,7 @@ func (c *Client) Call(ctx context.Context, req mcp.CallToolRequest) Report {
 		posts := trace()
 		rep.Verdict = verdictOf(posts, res, err)
 		rep.Outcome = rep.Verdict.Outcome
-		for _, p := range posts {
-			rep.PostCount++
-			rep.HTTPStatuses = append(rep.HTTPStatuses, p.Status)
-			if p.Method == "tools/call" {
-				rep.ID = p.ID
-				if p.ProtocolVersion != "" {
-					rep.ProtocolVersion = p.ProtocolVersion
-				}
-			}
-		}
+		rep.addPosts(posts)
 		rep.Advice = Advise(rep.Verdict, idem, rep.Attempts-1, c.cfg.limits)
 		if !c.cfg.retry || !rep.Advice.Retry || ctx.Err() != nil {
 			break
@@ -135,6 +127,20 @@ func (c *Client) Call(ctx context.Context, req mcp.CallToolRequest) Report {
 	rep.Duration = c.cfg.now().Sub(start)
 	c.log(ctx, rep)
 	return rep
+}
+
+// addPosts counts an attempt's POSTs and their statuses, and takes the id
+// and protocol version of its tools/call.
+func (rep *Report) addPosts(posts []Post) {
+	for _, p := range posts {
+		rep.PostCount++
+		rep.HTTPStatuses = append(rep.HTTPStatuses, p.Status)
+		if p.Method != "tools/call" {
+			continue
+		}
+		rep.ID = p.ID
+		rep.ProtocolVersion = cmp.Or(p.ProtocolVersion, rep.ProtocolVersion)
+	}
 }
 
 // verdictOf picks the verdict of the last tools/call POST; without one (no
@@ -158,17 +164,7 @@ func fromResult(res *mcp.CallToolResult, err error) Verdict {
 		if errors.As(err, &te) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 			return transportError(err)
 		}
-		v := Verdict{Outcome: OutcomeJSONRPCError, ErrorMessage: err.Error(), Detail: "JSON-RPC error (decoded by mcp-go)"}
-		for code, sentinel := range map[int64]error{
-			mcp.PARSE_ERROR: mcp.ErrParseError, mcp.INVALID_REQUEST: mcp.ErrInvalidRequest,
-			mcp.METHOD_NOT_FOUND: mcp.ErrMethodNotFound, mcp.INVALID_PARAMS: mcp.ErrInvalidParams,
-			mcp.INTERNAL_ERROR: mcp.ErrInternalError, mcp.RESOURCE_NOT_FOUND: mcp.ErrResourceNotFound,
-		} {
-			if errors.Is(err, sentinel) {
-				v.ErrorCode = code
-			}
-		}
-		return v
+		return Verdict{Outcome: OutcomeJSONRPCError, ErrorCode: jsonrpcCode(err), ErrorMessage: err.Error(), Detail: "JSON-RPC error (decoded by mcp-go)"}
 	}
 	if res == nil {
 		return Verdict{Outcome: OutcomeInvalidToolResult, Detail: "no result"}
@@ -185,21 +181,38 @@ func fromResult(res *mcp.CallToolResult, err error) Verdict {
 	return v
 }
 
-func (c *Client) log(ctx context.Context, r Report) {
-	l := c.cfg.logger
-	if l == nil {
-		return
-	}
-	level := slog.LevelInfo
-	switch r.Outcome.Layer() {
-	case LayerTransport, LayerProtocol:
-		level = slog.LevelError
-	case LayerApplication:
-		if r.Outcome == OutcomeToolError {
-			level = slog.LevelWarn
+// jsonrpcCode is the JSON-RPC code of an error mcp-go decoded, when it is
+// one of the codes mcp-go has a sentinel for; 0 otherwise.
+func jsonrpcCode(err error) int64 {
+	var code int64
+	for c, sentinel := range map[int64]error{
+		mcp.PARSE_ERROR: mcp.ErrParseError, mcp.INVALID_REQUEST: mcp.ErrInvalidRequest,
+		mcp.METHOD_NOT_FOUND: mcp.ErrMethodNotFound, mcp.INVALID_PARAMS: mcp.ErrInvalidParams,
+		mcp.INTERNAL_ERROR: mcp.ErrInternalError, mcp.RESOURCE_NOT_FOUND: mcp.ErrResourceNotFound,
+	} {
+		if errors.Is(err, sentinel) {
+			code = c
 		}
 	}
-	if !l.Enabled(ctx, level) {
+	return code
+}
+
+// levelOf is the level a call's log line has: an error below the
+// application layer, a warning for a tool error.
+func levelOf(o Outcome) slog.Level {
+	switch {
+	case o.Layer() == LayerTransport || o.Layer() == LayerProtocol:
+		return slog.LevelError
+	case o == OutcomeToolError:
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
+}
+
+func (c *Client) log(ctx context.Context, r Report) {
+	l := c.cfg.logger
+	level := levelOf(r.Outcome)
+	if l == nil || !l.Enabled(ctx, level) {
 		return
 	}
 	var errorCode, resultType, id any

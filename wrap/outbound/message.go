@@ -130,52 +130,58 @@ func integer(raw json.RawMessage) (int64, bool) {
 }
 
 func (c *classifier) result(raw json.RawMessage) {
-	if firstByte(raw) != '{' {
-		c.decide(OutcomeInvalidToolResult, "result is not an object")
-		return
-	}
 	var r map[string]json.RawMessage
-	if json.Unmarshal(raw, &r) != nil {
+	if firstByte(raw) != '{' || json.Unmarshal(raw, &r) != nil {
 		c.decide(OutcomeInvalidToolResult, "result is not an object")
 		return
 	}
-	c.v.ResultType = "complete"
-	if rt, ok := r["resultType"]; ok {
-		var s string
-		if json.Unmarshal(rt, &s) != nil {
-			c.v.ResultType = ""
-			c.decide(OutcomeInvalidToolResult, "resultType is not a string")
-			return
-		}
-		c.v.ResultType = clip(s, 64)
-	}
-	switch c.v.ResultType {
-	case "input_required":
+	rt, ok := resultType(r)
+	c.v.ResultType = rt
+	switch {
+	case !ok:
+		c.decide(OutcomeInvalidToolResult, "resultType is not a string")
+	case rt == "input_required":
 		c.inputRequired(r)
-		return
-	case "complete":
+	case rt == "complete":
+		c.complete(r)
 	default:
-		c.decide(OutcomeInvalidToolResult, "unknown resultType "+strconv.Quote(c.v.ResultType))
-		return
+		c.decide(OutcomeInvalidToolResult, "unknown resultType "+strconv.Quote(rt))
 	}
+}
+
+// resultType is a result's resultType, "complete" when it has none; ok is
+// false when it is not a string.
+func resultType(r map[string]json.RawMessage) (string, bool) {
+	raw, present := r["resultType"]
+	if !present {
+		return "complete", true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return clip(s, 64), true
+}
+
+// complete checks a complete result: its content is an array, its isError
+// (false when absent) a boolean.
+func (c *classifier) complete(r map[string]json.RawMessage) {
 	content, ok := r["content"]
-	if !ok {
+	switch {
+	case !ok:
 		c.decide(OutcomeInvalidToolResult, "content is missing")
 		return
-	}
-	if firstByte(content) != '[' {
+	case firstByte(content) != '[':
 		c.decide(OutcomeInvalidToolResult, "content is "+jsonKind(content)+", not an array")
 		return
 	}
-	if ie, ok := r["isError"]; ok {
-		switch string(bytes.TrimSpace(ie)) {
-		case "true":
-			c.v.IsError = true
-		case "false":
-		default:
-			c.decide(OutcomeInvalidToolResult, "isError is "+jsonKind(ie)+", not a boolean")
-			return
-		}
+	switch ie := r["isError"]; string(bytes.TrimSpace(ie)) {
+	case "true":
+		c.v.IsError = true
+	case "false", "": // "": absent
+	default:
+		c.decide(OutcomeInvalidToolResult, "isError is "+jsonKind(ie)+", not a boolean")
+		return
 	}
 	c.v.Text = firstText(content)
 	if c.v.IsError {
@@ -221,19 +227,16 @@ func (c *classifier) inputRequired(r map[string]json.RawMessage) {
 }
 
 func jsonKind(raw json.RawMessage) string {
-	switch firstByte(raw) {
-	case '"':
-		return "a string"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
+	if k, ok := jsonKinds[firstByte(raw)]; ok {
+		return k
 	}
 	return "a number"
+}
+
+// jsonKinds name a JSON value's kind by its first byte; any other is a
+// number's.
+var jsonKinds = map[byte]string{
+	'"': "a string", '{': "an object", '[': "an array", 't': "a boolean", 'f': "a boolean", 'n': "null",
 }
 
 func firstText(content json.RawMessage) string {

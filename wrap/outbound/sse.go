@@ -18,19 +18,18 @@ func (c *classifier) feedSSE(p []byte) {
 			}
 		}
 		i := bytes.IndexAny(p, "\r\n")
+		n := i
 		if i < 0 {
-			if int64(len(c.line)+len(p)) > c.max {
-				c.decide(OutcomeBodyTooLarge, "SSE line larger than "+strconv.FormatInt(c.max, 10)+" bytes")
-				return
-			}
-			c.line = append(c.line, p...)
-			return
+			n = len(p) // the line goes on in the next write
 		}
-		if int64(len(c.line)+i) > c.max {
+		if int64(len(c.line)+n) > c.max {
 			c.decide(OutcomeBodyTooLarge, "SSE line larger than "+strconv.FormatInt(c.max, 10)+" bytes")
 			return
 		}
-		c.line = append(c.line, p[:i]...)
+		c.line = append(c.line, p[:n]...)
+		if i < 0 {
+			return
+		}
 		c.skipLF = p[i] == '\r'
 		p = p[i+1:]
 		c.sseLine(c.line)

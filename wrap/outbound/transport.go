@@ -131,22 +131,7 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	r2.Body = io.NopCloser(bytes.NewReader(body))
 	r2.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	r2.ContentLength = int64(len(body))
-
-	p := &Post{ProtocolVersion: req.Header.Get("Mcp-Protocol-Version")}
-	var msg struct {
-		Method string          `json:"method"`
-		ID     json.RawMessage `json:"id"`
-		Params struct {
-			Name string `json:"name"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(body, &msg) == nil {
-		p.Method = msg.Method
-		p.ID, _ = jsonrpcid.Parse(msg.ID)
-		if msg.Method == "tools/call" {
-			p.Tool = msg.Params.Name
-		}
-	}
+	p := postOf(req.Header, body)
 	toolCall := p.Method == "tools/call" && p.ID != ""
 	tr.add(p)
 	start := time.Now()
@@ -160,12 +145,7 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	tr.mu.Lock()
-	p.Status = resp.StatusCode
-	p.ContentType = ct
-	p.Elapsed = time.Since(start)
-	tr.mu.Unlock()
+	tr.answered(p, resp, start)
 	if !toolCall {
 		return resp, nil
 	}
@@ -176,6 +156,38 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp.Body = &teeBody{rc: resp.Body, c: c, done: func(v Verdict) { tr.set(p, v, time.Since(start)) }}
 	return resp, nil
+}
+
+// postOf is the Post a request with this header and body makes: its
+// method, id and tool, as far as the body says.
+func postOf(h http.Header, body []byte) *Post {
+	p := &Post{ProtocolVersion: h.Get("Mcp-Protocol-Version")}
+	var msg struct {
+		Method string          `json:"method"`
+		ID     json.RawMessage `json:"id"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &msg) != nil {
+		return p
+	}
+	p.Method = msg.Method
+	p.ID, _ = jsonrpcid.Parse(msg.ID)
+	if msg.Method == "tools/call" {
+		p.Tool = msg.Params.Name
+	}
+	return p
+}
+
+// answered records the status and content type of the response to p.
+func (tr *trace) answered(p *Post, resp *http.Response, start time.Time) {
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	tr.mu.Lock()
+	p.Status = resp.StatusCode
+	p.ContentType = ct
+	p.Elapsed = time.Since(start)
+	tr.mu.Unlock()
 }
 
 // errAbandoned is the cause recorded when the client closes an event stream

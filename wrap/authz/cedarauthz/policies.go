@@ -198,22 +198,26 @@ func (p *Policies) Check(ctx context.Context, c authz.Caller, r authz.Request) e
 	req := cedar.Request{Principal: ents.principal.UID, Action: a.uid, Resource: res.UID, Context: contextOf(r.Listing, skipped)}
 	decision, diag := cedar.Authorize(s, ents, req)
 	forbidden := decision == cedar.Deny && len(diag.Reasons) > 0 // Cedar's reasons for a Deny are the forbids that matched
-	if len(diag.Errors) > 0 {
-		decision = settle(decision, forbidden, diag, r.Listing, s)
-	}
-	switch {
-	case decision == cedar.Allow:
+	if settle(decision, forbidden, diag, r.Listing, s) == cedar.Allow {
 		if skipped != "" && p.cfg.logger.Enabled(ctx, slog.LevelDebug) {
 			p.cfg.logger.LogAttrs(ctx, slog.LevelDebug, "cedarauthz: allowed without evaluating the arguments",
 				slog.String("name", r.Name), slog.String("why", skipped))
 		}
 		return nil
-	case forbidden:
-		return refusal(a.uid.ID, a.noun, r.Name, "a policy forbids it", skipped, diag)
-	case failedForbid(diag, s):
-		return refusal(a.uid.ID, a.noun, r.Name, "a policy that forbids it could not be evaluated", skipped, diag)
 	}
-	return refusal(a.uid.ID, a.noun, r.Name, "no policy permits it", skipped, diag)
+	return refusal(a.uid.ID, a.noun, r.Name, denial(forbidden, diag, s), skipped, diag)
+}
+
+// denial says why a request was denied: a forbid matched, one failed to
+// evaluate, or no permit matched.
+func denial(forbidden bool, diag cedar.Diagnostic, s *policySet) string {
+	switch {
+	case forbidden:
+		return "a policy forbids it"
+	case failedForbid(diag, s):
+		return "a policy that forbids it could not be evaluated"
+	}
+	return "no policy permits it"
 }
 
 func failedForbid(diag cedar.Diagnostic, s *policySet) bool {
@@ -226,7 +230,7 @@ func failedForbid(diag cedar.Diagnostic, s *policySet) bool {
 }
 
 // settle decides a request some policies failed to evaluate, which Cedar
-// skips. On a call a failure counts against access: a forbid that failed
+// skips (without failures, Cedar's decision stands). On a call a failure counts against access: a forbid that failed
 // denies. In a list, which shows a tool without its arguments (what most
 // failures read), a failure counts for showing it: a permit that failed
 // shows it, unless a forbid matched; the call is then decided with the

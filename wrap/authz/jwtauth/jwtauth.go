@@ -1,6 +1,7 @@
 package jwtauth
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -104,49 +105,50 @@ func New(ctx context.Context, c Config) (*Verifier, error) {
 	if c.Audience == "" {
 		return nil, errors.New("jwtauth: Config.Audience (this server's resource URI) is required")
 	}
-	v := &Verifier{issuer: c.Issuer, audience: jwt.Audience{c.Audience}, skew: c.Skew, strict: c.TypeAtJWT}
-	if v.skew == 0 {
-		v.skew = defaultSkew
+	v := &Verifier{issuer: c.Issuer, audience: jwt.Audience{c.Audience}, skew: max(cmp.Or(c.Skew, defaultSkew), 0), strict: c.TypeAtJWT}
+	var err error
+	if v.algs, err = accepted(c.Algorithms); err != nil {
+		return nil, err
 	}
-	v.skew = max(v.skew, 0)
-	algs := c.Algorithms
-	if len(algs) == 0 {
-		algs = defaultAlgorithms
+	if ttl := cmp.Or(c.CacheTTL, defaultCacheTTL); ttl > 0 {
+		v.verified = &verifiedTokens{ttl: ttl, m: map[[32]byte]verifiedToken{}}
 	}
-	for _, a := range algs {
-		if !slices.Contains(defaultAlgorithms, a) {
-			return nil, fmt.Errorf("jwtauth: algorithm %q is not accepted (only asymmetric signatures: %s)", a, strings.Join(defaultAlgorithms, ", "))
-		}
-		v.algs = append(v.algs, jose.SignatureAlgorithm(a))
-	}
-	client := c.HTTPClient
-	if client == nil {
-		client = &http.Client{Timeout: defaultHTTPTimeout}
-	}
+	client := cmp.Or(c.HTTPClient, &http.Client{Timeout: defaultHTTPTimeout})
 	jwks := c.JWKSURL
 	if jwks == "" {
-		var err error
 		if jwks, err = discover(ctx, client, c.Issuer); err != nil {
 			return nil, err
 		}
 	}
-	switch ttl := c.CacheTTL; {
-	case ttl == 0:
-		v.verified = &verifiedTokens{ttl: defaultCacheTTL, m: map[[32]byte]verifiedToken{}}
-	case ttl > 0:
-		v.verified = &verifiedTokens{ttl: ttl, m: map[[32]byte]verifiedToken{}}
-	}
-	v.keys = &keySet{url: jwks, client: client, maxAge: c.MaxAge, minRefetch: c.MinRefetch}
-	if v.keys.maxAge <= 0 {
-		v.keys.maxAge = defaultMaxAge
-	}
-	if v.keys.minRefetch <= 0 {
-		v.keys.minRefetch = defaultMinRefetch
-	}
+	v.keys = &keySet{url: jwks, client: client, maxAge: positiveOr(c.MaxAge, defaultMaxAge), minRefetch: positiveOr(c.MinRefetch, defaultMinRefetch)}
 	if _, err := v.keys.refresh(ctx); err != nil {
 		return nil, err
 	}
 	return v, nil
+}
+
+// accepted returns the signature algorithms of algs (by default all the
+// asymmetric ones), or an error naming one that is not asymmetric.
+func accepted(algs []string) ([]jose.SignatureAlgorithm, error) {
+	if len(algs) == 0 {
+		algs = defaultAlgorithms
+	}
+	out := make([]jose.SignatureAlgorithm, 0, len(algs))
+	for _, a := range algs {
+		if !slices.Contains(defaultAlgorithms, a) {
+			return nil, fmt.Errorf("jwtauth: algorithm %q is not accepted (only asymmetric signatures: %s)", a, strings.Join(defaultAlgorithms, ", "))
+		}
+		out = append(out, jose.SignatureAlgorithm(a))
+	}
+	return out, nil
+}
+
+// positiveOr is d, or def when d is not positive.
+func positiveOr(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
 }
 
 // claims are the claims a Caller is made of.

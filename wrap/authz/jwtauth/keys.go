@@ -62,29 +62,33 @@ func (s *keySet) key(ctx context.Context, id, alg string) (any, error) {
 	}
 	if err := s.failedRecently(); err != nil {
 		// A fetch failed a moment ago: no new one yet.
-		if cur != nil && time.Since(cur.fetched) < 2*s.maxAge {
-			if k, ok := cur.find(id, alg); ok {
-				return k, nil // the issuer is unreachable: its keys of a moment ago still hold
-			}
-		}
-		return nil, err
+		return s.stillHeld(cur, id, alg, err)
 	}
 	if fresh && !s.mayRefetch() {
 		return nil, invalid("signed with a key the issuer does not publish")
 	}
 	next, err := s.refresh(ctx)
 	if err != nil {
-		if cur != nil {
-			if k, ok := cur.find(id, alg); ok && time.Since(cur.fetched) < 2*s.maxAge {
-				return k, nil // the issuer is unreachable: its keys of a moment ago still hold
-			}
-		}
-		return nil, err
+		return s.stillHeld(cur, id, alg, err)
 	}
 	if k, ok := next.find(id, alg); ok {
 		return k, nil
 	}
 	return nil, invalid("signed with a key the issuer does not publish")
+}
+
+// stillHeld returns the key of id for alg from cur, the set of a moment
+// ago, while the issuer is unreachable (the fetch failed with err): its
+// keys still hold up to twice maxAge after it was fetched. Otherwise it
+// returns err.
+func (s *keySet) stillHeld(cur *keys, id, alg string, err error) (any, error) {
+	if cur == nil || time.Since(cur.fetched) >= 2*s.maxAge {
+		return nil, err
+	}
+	if k, ok := cur.find(id, alg); ok {
+		return k, nil
+	}
+	return nil, err
 }
 
 // published reports whether the key set as last fetched still holds the
@@ -170,32 +174,36 @@ func (s *keySet) run(ctx context.Context, f *fetch) {
 func index(set []json.RawMessage) (*keys, error) {
 	k := &keys{byID: map[string]jose.JSONWebKey{}, fetched: time.Now()}
 	for _, raw := range set {
-		var key jose.JSONWebKey
-		if key.UnmarshalJSON(raw) != nil {
-			continue
-		}
-		if key.Use != "" && key.Use != "sig" {
-			continue
-		}
-		if !key.IsPublic() {
-			if _, symmetric := key.Key.([]byte); symmetric {
-				continue // never a symmetric key: a token could be MACed with it
-			}
-			key = key.Public()
-		}
-		if !key.Valid() {
-			continue
-		}
-		if key.KeyID == "" {
+		key, ok := signingKey(raw)
+		switch {
+		case !ok:
+		case key.KeyID == "":
 			k.noID = append(k.noID, key)
-			continue
+		default:
+			k.byID[key.KeyID] = key
 		}
-		k.byID[key.KeyID] = key
 	}
 	if len(k.byID) == 0 && len(k.noID) == 0 {
 		return nil, errors.New("no public signing key")
 	}
 	return k, nil
+}
+
+// signingKey returns the public key of a key set entry meant for
+// signatures; ok is false for an entry go-jose cannot read, one for
+// another use, a symmetric key (a token could be MACed with it) or an
+// invalid one.
+func signingKey(raw json.RawMessage) (key jose.JSONWebKey, ok bool) {
+	if key.UnmarshalJSON(raw) != nil || (key.Use != "" && key.Use != "sig") {
+		return key, false
+	}
+	if !key.IsPublic() {
+		if _, symmetric := key.Key.([]byte); symmetric {
+			return key, false
+		}
+		key = key.Public()
+	}
+	return key, key.Valid()
 }
 
 // find returns the key of id that may verify alg; a token naming no key

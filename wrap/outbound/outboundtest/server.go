@@ -348,24 +348,25 @@ func copyResponse(w http.ResponseWriter, rec *httptest.ResponseRecorder) {
 }
 
 func envelope(variant, id string) string {
-	ok := `"result":{"content":[{"type":"text","text":"ok"}]}`
-	switch variant {
-	case "wrong_id":
-		return `{"jsonrpc":"2.0","id":424242,` + ok + `}`
-	case "string_id":
-		return `{"jsonrpc":"2.0","id":"` + strings.Trim(id, `"`) + `x",` + ok + `}`
-	case "no_version":
-		return `{"id":` + id + `,` + ok + `}`
-	case "batch":
-		return `[{"jsonrpc":"2.0","id":` + id + `,` + ok + `}]`
-	case "content_string":
-		return `{"jsonrpc":"2.0","id":` + id + `,"result":{"resultType":"complete","content":"not-an-array"}}`
-	case "null_result":
-		return `{"jsonrpc":"2.0","id":` + id + `,"result":null}`
-	case "is_error_string":
-		return `{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[],"isError":"false"}}`
+	e, ok := envelopes[variant]
+	if !ok {
+		e = `{"jsonrpc":"2.0","id":{id},{ok},"error":{"code":-32603,"message":"both"}}`
 	}
-	return `{"jsonrpc":"2.0","id":` + id + `,` + ok + `,"error":{"code":-32603,"message":"both"}}`
+	return strings.NewReplacer("{id}", id, "{bare_id}", strings.Trim(id, `"`),
+		"{ok}", `"result":{"content":[{"type":"text","text":"ok"}]}`).Replace(e)
+}
+
+// envelopes are the non_compliant_envelope variants: {id} stands for the
+// request's id, {bare_id} for it without quotes, {ok} for a valid result
+// member. Any other variant has both result and error.
+var envelopes = map[string]string{
+	"wrong_id":        `{"jsonrpc":"2.0","id":424242,{ok}}`,
+	"string_id":       `{"jsonrpc":"2.0","id":"{bare_id}x",{ok}}`,
+	"no_version":      `{"id":{id},{ok}}`,
+	"batch":           `[{"jsonrpc":"2.0","id":{id},{ok}}]`,
+	"content_string":  `{"jsonrpc":"2.0","id":{id},"result":{"resultType":"complete","content":"not-an-array"}}`,
+	"null_result":     `{"jsonrpc":"2.0","id":{id},"result":null}`,
+	"is_error_string": `{"jsonrpc":"2.0","id":{id},"result":{"content":[],"isError":"false"}}`,
 }
 
 func progressEvent() string {
