@@ -1,7 +1,6 @@
 package e2e_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -11,34 +10,20 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/internal/hydratest"
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/wrap/authz/jwtauth"
 )
 
 // logs is a buffer for the JSON log lines of a server, safe for
 // concurrent use.
-type logs struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
+type logs = logbuf.Buffer
 
-func (l *logs) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logs) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
-func (l *logs) logger() *slog.Logger { return slog.New(slog.NewJSONHandler(l, nil)) }
+// logger logs to l at INFO.
+func logger(l *logs) *slog.Logger { return slog.New(slog.NewJSONHandler(l, nil)) }
 
 // listen returns a loopback listener and the resource URI of the MCP
 // endpoint it will serve.

@@ -39,7 +39,7 @@ func gosdkPolicyServer(t *testing.T, h hydratest.Hydra, stateless bool, skew tim
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran " + name}}}, nil
 			})
 	}
-	gosdk.Attach(s, wrap.New(wrap.WithLogger(log.logger()), wrap.WithAuthorization(authz.Policy{
+	gosdk.Attach(s, wrap.New(wrap.WithLogger(logger(log)), wrap.WithAuthorization(authz.Policy{
 		Tools: map[string][]string{"list_issues": {"issues:read"}, "delete_repository": {"repo:admin"}},
 	})))
 	guard := auth.RequireBearerToken(gosdk.TokenVerifier(v.Verify), &auth.RequireBearerTokenOptions{

@@ -27,7 +27,7 @@ func gosdkServer(t *testing.T, h hydratest.Hydra, stateless bool) (endpoint stri
 	ln, resource := listen(t)
 	v := verifier(t, h, resource, jwtauth.Config{})
 	s := mcp.NewServer(&mcp.Implementation{Name: "e2e", Version: "1.0.0"}, nil)
-	gosdk.Attach(s, wrap.New(wrap.WithLogger(log.logger())))
+	gosdk.Attach(s, wrap.New(wrap.WithLogger(logger(log))))
 	s.AddTool(&mcp.Tool{Name: "whoami", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			ti := req.GetExtra().TokenInfo
