@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/rawrpc"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
@@ -117,7 +118,7 @@ func rawComplete(t *testing.T, url, token string, ref *mcp.CompleteReference) st
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "completion/complete",
 		"params": map[string]any{"ref": ref, "argument": map[string]any{"name": "database", "value": ""}}})
-	code, got := rawPost(t, url, token, body)
+	code, got := rawrpc.Post(t, url, token, body)
 	if code != http.StatusOK {
 		t.Fatalf("HTTP %d: %s", code, got)
 	}

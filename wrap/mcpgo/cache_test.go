@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/rawrpc"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -313,18 +313,11 @@ func bearerServer(t *testing.T, s *server.MCPServer, id func(token string) authz
 func postCall(t *testing.T, url, token, tool, args string) string {
 	t.Helper()
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Errorf("post: %v", err)
+	status, s := rawrpc.Post(t, url, token, []byte(body))
+	if status == 0 {
+		t.Errorf("post: %s", s)
 		return ""
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	s := string(b)
 	if i := strings.Index(s, "data: "); i >= 0 {
 		s = strings.TrimSpace(s[i+6:])
 	}
@@ -333,7 +326,7 @@ func postCall(t *testing.T, url, token, tool, args string) string {
 		Error  *struct{ Message string }
 	}
 	if err := json.Unmarshal([]byte(s), &m); err != nil {
-		return "unreadable: " + string(b)
+		return "unreadable: " + s
 	}
 	switch {
 	case m.Error != nil:

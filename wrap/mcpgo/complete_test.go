@@ -1,11 +1,8 @@
 package mcpgo_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/rawrpc"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
@@ -104,28 +102,15 @@ func (d *dbServer) serve(t *testing.T, stateless bool) string {
 func promptRef(name string) any  { return mcp.PromptReference{Type: "ref/prompt", Name: name} }
 func templateRef(uri string) any { return mcp.ResourceReference{Type: "ref/resource", URI: uri} }
 
-// rawPost sends one JSON-RPC request over stateless streamable HTTP as the
-// token's caller and returns the body as it came.
-func rawPost(t *testing.T, url, token, body string) string {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	return string(bytes.TrimSpace(b))
-}
-
 func rawComplete(t *testing.T, url, token string, ref any) string {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "completion/complete",
 		"params": map[string]any{"ref": ref, "argument": map[string]any{"name": "database", "value": ""}}})
-	return rawPost(t, url, token, string(body))
+	status, got := rawrpc.Post(t, url, token, body)
+	if status == 0 {
+		t.Fatal(got)
+	}
+	return strings.TrimSpace(got)
 }
 
 // TestCompletionOfHiddenPromptOrTemplateIsAnUnknownNames: completion of a
