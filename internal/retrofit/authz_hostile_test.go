@@ -14,6 +14,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/benchmix"
 	"github.com/mcpwrap/mcpwrap/internal/rawrpc"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 )
 
@@ -35,14 +36,14 @@ func TestAuthzHostileClient(t *testing.T) {
 		if code != http.StatusRequestHeaderFieldsTooLarge && code != 0 {
 			t.Fatalf("a 16 MiB header got HTTP %d", code)
 		}
-		if got := listNames(t, fsConnect(t, w.url, "reader")); len(got) != 3 {
+		if got := testserver.ToolNames(t, testserver.ConnectAs(t, w.url, "reader")); len(got) != 3 {
 			t.Fatalf("after it the reader is listed %v", got)
 		}
 	})
 
 	t.Run("a token with 10 000 scopes", func(t *testing.T) {
-		cl := fsConnect(t, w.url, "many")
-		if got := listNames(t, cl); !slices.Equal(got, []string{"list_directory", "read_file", "tree"}) {
+		cl := testserver.ConnectAs(t, w.url, "many")
+		if got := testserver.ToolNames(t, cl); !slices.Equal(got, []string{"list_directory", "read_file", "tree"}) {
 			t.Fatalf("listed %v", got)
 		}
 		before := len(w.logs.String())
@@ -73,7 +74,7 @@ func TestAuthzHostileClient(t *testing.T) {
 	})
 
 	t.Run("a Check that panics", func(t *testing.T) {
-		cl := fsConnect(t, w.url, "reader")
+		cl := testserver.ConnectAs(t, w.url, "reader")
 		// Hidden, as on go-sdk: mcp-go's own unknown-tool answer.
 		text, _, rpc := callText(t, cl, "tree", map[string]any{"path": "."})
 		if !rpc || !strings.Contains(text, "tool 'tree' not found") {
@@ -97,7 +98,7 @@ func TestAuthzHostileClient(t *testing.T) {
 func BenchmarkAuthzBareAndRetrofitted(b *testing.B) {
 	bare := serveFS(b, nil, false)
 	wrapped := serveFS(b, &authz.Policy{Tools: fsScopes}, false)
-	cls := []*client.Client{fsConnect(b, bare.url, "reader"), fsConnect(b, wrapped.url, "reader")}
+	cls := []*client.Client{testserver.ConnectAs(b, bare.url, "reader"), testserver.ConnectAs(b, wrapped.url, "reader")}
 	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": "a.txt"}}}
 	benchmix.Run(b, []string{"bare", "retrofitted"}, func(i int) error {
 		res, err := cls[i].CallTool(context.Background(), req)

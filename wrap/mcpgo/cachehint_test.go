@@ -8,6 +8,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 )
 
 // TestFilteredListsAreNeverPublicOnMCPGo: a server configured with public
@@ -37,7 +39,7 @@ func TestFilteredListsAreNeverPublicOnMCPGo(t *testing.T) {
 				name string
 				opts []client.ClientOption
 			}{{"2026-07-28", nil}, {"2025-11-25", []client.ClientOption{client.WithProtocolVersion("2025-11-25")}}} {
-				cl := connectAs(t, url, "reader", c.opts...)
+				cl := testserver.ConnectAs(t, url, "reader", c.opts...)
 				ctx := context.Background()
 				prompts, err := cl.ListPrompts(ctx, mcp.ListPromptsRequest{})
 				if err != nil {

@@ -125,7 +125,7 @@ func TestCompletionOfHiddenPromptOrTemplateIsAnUnknownNames(t *testing.T) {
 		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
 			d := newDBServer(t, dbPolicy())
 			url := d.serve(t, stateless)
-			reader, admin := connectAs(t, url, "reader"), connectAs(t, url, "admin")
+			reader, admin := testserver.ConnectAs(t, url, "reader"), testserver.ConnectAs(t, url, "admin")
 			complete := func(cl interface {
 				Complete(context.Context, mcp.CompleteRequest) (*mcp.CompleteResult, error)
 			}, ref any) string {
@@ -176,7 +176,7 @@ func TestCompletionTrickFields(t *testing.T) {
 	if ok := mcpgo.AuthorizeCompletion(d.s, dbPolicy()); !ok {
 		t.Fatal("mcp-go's completion provider fields were not found")
 	}
-	cl := connectAs(t, d.serve(t, false), "reader")
+	cl := testserver.ConnectAs(t, d.serve(t, false), "reader")
 	if _, err := cl.Complete(context.Background(), mcp.CompleteRequest{Params: mcp.CompleteParams{Ref: promptRef("secret_prompt"),
 		Argument: mcp.CompleteArgument{Name: "database"}}}); err != nil {
 		t.Fatal(err)
@@ -196,7 +196,7 @@ func TestTemplateKeyAuthorizesReadsOnMCPGo(t *testing.T) {
 		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
 			d := newDBServer(t, dbPolicy())
 			url := d.serve(t, stateless)
-			reader := connectAs(t, url, "reader")
+			reader := testserver.ConnectAs(t, url, "reader")
 			tl, err := reader.ListResourceTemplates(context.Background(), mcp.ListResourceTemplatesRequest{})
 			if err != nil {
 				t.Fatal(err)
@@ -217,7 +217,7 @@ func TestTemplateKeyAuthorizesReadsOnMCPGo(t *testing.T) {
 			if hidden == nil || unknown == nil || hidden.Error() != strings.ReplaceAll(unknown.Error(), "nope://k", "secret://k") {
 				t.Errorf("a hidden template's URI answered %v, an unknown one %v", hidden, unknown)
 			}
-			admin := connectAs(t, url, "admin")
+			admin := testserver.ConnectAs(t, url, "admin")
 			if _, err := admin.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "secret://k"}}); err != nil {
 				t.Errorf("the admin's read: %v", err)
 			}
@@ -282,13 +282,13 @@ func TestSubscribeFollowsThePolicyOnMCPGo(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
-	legacy := connectAs(t, d.serve(t, false), "reader", client.WithProtocolVersion("2025-11-25"))
+	legacy := testserver.ConnectAs(t, d.serve(t, false), "reader", client.WithProtocolVersion("2025-11-25"))
 	for _, uri := range []string{"db://orders/tables", "secret://k", "nope://k"} {
 		if err := legacy.Subscribe(ctx, mcp.SubscribeRequest{Params: mcp.SubscribeParams{URI: uri}}); err != nil {
 			t.Errorf("subscribing to %s: %v", uri, err) // mcp-go acknowledges every URI alike
 		}
 	}
-	modern := connectAs(t, d.serve(t, true), "reader")
+	modern := testserver.ConnectAs(t, d.serve(t, true), "reader")
 	stop, err := modern.ListenAsync(ctx, mcp.SubscriptionFilter{ResourceSubscriptions: []string{"db://orders/tables", "secret://k"}}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -321,7 +321,7 @@ func TestCompletionUnderStepUpGivesNoValues(t *testing.T) {
 	p := dbPolicy()
 	p.StepUp = true
 	d := newDBServer(t, p)
-	cl := connectAs(t, d.serve(t, false), "reader")
+	cl := testserver.ConnectAs(t, d.serve(t, false), "reader")
 	ctx := context.Background()
 	prompts, err := cl.ListPrompts(ctx, mcp.ListPromptsRequest{})
 	if err != nil || len(prompts.Prompts) != 2 {

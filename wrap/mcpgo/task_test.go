@@ -315,7 +315,7 @@ func TestTaskCallRefusedAtCreation(t *testing.T) {
 			if len(lines) != 1 || lines[0]["outcome"] != c.outcome || lines[0]["authz"] == nil {
 				t.Errorf("log lines %v, want one with outcome %s and the authz group", lines, c.outcome)
 			}
-			if tools := toolNames(t, cl); strings.Contains(strings.Join(tools, " "), "mcpwrap") {
+			if tools := testserver.ToolNames(t, cl); strings.Contains(strings.Join(tools, " "), "mcpwrap") {
 				t.Errorf("tools/list shows %v", tools)
 			}
 		})
