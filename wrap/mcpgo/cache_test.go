@@ -207,20 +207,28 @@ func TestCacheForgetsWhenTheToolListChanges(t *testing.T) {
 	}
 }
 
+// payServer serves "pay", a tool that must not run twice (Join), with the
+// timeout given; its handler counts its runs in runs and takes the time
+// given, ignoring its context.
+func payServer(t *testing.T, timeout, takes time.Duration, runs *atomic.Int64) *cacheClient {
+	t.Helper()
+	s := server.NewMCPServer("cache", "1.0.0")
+	w := wrap.New(wrap.WithTimeout(timeout))
+	mcpgo.Attach(s, w)
+	s.AddTools(mcpgo.Tool(w, mcp.NewTool("pay", mcp.WithString("to")), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		runs.Add(1)
+		time.Sleep(takes)
+		return mcp.NewToolResultText("paid"), nil
+	}, wrap.WithCache(wrap.Cache{Join: true})))
+	return startCacheClient(t, s)
+}
+
 // TestCacheGivesATimedOutCallsAnswerToItsRepeat: a tool that must not run
 // twice (Join) times out; its repeat joins the handler still running and
 // gets its answer, and a later repeat within the window gets it too.
 func TestCacheGivesATimedOutCallsAnswerToItsRepeat(t *testing.T) {
 	var runs atomic.Int64
-	s := server.NewMCPServer("cache", "1.0.0")
-	w := wrap.New(wrap.WithTimeout(300 * time.Millisecond))
-	mcpgo.Attach(s, w)
-	s.AddTools(mcpgo.Tool(w, mcp.NewTool("pay", mcp.WithString("to")), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		runs.Add(1)
-		time.Sleep(450 * time.Millisecond) // ignores its context
-		return mcp.NewToolResultText("paid"), nil
-	}, wrap.WithCache(wrap.Cache{Join: true})))
-	c := startCacheClient(t, s)
+	c := payServer(t, 300*time.Millisecond, 450*time.Millisecond, &runs)
 	if r := c.CallRaw(t, "pay", `{"to":"bob"}`); !r.IsError || !strings.Contains(text(r), "timed out") {
 		t.Fatalf("first call: %q, want a timeout", text(r))
 	}
@@ -378,15 +386,7 @@ func TestCacheKeepsAResourceRead(t *testing.T) {
 // and does not run it; the next repeat gets its answer.
 func TestCacheNeverRunsATimedOutCallTwice(t *testing.T) {
 	var runs atomic.Int64
-	s := server.NewMCPServer("cache", "1.0.0")
-	w := wrap.New(wrap.WithTimeout(400 * time.Millisecond))
-	mcpgo.Attach(s, w)
-	s.AddTools(mcpgo.Tool(w, mcp.NewTool("pay", mcp.WithString("to")), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		runs.Add(1)
-		time.Sleep(time.Second) // ignores its context
-		return mcp.NewToolResultText("paid"), nil
-	}, wrap.WithCache(wrap.Cache{Join: true})))
-	c := startCacheClient(t, s)
+	c := payServer(t, 400*time.Millisecond, time.Second, &runs)
 	c.CallRaw(t, "pay", `{"to":"bob"}`)
 	if r := c.CallRaw(t, "pay", `{"to":"bob"}`); !r.IsError || !strings.Contains(text(r), "was not run again") ||
 		!strings.Contains(text(r), "still running after its own timeout") {

@@ -146,6 +146,17 @@ func callAsTaskTTL(t *testing.T, cl *client.Client, tool string, args map[string
 
 // createdTaskID is the id of the task resp created, "" when it created
 // none.
+// startTask calls tool as a task and returns the created task's id,
+// failing the test when no task was created.
+func startTask(t *testing.T, cl *client.Client, tool string, args map[string]any) string {
+	t.Helper()
+	id := createdTaskID(t, callAsTask(t, cl, tool, args))
+	if id == "" {
+		t.Fatal("no task was created")
+	}
+	return id
+}
+
 func createdTaskID(t *testing.T, resp *transport.JSONRPCResponse) string {
 	t.Helper()
 	if resp.Error != nil {
@@ -329,10 +340,7 @@ func TestTaskCallRefusedAtCreation(t *testing.T) {
 func TestTaskPanicShowsNoPanicText(t *testing.T) {
 	ts := newTaskServer(t)
 	cl := taskClient(t, ts.s, "http")
-	id := createdTaskID(t, callAsTask(t, cl, "boom", nil))
-	if id == "" {
-		t.Fatal("no task was created")
-	}
+	id := startTask(t, cl, "boom", nil)
 	got := waitTask(t, cl, id)
 	res := taskResult(t, cl, id)
 	list := listTasks(t, cl)
@@ -370,10 +378,7 @@ func TestTaskOutlivesTimeoutAndRequest(t *testing.T) {
 			t.Run(transport+"/"+tool, func(t *testing.T) {
 				ts := newTaskServer(t, wrap.WithTimeout(50*time.Millisecond))
 				cl := taskClient(t, ts.s, transport)
-				id := createdTaskID(t, callAsTask(t, cl, tool, map[string]any{"repo": "acme", "ms": 300}))
-				if id == "" {
-					t.Fatal("no task was created")
-				}
+				id := startTask(t, cl, tool, map[string]any{"repo": "acme", "ms": 300})
 				if got := waitTask(t, cl, id); got.Status != mcp.TaskStatusCompleted {
 					t.Fatalf("task %s is %s (%s), want completed", id, got.Status, got.StatusMessage)
 				}
@@ -397,10 +402,7 @@ func TestTaskCancelLeavesItCancelled(t *testing.T) {
 		t.Run(tool, func(t *testing.T) {
 			ts := newTaskServer(t)
 			cl := taskClient(t, ts.s, "http")
-			id := createdTaskID(t, callAsTask(t, cl, tool, nil))
-			if id == "" {
-				t.Fatal("no task was created")
-			}
+			id := startTask(t, cl, tool, nil)
 			time.Sleep(50 * time.Millisecond) // the creating request was answered long ago
 			if got := waitTaskStatus(t, cl, id); got != mcp.TaskStatusWorking {
 				t.Fatalf("task %s is %s before tasks/cancel, want working", id, got)
@@ -567,10 +569,7 @@ func TestTaskToolAddedAfterAttach(t *testing.T) {
 func TestTaskEndsWithItsSession(t *testing.T) {
 	ts := newTaskServer(t)
 	cl := taskClient(t, ts.s, "stdio")
-	id := createdTaskID(t, callAsTask(t, cl, "wait_task", nil))
-	if id == "" {
-		t.Fatal("no task was created")
-	}
+	id := startTask(t, cl, "wait_task", nil)
 	_ = cl.Close()
 	select {
 	case err := <-ts.ended:
