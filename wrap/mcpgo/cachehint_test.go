@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 )
 
@@ -20,7 +21,7 @@ import (
 // with the server's TTL, and Attach warns once; a legacy client's results
 // carry no hints, as before.
 func TestFilteredListsAreNeverPublicOnMCPGo(t *testing.T) {
-	d := newDBServer(t, dbPolicy(), server.WithCacheHints(60000, mcp.CacheScopePublic),
+	d := newDBServer(t, adaptercases.CompletionPolicy(), server.WithCacheHints(60000, mcp.CacheScopePublic),
 		server.WithMethodCacheHints(mcp.MethodPromptsList, 30000, mcp.CacheScopePublic))
 	warns, _ := d.logs.Find("level", "WARN")
 	var hint []string

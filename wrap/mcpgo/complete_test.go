@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/rawrpc"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
@@ -28,55 +29,27 @@ import (
 // the caller may or may not see, counting each time its completion code
 // runs, per prompt or template.
 type dbServer struct {
-	s     *server.MCPServer
-	logs  *logbuf.Buffer
-	mu    sync.Mutex
-	ran   map[string]int // completion runs by prompt name or template
+	s    *server.MCPServer
+	logs *logbuf.Buffer
+	adaptercases.Completions
 	reads atomic.Int32
-}
-
-var dbValues = map[string][]string{
-	"db_query":           {"orders", "users"},
-	"secret_prompt":      {"prod-db-password"},
-	"db://{name}/tables": {"orders", "users"},
-	"secret://{key}":     {"aws-root-key"},
-}
-
-func (d *dbServer) complete(name string) (*mcp.Completion, error) {
-	d.mu.Lock()
-	d.ran[name]++
-	d.mu.Unlock()
-	return &mcp.Completion{Values: dbValues[name]}, nil // nothing for a name it does not know
-}
-
-func (d *dbServer) runs(name string) int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.ran[name]
 }
 
 type promptCompleter struct{ d *dbServer }
 
 func (p promptCompleter) CompletePromptArgument(_ context.Context, name string, _ mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
-	return p.d.complete(name)
+	return &mcp.Completion{Values: p.d.Complete(name)}, nil
 }
 
 type resourceCompleter struct{ d *dbServer }
 
 func (r resourceCompleter) CompleteResourceArgument(_ context.Context, uri string, _ mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
-	return r.d.complete(uri)
-}
-
-func dbPolicy() authz.Policy {
-	return authz.Policy{
-		Prompts:   map[string][]string{"db_query": {"issues:read"}, "secret_prompt": {"repo:admin"}},
-		Resources: map[string][]string{"db://{name}/tables": {"issues:read"}, "secret://{key}": {"repo:admin"}},
-	}
+	return &mcp.Completion{Values: r.d.Complete(uri)}, nil
 }
 
 func newDBServer(t *testing.T, p authz.Policy, opts ...server.ServerOption) *dbServer {
 	t.Helper()
-	d := &dbServer{logs: &logbuf.Buffer{}, ran: map[string]int{}}
+	d := &dbServer{logs: &logbuf.Buffer{}}
 	opts = append([]server.ServerOption{server.WithCompletions(), server.WithResourceCapabilities(false, true),
 		server.WithPromptCompletionProvider(promptCompleter{d}), server.WithResourceCompletionProvider(resourceCompleter{d})}, opts...)
 	d.s = server.NewMCPServer("db", "1.0.0", opts...)
@@ -123,7 +96,7 @@ func rawComplete(t *testing.T, url, token string, ref any) string {
 func TestCompletionOfHiddenPromptOrTemplateIsAnUnknownNames(t *testing.T) {
 	for _, stateless := range []bool{false, true} {
 		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
-			d := newDBServer(t, dbPolicy())
+			d := newDBServer(t, adaptercases.CompletionPolicy())
 			url := d.serve(t, stateless)
 			reader, admin := testserver.ConnectAs(t, url, "reader"), testserver.ConnectAs(t, url, "admin")
 			complete := func(cl interface {
@@ -160,7 +133,7 @@ func TestCompletionOfHiddenPromptOrTemplateIsAnUnknownNames(t *testing.T) {
 				}
 			}
 			for _, name := range []string{"secret_prompt", "secret://{key}"} {
-				if n := d.runs(name); n != 1 {
+				if n := d.Runs(name); n != 1 {
 					t.Errorf("the completion code ran %d times for %s, want once (the admin's)", n, name)
 				}
 			}
@@ -172,8 +145,8 @@ func TestCompletionOfHiddenPromptOrTemplateIsAnUnknownNames(t *testing.T) {
 // unexported provider fields; this fails when an mcp-go upgrade renames or
 // retypes them (the hidden prompt's completion then runs the server's code).
 func TestCompletionTrickFields(t *testing.T) {
-	d := newDBServer(t, dbPolicy())
-	if ok := mcpgo.AuthorizeCompletion(d.s, dbPolicy()); !ok {
+	d := newDBServer(t, adaptercases.CompletionPolicy())
+	if ok := mcpgo.AuthorizeCompletion(d.s, adaptercases.CompletionPolicy()); !ok {
 		t.Fatal("mcp-go's completion provider fields were not found")
 	}
 	cl := testserver.ConnectAs(t, d.serve(t, false), "reader")
@@ -181,7 +154,7 @@ func TestCompletionTrickFields(t *testing.T) {
 		Argument: mcp.CompleteArgument{Name: "database"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if n := d.runs("secret_prompt"); n != 0 {
+	if n := d.Runs("secret_prompt"); n != 0 {
 		t.Fatalf("the hidden prompt's completion ran %d times", n)
 	}
 }
@@ -194,7 +167,7 @@ func TestCompletionTrickFields(t *testing.T) {
 func TestTemplateKeyAuthorizesReadsOnMCPGo(t *testing.T) {
 	for _, stateless := range []bool{false, true} {
 		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
-			d := newDBServer(t, dbPolicy())
+			d := newDBServer(t, adaptercases.CompletionPolicy())
 			url := d.serve(t, stateless)
 			reader := testserver.ConnectAs(t, url, "reader")
 			tl, err := reader.ListResourceTemplates(context.Background(), mcp.ListResourceTemplatesRequest{})
@@ -239,7 +212,7 @@ func TestTemplateKeyAuthorizesReadsOnMCPGo(t *testing.T) {
 // (as over stdio) the caller is the process owner, granted Policy.Local:
 // completion follows that grant.
 func TestCompletionInProcessIsTheProcessOwners(t *testing.T) {
-	p := dbPolicy()
+	p := adaptercases.CompletionPolicy()
 	p.Local = []string{"issues:read"}
 	d := newDBServer(t, p)
 	cl := testserver.Start(t, transport.NewInProcessTransport(d.s))
@@ -253,7 +226,7 @@ func TestCompletionInProcessIsTheProcessOwners(t *testing.T) {
 			t.Errorf("completing %v in process: %s, want %s", ref, got, want)
 		}
 	}
-	if n := d.runs("secret_prompt") + d.runs("secret://{key}"); n != 0 {
+	if n := d.Runs("secret_prompt") + d.Runs("secret://{key}"); n != 0 {
 		t.Errorf("the completion code ran %d times for what the process owner may not see", n)
 	}
 }
@@ -278,7 +251,7 @@ func TestSubscribeFollowsThePolicyOnMCPGo(t *testing.T) {
 		defer mu.Unlock()
 		listened = append(listened, r.Params.Notifications.ResourceSubscriptions...)
 	})
-	d := newDBServer(t, dbPolicy(), server.WithHooks(h), server.WithResourceCapabilities(true, true))
+	d := newDBServer(t, adaptercases.CompletionPolicy(), server.WithHooks(h), server.WithResourceCapabilities(true, true))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
@@ -318,7 +291,7 @@ func TestSubscribeFollowsThePolicyOnMCPGo(t *testing.T) {
 // runs no completion code: the values are what the caller would send, and
 // it may not.
 func TestCompletionUnderStepUpGivesNoValues(t *testing.T) {
-	p := dbPolicy()
+	p := adaptercases.CompletionPolicy()
 	p.StepUp = true
 	d := newDBServer(t, p)
 	cl := testserver.ConnectAs(t, d.serve(t, false), "reader")
@@ -328,8 +301,8 @@ func TestCompletionUnderStepUpGivesNoValues(t *testing.T) {
 		t.Fatalf("under StepUp the reader is listed %v (%v), want both prompts", prompts, err)
 	}
 	res, err := cl.Complete(ctx, mcp.CompleteRequest{Params: mcp.CompleteParams{Ref: promptRef("secret_prompt"), Argument: mcp.CompleteArgument{Name: "database"}}})
-	if err != nil || len(res.Completion.Values) != 0 || d.runs("secret_prompt") != 0 {
-		t.Fatalf("completing a listed prompt the reader may not get: %v %v, the code ran %d times", res, err, d.runs("secret_prompt"))
+	if err != nil || len(res.Completion.Values) != 0 || d.Runs("secret_prompt") != 0 {
+		t.Fatalf("completing a listed prompt the reader may not get: %v %v, the code ran %d times", res, err, d.Runs("secret_prompt"))
 	}
 }
 
@@ -341,7 +314,7 @@ func TestCompletionUnderStepUpGivesNoValues(t *testing.T) {
 // name gets, the provider never sees the hidden name, and one WARN says
 // the provider was set too late.
 func TestCompletionProviderSetAfterAttachIsNotToldHiddenNames(t *testing.T) {
-	d := newDBServer(t, dbPolicy())
+	d := newDBServer(t, adaptercases.CompletionPolicy())
 	server.WithPromptCompletionProvider(promptCompleter{d})(d.s)
 	server.WithResourceCompletionProvider(resourceCompleter{d})(d.s)
 	url := d.serve(t, true)
@@ -357,7 +330,7 @@ func TestCompletionProviderSetAfterAttachIsNotToldHiddenNames(t *testing.T) {
 	if got := rawComplete(t, url, "admin", promptRef("secret_prompt")); !strings.Contains(got, "prod-db-password") {
 		t.Errorf("the admin completing the prompt got %s", got)
 	}
-	if n, m := d.runs("secret_prompt"), d.runs("secret://{key}"); n != 1 || m != 0 {
+	if n, m := d.Runs("secret_prompt"), d.Runs("secret://{key}"); n != 1 || m != 0 {
 		t.Errorf("the late provider was asked for the hidden prompt %d times (want the admin's 1) and the hidden template %d times (want 0)", n, m)
 	}
 	lines, _ := d.logs.Find("level", "WARN")
