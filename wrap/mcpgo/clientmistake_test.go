@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -33,12 +32,7 @@ func TestClientMistakesAreWarnings(t *testing.T) {
 				return []mcp.ResourceContents{mcp.TextResourceContents{URI: "res://ok", Text: "ok"}}, nil
 			})
 			mcpgo.Attach(s, wrap.New(wrap.WithLogger(logs.Logger())))
-			var cl *client.Client
-			if tr == "stdio" {
-				cl = testserver.StartStdio(t, s)
-			} else {
-				cl = testserver.StartHTTP(t, s).Client
-			}
+			cl := testserver.StartOver(t, tr, s)
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			cases := []struct {

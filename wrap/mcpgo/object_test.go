@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -41,12 +40,7 @@ func TestRawToolRefusesNonObjectArguments(t *testing.T) {
 			}) (*mcp.CallToolResult, error) {
 				return mcp.NewToolResultText("ok"), nil
 			}))
-			var cl *client.Client
-			if tr == "stdio" {
-				cl = testserver.StartStdio(t, s)
-			} else {
-				cl = testserver.StartHTTP(t, s).Client
-			}
+			cl := testserver.StartOver(t, tr, s)
 			adaptercases.CheckNonObjectArguments(t, adaptercases.ObjectServer{
 				Call: func(t *testing.T, tool, args string) (bool, errs.Info, bool) {
 					t.Helper()
