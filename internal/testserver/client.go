@@ -2,11 +2,12 @@ package testserver
 
 import (
 	"context"
-	"slices"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 )
 
 // ConnectAs is Connect with the bearer token's Authorization header (none
@@ -27,10 +28,5 @@ func ToolNames(tb testing.TB, cl *client.Client) []string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var names []string
-	for _, tl := range res.Tools {
-		names = append(names, tl.Name)
-	}
-	slices.Sort(names)
-	return names
+	return adaptercases.SortedNames(res.Tools, func(tl mcp.Tool) string { return tl.Name })
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
@@ -116,12 +117,7 @@ func names(t *testing.T, cs *mcp.ClientSession) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
-	for _, tl := range res.Tools {
-		out = append(out, tl.Name)
-	}
-	slices.Sort(out)
-	return out
+	return adaptercases.SortedNames(res.Tools, func(tl *mcp.Tool) string { return tl.Name })
 }
 
 // TestGoSDKListsAndCallsFollowThePolicy: on go-sdk too, each caller is

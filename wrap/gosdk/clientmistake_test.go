@@ -27,12 +27,7 @@ func TestClientMistakesAreWarnings(t *testing.T) {
 					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the page token is stale"}
 				})
 			gosdk.Attach(s, w)
-			var cs *mcp.ClientSession
-			if tr == "stdio" {
-				cs = pipeSession(t, s)
-			} else {
-				cs = connect(t, "http", s, true)
-			}
+			cs := sessionOver(t, tr, s)
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			cases := []struct {

@@ -41,12 +41,7 @@ func TestRawToolRefusesNonObjectArguments(t *testing.T) {
 			}) (*mcp.CallToolResult, any, error) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
 			})
-			var cs *mcp.ClientSession
-			if tr == "stdio" {
-				cs = pipeSession(t, s)
-			} else {
-				cs = connect(t, "http", s, true)
-			}
+			cs := sessionOver(t, tr, s)
 			adaptercases.CheckNonObjectArguments(t, adaptercases.ObjectServer{
 				Call: func(t *testing.T, tool, args string) (bool, errs.Info, bool) {
 					t.Helper()

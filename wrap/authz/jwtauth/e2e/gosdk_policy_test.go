@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/hydratest"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
@@ -84,12 +85,7 @@ func TestGoSDKPolicyWithHydraTokens(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var got []string
-				for _, tl := range res.Tools {
-					got = append(got, tl.Name)
-				}
-				slices.Sort(got)
-				if !slices.Equal(got, want) {
+				if got := adaptercases.SortedNames(res.Tools, func(tl *mcp.Tool) string { return tl.Name }); !slices.Equal(got, want) {
 					t.Errorf("listed %v, want %v", got, want)
 				}
 			}
