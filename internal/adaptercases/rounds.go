@@ -84,3 +84,28 @@ func CheckEveryRoundIsAuthorized(t *testing.T, call func(change LaterRounds) err
 		t.Fatalf("log lines say %q", facts)
 	}
 }
+
+// CheckReadOnlyMode: the read-only mode hides every tool not annotated
+// readOnlyHint, whatever the caller's scopes. listed is what a caller with
+// every scope is listed; callErr is what its call of delete_repository
+// got, an error saying unknown (the SDK's words for a tool that does not
+// exist); the tool does not run (runs), and logs warns once, at start-up,
+// that the mode hides it, and of no read-only tool.
+func CheckReadOnlyMode(t *testing.T, listed []string, callErr error, unknown string, runs *atomic.Int32, logs *logbuf.Buffer) {
+	t.Helper()
+	if !slices.Equal(listed, []string{"list_issues", "ping"}) {
+		t.Fatalf("read-only lists %v", listed)
+	}
+	if callErr == nil || !strings.Contains(callErr.Error(), unknown) {
+		t.Fatalf("delete_repository in read-only mode: %v", callErr)
+	}
+	if n := runs.Load(); n != 0 {
+		t.Fatalf("delete_repository ran %d times in read-only mode", n)
+	}
+	if got := strings.Count(logs.String(), "read-only mode hides tool delete_repository"); got != 1 {
+		t.Fatalf("%d warnings that read-only mode hides delete_repository: %s", got, logs.String())
+	}
+	if strings.Contains(logs.String(), "read-only mode hides tool list_issues") {
+		t.Fatal("a read-only tool was warned of")
+	}
+}
