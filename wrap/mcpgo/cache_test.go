@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/rawrpc"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
@@ -98,27 +99,13 @@ func TestCacheRunsAHundredIdenticalCallsOnce(t *testing.T) {
 	var runs atomic.Int64
 	logs := new(logbuf.Buffer)
 	_, c := cacheServer(t, wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithCache(wrap.Cache{})), 200*time.Millisecond, &runs)
-	var wg sync.WaitGroup
-	var failed atomic.Int64
-	for range 100 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r, err := c.Call(context.Background(), "search", map[string]any{"q": "rome"})
-			if err != nil || r.IsError || text(r) != "run 1" {
-				failed.Add(1)
-				if err != nil {
-					t.Log(err)
-				} else {
-					t.Log(text(r))
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if runs.Load() != 1 || failed.Load() != 0 {
-		t.Fatalf("runs = %d, failed answers = %d; want 1 run, every answer its", runs.Load(), failed.Load())
-	}
+	adaptercases.CheckHundredCallsRunOnce(t, func() (string, bool) {
+		r, err := c.Call(context.Background(), "search", map[string]any{"q": "rome"})
+		if err != nil {
+			return err.Error(), false
+		}
+		return text(r), !r.IsError
+	}, &runs)
 	out := logs.String()
 	if n := strings.Count(out, `"cache":"miss"`); n != 1 {
 		t.Errorf("%d misses logged, want 1", n)
