@@ -57,9 +57,7 @@ func gosdkSession(t *testing.T, endpoint, token string) *mcp.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1,
-		HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
+	cs, err := gosdkConnect(ctx, endpoint, token)
 	if err != nil {
 		t.Fatal(err)
 	}

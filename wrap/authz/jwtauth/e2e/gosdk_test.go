@@ -64,13 +64,19 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
+// gosdkConnect connects a go-sdk client to endpoint with the bearer
+// token, without retrying a refused connection.
+func gosdkConnect(ctx context.Context, endpoint, token string) (*mcp.ClientSession, error) {
+	c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
+}
+
 func gosdkCall(t *testing.T, endpoint, token string) (string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1,
-		HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
+	cs, err := gosdkConnect(ctx, endpoint, token)
 	if err != nil {
 		return "", err
 	}
