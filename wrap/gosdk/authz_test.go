@@ -87,21 +87,34 @@ func goPolicy() authz.Policy {
 func (as *authzServer) serve(t *testing.T, stateless bool) string {
 	t.Helper()
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return as.s }, &mcp.StreamableHTTPOptions{Stateless: stateless})
+	return serveBehindBearer(t, standInVerifier, h)
+}
+
+// serveBehindBearer serves h on loopback behind go-sdk's own
+// auth.RequireBearerToken with verify, until the test ends, and returns
+// its URL.
+func serveBehindBearer(t testing.TB, verify auth.TokenVerifier, h http.Handler) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := &http.Server{Handler: auth.RequireBearerToken(standInVerifier, nil)(h), ReadHeaderTimeout: 5 * time.Second}
+	hs := &http.Server{Handler: auth.RequireBearerToken(verify, nil)(h), ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = hs.Serve(ln) }()
 	t.Cleanup(func() { _ = hs.Close() })
 	return "http://" + ln.Addr().String()
 }
 
+// connectAs connects a real go-sdk client made with opts to url, with tok
+// as its bearer credential unless tok is empty.
 func connectAs(t testing.TB, url, tok string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	hc := &http.Client{Transport: bearer{tok, http.DefaultTransport}}
+	hc := &http.Client{Transport: http.DefaultTransport}
+	if tok != "" {
+		hc.Transport = bearer{tok, http.DefaultTransport}
+	}
 	cl := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
 	if err != nil {

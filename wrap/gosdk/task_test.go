@@ -54,7 +54,7 @@ func TestGoSDKTaskLikeToolsKeepWorking(t *testing.T) {
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Stateless: true}))
 	t.Cleanup(srv.Close)
-	cs := statelessClient(t, srv.URL, "")
+	cs := connectAs(t, srv.URL, "", nil)
 	call := func(name string) string {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name})
 		if err != nil || res.IsError {
