@@ -113,6 +113,12 @@ func (ps *policyServer) serve(t *testing.T, opts ...server.StreamableHTTPOption)
 	return "http://" + ln.Addr().String() + "/mcp"
 }
 
+// connect serves ps (stateful) and connects a client as token.
+func (ps *policyServer) connect(t *testing.T, token string) *client.Client {
+	t.Helper()
+	return testserver.ConnectAs(t, ps.serve(t), token)
+}
+
 // TestListsFollowThePolicy: each caller is listed exactly the tools,
 // prompts and resources it may use, stateful and stateless.
 func TestListsFollowThePolicy(t *testing.T) {
@@ -234,8 +240,7 @@ func TestStepUpNamesTheMissingScope(t *testing.T) {
 	p := issuesPolicy()
 	p.StepUp = true
 	ps := newPolicyServer(t, p)
-	url := ps.serve(t)
-	cl := testserver.ConnectAs(t, url, "reader")
+	cl := ps.connect(t, "reader")
 	if got := testserver.ToolNames(t, cl); !slices.Contains(got, "delete_repository") {
 		t.Fatalf("step-up lists %v, want delete_repository among them", got)
 	}
@@ -272,8 +277,7 @@ func TestCheckDecidesOnClaimsAndArguments(t *testing.T) {
 		return nil
 	}
 	ps := newPolicyServer(t, p)
-	url := ps.serve(t)
-	cl := testserver.ConnectAs(t, url, "other")
+	cl := ps.connect(t, "other")
 	call := func(repo string) *mcp.CallToolResult {
 		res, err := cl.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "list_issues", Arguments: map[string]any{"repo": repo}}})
 		if err != nil {
@@ -300,8 +304,7 @@ func TestReadOnlyModeAllowsOnlyReadOnlyTools(t *testing.T) {
 	p := issuesPolicy()
 	p.ReadOnly = true
 	ps := newPolicyServer(t, p)
-	url := ps.serve(t)
-	cl := testserver.ConnectAs(t, url, "admin")
+	cl := ps.connect(t, "admin")
 	listed := testserver.ToolNames(t, cl)
 	_, err := cl.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "delete_repository"}})
 	// Hidden from every caller whatever its token: said once, at start-up.
@@ -464,7 +467,7 @@ func TestDecisionInSpanAndMetric(t *testing.T) {
 		observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))),
 		observe.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))))
 	ps := &policyServer{s: s}
-	cl := testserver.ConnectAs(t, ps.serve(t), "reader")
+	cl := ps.connect(t, "reader")
 	for _, tool := range []string{"list_issues", "delete_repository", "delete_repository"} {
 		if _, err := cl.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool}}); err != nil {
 			t.Fatal(err)
@@ -535,7 +538,7 @@ func TestCheckSeesTheAnnotationsOnACall(t *testing.T) {
 		return nil
 	}
 	ps := newPolicyServer(t, p)
-	cl := testserver.ConnectAs(t, ps.serve(t), "reader")
+	cl := ps.connect(t, "reader")
 	_ = testserver.ToolNames(t, cl)
 	if _, err := cl.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "list_issues"}}); err != nil {
 		t.Fatal(err)
