@@ -146,6 +146,20 @@ func callAsTaskTTL(t *testing.T, cl *client.Client, tool string, args map[string
 
 // createdTaskID is the id of the task resp created, "" when it created
 // none.
+// waitCanceled waits up to 5 s for the context of "wait" or "wait_task"
+// to end, canceled; if it does not end, the test fails saying stuck.
+func (ts *taskServer) waitCanceled(t *testing.T, stuck string) {
+	t.Helper()
+	select {
+	case err := <-ts.ended:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the handler's context ended with %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal(stuck)
+	}
+}
+
 // startTask calls tool as a task and returns the created task's id,
 // failing the test when no task was created.
 func startTask(t *testing.T, cl *client.Client, tool string, args map[string]any) string {
@@ -410,14 +424,7 @@ func TestTaskCancelLeavesItCancelled(t *testing.T) {
 			if _, err := cl.CancelTask(context.Background(), mcp.CancelTaskRequest{Params: mcp.CancelTaskParams{TaskId: id}}); err != nil {
 				t.Fatal(err)
 			}
-			select {
-			case err := <-ts.ended:
-				if !errors.Is(err, context.Canceled) {
-					t.Errorf("the handler's context ended with %v", err)
-				}
-			case <-time.After(5 * time.Second):
-				t.Fatal("the handler's context did not end")
-			}
+			ts.waitCanceled(t, "the handler's context did not end")
 			if got := waitTask(t, cl, id); got.Status != mcp.TaskStatusCancelled {
 				t.Errorf("task %s is %s, want cancelled", id, got.Status)
 			}
@@ -571,14 +578,7 @@ func TestTaskEndsWithItsSession(t *testing.T) {
 	cl := taskClient(t, ts.s, "stdio")
 	id := startTask(t, cl, "wait_task", nil)
 	_ = cl.Close()
-	select {
-	case err := <-ts.ended:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("the handler's context ended with %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the work went on after its session ended")
-	}
+	ts.waitCanceled(t, "the work went on after its session ended")
 	if o := outcomes(ts.waitLines(t, id, 2)); len(o) != 2 || o[1] != "canceled" {
 		t.Errorf("the task's lines say %v, want task_created then canceled", o)
 	}
