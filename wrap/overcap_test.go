@@ -2,7 +2,6 @@ package wrap_test
 
 import (
 	"context"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -16,12 +15,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
-type queue struct {
-	Name string `json:"name"`
-	ID   string `json:"id"`
-	Echo string `json:"echo"`
-}
-
 // TestOverCapSuccessIsNotReportedAsAFailure: a tool whose successful
 // answer was over the cap (24 MiB of text plus structuredContent: a created
 // queue echoed back) was answered isError "internal" with no data, so the
@@ -32,19 +25,19 @@ type queue struct {
 // write's side effects happened and it must not be repeated; a read is
 // told how to ask for less. The loop guard does not count it as a failure.
 func TestOverCapSuccessIsNotReportedAsAFailure(t *testing.T) {
-	big := strings.Repeat("queue q-17 created; ", (24<<20)/20) // 24 MiB
+	big, queue := adaptercases.OverCapQueue()
 	var runs atomic.Int32
 	h := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		runs.Add(1)
 		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(big)},
-			StructuredContent: queue{Name: "orders", ID: "q-17", Echo: big}}, nil
+			StructuredContent: queue}, nil
 	}
 	var logs logbuf.Buffer
 	s := server.NewMCPServer("queues", "1.0.0")
 	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithLoopGuard(wrap.LoopGuard{})))
 	s.AddTool(mcp.NewTool("create_queue"), h)
-	s.AddTool(mcp.NewTool("create_queue_typed", mcp.WithOutputSchema[queue]()), h)
-	s.AddTool(mcp.NewTool("list_queues", mcp.WithOutputSchema[queue](), mcp.WithNumber("limit"),
+	s.AddTool(mcp.NewTool("create_queue_typed", mcp.WithOutputSchema[adaptercases.CreatedQueue]()), h)
+	s.AddTool(mcp.NewTool("list_queues", mcp.WithOutputSchema[adaptercases.CreatedQueue](), mcp.WithNumber("limit"),
 		mcp.WithReadOnlyHintAnnotation(true)), h)
 	conn := testserver.StartHTTP(t, s)
 

@@ -8,6 +8,21 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
+// CreatedQueue is what the over-cap tools answer: a created queue, its
+// structured content, echoing back what it was sent.
+type CreatedQueue struct {
+	Name string `json:"name"`
+	ID   string `json:"id"`
+	Echo string `json:"echo"`
+}
+
+// OverCapQueue is the over-cap tools' answer: 24 MiB of text, and the
+// created queue echoing it, so that text and structured content are 48 MiB.
+func OverCapQueue() (text string, q CreatedQueue) {
+	big := strings.Repeat("queue q-17 created; ", (24<<20)/20)
+	return big, CreatedQueue{Name: "orders", ID: "q-17", Echo: big}
+}
+
 // OverCapAnswer is what a client got from a tool of
 // TestOverCapSuccessIsNotReportedAsAFailure.
 type OverCapAnswer struct {

@@ -3,7 +3,6 @@ package gosdk_test
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -15,12 +14,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
 
-type createdQueue struct {
-	Name string `json:"name"`
-	ID   string `json:"id"`
-	Echo string `json:"echo"`
-}
-
 // TestOverCapSuccessIsNotReportedAsAFailureOnGoSDK: a go-sdk tool whose
 // successful answer was over the cap (24 MiB of text plus structured
 // content) was answered isError "internal" with no data: the model was
@@ -31,12 +24,12 @@ type createdQueue struct {
 // the call succeeded: result_too_large, not retryable, sideEffects
 // "happened" for a write, how to ask for less for a read.
 func TestOverCapSuccessIsNotReportedAsAFailureOnGoSDK(t *testing.T) {
-	big := strings.Repeat("queue q-17 created; ", (24<<20)/20) // 24 MiB
+	big, queue := adaptercases.OverCapQueue()
 	var runs atomic.Int32
 	raw := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		runs.Add(1)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}},
-			StructuredContent: createdQueue{Name: "orders", ID: "q-17", Echo: big}}, nil
+			StructuredContent: queue}, nil
 	}
 	obj := map[string]any{"type": "object"}
 	out := map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}
@@ -45,9 +38,9 @@ func TestOverCapSuccessIsNotReportedAsAFailureOnGoSDK(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "queues", Version: "1.0.0"}, nil)
 	s.AddTool(&mcp.Tool{Name: "create_queue", InputSchema: obj}, raw)
 	s.AddTool(&mcp.Tool{Name: "create_queue_schema", InputSchema: obj, OutputSchema: out}, raw)
-	mcp.AddTool(s, &mcp.Tool{Name: "create_queue_typed"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, createdQueue, error) {
+	mcp.AddTool(s, &mcp.Tool{Name: "create_queue_typed"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, adaptercases.CreatedQueue, error) {
 		runs.Add(1)
-		return nil, createdQueue{Name: "orders", ID: "q-17", Echo: big}, nil
+		return nil, queue, nil
 	})
 	paged := map[string]any{"type": "object", "properties": map[string]any{"limit": map[string]any{"type": "integer"}}}
 	gosdk.Tool(s, w, &mcp.Tool{Name: "list_queues", InputSchema: paged, OutputSchema: out,
