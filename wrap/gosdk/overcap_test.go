@@ -2,7 +2,6 @@ package gosdk_test
 
 import (
 	"context"
-	"encoding/json"
 	"sync/atomic"
 	"testing"
 
@@ -48,10 +47,7 @@ func TestOverCapSuccessIsNotReportedAsAFailureOnGoSDK(t *testing.T) {
 	gosdk.Attach(s, w)
 	cs := connect(t, "http", s, true)
 	call := func(t *testing.T, tool string) adaptercases.OverCapAnswer {
-		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(`{}`)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := callEmpty(t, cs, tool)
 		a := adaptercases.OverCapAnswer{IsError: res.IsError, Structured: res.StructuredContent != nil}
 		for _, c := range res.Content {
 			a.Texts = append(a.Texts, c.(*mcp.TextContent).Text)
