@@ -26,6 +26,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/childproc"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
@@ -286,17 +287,7 @@ func child(t *testing.T, mode string, logs *logbuf.Buffer) (*exec.Cmd, io.WriteC
 	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$")
 	cmd.Env = append(os.Environ(), drainEnv+"="+mode)
 	cmd.Stderr = logs
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, out := childproc.Start(t, cmd)
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	return cmd, in, out
 }
@@ -411,84 +402,75 @@ func httpClients(t *testing.T, out io.Reader, logs *logbuf.Buffer, n int) []*cli
 // With WithFatalExit, every call in flight was dropped (EOF) when another
 // call returned a fatal error: the stop waited a fixed 100ms, then exited.
 func TestFatalDrainsInFlightCallsOverHTTP(t *testing.T) {
-	if mode := os.Getenv(drainEnv); mode != "" {
-		drainChild(mode)
-		return
-	}
-	var logs logbuf.Buffer
-	cmd, _, out := child(t, "http", &logs)
-	clients := httpClients(t, out, &logs, 4)
-	wait := inFlight(t, clients, 20)
-
-	res, err := callTool(clients[1], "reload_config")
-	if info, _ := mcpgo.InfoOf(res); err != nil || info.Code != "fatal" {
-		t.Fatalf("the fatal call: %v %+v", err, res)
-	}
-	res, err = callTool(clients[2], "entered")
-	if info, _ := mcpgo.InfoOf(res); err != nil || info.Code != "unavailable" || !strings.Contains(info.Message, "shutting down") {
-		t.Fatalf("a call during the drain: %v %+v", err, res)
-	}
-	if dropped, failed := wait(); dropped+failed != 0 {
-		t.Fatalf("of 20 calls in flight, %d were dropped and %d failed", dropped, failed)
-	}
-	if code := exitCode(t, cmd, &logs); code != process.ExitFatal {
-		t.Fatalf("exit status %d, want %d\n%s", code, process.ExitFatal, logs.String())
-	}
-	checkStopLines(t, &logs, "fatal error; stopping the server", process.ExitFatal)
+	logs := checkDrain(t, "http", func(t *testing.T, _ *exec.Cmd, clients []*client.Client, _ *logbuf.Buffer) { fatalCall(t, clients[1]) },
+		"fatal error; stopping the server", process.ExitFatal)
 	if got, _ := logs.Find("msg", "fatal error; stopping the server"); len(got) == 1 && !strings.Contains(fmt.Sprint(got[0]["cause"]), "password authentication failed") {
 		t.Errorf("the cause is not logged: %v", got[0])
 	}
 }
 
 func TestFatalDrainsInFlightCallsOverStdio(t *testing.T) {
-	if mode := os.Getenv(drainEnv); mode != "" {
-		drainChild(mode)
-		return
-	}
-	var logs logbuf.Buffer
-	cmd, in, out := child(t, "stdio", &logs)
-	c := testserver.Start(t, transport.NewIO(out, in, io.NopCloser(strings.NewReader(""))))
-	wait := inFlight(t, []*client.Client{c}, 3)
+	checkDrain(t, "stdio", func(t *testing.T, _ *exec.Cmd, clients []*client.Client, _ *logbuf.Buffer) { fatalCall(t, clients[0]) },
+		"fatal error; stopping the server", process.ExitFatal)
+}
+
+func TestSignalDrainsInFlightCallsThenExitsZero(t *testing.T) {
+	checkDrain(t, "signal", func(t *testing.T, cmd *exec.Cmd, _ []*client.Client, logs *logbuf.Buffer) {
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the signal line", func() bool {
+			got, _ := logs.Find("msg", "signal received; stopping the server")
+			return len(got) == 1
+		})
+	}, "signal received; stopping the server", 0)
+}
+
+// fatalCall calls the tool that fails fatally, on c.
+func fatalCall(t *testing.T, c *client.Client) {
+	t.Helper()
 	res, err := callTool(c, "reload_config")
 	if info, _ := mcpgo.InfoOf(res); err != nil || info.Code != "fatal" {
 		t.Fatalf("the fatal call: %v %+v", err, res)
 	}
-	if dropped, failed := wait(); dropped+failed != 0 {
-		t.Fatalf("of 3 calls in flight, %d were dropped and %d failed", dropped, failed)
-	}
-	if code := exitCode(t, cmd, &logs); code != process.ExitFatal {
-		t.Fatalf("exit status %d, want %d\n%s", code, process.ExitFatal, logs.String())
-	}
-	checkStopLines(t, &logs, "fatal error; stopping the server", process.ExitFatal)
 }
 
-func TestSignalDrainsInFlightCallsThenExitsZero(t *testing.T) {
-	if mode := os.Getenv(drainEnv); mode != "" {
-		drainChild(mode)
-		return
+// checkDrain runs the test t as a drain child of mode (in the child, it
+// serves and never returns), with calls in flight over its clients (one
+// over stdio, four over HTTP), until stop stops it (the log so far in
+// logs): no call in flight is
+// dropped or fails, a call during the drain (over HTTP) is refused as
+// shutting down, the child exits with code, and its log says why, as
+// checkStopLines checks, with the reason line.
+func checkDrain(t *testing.T, mode string, stop func(t *testing.T, cmd *exec.Cmd, clients []*client.Client, logs *logbuf.Buffer), reason string, code int) *logbuf.Buffer {
+	t.Helper()
+	if m := os.Getenv(drainEnv); m != "" {
+		drainChild(m)
 	}
-	var logs logbuf.Buffer
-	cmd, _, out := child(t, "signal", &logs)
-	clients := httpClients(t, out, &logs, 4)
-	wait := inFlight(t, clients, 20)
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
+	logs := &logbuf.Buffer{}
+	cmd, in, out := child(t, mode, logs)
+	clients, calls := []*client.Client(nil), 20
+	if mode == "stdio" {
+		clients, calls = []*client.Client{testserver.Start(t, transport.NewIO(out, in, io.NopCloser(strings.NewReader(""))))}, 3
+	} else {
+		clients = httpClients(t, out, logs, 4)
 	}
-	waitFor(t, "the signal line", func() bool {
-		got, _ := logs.Find("msg", "signal received; stopping the server")
-		return len(got) == 1
-	})
-	res, err := callTool(clients[2], "entered")
-	if info, _ := mcpgo.InfoOf(res); err != nil || info.Code != "unavailable" || !strings.Contains(info.Message, "shutting down") {
-		t.Fatalf("a call during the drain: %v %+v", err, res)
+	wait := inFlight(t, clients, calls)
+	stop(t, cmd, clients, logs)
+	if mode != "stdio" {
+		res, err := callTool(clients[2], "entered")
+		if info, _ := mcpgo.InfoOf(res); err != nil || info.Code != "unavailable" || !strings.Contains(info.Message, "shutting down") {
+			t.Fatalf("a call during the drain: %v %+v", err, res)
+		}
 	}
 	if dropped, failed := wait(); dropped+failed != 0 {
-		t.Fatalf("of 20 calls in flight, %d were dropped and %d failed", dropped, failed)
+		t.Fatalf("of %d calls in flight, %d were dropped and %d failed", calls, dropped, failed)
 	}
-	if code := exitCode(t, cmd, &logs); code != 0 {
-		t.Fatalf("exit status %d, want 0\n%s", code, logs.String())
+	if got := exitCode(t, cmd, logs); got != code {
+		t.Fatalf("exit status %d, want %d\n%s", got, code, logs.String())
 	}
-	checkStopLines(t, &logs, "signal received; stopping the server", 0)
+	checkStopLines(t, logs, reason, code)
+	return logs
 }
 
 // A Grace as long as the Timeout used to leave the hooks no time at all

@@ -131,20 +131,29 @@ func TestSecretsNeverEchoedInErrorResults(t *testing.T) {
 	}
 }
 
-// TestTimeoutOfAWriteSaysSideEffectsArePossible: a timed-out write used to
-// say only "may still complete", and a model repeated it.
-func TestTimeoutOfAWriteSaysSideEffectsArePossible(t *testing.T) {
+// hangingFiles serves, with the timeout given, tools whose handlers hang
+// until the test ends: copy_file (unannotated), stat_file (read-only) and
+// put_file (idempotent).
+func hangingFiles(t *testing.T, timeout time.Duration) *testserver.Conn {
+	t.Helper()
 	release := make(chan struct{})
-	defer close(release)
 	hang := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		<-release
 		return mcp.NewToolResultText("done"), nil
 	}
-	s := server.NewMCPServer("files", "1.0.0", attached(wrap.New(wrap.WithTimeout(50*time.Millisecond))))
+	s := server.NewMCPServer("files", "1.0.0", attached(wrap.New(wrap.WithTimeout(timeout))))
 	s.AddTool(mcp.NewTool("copy_file"), hang)
 	s.AddTool(mcp.NewTool("stat_file", readOnly), hang)
 	s.AddTool(mcp.NewTool("put_file", mcp.WithIdempotentHintAnnotation(true)), hang)
 	conn := testserver.StartHTTP(t, s)
+	t.Cleanup(func() { close(release) }) // before the server stops
+	return conn
+}
+
+// TestTimeoutOfAWriteSaysSideEffectsArePossible: a timed-out write used to
+// say only "may still complete", and a model repeated it.
+func TestTimeoutOfAWriteSaysSideEffectsArePossible(t *testing.T) {
+	conn := hangingFiles(t, 50*time.Millisecond)
 	for tool, want := range map[string]string{"copy_file": "possible", "stat_file": "", "put_file": ""} {
 		res, err := conn.Call(t.Context(), tool, nil)
 		info, _ := mcpgo.InfoOf(res)
@@ -161,16 +170,7 @@ func TestTimeoutOfAWriteSaysSideEffectsArePossible(t *testing.T) {
 // in structuredContent while its text said to check before calling it
 // again.
 func TestTimeoutOfAWriteIsNotRetryable(t *testing.T) {
-	release := make(chan struct{})
-	defer close(release)
-	hang := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		<-release
-		return mcp.NewToolResultText("done"), nil
-	}
-	s := server.NewMCPServer("files", "1.0.0", attached(wrap.New(wrap.WithTimeout(20*time.Millisecond))))
-	s.AddTool(mcp.NewTool("copy_file"), hang)
-	s.AddTool(mcp.NewTool("stat_file", readOnly), hang)
-	conn := testserver.StartHTTP(t, s)
+	conn := hangingFiles(t, 20*time.Millisecond)
 	for _, c := range []struct {
 		tool      string
 		retryable bool

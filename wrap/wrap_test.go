@@ -187,13 +187,22 @@ func newServer(logs *logbuf.Buffer, opts ...server.ServerOption) *server.MCPServ
 	}, opts...)...)
 }
 
-func TestMiddlewareOverStreamableHTTP(t *testing.T) {
+// serveFixture serves the fixture's tools on newServer, logging to logs,
+// to a client made with opts; the hanging tools are released when the
+// test ends, before the server stops.
+func serveFixture(t *testing.T, logs *logbuf.Buffer, opts ...client.ClientOption) (*fixture, *testserver.Conn) {
+	t.Helper()
 	f := newFixture(t)
-	defer close(f.release)
-	var logs logbuf.Buffer
-	s := newServer(&logs)
+	s := newServer(logs)
 	s.AddTools(f.tools()...)
-	conn := testserver.StartHTTP(t, s, client.WithElicitationHandler(elicitAccept{}))
+	conn := testserver.StartHTTP(t, s, opts...)
+	t.Cleanup(func() { close(f.release) })
+	return f, conn
+}
+
+func TestMiddlewareOverStreamableHTTP(t *testing.T) {
+	var logs logbuf.Buffer
+	f, conn := serveFixture(t, &logs, client.WithElicitationHandler(elicitAccept{}))
 
 	for _, tc := range cases {
 		t.Run(tc.tool, func(t *testing.T) {
@@ -374,12 +383,8 @@ func TestWithoutWrapTheFailuresAreProtocolErrors(t *testing.T) {
 }
 
 func TestConcurrentMixedCalls(t *testing.T) {
-	f := newFixture(t)
-	defer close(f.release)
 	var logs logbuf.Buffer
-	s := newServer(&logs)
-	s.AddTools(f.tools()...)
-	conn := testserver.StartHTTP(t, s)
+	_, conn := serveFixture(t, &logs)
 	mixed := []int{0, 1, 2, 3, 7, 8, 9}
 	var wg sync.WaitGroup
 	errc := make(chan error, 256)

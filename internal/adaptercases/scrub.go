@@ -42,3 +42,26 @@ func CheckLogScrubbed(t *testing.T, cases []errcases.StructuredCase, logs *logbu
 		}
 	}
 }
+
+// CheckHostsHidden checks the answers to tools whose handlers returned the
+// plain errors errcases.HostTexts: read(i) is whether the answer to the
+// call of HostTexts[i] is an error result, and the text the model reads.
+// The model reads [host] for every host name, none of the names; the log
+// keeps the name for the operator.
+func CheckHostsHidden(t *testing.T, read func(i int) (isError bool, text string), logs *logbuf.Buffer) {
+	t.Helper()
+	for i, c := range errcases.HostTexts {
+		isError, text := read(i)
+		if !isError || !strings.Contains(text, "[host]") {
+			t.Errorf("the model reads %q (isError %v)", text, isError)
+		}
+		for _, h := range c.Hosts {
+			if strings.Contains(text, h) {
+				t.Errorf("the model reads %q in %q", h, text)
+			}
+		}
+	}
+	if !strings.Contains(logs.String(), "git-03.internal") {
+		t.Fatalf("the operator lost the host name: %s", logs.String())
+	}
+}

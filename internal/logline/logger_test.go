@@ -70,12 +70,7 @@ func TestErrorLineSurvivesExit(t *testing.T) {
 		l.Error("config missing", "key", "API_URL")
 		os.Exit(3)
 	}
-	if testing.Short() {
-		t.Skip("runs a child process")
-	}
-	for run := range 10 {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestErrorLineSurvivesExit$")
-		cmd.Env = append(os.Environ(), exitAfterError+"=1")
+	inChildren(t, exitAfterError, func(run int, cmd *exec.Cmd) {
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		err := cmd.Run()
@@ -94,6 +89,21 @@ func TestErrorLineSurvivesExit(t *testing.T) {
 		if want := "before before before config missing"; strings.Join(msgs, " ") != want {
 			t.Fatalf("run %d: want the lines %q in order, got %q from\n%s", run, want, msgs, stderr.Bytes())
 		}
+	})
+}
+
+// inChildren runs the test t in 10 child processes, one after the other, with
+// env set to 1 (the test's child branch), and hands each command to check
+// to start and judge; a line lost at exit is lost in some runs only.
+func inChildren(t *testing.T, env string, check func(run int, cmd *exec.Cmd)) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs a child process")
+	}
+	for run := range 10 {
+		cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$")
+		cmd.Env = append(os.Environ(), env+"=1")
+		check(run, cmd)
 	}
 }
 
@@ -113,12 +123,7 @@ func TestLastLineSurvivesAnExitOnSIGTERM(t *testing.T) {
 		<-term
 		os.Exit(0)
 	}
-	if testing.Short() {
-		t.Skip("runs a child process")
-	}
-	for run := range 10 {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestLastLineSurvivesAnExitOnSIGTERM$")
-		cmd.Env = append(os.Environ(), exitOnSIGTERM+"=1")
+	inChildren(t, exitOnSIGTERM, func(run int, cmd *exec.Cmd) {
 		var stderr logbuf.Buffer
 		cmd.Stderr = &stderr
 		stdout, err := cmd.StdoutPipe()
@@ -140,5 +145,5 @@ func TestLastLineSurvivesAnExitOnSIGTERM(t *testing.T) {
 		if !strings.Contains(stderr.String(), `"msg":"tool call"`) {
 			t.Fatalf("run %d: the last line is lost; stderr: %q", run, stderr.String())
 		}
-	}
+	})
 }

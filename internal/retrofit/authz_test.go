@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -141,29 +140,6 @@ func serveFS(t testing.TB, p *authz.Policy, stateless bool) fsServed {
 	return fsServed{url: "http://" + ln.Addr().String() + "/mcp", h: h, logs: logs}
 }
 
-func fsConnect(t testing.TB, url, token string) *client.Client {
-	t.Helper()
-	h := map[string]string{}
-	if token != "" {
-		h["Authorization"] = "Bearer " + token
-	}
-	return testserver.Connect(t, url, h)
-}
-
-func listNames(t testing.TB, cl *client.Client) []string {
-	t.Helper()
-	res, err := cl.ListTools(context.Background(), mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, tl := range res.Tools {
-		out = append(out, tl.Name)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // callText is what a call got: the result's text, or the JSON-RPC error.
 func callText(t testing.TB, cl *client.Client, tool string, args map[string]any) (text string, isError, rpc bool) {
 	t.Helper()
@@ -192,11 +168,11 @@ func TestAuthzRetrofitOnAFilesystemShapedServer(t *testing.T) {
 				{"reader", []string{"list_directory", "read_file", "tree"}},
 				{"writer", []string{"list_directory", "read_file", "tree", "write_file"}},
 			} {
-				if got := listNames(t, fsConnect(t, bare.url, c.token)); len(got) != len(fsTools) {
+				if got := testserver.ToolNames(t, testserver.ConnectAs(t, bare.url, c.token)); len(got) != len(fsTools) {
 					t.Fatalf("bare lists %v", got)
 				}
-				cl := fsConnect(t, wrapped.url, c.token)
-				if got := listNames(t, cl); !slices.Equal(got, c.want) {
+				cl := testserver.ConnectAs(t, wrapped.url, c.token)
+				if got := testserver.ToolNames(t, cl); !slices.Equal(got, c.want) {
 					t.Errorf("caller %q is listed %v, want %v", c.token, got, c.want)
 				}
 				unknown, _, _ := callText(t, cl, "no_such_tool", map[string]any{"path": "a.txt"})
@@ -210,7 +186,7 @@ func TestAuthzRetrofitOnAFilesystemShapedServer(t *testing.T) {
 					}
 				}
 			}
-			cl := fsConnect(t, wrapped.url, "reader")
+			cl := testserver.ConnectAs(t, wrapped.url, "reader")
 			if text, isErr, _ := callText(t, cl, "read_file", map[string]any{"path": "a.txt"}); isErr || text != "hello" {
 				t.Fatalf("an allowed call got %q", text)
 			}
@@ -239,8 +215,8 @@ func TestAuthzRetrofitOnAFilesystemShapedServer(t *testing.T) {
 // tool, whatever the caller's scopes.
 func TestAuthzStepUpAndReadOnlyOnAnUnannotatedServer(t *testing.T) {
 	up := serveFS(t, &authz.Policy{Tools: fsScopes, StepUp: true}, false)
-	cl := fsConnect(t, up.url, "reader")
-	if got := listNames(t, cl); !slices.Contains(got, "write_file") || slices.Contains(got, "delete_file") {
+	cl := testserver.ConnectAs(t, up.url, "reader")
+	if got := testserver.ToolNames(t, cl); !slices.Contains(got, "write_file") || slices.Contains(got, "delete_file") {
 		t.Fatalf("step-up lists %v", got)
 	}
 	text, isErr, rpc := callText(t, cl, "write_file", map[string]any{"path": "b", "content": "x"})
@@ -248,7 +224,7 @@ func TestAuthzStepUpAndReadOnlyOnAnUnannotatedServer(t *testing.T) {
 		t.Fatalf("step-up denial: %q (rpc %v)", text, rpc)
 	}
 	ro := serveFS(t, &authz.Policy{Tools: fsScopes, ReadOnly: true}, false)
-	if got := listNames(t, fsConnect(t, ro.url, "writer")); len(got) != 0 {
+	if got := testserver.ToolNames(t, testserver.ConnectAs(t, ro.url, "writer")); len(got) != 0 {
 		t.Fatalf("read-only mode lists %v on a server that marks no tool read-only", got)
 	}
 }
@@ -260,7 +236,7 @@ func TestAuthzUnderConcurrentCallers(t *testing.T) {
 	const callers, rounds = 50, 10
 	clients := make([]*client.Client, callers)
 	for i := range clients {
-		clients[i] = fsConnect(t, w.url, fmt.Sprintf("%s-%d", map[bool]string{false: "reader", true: "writer"}[i%2 == 1], i))
+		clients[i] = testserver.ConnectAs(t, w.url, fmt.Sprintf("%s-%d", map[bool]string{false: "reader", true: "writer"}[i%2 == 1], i))
 	}
 	g0 := runtime.NumGoroutine()
 	var wg sync.WaitGroup

@@ -46,6 +46,17 @@ func StartStdio(tb testing.TB, s *server.MCPServer, opts ...client.ClientOption)
 	return cl
 }
 
+// StartOver starts an initialized mcp-go client of s over the transport
+// named: "stdio" as StartStdio, anything else over streamable HTTP as
+// StartHTTP.
+func StartOver(tb testing.TB, transport string, s *server.MCPServer, opts ...client.ClientOption) *client.Client {
+	tb.Helper()
+	if transport == "stdio" {
+		return StartStdio(tb, s, opts...)
+	}
+	return StartHTTP(tb, s, opts...).Client
+}
+
 // Connect starts an initialized mcp-go client of the streamable-HTTP server
 // at url, sending headers with every request; it is closed when the test
 // ends.

@@ -4,12 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -74,31 +71,9 @@ func TestPlainAddToolAdviceFollowsAnnotations(t *testing.T) {
 // registered with plain AddTool was never retried (the chain could not see
 // its annotations); now it is, and an unannotated one is not.
 func TestPlainAddToolRetriedWhenReadOnly(t *testing.T) {
-	policy := wrap.RetryPolicy{MaxRetries: 2, Initial: time.Millisecond, Max: time.Millisecond}
-	w, _ := newWrapper(t, wrap.WithRetry(policy))
-	s := mcp.NewServer(&mcp.Implementation{Name: "retry", Version: "1"}, nil)
-	var readOnly, plain atomic.Int32
-	flaky := func(n *atomic.Int32) mcp.ToolHandler {
-		return func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			if n.Add(1) < 3 {
-				return nil, errs.New(errs.Unavailable, "upstream busy")
-			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
-		}
-	}
-	obj := map[string]any{"type": "object"}
-	s.AddTool(&mcp.Tool{Name: "lookup", InputSchema: obj, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, flaky(&readOnly))
-	s.AddTool(&mcp.Tool{Name: "order", InputSchema: obj}, flaky(&plain))
-	gosdk.Attach(s, w)
-	cs := connect(t, "http", s, true)
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "lookup", Arguments: json.RawMessage(`{}`)})
-	if err != nil || res.IsError || readOnly.Load() != 3 {
-		t.Fatalf("read-only tool: %v %s after %d attempts", err, toolText(res), readOnly.Load())
-	}
-	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "order", Arguments: json.RawMessage(`{}`)})
-	if info, _ := gosdk.InfoOf(res); err != nil || info.Code != "unavailable" || plain.Load() != 1 || !strings.Contains(toolText(res), caution) {
-		t.Fatalf("unannotated tool: %v %s after %d attempts", err, toolText(res), plain.Load())
-	}
+	checkRetriedWhenReadOnly(t, "http", func(s *mcp.Server, _ *wrap.Wrapper, tool *mcp.Tool, h mcp.ToolHandler) {
+		s.AddTool(tool, h)
+	})
 }
 
 // TestAnnotationLookupAsTheCaller: the lookup is a tools/list through the
@@ -131,15 +106,7 @@ func TestAnnotationLookupAsTheCaller(t *testing.T) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
 		})
 	gosdk.Attach(s, w)
-	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-	defer srv.Close()
-	hc := &http.Client{Transport: headerTransport{"Authorization": "Bearer ok-token"}}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(),
-		&mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: hc}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectWithHeaders(t, s, headerTransport{"Authorization": "Bearer ok-token"})
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read_issue", Arguments: json.RawMessage(`{}`)})
 	if err != nil || res.IsError || lists.Load() != 0 {
 		t.Fatalf("a successful call: %v %s, %d tools/list", err, toolText(res), lists.Load())

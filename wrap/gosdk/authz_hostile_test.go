@@ -1,47 +1,23 @@
 package gosdk_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/benchmix"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/rawrpc"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 )
-
-func rawPost(t *testing.T, url, token string, body []byte) (int, string) {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, err.Error()
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	return res.StatusCode, string(b)
-}
-
-func heapNow() (uint64, uint64) {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc, m.TotalAlloc
-}
 
 // TestGoSDKAuthzHostileClient: a hostile client against the retrofitted
 // GitHub-shaped server, stateless (a server per request), on loopback.
@@ -63,10 +39,9 @@ func TestGoSDKAuthzHostileClient(t *testing.T) {
 	w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithAuthorization(p))
 	bareURL, _ := serveGitHubShaped(t, nil, true)
 	url, runs := serveGitHubShaped(t, w, true)
-	g0 := runtime.NumGoroutine()
-	h0, _ := heapNow()
+	adaptercases.LogFootprint(t)
 
-	if code, _ := rawPost(t, url, strings.Repeat("a", 16<<20), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)); code != http.StatusRequestHeaderFieldsTooLarge && code != 0 {
+	if code, _ := rawrpc.Post(t, url, strings.Repeat("a", 16<<20), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)); code != http.StatusRequestHeaderFieldsTooLarge && code != 0 {
 		t.Fatalf("a 16 MiB token got HTTP %d", code)
 	}
 	cs := connectAs(t, url, "gho_many", nil)
@@ -94,27 +69,13 @@ func TestGoSDKAuthzHostileClient(t *testing.T) {
 		`{"owner":"o","repo":"r","x":` + strings.Repeat("[", 900) + strings.Repeat("]", 900) + `}`, // under go-sdk's bounds: reaches the policy
 		`{"owner":"o","repo":"r","x":"` + strings.Repeat("x", 3<<20) + `"}`,
 	}
-	for _, side := range []string{bareURL, url} {
-		_, a0 := heapNow()
-		var codes []string
-		for _, args := range hostile {
-			body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"create_branch","arguments":` + args + `}}`
-			code, got := rawPost(t, side, "gho_reader", []byte(body))
-			if side == url && strings.Contains(got, `"result"`) {
-				t.Fatalf("the denied tool answered a result: %.200s", got)
-			}
-			codes = append(codes, fmt.Sprintf("%d %.100s", code, got))
-		}
-		_, a1 := heapNow()
-		t.Logf("%s: five hostile bodies (6 MiB deep, 8 MiB string, truncated, 900 deep, 3 MiB string) cost %d MiB of allocation; answers %q",
-			map[bool]string{true: "bare", false: "retrofitted"}[side == bareURL], (a1-a0)>>20, codes)
-	}
+	// 6 MiB deep, an 8 MiB string, truncated, 900 deep, a 3 MiB string
+	adaptercases.PostHostileBodies(t, bareURL, url, "gho_reader", "create_branch", hostile, func(_ int, answer string) bool {
+		return !strings.Contains(answer, `"result"`)
+	})
 	if ran(runs, "create_branch") != 0 {
 		t.Fatal("the denied tool ran")
 	}
-	time.Sleep(200 * time.Millisecond)
-	h1, _ := heapNow()
-	t.Logf("goroutines %d before, %d after; heap %d KiB before, %d KiB after", g0, runtime.NumGoroutine(), h0>>10, h1>>10)
 }
 
 // BenchmarkGoSDKAuthz times an allowed call bare and retrofitted, the two

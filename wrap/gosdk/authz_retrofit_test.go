@@ -3,7 +3,6 @@ package gosdk_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -99,14 +98,7 @@ func serveGitHubShaped(t testing.TB, w *wrap.Wrapper, stateless bool) (string, *
 		}
 		return s
 	}, &mcp.StreamableHTTPOptions{Stateless: stateless})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := &http.Server{Handler: auth.RequireBearerToken(ghVerifier, nil)(h), ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = hs.Serve(ln) }()
-	t.Cleanup(func() { _ = hs.Close() })
-	return "http://" + ln.Addr().String(), runs
+	return serveBehindBearer(t, ghVerifier, h), runs
 }
 
 func ran(runs *sync.Map, name string) int32 {

@@ -1,11 +1,9 @@
 package gosdk_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -16,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/rawrpc"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
@@ -72,12 +71,7 @@ const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{
 // the session id when not empty.
 func postWith(t *testing.T, url, session, body string, authorization ...string) *http.Response {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader([]byte(body)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
+	req := rawrpc.Request(t, url, []byte(body))
 	for _, a := range authorization {
 		req.Header.Add("Authorization", a)
 	}
@@ -85,12 +79,10 @@ func postWith(t *testing.T, url, session, body string, authorization ...string) 
 		req.Header.Set("Mcp-Session-Id", session)
 		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, _, err := rawrpc.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _ = io.Copy(io.Discard, res.Body)
-	_ = res.Body.Close()
 	return res
 }
 

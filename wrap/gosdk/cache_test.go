@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
@@ -55,22 +55,13 @@ func search(t *testing.T, cs *mcp.ClientSession, args string) *mcp.CallToolResul
 func TestCacheRunsAHundredIdenticalCallsOnceOnGoSDK(t *testing.T) {
 	var runs atomic.Int64
 	_, cs := cachedSearch(t, wrap.New(wrap.WithCache(wrap.Cache{})), 200*time.Millisecond, &runs)
-	var wg sync.WaitGroup
-	var wrong atomic.Int64
-	for range 100 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"q": "rome"}})
-			if err != nil || res.IsError || resultText(res) != "run 1" {
-				wrong.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if runs.Load() != 1 || wrong.Load() != 0 {
-		t.Fatalf("runs = %d, wrong answers = %d; want 1 run", runs.Load(), wrong.Load())
-	}
+	adaptercases.CheckHundredCallsRunOnce(t, func() (string, bool) {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"q": "rome"}})
+		if err != nil {
+			return err.Error(), false
+		}
+		return resultText(res), !res.IsError
+	}, &runs)
 }
 
 func TestCacheHitsWhateverTheKeyOrderOnGoSDK(t *testing.T) {

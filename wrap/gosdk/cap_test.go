@@ -40,10 +40,7 @@ func TestResultCapOnGoSDK(t *testing.T) {
 	cs := connect(t, "memory", s, true)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: c.name, Arguments: json.RawMessage(`{}`)})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := callEmpty(t, cs, c.name)
 			size := 0
 			var text strings.Builder
 			for _, ct := range res.Content {
@@ -63,6 +60,17 @@ func TestResultCapOnGoSDK(t *testing.T) {
 			}
 		})
 	}
+}
+
+// callEmpty calls tool with the arguments {}, failing the test if the
+// call itself fails.
+func callEmpty(t *testing.T, cs *mcp.ClientSession, tool string) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 // TestCapKeepsTheCauseOnGoSDK: TestCapKeepsTheCause in wrap, over go-sdk's
@@ -110,10 +118,7 @@ func TestCapKeepsTheCauseOnGoSDK(t *testing.T) {
 	cs := connect(t, "http", s, true)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: c.name, Arguments: json.RawMessage(`{}`)})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := callEmpty(t, cs, c.name)
 			var texts []string
 			size := 0
 			for _, ct := range res.Content {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -21,6 +22,17 @@ import (
 // read-only tool is retried, and one of an unannotated tool is not (its
 // side effects may have happened).
 func TestAnnotationsAllowRetries(t *testing.T) {
+	checkRetriedWhenReadOnly(t, "memory", func(s *mcp.Server, w *wrap.Wrapper, tool *mcp.Tool, h mcp.ToolHandler) {
+		gosdk.Tool(s, w, tool, h)
+	})
+}
+
+// checkRetriedWhenReadOnly: with retries on, a read-only tool registered
+// with register is retried until it succeeds, and an unannotated one is
+// not retried, its result cautioning against a repeat; the client calls
+// over transport.
+func checkRetriedWhenReadOnly(t *testing.T, transport string, register func(*mcp.Server, *wrap.Wrapper, *mcp.Tool, mcp.ToolHandler)) {
+	t.Helper()
 	policy := wrap.RetryPolicy{MaxRetries: 2, Initial: time.Millisecond, Max: time.Millisecond}
 	w, _ := newWrapper(t, wrap.WithRetry(policy))
 	s := mcp.NewServer(&mcp.Implementation{Name: "retry", Version: "1"}, nil)
@@ -34,16 +46,16 @@ func TestAnnotationsAllowRetries(t *testing.T) {
 		}
 	}
 	obj := map[string]any{"type": "object"}
-	gosdk.Tool(s, w, &mcp.Tool{Name: "lookup", InputSchema: obj, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, flaky(&readOnly))
-	gosdk.Tool(s, w, &mcp.Tool{Name: "order", InputSchema: obj}, flaky(&plain))
+	register(s, w, &mcp.Tool{Name: "lookup", InputSchema: obj, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, flaky(&readOnly))
+	register(s, w, &mcp.Tool{Name: "order", InputSchema: obj}, flaky(&plain))
 	gosdk.Attach(s, w)
-	cs := connect(t, "memory", s, true)
+	cs := connect(t, transport, s, true)
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "lookup", Arguments: json.RawMessage(`{}`)})
 	if err != nil || res.IsError || readOnly.Load() != 3 {
 		t.Fatalf("read-only tool: %v %s after %d attempts", err, toolText(res), readOnly.Load())
 	}
 	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "order", Arguments: json.RawMessage(`{}`)})
-	if info, _ := gosdk.InfoOf(res); err != nil || info.Code != "unavailable" || plain.Load() != 1 {
+	if info, _ := gosdk.InfoOf(res); err != nil || info.Code != "unavailable" || plain.Load() != 1 || !strings.Contains(toolText(res), caution) {
 		t.Fatalf("unannotated tool: %v %s after %d attempts", err, toolText(res), plain.Load())
 	}
 }
@@ -54,16 +66,8 @@ func TestAnnotationsAllowRetries(t *testing.T) {
 func TestHeaderParentsTheSpan(t *testing.T) {
 	w, tel := newWrapper(t)
 	s := newServer(w)
-	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-	defer srv.Close()
 	const traceID = "0af7651916cd43dd8448eb211c80319c"
-	hc := &http.Client{Transport: headerTransport{"traceparent": "00-" + traceID + "-b7ad6b7169203331-01"}}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(),
-		&mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: hc}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectWithHeaders(t, s, headerTransport{"traceparent": "00-" + traceID + "-b7ad6b7169203331-01"})
 	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: json.RawMessage(`{}`)}); err != nil {
 		t.Fatal(err)
 	}
@@ -73,6 +77,22 @@ func TestHeaderParentsTheSpan(t *testing.T) {
 	}
 }
 
+// connectWithHeaders connects a client to s over streamable HTTP; every
+// request it sends carries the headers h.
+func connectWithHeaders(t *testing.T, s *mcp.Server, h headerTransport) *mcp.ClientSession {
+	t.Helper()
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	t.Cleanup(srv.Close)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: &http.Client{Transport: h}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// headerTransport sets its headers on every request.
 type headerTransport map[string]string
 
 func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {

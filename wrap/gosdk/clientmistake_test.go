@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
 
@@ -27,39 +28,18 @@ func TestClientMistakesAreWarnings(t *testing.T) {
 					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the page token is stale"}
 				})
 			gosdk.Attach(s, w)
-			var cs *mcp.ClientSession
-			if tr == "stdio" {
-				cs = pipeSession(t, s)
-			} else {
-				cs = connect(t, "http", s, true)
-			}
+			cs := sessionOver(t, tr, s)
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			cases := []struct {
-				key, name, code string
-				call            func() error
-			}{
-				{"tool", "nope", "not_found", func() error { _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "nope"}); return err }},
-				{"prompt", "nope", "not_found", func() error { _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "nope"}); return err }},
-				{"resource", "res://nope", "not_found", func() error {
+			adaptercases.CheckClientMistakes(t, tel.logs, wellFormed, []adaptercases.Mistake{
+				{Key: "tool", Name: "nope", Code: "not_found", Call: func() error { _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "nope"}); return err }},
+				{Key: "prompt", Name: "nope", Code: "not_found", Call: func() error { _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "nope"}); return err }},
+				{Key: "resource", Name: "res://nope", Code: "not_found", Call: func() error {
 					_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "res://nope"})
 					return err
 				}},
-				{"tool", "picky", "invalid_argument", func() error { _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "picky"}); return err }},
-			}
-			for _, c := range cases {
-				if err := c.call(); wellFormed(err) != "" || err == nil {
-					t.Errorf("%s %s: answered %v, want a JSON-RPC error", c.key, c.name, err)
-				}
-				lines, err := tel.logs.Find(c.key, c.name)
-				if err != nil || len(lines) != 1 {
-					t.Fatalf("%s %s: %d log lines (%v), want 1:\n%s", c.key, c.name, len(lines), err, tel.logs.String())
-				}
-				l := lines[0]
-				if l["level"] != "WARN" || l["code"] != c.code || l["jsonrpc_code"] != float64(-32602) {
-					t.Errorf("%s %s: logged level=%v code=%v jsonrpc_code=%v, want WARN %s -32602", c.key, c.name, l["level"], l["code"], l["jsonrpc_code"], c.code)
-				}
-			}
+				{Key: "tool", Name: "picky", Code: "invalid_argument", Call: func() error { _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "picky"}); return err }},
+			})
 		})
 	}
 }

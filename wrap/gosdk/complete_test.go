@@ -6,16 +6,16 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
-	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/rawrpc"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
@@ -26,51 +26,28 @@ import (
 // names (databases, secrets), counting its runs per prompt or template.
 type dbServer struct {
 	authzServer
-	mu    sync.Mutex
-	ran   map[string]int
+	adaptercases.Completions
 	reads atomic.Int32
-}
-
-var dbValues = map[string][]string{
-	"db_query":           {"orders", "users"},
-	"secret_prompt":      {"prod-db-password"},
-	"db://{name}/tables": {"orders", "users"},
-	"secret://{key}":     {"aws-root-key"},
-}
-
-func dbPolicy() authz.Policy {
-	return authz.Policy{
-		Prompts:   map[string][]string{"db_query": {"issues:read"}, "secret_prompt": {"repo:admin"}},
-		Resources: map[string][]string{"db://{name}/tables": {"issues:read"}, "secret://{key}": {"repo:admin"}},
-	}
 }
 
 func newDBServer(t *testing.T, p authz.Policy, setCacheable func(context.Context, mcp.Request, *mcp.Cacheable)) *dbServer {
 	t.Helper()
-	d := &dbServer{ran: map[string]int{}}
+	d := &dbServer{}
 	d.logs = &logbuf.Buffer{}
 	complete := func(_ context.Context, r *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 		name := r.Params.Ref.Name
 		if r.Params.Ref.Type == "ref/resource" {
 			name = r.Params.Ref.URI
 		}
-		d.mu.Lock()
-		d.ran[name]++
-		d.mu.Unlock()
-		values := dbValues[name]
+		values := d.Complete(name)
 		if values == nil {
 			values = []string{} // nothing for a name it does not know
 		}
 		return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: values}}, nil
 	}
-	count := func(name string) {
-		d.mu.Lock()
-		d.ran[name]++
-		d.mu.Unlock()
-	}
 	opts := &mcp.ServerOptions{CompletionHandler: complete,
 		SubscribeHandler: func(_ context.Context, r *mcp.SubscribeRequest) error {
-			count("subscribe " + r.Params.URI)
+			d.Count("subscribe " + r.Params.URI)
 			return nil
 		},
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil }}
@@ -99,12 +76,6 @@ func newDBServer(t *testing.T, p authz.Policy, setCacheable func(context.Context
 	return d
 }
 
-func (d *dbServer) runs(name string) int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.ran[name]
-}
-
 func promptRef(name string) *mcp.CompleteReference {
 	return &mcp.CompleteReference{Type: "ref/prompt", Name: name}
 }
@@ -117,7 +88,7 @@ func rawComplete(t *testing.T, url, token string, ref *mcp.CompleteReference) st
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "completion/complete",
 		"params": map[string]any{"ref": ref, "argument": map[string]any{"name": "database", "value": ""}}})
-	code, got := rawPost(t, url, token, body)
+	code, got := rawrpc.Post(t, url, token, body)
 	if code != http.StatusOK {
 		t.Fatalf("HTTP %d: %s", code, got)
 	}
@@ -133,7 +104,7 @@ func rawComplete(t *testing.T, url, token string, ref *mcp.CompleteReference) st
 func TestGoSDKCompletionOfHiddenPromptOrTemplateIsAnUnknownNames(t *testing.T) {
 	for _, stateless := range []bool{false, true} {
 		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
-			d := newDBServer(t, dbPolicy(), nil)
+			d := newDBServer(t, adaptercases.CompletionPolicy(), nil)
 			url := d.serve(t, stateless)
 			reader, admin := connectAs(t, url, "reader", nil), connectAs(t, url, "admin", nil)
 			complete := func(cs *mcp.ClientSession, ref *mcp.CompleteReference) string {
@@ -167,7 +138,7 @@ func TestGoSDKCompletionOfHiddenPromptOrTemplateIsAnUnknownNames(t *testing.T) {
 				}
 			}
 			for _, name := range []string{"secret_prompt", "secret://{key}"} {
-				if n := d.runs(name); n != 1 {
+				if n := d.Runs(name); n != 1 {
 					t.Errorf("the CompletionHandler ran %d times for %s, want once (the admin's)", n, name)
 				}
 			}
@@ -194,7 +165,7 @@ func TestGoSDKCompletionWithoutHandlerIsGoSDKs(t *testing.T) {
 func TestGoSDKTemplateKeyAuthorizesReads(t *testing.T) {
 	for _, stateless := range []bool{false, true} {
 		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
-			d := newDBServer(t, dbPolicy(), nil)
+			d := newDBServer(t, adaptercases.CompletionPolicy(), nil)
 			url := d.serve(t, stateless)
 			reader := connectAs(t, url, "reader", nil)
 			ctx := context.Background()
@@ -202,36 +173,23 @@ func TestGoSDKTemplateKeyAuthorizesReads(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var listed []string
-			for _, x := range tl.ResourceTemplates {
-				listed = append(listed, x.URITemplate)
-			}
-			if !slices.Equal(listed, []string{"db://{name}/tables"}) {
-				t.Errorf("the reader is listed templates %v", listed)
-			}
-			if res, err := reader.ReadResource(ctx, &mcp.ReadResourceParams{URI: "db://orders/tables"}); err != nil || len(res.Contents) != 1 {
-				t.Fatalf("the reader's read of a URI its template serves: %v %v", res, err)
-			}
-			_, hidden := reader.ReadResource(ctx, &mcp.ReadResourceParams{URI: "secret://k"})
-			// A session of its own: go-sdk v1.7.0's client closes a
-			// stateless session on its 400.
-			_, unknown := connectAs(t, url, "reader", nil).ReadResource(ctx, &mcp.ReadResourceParams{URI: "nope://k"})
-			if hidden == nil || unknown == nil || hidden.Error() != strings.ReplaceAll(unknown.Error(), "nope://k", "secret://k") {
-				t.Errorf("a hidden template's URI answered %v, an unknown one %v", hidden, unknown)
-			}
-			if _, err := connectAs(t, url, "admin", nil).ReadResource(ctx, &mcp.ReadResourceParams{URI: "secret://k"}); err != nil {
-				t.Errorf("the admin's read: %v", err)
-			}
-			if n := d.reads.Load(); n != 2 {
-				t.Errorf("the template handlers ran %d times, want 2", n)
-			}
-			lines, _ := d.logs.Find("resource", "db://orders/tables")
-			if len(lines) != 1 {
-				t.Fatalf("lines for the allowed read: %s", d.logs.String())
-			}
-			if a, _ := lines[0]["authz"].(map[string]any); a["decision"] != "allowed" {
-				t.Errorf("the allowed read's authz: %v", a)
-			}
+			adaptercases.CheckTemplateKeyAuthorizesReads(t, adaptercases.TemplateServer{
+				Listed: adaptercases.SortedNames(tl.ResourceTemplates, func(x *mcp.ResourceTemplate) string { return x.URITemplate }),
+				Read: func(token, uri string) (int, error) {
+					cs := reader
+					if token != "reader" || uri == "nope://k" {
+						// A session of its own: go-sdk v1.7.0's client closes
+						// a stateless session on its 400.
+						cs = connectAs(t, url, token, nil)
+					}
+					res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+					if err != nil {
+						return 0, err
+					}
+					return len(res.Contents), nil
+				},
+				Reads: &d.reads, Logs: d.logs,
+			})
 		})
 	}
 }
@@ -253,7 +211,7 @@ func TestGoSDKFilteredListsAreNeverPublic(t *testing.T) {
 		{"SetCacheable public", func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) { c.TTLMs, c.CacheScope = 60000, "public" }, 60000, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d := newDBServer(t, dbPolicy(), c.set)
+			d := newDBServer(t, adaptercases.CompletionPolicy(), c.set)
 			for _, stateless := range []bool{false, true} {
 				cs := connectAs(t, d.serve(t, stateless), "reader", nil)
 				ctx := context.Background()
@@ -305,7 +263,7 @@ func TestGoSDKFilteredListsAreNeverPublic(t *testing.T) {
 func TestGoSDKSubscribeFollowsThePolicy(t *testing.T) {
 	for _, stateless := range []bool{false, true} {
 		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
-			d := newDBServer(t, dbPolicy(), nil)
+			d := newDBServer(t, adaptercases.CompletionPolicy(), nil)
 			updated := make(chan string, 8)
 			reader := connectAs(t, d.serve(t, stateless), "reader", &mcp.ClientOptions{
 				ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI },
@@ -321,10 +279,10 @@ func TestGoSDKSubscribeFollowsThePolicy(t *testing.T) {
 				t.Errorf("subscribing to a hidden URI answered %v, an unknown one %v", hidden, unknown)
 			}
 			t.Logf("hidden %v, unknown %v", hidden, unknown)
-			if n := d.runs("subscribe secret://k"); n != 0 {
+			if n := d.Runs("subscribe secret://k"); n != 0 {
 				t.Errorf("the SubscribeHandler ran %d times for the hidden URI", n)
 			}
-			if n := d.runs("subscribe db://orders/tables"); n != 1 {
+			if n := d.Runs("subscribe db://orders/tables"); n != 1 {
 				t.Errorf("the SubscribeHandler ran %d times for the allowed URI", n)
 			}
 			for _, uri := range []string{"secret://k", "db://orders/tables"} {
@@ -348,7 +306,7 @@ func TestGoSDKSubscribeFollowsThePolicy(t *testing.T) {
 // (as over stdio) the caller is the process owner, granted Policy.Local:
 // completion follows that grant.
 func TestGoSDKCompletionInMemoryIsTheProcessOwners(t *testing.T) {
-	p := dbPolicy()
+	p := adaptercases.CompletionPolicy()
 	p.Local = []string{"issues:read"}
 	d := newDBServer(t, p, nil)
 	cs := connect(t, "memory", d.s, true)
@@ -362,7 +320,7 @@ func TestGoSDKCompletionInMemoryIsTheProcessOwners(t *testing.T) {
 			t.Errorf("completing %v in memory: %s, want %s", *ref, got, want)
 		}
 	}
-	if n := d.runs("secret_prompt") + d.runs("secret://{key}"); n != 0 {
+	if n := d.Runs("secret_prompt") + d.Runs("secret://{key}"); n != 0 {
 		t.Errorf("the CompletionHandler ran %d times for what the process owner may not see", n)
 	}
 }

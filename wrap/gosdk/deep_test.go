@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/childproc"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
@@ -63,17 +64,7 @@ func startChild(t *testing.T, mode string) *stdioChild {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "GOSDK_CHILD="+mode)
 	cmd.Stderr = io.Discard
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, out := childproc.Start(t, cmd)
 	c := &stdioChild{cmd: cmd, in: in, lines: make(chan []byte, 16), exit: make(chan error, 1), seen: map[string]string{}}
 	go func() {
 		r := bufio.NewReaderSize(out, 1<<20)

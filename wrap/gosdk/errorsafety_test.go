@@ -3,8 +3,6 @@ package gosdk_test
 import (
 	"context"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
@@ -85,6 +83,16 @@ func wellFormed(err error) string {
 	return ""
 }
 
+// sessionOver connects a client to s over stdio pipes (pipeSession) when
+// tr is "stdio", else over streamable HTTP.
+func sessionOver(t *testing.T, tr string, s *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	if tr == "stdio" {
+		return pipeSession(t, s)
+	}
+	return connect(t, "http", s, true)
+}
+
 // pipeSession serves s over go-sdk's newline-delimited stdio framing on a
 // pair of OS pipes (what a subprocess's stdin and stdout are), in process.
 func pipeSession(t *testing.T, s *mcp.Server) *mcp.ClientSession {
@@ -127,14 +135,7 @@ func TestErrorsHandedToGoSDKAreSafe(t *testing.T) {
 			var logs logbuf.Buffer
 			h := &handed{}
 			s := caseServer(cases, wrap.New(wrap.WithLogger(logs.Logger())), h)
-			var cs *mcp.ClientSession
-			if tr == "stdio" {
-				cs = pipeSession(t, s)
-			} else {
-				srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-				t.Cleanup(srv.Close)
-				cs = connectTo(t, &mcp.StreamableClientTransport{Endpoint: srv.URL})
-			}
+			cs := sessionOver(t, tr, s)
 			calls := 0
 			for i, c := range cases {
 				n := strconv.Itoa(i)

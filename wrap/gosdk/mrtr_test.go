@@ -1,9 +1,7 @@
 package gosdk_test
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -14,33 +12,15 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
 
-// laterRounds changes the requests of a client's rounds after the first
-// (a tools/call carrying a requestState).
-type laterRounds func(r *http.Request)
-
-func (f laterRounds) RoundTrip(r *http.Request) (*http.Response, error) {
-	if f != nil && r.Body != nil {
-		b, err := io.ReadAll(r.Body)
-		_ = r.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		if bytes.Contains(b, []byte(`"requestState"`)) {
-			f(r)
-		}
-		r.Body = io.NopCloser(bytes.NewReader(b))
-	}
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // modernClient connects a go-sdk client as tok to a stateless server, on
 // which it speaks 2026-07-28 (it fails the test if not).
-func modernClient(t *testing.T, url, tok string, change laterRounds, opts *mcp.ClientOptions) *mcp.ClientSession {
+func modernClient(t *testing.T, url, tok string, change adaptercases.LaterRounds, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	cl := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -72,21 +52,7 @@ func confirmer(accept bool, asked *atomic.Int32) *mcp.ClientOptions {
 // their call ids.
 func (as *authzServer) lineFacts(t *testing.T, tool string) (facts, ids []string) {
 	t.Helper()
-	lines, err := as.logs.Find("tool", tool)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range lines {
-		f, _ := l["outcome"].(string)
-		if a, ok := l["authz"].(map[string]any); ok {
-			f += " " + a["decision"].(string)
-			if r, ok := a["reason"].(string); ok {
-				f += "/" + r
-			}
-		}
-		facts, ids = append(facts, f), append(ids, l["call_id"].(string))
-	}
-	return facts, ids
+	return adaptercases.LineFacts(t, as.logs, tool)
 }
 
 // TestGoSDKModernClientIsAskedToConfirmThroughInputRequired: a go-sdk
@@ -155,18 +121,11 @@ func TestGoSDKEveryRoundIsAuthorized(t *testing.T) {
 	p.Confirm = authz.Confirm{Destructive: true}
 	as := newAuthzServer(t, p)
 	var asked atomic.Int32
-	downgrade := laterRounds(func(r *http.Request) { r.Header.Set("Authorization", "Bearer reader") })
-	_, err := modernClient(t, as.serve(t, true), "admin", downgrade, confirmer(true, &asked)).CallTool(context.Background(),
-		&mcp.CallToolParams{Name: "delete_repository", Arguments: map[string]any{"repo": "acme/site"}})
-	if err == nil || !strings.Contains(err.Error(), "unknown tool") {
-		t.Fatalf("the second round got %v; want the answer to a tool the caller may not know", err)
-	}
-	if n := as.runs["delete_repository"].Load(); n != 0 {
-		t.Fatalf("ran %d times", n)
-	}
-	if facts, _ := as.lineFacts(t, "delete_repository"); !slices.Equal(facts, []string{"input_required asked", "protocol_error hidden/scope"}) {
-		t.Fatalf("log lines %q", facts)
-	}
+	adaptercases.CheckEveryRoundIsAuthorized(t, func(change adaptercases.LaterRounds) error {
+		_, err := modernClient(t, as.serve(t, true), "admin", change, confirmer(true, &asked)).CallTool(context.Background(),
+			&mcp.CallToolParams{Name: "delete_repository", Arguments: map[string]any{"repo": "acme/site"}})
+		return err
+	}, "unknown tool", as.runs["delete_repository"], as.logs)
 }
 
 // TestGoSDKHandlerRoundsKeepTheirOwnState: a tool that asks for input

@@ -2,14 +2,12 @@ package gosdk_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
 
@@ -23,9 +21,8 @@ type nilArgs struct {
 // goes and calls a failing tool from a real go-sdk client: the chain
 // answers, with its masked internal-error result.
 func TestNilWrapperIsWrapNew(t *testing.T) {
-	const leak = "dial postgres://admin:hunter2@db.internal:5432/notes: connection refused"
 	fail := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return nil, errors.New(leak)
+		return nil, errors.New(adaptercases.NilLeak)
 	}
 	tool := func() *mcp.Tool { return &mcp.Tool{Name: "fail", InputSchema: map[string]any{"type": "object"}} }
 	cases := []struct {
@@ -43,7 +40,7 @@ func TestNilWrapperIsWrapNew(t *testing.T) {
 		}},
 		{"AddTool", func(t *testing.T, s *mcp.Server) *mcp.ClientSession {
 			gosdk.AddTool(s, nil, &mcp.Tool{Name: "fail"}, func(context.Context, *mcp.CallToolRequest, nilArgs) (*mcp.CallToolResult, any, error) {
-				return nil, nil, errors.New(leak)
+				return nil, nil, errors.New(adaptercases.NilLeak)
 			})
 			return connect(t, "http", s, true)
 		}},
@@ -65,12 +62,7 @@ func TestNilWrapperIsWrapNew(t *testing.T) {
 				t.Fatalf("call: %v", err)
 			}
 			info, ok := gosdk.InfoOf(res)
-			if !ok || info.Code != errs.Internal.String() {
-				t.Fatalf("result %+v: info %+v, %v; want the chain's internal error", res, info, ok)
-			}
-			if sent, _ := json.Marshal(res); strings.Contains(string(sent), "hunter2") {
-				t.Errorf("the result shows the password: %s", sent)
-			}
+			adaptercases.CheckMaskedInternal(t, res, info, ok)
 		})
 	}
 }

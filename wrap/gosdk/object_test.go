@@ -3,13 +3,14 @@ package gosdk_test
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
 
@@ -40,59 +41,25 @@ func TestRawToolRefusesNonObjectArguments(t *testing.T) {
 			}) (*mcp.CallToolResult, any, error) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
 			})
-			var cs *mcp.ClientSession
-			if tr == "stdio" {
-				cs = pipeSession(t, s)
-			} else {
-				cs = connect(t, "http", s, true)
-			}
-			call := func(tool, args string) *mcp.CallToolResult {
-				t.Helper()
-				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-				defer cancel()
-				p := &mcp.CallToolParams{Name: tool}
-				if args != "" {
-					p.Arguments = json.RawMessage(args)
-				}
-				res, err := cs.CallTool(ctx, p)
-				if err != nil {
-					t.Fatalf("%s %s: %v", tool, args, err)
-				}
-				return res
-			}
-			for _, tool := range []string{"echo", "typed"} {
-				for _, c := range []struct{ args, got string }{
-					{`"text"`, "a string"}, {`[1]`, "an array"}, {`42`, "a number"}, {`true`, "a boolean"},
-				} {
-					res := call(tool, c.args)
-					info, ok := gosdk.InfoOf(res)
-					want := "the arguments must be a JSON object, got " + c.got
-					if !res.IsError || !ok || info.Code != "invalid_argument" || !strings.Contains(info.Message, want) {
-						t.Errorf("%s %s: isError=%v info=%+v, want invalid_argument %q", tool, c.args, res.IsError, info, want)
+			cs := sessionOver(t, tr, s)
+			adaptercases.CheckNonObjectArguments(t, adaptercases.ObjectServer{
+				Call: func(t *testing.T, tool, args string) (bool, errs.Info, bool) {
+					t.Helper()
+					ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+					defer cancel()
+					p := &mcp.CallToolParams{Name: tool}
+					if args != "" {
+						p.Arguments = json.RawMessage(args)
 					}
-				}
-			}
-			if n := ran.Load(); n != 0 {
-				t.Errorf("the handler ran %d times on non-object arguments", n)
-			}
-			for _, args := range []string{"", "null", `{}`, `{"text":"hi"}`} {
-				if res := call("echo", args); res.IsError {
-					t.Errorf("%q: refused: %+v", args, res.Content)
-				}
-			}
-			if n := ran.Load(); n != 4 {
-				t.Errorf("the handler ran %d times on null, absent and object arguments, want 4", n)
-			}
-			lines, err := tel.logs.Find("outcome", "invalid_argument")
-			if err != nil || len(lines) != 8 || lines[0]["level"] != "WARN" {
-				t.Errorf("%d invalid_argument lines (%v), want 8 at WARN", len(lines), err)
-			}
-			// A tool typed by gosdk.AddTool keeps its binder's answer, which
-			// lists what it expects.
-			info, _ := gosdk.InfoOf(call("bound", `"Paris"`))
-			if want := `the arguments must be a JSON object, got a string; expected an object with "city" (required)`; !strings.Contains(info.Message, want) {
-				t.Errorf("bound tool: %q, want %q", info.Message, want)
-			}
+					res, err := cs.CallTool(ctx, p)
+					if err != nil {
+						t.Fatalf("%s %s: %v", tool, args, err)
+					}
+					info, ok := gosdk.InfoOf(res)
+					return res.IsError, info, ok
+				},
+				Refusing: []string{"echo", "typed"}, Ran: &ran, Logs: tel.logs, Bound: "bound",
+			})
 		})
 	}
 }

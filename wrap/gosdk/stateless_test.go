@@ -47,25 +47,6 @@ func statelessServer(t *testing.T, w *wrap.Wrapper, runs *atomic.Int64) string {
 	return srv.URL
 }
 
-// statelessClient connects a real go-sdk client, with token as its bearer
-// credential unless token is empty.
-func statelessClient(t *testing.T, url, token string) *mcp.ClientSession {
-	t.Helper()
-	hc := &http.Client{Transport: http.DefaultTransport}
-	if token != "" {
-		hc.Transport = bearer{token, http.DefaultTransport}
-	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "stateless-" + token, Version: "0"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	return cs
-}
-
 func callRead(t *testing.T, cs *mcp.ClientSession) *mcp.CallToolResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -95,7 +76,7 @@ func TestLoopGuardStatelessDoesNotMixClients(t *testing.T) {
 	var logs logbuf.Buffer
 	url := statelessServer(t, wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithLoopGuard(wrap.LoopGuard{})), &runs)
 
-	alice, bob := statelessClient(t, url, "alice"), statelessClient(t, url, "bob")
+	alice, bob := connectAs(t, url, "alice", nil), connectAs(t, url, "bob", nil)
 	for range 3 {
 		callRead(t, alice)
 	}
@@ -108,7 +89,7 @@ func TestLoopGuardStatelessDoesNotMixClients(t *testing.T) {
 		t.Fatalf("bob's first call was refused because of alice's failures: %q", resultText(res))
 	}
 
-	anon1, anon2 := statelessClient(t, url, ""), statelessClient(t, url, "")
+	anon1, anon2 := connectAs(t, url, "", nil), connectAs(t, url, "", nil)
 	for range 4 {
 		callRead(t, anon1)
 	}
@@ -136,7 +117,7 @@ func TestRateLimitStatelessPerCredential(t *testing.T) {
 	lim := limit.New(limit.Rate{Limit: 2, Per: time.Minute}, limit.WithLogger(logs.Logger()))
 	url := statelessServer(t, wrap.New(wrap.WithLimit(lim)), &runs)
 
-	alice, bob := statelessClient(t, url, "alice"), statelessClient(t, url, "bob")
+	alice, bob := connectAs(t, url, "alice", nil), connectAs(t, url, "bob", nil)
 	for range 2 {
 		callRead(t, alice)
 	}
@@ -147,7 +128,7 @@ func TestRateLimitStatelessPerCredential(t *testing.T) {
 		t.Fatalf("bob was limited by alice's calls: %+v", info)
 	}
 
-	anon1, anon2 := statelessClient(t, url, ""), statelessClient(t, url, "")
+	anon1, anon2 := connectAs(t, url, "", nil), connectAs(t, url, "", nil)
 	for range 2 {
 		callRead(t, anon1)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/rawrpc"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/gosdk"
 )
@@ -53,7 +54,7 @@ func TestGoSDKTaskLikeToolsKeepWorking(t *testing.T) {
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Stateless: true}))
 	t.Cleanup(srv.Close)
-	cs := statelessClient(t, srv.URL, "")
+	cs := connectAs(t, srv.URL, "", nil)
 	call := func(name string) string {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name})
 		if err != nil || res.IsError {
@@ -71,7 +72,7 @@ func TestGoSDKTaskLikeToolsKeepWorking(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	code, body := rawPost(t, srv.URL, "", []byte(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"export_status","task":{"ttl":60000}}}`))
+	code, body := rawrpc.Post(t, srv.URL, "", []byte(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"export_status","task":{"ttl":60000}}}`))
 	if code != http.StatusOK || !strings.Contains(body, `"text":"done"`) || strings.Contains(body, `"taskId"`) {
 		t.Fatalf("a task-augmented call got %d %s, want the tool's result in place", code, body)
 	}

@@ -2,17 +2,14 @@ package limit_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -50,15 +47,9 @@ type mcpgoInfo struct{ Code, Message string }
 func TestRateLimitStatelessPerCredential(t *testing.T) {
 	var logs logbuf.Buffer
 	lim := limit.New(limit.Rate{Limit: 2, Per: time.Minute}, limit.WithLogger(logs.Logger()))
-	s := server.NewMCPServer("search", "1.0.0")
-	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
-	s.AddTool(mcp.NewTool("search"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcp.NewToolResultText("found"), nil
-	})
-	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStateLess(true)))
-	t.Cleanup(srv.Close)
+	url := testserver.ServeLimitedSearch(t, lim)
 
-	alice, bob := statelessCaller(t, srv.URL, "alice"), statelessCaller(t, srv.URL, "bob")
+	alice, bob := statelessCaller(t, url, "alice"), statelessCaller(t, url, "bob")
 	alice()
 	alice()
 	if info := alice(); info.Code != "rate_limited" || !strings.Contains(info.Message, "per credential") {
@@ -67,7 +58,7 @@ func TestRateLimitStatelessPerCredential(t *testing.T) {
 	if info := bob(); info.Code != "" {
 		t.Fatalf("bob was limited by alice's calls: %+v", info)
 	}
-	anon1, anon2 := statelessCaller(t, srv.URL, ""), statelessCaller(t, srv.URL, "")
+	anon1, anon2 := statelessCaller(t, url, ""), statelessCaller(t, url, "")
 	anon1()
 	anon1()
 	if info := anon2(); info.Code != "rate_limited" || !strings.Contains(info.Message, "shared by all callers") {

@@ -27,7 +27,7 @@ func TestPanickingCheckIsAnsweredAsUnknownOnMCPGo(t *testing.T) {
 		return nil
 	}
 	ps := newPolicyServer(t, p)
-	cl := connectAs(t, ps.serve(t), "reader")
+	cl := ps.connect(t, "reader")
 	hidden := rpcError(t, cl, "list_issues")
 	if want := strings.ReplaceAll(rpcError(t, cl, "no_such_tool"), "no_such_tool", "list_issues"); hidden != want {
 		t.Fatalf("tools/call answered %q, want %q", hidden, want)
@@ -59,7 +59,7 @@ func TestDeniedResourceLineNamesTheURI(t *testing.T) {
 	ps.s.AddResource(mcp.NewResource("secret://deploy-keys", "deploy keys"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		return nil, nil
 	})
-	cl := connectAs(t, ps.serve(t), "reader")
+	cl := ps.connect(t, "reader")
 	if _, err := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "secret://deploy-keys"}}); err == nil {
 		t.Fatal("the reader read the deploy keys")
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 )
 
 // TestMadeUpNamesCannotFloodTheLog: a client calling made-up tools,
@@ -27,7 +29,7 @@ func TestMadeUpNamesCannotFloodTheLog(t *testing.T) {
 	ps.s.AddResourceTemplate(mcp.NewResourceTemplate("users://{id}", "user"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		return nil, nil
 	})
-	cl := connectAs(t, ps.serve(t), "admin")
+	cl := testserver.ConnectAs(t, ps.serve(t), "admin")
 	ctx := context.Background()
 	const each = 300
 	for i := range each {

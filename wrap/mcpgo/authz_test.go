@@ -23,6 +23,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/benchmix"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
@@ -112,27 +113,10 @@ func (ps *policyServer) serve(t *testing.T, opts ...server.StreamableHTTPOption)
 	return "http://" + ln.Addr().String() + "/mcp"
 }
 
-func connectAs(t *testing.T, url, token string, opts ...client.ClientOption) *client.Client {
+// connect serves ps (stateful) and connects a client as token.
+func (ps *policyServer) connect(t *testing.T, token string) *client.Client {
 	t.Helper()
-	h := map[string]string{}
-	if token != "" {
-		h["Authorization"] = "Bearer " + token
-	}
-	return testserver.Connect(t, url, h, opts...)
-}
-
-func toolNames(t *testing.T, cl *client.Client) []string {
-	t.Helper()
-	res, err := cl.ListTools(context.Background(), mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range res.Tools {
-		names = append(names, tl.Name)
-	}
-	slices.Sort(names)
-	return names
+	return testserver.ConnectAs(t, ps.serve(t), token)
 }
 
 // TestListsFollowThePolicy: each caller is listed exactly the tools,
@@ -151,8 +135,8 @@ func TestListsFollowThePolicy(t *testing.T) {
 				"reader": {"list_issues", "ping"},
 				"admin":  {"delete_repository", "list_issues", "ping"},
 			} {
-				cl := connectAs(t, url, token)
-				if got := toolNames(t, cl); !slices.Equal(got, want) {
+				cl := testserver.ConnectAs(t, url, token)
+				if got := testserver.ToolNames(t, cl); !slices.Equal(got, want) {
 					t.Errorf("caller %q is listed tools %v, want %v", token, got, want)
 				}
 				prompts, err := cl.ListPrompts(context.Background(), mcp.ListPromptsRequest{})
@@ -195,7 +179,7 @@ func rpcError(t *testing.T, cl *client.Client, tool string) string {
 func TestHiddenToolIsAnsweredAsUnknown(t *testing.T) {
 	ps := newPolicyServer(t, issuesPolicy())
 	url := ps.serve(t)
-	cl := connectAs(t, url, "reader")
+	cl := testserver.ConnectAs(t, url, "reader")
 	hidden := rpcError(t, cl, "delete_repository")
 	unknown := rpcError(t, cl, "no_such_tool")
 	if want := strings.ReplaceAll(unknown, "no_such_tool", "delete_repository"); hidden != want {
@@ -211,7 +195,7 @@ func TestHiddenToolIsAnsweredAsUnknown(t *testing.T) {
 	if hiddenPrompt == nil || unknownPrompt == nil || hiddenPrompt.Error() != strings.ReplaceAll(unknownPrompt.Error(), "'nothing'", "'secret_prompt'") {
 		t.Fatalf("hidden prompt answered %v, an unknown one %v", hiddenPrompt, unknownPrompt)
 	}
-	if undeclared := rpcError(t, connectAs(t, url, "admin"), "forgotten"); !strings.Contains(undeclared, "not found") {
+	if undeclared := rpcError(t, testserver.ConnectAs(t, url, "admin"), "forgotten"); !strings.Contains(undeclared, "not found") {
 		t.Fatalf("undeclared tool answered %q", undeclared)
 	}
 	for _, tool := range []string{"delete_repository", "forgotten"} {
@@ -256,9 +240,8 @@ func TestStepUpNamesTheMissingScope(t *testing.T) {
 	p := issuesPolicy()
 	p.StepUp = true
 	ps := newPolicyServer(t, p)
-	url := ps.serve(t)
-	cl := connectAs(t, url, "reader")
-	if got := toolNames(t, cl); !slices.Contains(got, "delete_repository") {
+	cl := ps.connect(t, "reader")
+	if got := testserver.ToolNames(t, cl); !slices.Contains(got, "delete_repository") {
 		t.Fatalf("step-up lists %v, want delete_repository among them", got)
 	}
 	res, err := cl.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "delete_repository"}})
@@ -294,8 +277,7 @@ func TestCheckDecidesOnClaimsAndArguments(t *testing.T) {
 		return nil
 	}
 	ps := newPolicyServer(t, p)
-	url := ps.serve(t)
-	cl := connectAs(t, url, "other")
+	cl := ps.connect(t, "other")
 	call := func(repo string) *mcp.CallToolResult {
 		res, err := cl.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "list_issues", Arguments: map[string]any{"repo": repo}}})
 		if err != nil {
@@ -322,22 +304,11 @@ func TestReadOnlyModeAllowsOnlyReadOnlyTools(t *testing.T) {
 	p := issuesPolicy()
 	p.ReadOnly = true
 	ps := newPolicyServer(t, p)
-	url := ps.serve(t)
-	cl := connectAs(t, url, "admin")
-	if got := toolNames(t, cl); !slices.Equal(got, []string{"list_issues", "ping"}) {
-		t.Fatalf("read-only lists %v", got)
-	}
-	_ = rpcError(t, cl, "delete_repository")
-	if n := ps.runs["delete_repository"].Load(); n != 0 {
-		t.Fatalf("delete_repository ran %d times in read-only mode", n)
-	}
+	cl := ps.connect(t, "admin")
+	listed := testserver.ToolNames(t, cl)
+	_, err := cl.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "delete_repository"}})
 	// Hidden from every caller whatever its token: said once, at start-up.
-	if got := strings.Count(ps.logs.String(), "read-only mode hides tool delete_repository"); got != 1 {
-		t.Fatalf("%d warnings that read-only mode hides delete_repository: %s", got, ps.logs.String())
-	}
-	if strings.Contains(ps.logs.String(), "read-only mode hides tool list_issues") {
-		t.Fatal("a read-only tool was warned of")
-	}
+	adaptercases.CheckReadOnlyMode(t, listed, err, "not found", ps.runs["delete_repository"], ps.logs)
 }
 
 type elicitor struct {
@@ -366,7 +337,7 @@ func TestConfirmDestructiveCallsOnMCPGo(t *testing.T) {
 	url := ps.serve(t)
 	call := func(opts ...client.ClientOption) *mcp.CallToolResult {
 		opts = append(opts, client.WithProtocolVersion("2025-11-25"))
-		res, err := connectAs(t, url, "admin", opts...).CallTool(context.Background(),
+		res, err := testserver.ConnectAs(t, url, "admin", opts...).CallTool(context.Background(),
 			mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "delete_repository", Arguments: map[string]any{"repo": "acme/site"}}})
 		if err != nil {
 			t.Fatal(err)
@@ -440,7 +411,7 @@ func TestStdioCallerIsTheProcessOwnerOnMCPGo(t *testing.T) {
 			if _, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "t", Version: "0"}}}); err != nil {
 				t.Fatal(err)
 			}
-			if got := toolNames(t, cl); !slices.Equal(got, []string{"list_issues", "ping"}) {
+			if got := testserver.ToolNames(t, cl); !slices.Equal(got, []string{"list_issues", "ping"}) {
 				t.Fatalf("the process owner is listed %v", got)
 			}
 			if _, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "delete_repository"}}); err == nil || !strings.Contains(err.Error(), "not found") {
@@ -496,7 +467,7 @@ func TestDecisionInSpanAndMetric(t *testing.T) {
 		observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))),
 		observe.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))))
 	ps := &policyServer{s: s}
-	cl := connectAs(t, ps.serve(t), "reader")
+	cl := ps.connect(t, "reader")
 	for _, tool := range []string{"list_issues", "delete_repository", "delete_repository"} {
 		if _, err := cl.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool}}); err != nil {
 			t.Fatal(err)
@@ -567,8 +538,8 @@ func TestCheckSeesTheAnnotationsOnACall(t *testing.T) {
 		return nil
 	}
 	ps := newPolicyServer(t, p)
-	cl := connectAs(t, ps.serve(t), "reader")
-	_ = toolNames(t, cl)
+	cl := ps.connect(t, "reader")
+	_ = testserver.ToolNames(t, cl)
 	if _, err := cl.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "list_issues"}}); err != nil {
 		t.Fatal(err)
 	}

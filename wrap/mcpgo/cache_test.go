@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -20,7 +19,9 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/rawrpc"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -98,27 +99,13 @@ func TestCacheRunsAHundredIdenticalCallsOnce(t *testing.T) {
 	var runs atomic.Int64
 	logs := new(logbuf.Buffer)
 	_, c := cacheServer(t, wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithCache(wrap.Cache{})), 200*time.Millisecond, &runs)
-	var wg sync.WaitGroup
-	var failed atomic.Int64
-	for range 100 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r, err := c.Call(context.Background(), "search", map[string]any{"q": "rome"})
-			if err != nil || r.IsError || text(r) != "run 1" {
-				failed.Add(1)
-				if err != nil {
-					t.Log(err)
-				} else {
-					t.Log(text(r))
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if runs.Load() != 1 || failed.Load() != 0 {
-		t.Fatalf("runs = %d, failed answers = %d; want 1 run, every answer its", runs.Load(), failed.Load())
-	}
+	adaptercases.CheckHundredCallsRunOnce(t, func() (string, bool) {
+		r, err := c.Call(context.Background(), "search", map[string]any{"q": "rome"})
+		if err != nil {
+			return err.Error(), false
+		}
+		return text(r), !r.IsError
+	}, &runs)
 	out := logs.String()
 	if n := strings.Count(out, `"cache":"miss"`); n != 1 {
 		t.Errorf("%d misses logged, want 1", n)
@@ -207,20 +194,28 @@ func TestCacheForgetsWhenTheToolListChanges(t *testing.T) {
 	}
 }
 
+// payServer serves "pay", a tool that must not run twice (Join), with the
+// timeout given; its handler counts its runs in runs and takes the time
+// given, ignoring its context.
+func payServer(t *testing.T, timeout, takes time.Duration, runs *atomic.Int64) *cacheClient {
+	t.Helper()
+	s := server.NewMCPServer("cache", "1.0.0")
+	w := wrap.New(wrap.WithTimeout(timeout))
+	mcpgo.Attach(s, w)
+	s.AddTools(mcpgo.Tool(w, mcp.NewTool("pay", mcp.WithString("to")), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		runs.Add(1)
+		time.Sleep(takes)
+		return mcp.NewToolResultText("paid"), nil
+	}, wrap.WithCache(wrap.Cache{Join: true})))
+	return startCacheClient(t, s)
+}
+
 // TestCacheGivesATimedOutCallsAnswerToItsRepeat: a tool that must not run
 // twice (Join) times out; its repeat joins the handler still running and
 // gets its answer, and a later repeat within the window gets it too.
 func TestCacheGivesATimedOutCallsAnswerToItsRepeat(t *testing.T) {
 	var runs atomic.Int64
-	s := server.NewMCPServer("cache", "1.0.0")
-	w := wrap.New(wrap.WithTimeout(300 * time.Millisecond))
-	mcpgo.Attach(s, w)
-	s.AddTools(mcpgo.Tool(w, mcp.NewTool("pay", mcp.WithString("to")), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		runs.Add(1)
-		time.Sleep(450 * time.Millisecond) // ignores its context
-		return mcp.NewToolResultText("paid"), nil
-	}, wrap.WithCache(wrap.Cache{Join: true})))
-	c := startCacheClient(t, s)
+	c := payServer(t, 300*time.Millisecond, 450*time.Millisecond, &runs)
 	if r := c.CallRaw(t, "pay", `{"to":"bob"}`); !r.IsError || !strings.Contains(text(r), "timed out") {
 		t.Fatalf("first call: %q, want a timeout", text(r))
 	}
@@ -313,18 +308,11 @@ func bearerServer(t *testing.T, s *server.MCPServer, id func(token string) authz
 func postCall(t *testing.T, url, token, tool, args string) string {
 	t.Helper()
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Errorf("post: %v", err)
+	status, s := rawrpc.Post(t, url, token, []byte(body))
+	if status == 0 {
+		t.Errorf("post: %s", s)
 		return ""
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	s := string(b)
 	if i := strings.Index(s, "data: "); i >= 0 {
 		s = strings.TrimSpace(s[i+6:])
 	}
@@ -333,7 +321,7 @@ func postCall(t *testing.T, url, token, tool, args string) string {
 		Error  *struct{ Message string }
 	}
 	if err := json.Unmarshal([]byte(s), &m); err != nil {
-		return "unreadable: " + string(b)
+		return "unreadable: " + s
 	}
 	switch {
 	case m.Error != nil:
@@ -385,15 +373,7 @@ func TestCacheKeepsAResourceRead(t *testing.T) {
 // and does not run it; the next repeat gets its answer.
 func TestCacheNeverRunsATimedOutCallTwice(t *testing.T) {
 	var runs atomic.Int64
-	s := server.NewMCPServer("cache", "1.0.0")
-	w := wrap.New(wrap.WithTimeout(400 * time.Millisecond))
-	mcpgo.Attach(s, w)
-	s.AddTools(mcpgo.Tool(w, mcp.NewTool("pay", mcp.WithString("to")), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		runs.Add(1)
-		time.Sleep(time.Second) // ignores its context
-		return mcp.NewToolResultText("paid"), nil
-	}, wrap.WithCache(wrap.Cache{Join: true})))
-	c := startCacheClient(t, s)
+	c := payServer(t, 400*time.Millisecond, time.Second, &runs)
 	c.CallRaw(t, "pay", `{"to":"bob"}`)
 	if r := c.CallRaw(t, "pay", `{"to":"bob"}`); !r.IsError || !strings.Contains(text(r), "was not run again") ||
 		!strings.Contains(text(r), "still running after its own timeout") {

@@ -8,6 +8,9 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 )
 
 // TestFilteredListsAreNeverPublicOnMCPGo: a server configured with public
@@ -18,7 +21,7 @@ import (
 // with the server's TTL, and Attach warns once; a legacy client's results
 // carry no hints, as before.
 func TestFilteredListsAreNeverPublicOnMCPGo(t *testing.T) {
-	d := newDBServer(t, dbPolicy(), server.WithCacheHints(60000, mcp.CacheScopePublic),
+	d := newDBServer(t, adaptercases.CompletionPolicy(), server.WithCacheHints(60000, mcp.CacheScopePublic),
 		server.WithMethodCacheHints(mcp.MethodPromptsList, 30000, mcp.CacheScopePublic))
 	warns, _ := d.logs.Find("level", "WARN")
 	var hint []string
@@ -37,7 +40,7 @@ func TestFilteredListsAreNeverPublicOnMCPGo(t *testing.T) {
 				name string
 				opts []client.ClientOption
 			}{{"2026-07-28", nil}, {"2025-11-25", []client.ClientOption{client.WithProtocolVersion("2025-11-25")}}} {
-				cl := connectAs(t, url, "reader", c.opts...)
+				cl := testserver.ConnectAs(t, url, "reader", c.opts...)
 				ctx := context.Background()
 				prompts, err := cl.ListPrompts(ctx, mcp.ListPromptsRequest{})
 				if err != nil {

@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -33,46 +33,25 @@ func TestClientMistakesAreWarnings(t *testing.T) {
 				return []mcp.ResourceContents{mcp.TextResourceContents{URI: "res://ok", Text: "ok"}}, nil
 			})
 			mcpgo.Attach(s, wrap.New(wrap.WithLogger(logs.Logger())))
-			var cl *client.Client
-			if tr == "stdio" {
-				cl = testserver.StartStdio(t, s)
-			} else {
-				cl = testserver.StartHTTP(t, s).Client
-			}
+			cl := testserver.StartOver(t, tr, s)
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			cases := []struct {
-				key, name, code string
-				call            func() error
-			}{
-				{"tool", "nope", "not_found", func() error {
+			adaptercases.CheckClientMistakes(t, &logs, answer, []adaptercases.Mistake{
+				{Key: "tool", Name: "nope", Code: "not_found", Call: func() error {
 					var req mcp.CallToolRequest
 					req.Params.Name = "nope"
 					_, err := cl.CallTool(ctx, req)
 					return err
 				}},
-				{"prompt", "nope", "not_found", func() error {
+				{Key: "prompt", Name: "nope", Code: "not_found", Call: func() error {
 					_, err := cl.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "nope"}})
 					return err
 				}},
-				{"resource", "res://nope", "not_found", func() error {
+				{Key: "resource", Name: "res://nope", Code: "not_found", Call: func() error {
 					_, err := cl.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "res://nope"}})
 					return err
 				}},
-			}
-			for _, c := range cases {
-				if err := c.call(); err == nil || answer(err) != "" {
-					t.Errorf("%s %s: answered %v, want a JSON-RPC error", c.key, c.name, err)
-				}
-				lines, err := logs.Find(c.key, c.name)
-				if err != nil || len(lines) != 1 {
-					t.Errorf("%s %s: %d log lines (%v), want 1:\n%s", c.key, c.name, len(lines), err, logs.String())
-					continue
-				}
-				if l := lines[0]; l["level"] != "WARN" || l["code"] != c.code {
-					t.Errorf("%s %s: logged level=%v code=%v, want WARN %s", c.key, c.name, l["level"], l["code"], c.code)
-				}
-			}
+			})
 		})
 	}
 }

@@ -1,11 +1,8 @@
 package mcpgo_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -18,7 +15,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/rawrpc"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
@@ -30,55 +29,27 @@ import (
 // the caller may or may not see, counting each time its completion code
 // runs, per prompt or template.
 type dbServer struct {
-	s     *server.MCPServer
-	logs  *logbuf.Buffer
-	mu    sync.Mutex
-	ran   map[string]int // completion runs by prompt name or template
+	s    *server.MCPServer
+	logs *logbuf.Buffer
+	adaptercases.Completions
 	reads atomic.Int32
-}
-
-var dbValues = map[string][]string{
-	"db_query":           {"orders", "users"},
-	"secret_prompt":      {"prod-db-password"},
-	"db://{name}/tables": {"orders", "users"},
-	"secret://{key}":     {"aws-root-key"},
-}
-
-func (d *dbServer) complete(name string) (*mcp.Completion, error) {
-	d.mu.Lock()
-	d.ran[name]++
-	d.mu.Unlock()
-	return &mcp.Completion{Values: dbValues[name]}, nil // nothing for a name it does not know
-}
-
-func (d *dbServer) runs(name string) int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.ran[name]
 }
 
 type promptCompleter struct{ d *dbServer }
 
 func (p promptCompleter) CompletePromptArgument(_ context.Context, name string, _ mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
-	return p.d.complete(name)
+	return &mcp.Completion{Values: p.d.Complete(name)}, nil
 }
 
 type resourceCompleter struct{ d *dbServer }
 
 func (r resourceCompleter) CompleteResourceArgument(_ context.Context, uri string, _ mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
-	return r.d.complete(uri)
-}
-
-func dbPolicy() authz.Policy {
-	return authz.Policy{
-		Prompts:   map[string][]string{"db_query": {"issues:read"}, "secret_prompt": {"repo:admin"}},
-		Resources: map[string][]string{"db://{name}/tables": {"issues:read"}, "secret://{key}": {"repo:admin"}},
-	}
+	return &mcp.Completion{Values: r.d.Complete(uri)}, nil
 }
 
 func newDBServer(t *testing.T, p authz.Policy, opts ...server.ServerOption) *dbServer {
 	t.Helper()
-	d := &dbServer{logs: &logbuf.Buffer{}, ran: map[string]int{}}
+	d := &dbServer{logs: &logbuf.Buffer{}}
 	opts = append([]server.ServerOption{server.WithCompletions(), server.WithResourceCapabilities(false, true),
 		server.WithPromptCompletionProvider(promptCompleter{d}), server.WithResourceCompletionProvider(resourceCompleter{d})}, opts...)
 	d.s = server.NewMCPServer("db", "1.0.0", opts...)
@@ -104,28 +75,15 @@ func (d *dbServer) serve(t *testing.T, stateless bool) string {
 func promptRef(name string) any  { return mcp.PromptReference{Type: "ref/prompt", Name: name} }
 func templateRef(uri string) any { return mcp.ResourceReference{Type: "ref/resource", URI: uri} }
 
-// rawPost sends one JSON-RPC request over stateless streamable HTTP as the
-// token's caller and returns the body as it came.
-func rawPost(t *testing.T, url, token, body string) string {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	return string(bytes.TrimSpace(b))
-}
-
 func rawComplete(t *testing.T, url, token string, ref any) string {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "completion/complete",
 		"params": map[string]any{"ref": ref, "argument": map[string]any{"name": "database", "value": ""}}})
-	return rawPost(t, url, token, string(body))
+	status, got := rawrpc.Post(t, url, token, body)
+	if status == 0 {
+		t.Fatal(got)
+	}
+	return strings.TrimSpace(got)
 }
 
 // TestCompletionOfHiddenPromptOrTemplateIsAnUnknownNames: completion of a
@@ -138,9 +96,9 @@ func rawComplete(t *testing.T, url, token string, ref any) string {
 func TestCompletionOfHiddenPromptOrTemplateIsAnUnknownNames(t *testing.T) {
 	for _, stateless := range []bool{false, true} {
 		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
-			d := newDBServer(t, dbPolicy())
+			d := newDBServer(t, adaptercases.CompletionPolicy())
 			url := d.serve(t, stateless)
-			reader, admin := connectAs(t, url, "reader"), connectAs(t, url, "admin")
+			reader, admin := testserver.ConnectAs(t, url, "reader"), testserver.ConnectAs(t, url, "admin")
 			complete := func(cl interface {
 				Complete(context.Context, mcp.CompleteRequest) (*mcp.CompleteResult, error)
 			}, ref any) string {
@@ -175,7 +133,7 @@ func TestCompletionOfHiddenPromptOrTemplateIsAnUnknownNames(t *testing.T) {
 				}
 			}
 			for _, name := range []string{"secret_prompt", "secret://{key}"} {
-				if n := d.runs(name); n != 1 {
+				if n := d.Runs(name); n != 1 {
 					t.Errorf("the completion code ran %d times for %s, want once (the admin's)", n, name)
 				}
 			}
@@ -187,16 +145,16 @@ func TestCompletionOfHiddenPromptOrTemplateIsAnUnknownNames(t *testing.T) {
 // unexported provider fields; this fails when an mcp-go upgrade renames or
 // retypes them (the hidden prompt's completion then runs the server's code).
 func TestCompletionTrickFields(t *testing.T) {
-	d := newDBServer(t, dbPolicy())
-	if ok := mcpgo.AuthorizeCompletion(d.s, dbPolicy()); !ok {
+	d := newDBServer(t, adaptercases.CompletionPolicy())
+	if ok := mcpgo.AuthorizeCompletion(d.s, adaptercases.CompletionPolicy()); !ok {
 		t.Fatal("mcp-go's completion provider fields were not found")
 	}
-	cl := connectAs(t, d.serve(t, false), "reader")
+	cl := testserver.ConnectAs(t, d.serve(t, false), "reader")
 	if _, err := cl.Complete(context.Background(), mcp.CompleteRequest{Params: mcp.CompleteParams{Ref: promptRef("secret_prompt"),
 		Argument: mcp.CompleteArgument{Name: "database"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if n := d.runs("secret_prompt"); n != 0 {
+	if n := d.Runs("secret_prompt"); n != 0 {
 		t.Fatalf("the hidden prompt's completion ran %d times", n)
 	}
 }
@@ -209,43 +167,26 @@ func TestCompletionTrickFields(t *testing.T) {
 func TestTemplateKeyAuthorizesReadsOnMCPGo(t *testing.T) {
 	for _, stateless := range []bool{false, true} {
 		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
-			d := newDBServer(t, dbPolicy())
+			d := newDBServer(t, adaptercases.CompletionPolicy())
 			url := d.serve(t, stateless)
-			reader := connectAs(t, url, "reader")
+			reader := testserver.ConnectAs(t, url, "reader")
 			tl, err := reader.ListResourceTemplates(context.Background(), mcp.ListResourceTemplatesRequest{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var listed []string
-			for _, x := range tl.ResourceTemplates {
-				listed = append(listed, x.URITemplate.Raw())
-			}
-			if !slices.Equal(listed, []string{"db://{name}/tables"}) {
-				t.Errorf("the reader is listed templates %v", listed)
-			}
-			res, err := reader.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "db://orders/tables"}})
-			if err != nil || len(res.Contents) != 1 {
-				t.Fatalf("the reader's read of a URI its template serves: %v %v", res, err)
-			}
-			_, hidden := reader.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "secret://k"}})
-			_, unknown := reader.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "nope://k"}})
-			if hidden == nil || unknown == nil || hidden.Error() != strings.ReplaceAll(unknown.Error(), "nope://k", "secret://k") {
-				t.Errorf("a hidden template's URI answered %v, an unknown one %v", hidden, unknown)
-			}
-			admin := connectAs(t, url, "admin")
-			if _, err := admin.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "secret://k"}}); err != nil {
-				t.Errorf("the admin's read: %v", err)
-			}
-			if n := d.reads.Load(); n != 2 {
-				t.Errorf("the template handlers ran %d times, want 2", n)
-			}
-			lines, _ := d.logs.Find("resource", "db://orders/tables")
-			if len(lines) != 1 {
-				t.Fatalf("lines for the allowed read: %s", d.logs.String())
-			}
-			if a, _ := lines[0]["authz"].(map[string]any); a["decision"] != "allowed" || !slices.Equal(anyStrings(a["required"]), []string{"issues:read"}) {
-				t.Errorf("the allowed read's authz: %v", a)
-			}
+			admin := testserver.ConnectAs(t, url, "admin")
+			adaptercases.CheckTemplateKeyAuthorizesReads(t, adaptercases.TemplateServer{
+				Listed: adaptercases.SortedNames(tl.ResourceTemplates, func(x mcp.ResourceTemplate) string { return x.URITemplate.Raw() }),
+				Read: func(token, uri string) (int, error) {
+					cl := map[string]*client.Client{"reader": reader, "admin": admin}[token]
+					res, err := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: uri}})
+					if err != nil {
+						return 0, err
+					}
+					return len(res.Contents), nil
+				},
+				Reads: &d.reads, Logs: d.logs,
+			})
 		})
 	}
 }
@@ -254,7 +195,7 @@ func TestTemplateKeyAuthorizesReadsOnMCPGo(t *testing.T) {
 // (as over stdio) the caller is the process owner, granted Policy.Local:
 // completion follows that grant.
 func TestCompletionInProcessIsTheProcessOwners(t *testing.T) {
-	p := dbPolicy()
+	p := adaptercases.CompletionPolicy()
 	p.Local = []string{"issues:read"}
 	d := newDBServer(t, p)
 	cl := testserver.Start(t, transport.NewInProcessTransport(d.s))
@@ -268,7 +209,7 @@ func TestCompletionInProcessIsTheProcessOwners(t *testing.T) {
 			t.Errorf("completing %v in process: %s, want %s", ref, got, want)
 		}
 	}
-	if n := d.runs("secret_prompt") + d.runs("secret://{key}"); n != 0 {
+	if n := d.Runs("secret_prompt") + d.Runs("secret://{key}"); n != 0 {
 		t.Errorf("the completion code ran %d times for what the process owner may not see", n)
 	}
 }
@@ -293,17 +234,17 @@ func TestSubscribeFollowsThePolicyOnMCPGo(t *testing.T) {
 		defer mu.Unlock()
 		listened = append(listened, r.Params.Notifications.ResourceSubscriptions...)
 	})
-	d := newDBServer(t, dbPolicy(), server.WithHooks(h), server.WithResourceCapabilities(true, true))
+	d := newDBServer(t, adaptercases.CompletionPolicy(), server.WithHooks(h), server.WithResourceCapabilities(true, true))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
-	legacy := connectAs(t, d.serve(t, false), "reader", client.WithProtocolVersion("2025-11-25"))
+	legacy := testserver.ConnectAs(t, d.serve(t, false), "reader", client.WithProtocolVersion("2025-11-25"))
 	for _, uri := range []string{"db://orders/tables", "secret://k", "nope://k"} {
 		if err := legacy.Subscribe(ctx, mcp.SubscribeRequest{Params: mcp.SubscribeParams{URI: uri}}); err != nil {
 			t.Errorf("subscribing to %s: %v", uri, err) // mcp-go acknowledges every URI alike
 		}
 	}
-	modern := connectAs(t, d.serve(t, true), "reader")
+	modern := testserver.ConnectAs(t, d.serve(t, true), "reader")
 	stop, err := modern.ListenAsync(ctx, mcp.SubscriptionFilter{ResourceSubscriptions: []string{"db://orders/tables", "secret://k"}}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -333,18 +274,18 @@ func TestSubscribeFollowsThePolicyOnMCPGo(t *testing.T) {
 // runs no completion code: the values are what the caller would send, and
 // it may not.
 func TestCompletionUnderStepUpGivesNoValues(t *testing.T) {
-	p := dbPolicy()
+	p := adaptercases.CompletionPolicy()
 	p.StepUp = true
 	d := newDBServer(t, p)
-	cl := connectAs(t, d.serve(t, false), "reader")
+	cl := testserver.ConnectAs(t, d.serve(t, false), "reader")
 	ctx := context.Background()
 	prompts, err := cl.ListPrompts(ctx, mcp.ListPromptsRequest{})
 	if err != nil || len(prompts.Prompts) != 2 {
 		t.Fatalf("under StepUp the reader is listed %v (%v), want both prompts", prompts, err)
 	}
 	res, err := cl.Complete(ctx, mcp.CompleteRequest{Params: mcp.CompleteParams{Ref: promptRef("secret_prompt"), Argument: mcp.CompleteArgument{Name: "database"}}})
-	if err != nil || len(res.Completion.Values) != 0 || d.runs("secret_prompt") != 0 {
-		t.Fatalf("completing a listed prompt the reader may not get: %v %v, the code ran %d times", res, err, d.runs("secret_prompt"))
+	if err != nil || len(res.Completion.Values) != 0 || d.Runs("secret_prompt") != 0 {
+		t.Fatalf("completing a listed prompt the reader may not get: %v %v, the code ran %d times", res, err, d.Runs("secret_prompt"))
 	}
 }
 
@@ -356,7 +297,7 @@ func TestCompletionUnderStepUpGivesNoValues(t *testing.T) {
 // name gets, the provider never sees the hidden name, and one WARN says
 // the provider was set too late.
 func TestCompletionProviderSetAfterAttachIsNotToldHiddenNames(t *testing.T) {
-	d := newDBServer(t, dbPolicy())
+	d := newDBServer(t, adaptercases.CompletionPolicy())
 	server.WithPromptCompletionProvider(promptCompleter{d})(d.s)
 	server.WithResourceCompletionProvider(resourceCompleter{d})(d.s)
 	url := d.serve(t, true)
@@ -372,7 +313,7 @@ func TestCompletionProviderSetAfterAttachIsNotToldHiddenNames(t *testing.T) {
 	if got := rawComplete(t, url, "admin", promptRef("secret_prompt")); !strings.Contains(got, "prod-db-password") {
 		t.Errorf("the admin completing the prompt got %s", got)
 	}
-	if n, m := d.runs("secret_prompt"), d.runs("secret://{key}"); n != 1 || m != 0 {
+	if n, m := d.Runs("secret_prompt"), d.Runs("secret://{key}"); n != 1 || m != 0 {
 		t.Errorf("the late provider was asked for the hidden prompt %d times (want the admin's 1) and the hidden template %d times (want 0)", n, m)
 	}
 	lines, _ := d.logs.Find("level", "WARN")

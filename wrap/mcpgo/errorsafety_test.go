@@ -132,12 +132,7 @@ func TestErrorsHandedToMCPGoAreSafe(t *testing.T) {
 			run := func(w *wrap.Wrapper) (map[string]string, *probes) {
 				p := &probes{}
 				s := caseServer(cases, w, p)
-				var cl *client.Client
-				if tr == "stdio" {
-					cl = testserver.StartStdio(t, s)
-				} else {
-					cl = testserver.StartHTTP(t, s).Client
-				}
+				cl := testserver.StartOver(t, tr, s)
 				return callEvery(t, cl, cases), p
 			}
 			bare, _ := run(nil)
@@ -177,12 +172,7 @@ func TestPlainResourceErrorDoesNotCrashMCPGo(t *testing.T) {
 				return nil, errors.New(errcases.Plain)
 			})
 			mcpgo.Attach(s, wrap.New())
-			var cl *client.Client
-			if tr == "stdio" {
-				cl = testserver.StartStdio(t, s)
-			} else {
-				cl = testserver.StartHTTP(t, s).Client
-			}
+			cl := testserver.StartOver(t, tr, s)
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			_, rerr := cl.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "reg://x"}})

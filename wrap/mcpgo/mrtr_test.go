@@ -3,8 +3,6 @@ package mcpgo_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"slices"
@@ -22,6 +20,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe"
@@ -129,34 +128,9 @@ func serveHTTP(t *testing.T, h http.Handler) string {
 	return "http://" + ln.Addr().String() + "/mcp"
 }
 
-// laterRounds changes what a client sends on every round after the first
-// (a tools/call carrying a requestState): the way a client, or someone
-// between it and the server, replays or forges a round.
-type laterRounds func(r *http.Request, params map[string]any)
-
-func (f laterRounds) RoundTrip(r *http.Request) (*http.Response, error) {
-	if f != nil && r.Body != nil {
-		b, err := io.ReadAll(r.Body)
-		_ = r.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		var msg map[string]any
-		if json.Unmarshal(b, &msg) == nil && msg["method"] == "tools/call" {
-			if p, _ := msg["params"].(map[string]any); p != nil && p["requestState"] != nil {
-				f(r, p)
-				b, _ = json.Marshal(msg)
-			}
-		}
-		r.Body = io.NopCloser(bytes.NewReader(b))
-		r.ContentLength = int64(len(b))
-	}
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // roundClient connects an mcp-go client as token; change, when not nil,
 // alters its later rounds.
-func roundClient(t *testing.T, url, token string, change laterRounds, opts ...client.ClientOption) *client.Client {
+func roundClient(t *testing.T, url, token string, change adaptercases.LaterRounds, opts ...client.ClientOption) *client.Client {
 	t.Helper()
 	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}),
 		transport.WithHTTPBasicClient(&http.Client{Transport: change}))
@@ -190,22 +164,7 @@ func callTool(cl *client.Client, tool string, args map[string]any) (*mcp.CallToo
 // authz decision and reason, and the call id.
 func (rs *roundServer) lineFacts(t *testing.T, tool string) (facts []string, ids []string) {
 	t.Helper()
-	lines, err := rs.logs.Find("tool", tool)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range lines {
-		f, _ := l["outcome"].(string)
-		if a, ok := l["authz"].(map[string]any); ok {
-			f += " " + a["decision"].(string)
-			if r, ok := a["reason"].(string); ok {
-				f += "/" + r
-			}
-		}
-		facts = append(facts, f)
-		ids = append(ids, l["call_id"].(string))
-	}
-	return facts, ids
+	return adaptercases.LineFacts(t, rs.logs, tool)
 }
 
 // spanIDs are the mcpwrap.call.id of the spans of tool's calls.
@@ -282,7 +241,7 @@ func TestModernClientIsAskedToConfirmThroughInputRequired(t *testing.T) {
 func TestConfirmationRoundIsBoundToCallerToolAndArguments(t *testing.T) {
 	cases := []struct {
 		name, tool, reason string
-		change             laterRounds
+		change             adaptercases.LaterRounds
 	}{
 		{"forged", "delete_repository", "state_invalid", func(_ *http.Request, p map[string]any) {
 			s := p["requestState"].(string)
@@ -338,12 +297,12 @@ func TestConfirmationStateIsUsedOnce(t *testing.T) {
 	rs := newRoundServer(t)
 	url := rs.serve(t, true)
 	var saved map[string]any
-	record := laterRounds(func(_ *http.Request, p map[string]any) { saved = p })
+	record := adaptercases.LaterRounds(func(_ *http.Request, p map[string]any) { saved = p })
 	if _, err := callTool(roundClient(t, url, "admin", record, client.WithElicitationHandler(&user{accept: true})),
 		"delete_repository", map[string]any{"repo": "acme/site"}); err != nil {
 		t.Fatal(err)
 	}
-	replay := laterRounds(func(_ *http.Request, p map[string]any) { maps(p, saved) })
+	replay := adaptercases.LaterRounds(func(_ *http.Request, p map[string]any) { maps(p, saved) })
 	_, err := callTool(roundClient(t, url, "admin", replay, client.WithElicitationHandler(&user{accept: true}), client.WithMaxInputRoundTrips(2)),
 		"delete_repository", map[string]any{"repo": "acme/site"})
 	if err == nil {
@@ -369,18 +328,11 @@ func maps(dst, src map[string]any) {
 // answers the confirmation is refused, and the tool does not run.
 func TestEveryRoundIsAuthorized(t *testing.T) {
 	rs := newRoundServer(t)
-	downgrade := laterRounds(func(r *http.Request, _ map[string]any) { r.Header.Set("Authorization", "Bearer reader") })
-	_, err := callTool(roundClient(t, rs.serve(t, false), "admin", downgrade, client.WithElicitationHandler(&user{accept: true})),
-		"delete_repository", map[string]any{"repo": "acme/site"})
-	if err == nil || !strings.Contains(err.Error(), "not found") {
-		t.Fatalf("the second round got %v; want the answer to a tool the caller may not know", err)
-	}
-	if n := rs.runs["delete_repository"].Load(); n != 0 {
-		t.Fatalf("delete_repository ran %d times, want 0", n)
-	}
-	if facts, _ := rs.lineFacts(t, "delete_repository"); !slices.Equal(facts, []string{"input_required asked", "protocol_error hidden/scope"}) {
-		t.Fatalf("log lines say %q", facts)
-	}
+	adaptercases.CheckEveryRoundIsAuthorized(t, func(change adaptercases.LaterRounds) error {
+		_, err := callTool(roundClient(t, rs.serve(t, false), "admin", change, client.WithElicitationHandler(&user{accept: true})),
+			"delete_repository", map[string]any{"repo": "acme/site"})
+		return err
+	}, "not found", rs.runs["delete_repository"], rs.logs)
 }
 
 // TestHandlerRoundsKeepTheirOwnState: a tool that asks for input itself
@@ -466,7 +418,7 @@ func TestStateKeyLetsReplicasAgree(t *testing.T) {
 			}
 			a, b := newRoundServer(t, opts...), newRoundServer(t, opts...)
 			urlA, urlB := a.serve(t, true), b.serve(t, true)
-			toB := laterRounds(func(r *http.Request, _ map[string]any) {
+			toB := adaptercases.LaterRounds(func(r *http.Request, _ map[string]any) {
 				r.URL.Host = strings.TrimSuffix(strings.TrimPrefix(urlB, "http://"), "/mcp")
 			})
 			u := &user{accept: true}

@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/childproc"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -134,19 +135,9 @@ func TestBufferedLogLinesSurviveExit(t *testing.T) {
 	t.Run("SIGTERM", func(t *testing.T) {
 		for run := range runs {
 			cmd := stdioExit("wrapped")
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			stdin, out := childproc.Start(t, cmd)
 			if _, err := io.WriteString(stdin, stdioInit+stdioCalls(n)); err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +154,7 @@ func TestBufferedLogLinesSurviveExit(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, _ = io.Copy(io.Discard, out)
-			err = cmd.Wait()
+			err := cmd.Wait()
 			deadline.Stop()
 			_ = stdin.Close()
 			if err != nil {

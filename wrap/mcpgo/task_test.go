@@ -146,6 +146,31 @@ func callAsTaskTTL(t *testing.T, cl *client.Client, tool string, args map[string
 
 // createdTaskID is the id of the task resp created, "" when it created
 // none.
+// waitCanceled waits up to 5 s for the context of "wait" or "wait_task"
+// to end, canceled; if it does not end, the test fails saying stuck.
+func (ts *taskServer) waitCanceled(t *testing.T, stuck string) {
+	t.Helper()
+	select {
+	case err := <-ts.ended:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the handler's context ended with %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal(stuck)
+	}
+}
+
+// startTask calls tool as a task and returns the created task's id,
+// failing the test when no task was created.
+func startTask(t *testing.T, cl *client.Client, tool string, args map[string]any) string {
+	t.Helper()
+	id := createdTaskID(t, callAsTask(t, cl, tool, args))
+	if id == "" {
+		t.Fatal("no task was created")
+	}
+	return id
+}
+
 func createdTaskID(t *testing.T, resp *transport.JSONRPCResponse) string {
 	t.Helper()
 	if resp.Error != nil {
@@ -315,7 +340,7 @@ func TestTaskCallRefusedAtCreation(t *testing.T) {
 			if len(lines) != 1 || lines[0]["outcome"] != c.outcome || lines[0]["authz"] == nil {
 				t.Errorf("log lines %v, want one with outcome %s and the authz group", lines, c.outcome)
 			}
-			if tools := toolNames(t, cl); strings.Contains(strings.Join(tools, " "), "mcpwrap") {
+			if tools := testserver.ToolNames(t, cl); strings.Contains(strings.Join(tools, " "), "mcpwrap") {
 				t.Errorf("tools/list shows %v", tools)
 			}
 		})
@@ -329,10 +354,7 @@ func TestTaskCallRefusedAtCreation(t *testing.T) {
 func TestTaskPanicShowsNoPanicText(t *testing.T) {
 	ts := newTaskServer(t)
 	cl := taskClient(t, ts.s, "http")
-	id := createdTaskID(t, callAsTask(t, cl, "boom", nil))
-	if id == "" {
-		t.Fatal("no task was created")
-	}
+	id := startTask(t, cl, "boom", nil)
 	got := waitTask(t, cl, id)
 	res := taskResult(t, cl, id)
 	list := listTasks(t, cl)
@@ -370,10 +392,7 @@ func TestTaskOutlivesTimeoutAndRequest(t *testing.T) {
 			t.Run(transport+"/"+tool, func(t *testing.T) {
 				ts := newTaskServer(t, wrap.WithTimeout(50*time.Millisecond))
 				cl := taskClient(t, ts.s, transport)
-				id := createdTaskID(t, callAsTask(t, cl, tool, map[string]any{"repo": "acme", "ms": 300}))
-				if id == "" {
-					t.Fatal("no task was created")
-				}
+				id := startTask(t, cl, tool, map[string]any{"repo": "acme", "ms": 300})
 				if got := waitTask(t, cl, id); got.Status != mcp.TaskStatusCompleted {
 					t.Fatalf("task %s is %s (%s), want completed", id, got.Status, got.StatusMessage)
 				}
@@ -397,10 +416,7 @@ func TestTaskCancelLeavesItCancelled(t *testing.T) {
 		t.Run(tool, func(t *testing.T) {
 			ts := newTaskServer(t)
 			cl := taskClient(t, ts.s, "http")
-			id := createdTaskID(t, callAsTask(t, cl, tool, nil))
-			if id == "" {
-				t.Fatal("no task was created")
-			}
+			id := startTask(t, cl, tool, nil)
 			time.Sleep(50 * time.Millisecond) // the creating request was answered long ago
 			if got := waitTaskStatus(t, cl, id); got != mcp.TaskStatusWorking {
 				t.Fatalf("task %s is %s before tasks/cancel, want working", id, got)
@@ -408,14 +424,7 @@ func TestTaskCancelLeavesItCancelled(t *testing.T) {
 			if _, err := cl.CancelTask(context.Background(), mcp.CancelTaskRequest{Params: mcp.CancelTaskParams{TaskId: id}}); err != nil {
 				t.Fatal(err)
 			}
-			select {
-			case err := <-ts.ended:
-				if !errors.Is(err, context.Canceled) {
-					t.Errorf("the handler's context ended with %v", err)
-				}
-			case <-time.After(5 * time.Second):
-				t.Fatal("the handler's context did not end")
-			}
+			ts.waitCanceled(t, "the handler's context did not end")
 			if got := waitTask(t, cl, id); got.Status != mcp.TaskStatusCancelled {
 				t.Errorf("task %s is %s, want cancelled", id, got.Status)
 			}
@@ -567,19 +576,9 @@ func TestTaskToolAddedAfterAttach(t *testing.T) {
 func TestTaskEndsWithItsSession(t *testing.T) {
 	ts := newTaskServer(t)
 	cl := taskClient(t, ts.s, "stdio")
-	id := createdTaskID(t, callAsTask(t, cl, "wait_task", nil))
-	if id == "" {
-		t.Fatal("no task was created")
-	}
+	id := startTask(t, cl, "wait_task", nil)
 	_ = cl.Close()
-	select {
-	case err := <-ts.ended:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("the handler's context ended with %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the work went on after its session ended")
-	}
+	ts.waitCanceled(t, "the work went on after its session ended")
 	if o := outcomes(ts.waitLines(t, id, 2)); len(o) != 2 || o[1] != "canceled" {
 		t.Errorf("the task's lines say %v, want task_created then canceled", o)
 	}

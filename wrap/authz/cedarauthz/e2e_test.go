@@ -89,25 +89,6 @@ func serveIssues(t *testing.T, p *cedarauthz.Policies, logs *logbuf.Buffer) (str
 	return "http://" + ln.Addr().String() + "/mcp", runs
 }
 
-func connectAs(t *testing.T, url, token string) *client.Client {
-	t.Helper()
-	return testserver.Connect(t, url, map[string]string{"Authorization": "Bearer " + token})
-}
-
-func toolNames(t *testing.T, cl *client.Client) []string {
-	t.Helper()
-	res, err := cl.ListTools(context.Background(), mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range res.Tools {
-		names = append(names, tl.Name)
-	}
-	slices.Sort(names)
-	return names
-}
-
 func callTool(t *testing.T, cl *client.Client, name string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
 	res, err := cl.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}})
@@ -142,7 +123,7 @@ func TestCedarThroughARealServer(t *testing.T) {
 	}
 	defer p.Close()
 	url, runs := serveIssues(t, p, logs)
-	reader, admin, other := connectAs(t, url, "reader"), connectAs(t, url, "admin"), connectAs(t, url, "other")
+	reader, admin, other := testserver.ConnectAs(t, url, "reader"), testserver.ConnectAs(t, url, "admin"), testserver.ConnectAs(t, url, "other")
 
 	for _, tc := range []struct {
 		name string
@@ -153,7 +134,7 @@ func TestCedarThroughARealServer(t *testing.T) {
 		{"admin", admin, []string{"delete_repository", "list_issues"}},
 		{"other tenant", other, nil},
 	} {
-		if got := toolNames(t, tc.cl); !slices.Equal(got, tc.want) {
+		if got := testserver.ToolNames(t, tc.cl); !slices.Equal(got, tc.want) {
 			t.Errorf("%s is listed %v, want %v", tc.name, got, tc.want)
 		}
 	}
@@ -196,7 +177,7 @@ func TestCedarThroughARealServer(t *testing.T) {
 permit (principal, action == MCP::Action::"call", resource == MCP::Tool::"list_issues")
 when { principal.claims has tenant && principal.claims.tenant == "globex" };
 `)
-	eventually(t, "globex is listed list_issues", func() bool { return slices.Equal(toolNames(t, other), []string{"list_issues"}) })
+	eventually(t, "globex is listed list_issues", func() bool { return slices.Equal(testserver.ToolNames(t, other), []string{"list_issues"}) })
 	if res := callTool(t, other, "list_issues", nil); res.IsError {
 		t.Fatalf("globex refused after the reload: %+v", res)
 	}
@@ -211,8 +192,8 @@ func TestArgumentPermitThroughARealServer(t *testing.T) {
 permit (principal, action == MCP::Action::"call", resource == MCP::Tool::"list_issues")
 when { resource.arguments.repo like "public/*" };`)
 	url, runs := serveIssues(t, p, &logbuf.Buffer{})
-	other := connectAs(t, url, "other")
-	if got := toolNames(t, other); !slices.Equal(got, []string{"list_issues"}) {
+	other := testserver.ConnectAs(t, url, "other")
+	if got := testserver.ToolNames(t, other); !slices.Equal(got, []string{"list_issues"}) {
 		t.Fatalf("listed %v, want [list_issues]", got)
 	}
 	if res := callTool(t, other, "list_issues", map[string]any{"repo": "public/site"}); res.IsError {

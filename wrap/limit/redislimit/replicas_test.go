@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -15,13 +14,11 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/ratelimit"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit"
 	"github.com/mcpwrap/mcpwrap/wrap/limit/redislimit/internal/redistest"
@@ -109,14 +106,7 @@ func serveReplica(t *testing.T, addr, prefix string, rate limit.Rate, logs *logb
 	rdb := redis.NewClient(redislimit.ClientOptions(addr))
 	t.Cleanup(func() { _ = rdb.Close() })
 	lim := limit.New(rate, limit.WithLogger(logs.Logger()), redislimit.Store(rdb, redislimit.WithPrefix(prefix)))
-	s := server.NewMCPServer("search", "1.0.0")
-	mcpgo.Attach(s, wrap.New(wrap.WithLimit(lim)))
-	s.AddTool(mcp.NewTool("search"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcp.NewToolResultText("found"), nil
-	})
-	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStateLess(true)))
-	t.Cleanup(srv.Close)
-	return srv.URL
+	return testserver.ServeLimitedSearch(t, lim)
 }
 
 // newCaller connects a client for token to each of the replicas at urls.

@@ -1,44 +1,29 @@
 package e2e_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/internal/hydratest"
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/rawrpc"
 	"github.com/mcpwrap/mcpwrap/wrap/authz/jwtauth"
 )
 
 // logs is a buffer for the JSON log lines of a server, safe for
 // concurrent use.
-type logs struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
+type logs = logbuf.Buffer
 
-func (l *logs) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logs) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
-func (l *logs) logger() *slog.Logger { return slog.New(slog.NewJSONHandler(l, nil)) }
+// logger logs to l at INFO.
+func logger(l *logs) *slog.Logger { return slog.New(slog.NewJSONHandler(l, nil)) }
 
 // listen returns a loopback listener and the resource URI of the MCP
 // endpoint it will serve.
@@ -72,21 +57,14 @@ func verifier(t *testing.T, h hydratest.Hydra, resource string, c jwtauth.Config
 // the answer.
 func post(t *testing.T, endpoint, token, body string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
+	req := rawrpc.Request(t, endpoint, []byte(body))
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, b, err := rawrpc.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = resp.Body.Close() }()
-	b, _ := io.ReadAll(resp.Body)
 	return resp, string(b)
 }
 

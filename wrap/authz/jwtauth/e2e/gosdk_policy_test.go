@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/hydratest"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/authz"
@@ -39,7 +40,7 @@ func gosdkPolicyServer(t *testing.T, h hydratest.Hydra, stateless bool, skew tim
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran " + name}}}, nil
 			})
 	}
-	gosdk.Attach(s, wrap.New(wrap.WithLogger(log.logger()), wrap.WithAuthorization(authz.Policy{
+	gosdk.Attach(s, wrap.New(wrap.WithLogger(logger(log)), wrap.WithAuthorization(authz.Policy{
 		Tools: map[string][]string{"list_issues": {"issues:read"}, "delete_repository": {"repo:admin"}},
 	})))
 	guard := auth.RequireBearerToken(gosdk.TokenVerifier(v.Verify), &auth.RequireBearerTokenOptions{
@@ -56,9 +57,7 @@ func gosdkSession(t *testing.T, endpoint, token string) *mcp.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1,
-		HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
+	cs, err := gosdkConnect(ctx, endpoint, token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,12 +83,7 @@ func TestGoSDKPolicyWithHydraTokens(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var got []string
-				for _, tl := range res.Tools {
-					got = append(got, tl.Name)
-				}
-				slices.Sort(got)
-				if !slices.Equal(got, want) {
+				if got := adaptercases.SortedNames(res.Tools, func(tl *mcp.Tool) string { return tl.Name }); !slices.Equal(got, want) {
 					t.Errorf("listed %v, want %v", got, want)
 				}
 			}

@@ -27,7 +27,7 @@ func gosdkServer(t *testing.T, h hydratest.Hydra, stateless bool) (endpoint stri
 	ln, resource := listen(t)
 	v := verifier(t, h, resource, jwtauth.Config{})
 	s := mcp.NewServer(&mcp.Implementation{Name: "e2e", Version: "1.0.0"}, nil)
-	gosdk.Attach(s, wrap.New(wrap.WithLogger(log.logger())))
+	gosdk.Attach(s, wrap.New(wrap.WithLogger(logger(log))))
 	s.AddTool(&mcp.Tool{Name: "whoami", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			ti := req.GetExtra().TokenInfo
@@ -64,13 +64,19 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
+// gosdkConnect connects a go-sdk client to endpoint with the bearer
+// token, without retrying a refused connection.
+func gosdkConnect(ctx context.Context, endpoint, token string) (*mcp.ClientSession, error) {
+	c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
+}
+
 func gosdkCall(t *testing.T, endpoint, token string) (string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1,
-		HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
+	cs, err := gosdkConnect(ctx, endpoint, token)
 	if err != nil {
 		return "", err
 	}

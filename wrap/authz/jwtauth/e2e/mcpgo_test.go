@@ -31,7 +31,7 @@ func mcpgoServer(t *testing.T, h hydratest.Hydra, c jwtauth.Config) (endpoint st
 	ln, resource := listen(t)
 	v := verifier(t, h, resource, c)
 	s := server.NewMCPServer("e2e", "1.0.0")
-	mcpgo.Attach(s, wrap.New(wrap.WithLogger(log.logger())))
+	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logger(log))))
 	s.AddTool(mcp.NewTool("whoami"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		c, ok := authz.FromContext(ctx)
 		if !ok {
@@ -45,7 +45,7 @@ func mcpgoServer(t *testing.T, h hydratest.Hydra, c jwtauth.Config) (endpoint st
 	})
 	hs := mcpgo.NewHTTPServer(s, mcpgo.HTTPLimits{Auth: &mcpgo.HTTPAuth{
 		Verifier: v.Verify,
-		Bearer:   authz.Bearer{Scopes: []string{"mcp"}, Challenge: challenge, Logger: log.logger()},
+		Bearer:   authz.Bearer{Scopes: []string{"mcp"}, Challenge: challenge, Logger: logger(log)},
 		Metadata: server.ProtectedResourceMetadataConfig{Resource: resource, AuthorizationServers: []string{h.Issuer}},
 	}})
 	go func() { _ = hs.Serve(ln) }()

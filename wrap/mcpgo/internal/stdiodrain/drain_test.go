@@ -5,13 +5,14 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"testing/iotest"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 )
 
 // The drain matches what mcp-go writes to its requests' ids; a change in
@@ -40,18 +41,6 @@ func TestAnswerKey(t *testing.T) {
 	}
 }
 
-// lockedBuffer is stdout for Listen, which writes from many goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
 // The drain holds the end back also when stdin returns it with the last
 // data (iotest.DataErrReader), and waits for calls still running.
 func TestDrainAnswersCallsInFlightAtTheEnd(t *testing.T) {
@@ -65,18 +54,18 @@ func TestDrainAnswersCallsInFlightAtTheEnd(t *testing.T) {
 	for id := 2; id <= 8; id++ {
 		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"slow"}}`+"\n", id)
 	}
-	var out lockedBuffer
+	var out logbuf.Buffer // Listen writes from many goroutines
 	d := New(t.Context(), iotest.DataErrReader(strings.NewReader(in.String())), &out)
 	if err := server.NewStdioServer(s).Listen(t.Context(), d, d); err != nil {
 		t.Fatal(err)
 	}
 	answered := 0
-	for l := range bytes.SplitSeq(bytes.TrimSpace(out.b.Bytes()), []byte("\n")) {
+	for l := range bytes.SplitSeq(bytes.TrimSpace([]byte(out.String())), []byte("\n")) {
 		if k, ok := answerKey(l); ok && k != "" {
 			answered++
 		}
 	}
 	if answered != 8 {
-		t.Fatalf("%d of 8 requests answered:\n%s", answered, out.b.Bytes())
+		t.Fatalf("%d of 8 requests answered:\n%s", answered, []byte(out.String()))
 	}
 }
