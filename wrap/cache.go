@@ -3,8 +3,6 @@ package wrap
 import (
 	"context"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
@@ -103,37 +101,7 @@ func WithCache(c Cache) Option {
 // tool reads. The name "resources/read" drops every resource's, "" every
 // answer.
 func (w *Wrapper) Forget(ctx context.Context, name string) {
-	w.cfg.caches.each(func(st *cacheState) { st.ForgetName(ctx, name, w.cfg.observer) })
-}
-
-// cacheHub is every cache of a Wrapper (its own, ForTool's, a tool's
-// registration options'), shared by all its configurations.
-type cacheHub struct {
-	mu     sync.Mutex
-	states []*cacheState
-	on     atomic.Bool // a cache was added
-}
-
-func (h *cacheHub) add(st *cacheState) {
-	h.mu.Lock()
-	h.states = append(h.states, st)
-	h.mu.Unlock()
-	h.on.Store(true)
-}
-
-func (h *cacheHub) each(f func(*cacheState)) {
-	h.mu.Lock()
-	states := h.states
-	h.mu.Unlock()
-	for _, st := range states {
-		f(st)
-	}
-}
-
-// barrier ends a call of a tool that may write: what every cache kept
-// may be stale, whichever tool's it is.
-func (h *cacheHub) barrier(ctx context.Context, ob *obs.Observer) {
-	h.each(func(st *cacheState) { st.Barrier(ctx, ob) })
+	w.cfg.caches.Forget(ctx, name, w.cfg.observer)
 }
 
 // mayWrite says req calls a tool that is not read-only: by its
@@ -265,7 +233,7 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 	p, ok := c.plan(ctx, req, cfg, rec)
 	if req.Kind == call.Tool && !p.read && (p.name != "" || mayWrite(ctx, req, cfg)) {
 		// A tool that may write: what was kept may be stale once it ran.
-		defer cfg.caches.barrier(ctx, cfg.observer)
+		defer cfg.caches.Barrier(ctx, cfg.observer)
 	}
 	if !ok {
 		return admitRun(ctx, req, next, cfg, rec, o)

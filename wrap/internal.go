@@ -28,7 +28,7 @@ func init() {
 	}
 	adapter.Observer = func(w any) *obs.Observer { return w.(*Wrapper).cfg.observer }
 	adapter.Policy = func(w any) *policy.Engine { return w.(*Wrapper).cfg.policy }
-	adapter.Keeps = func(w any) bool { return w.(*Wrapper).cfg.caches.on.Load() }
+	adapter.Keeps = func(w any) bool { return w.(*Wrapper).cfg.caches.On() }
 	adapter.Changed = func(w any, kind call.Kind) {
 		name := "" // a tool's answers may read what other tools are: all go
 		if kind == call.Resource {

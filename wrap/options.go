@@ -8,6 +8,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/backoff"
 	"github.com/mcpwrap/mcpwrap/internal/bulkhead"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/callcache"
 	"github.com/mcpwrap/mcpwrap/internal/loopguard"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/policy"
@@ -91,7 +92,7 @@ type config struct {
 	// cache is WithCache's, nil without one; caches are every cache of
 	// the Wrapper, which a call of a tool that may write clears.
 	cache  *cacheConfig
-	caches *cacheHub
+	caches *callcache.Hub
 }
 
 // DefaultResultLimit is the size a handler's result is cut to by default:
@@ -272,7 +273,7 @@ func newConfig(base config, opts []Option) config {
 	}
 	if c.cache != nil && c.cache.state == nil {
 		c.cache.state = newCacheState(c.cache.c)
-		c.caches.add(c.cache.state)
+		c.caches.Add(c.cache.state.Kept)
 	}
 	if c.taskCounts == nil {
 		c.taskCounts = new(bulkhead.Callers)

@@ -217,8 +217,8 @@ func (t *task) work(ctx context.Context, req *call.Request, h handler, rec *reco
 	go func() {
 		var o outcome
 		retry(ctx, req, h, t.cfg, &inner, &o)
-		if t.cfg.caches.on.Load() && mayWrite(ctx, req, t.cfg) {
-			t.cfg.caches.barrier(context.WithoutCancel(ctx), t.cfg.observer) // as cached does for a call in place
+		if t.cfg.caches.On() && mayWrite(ctx, req, t.cfg) {
+			t.cfg.caches.Barrier(context.WithoutCancel(ctx), t.cfg.observer) // as cached does for a call in place
 		}
 		if state.CompareAndSwap(running, finished) {
 			done <- o

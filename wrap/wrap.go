@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/callcache"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/loopguard"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
@@ -33,7 +34,7 @@ type Wrapper struct {
 // New evaluates the options once and returns a Wrapper. It panics when an
 // option is given where it means nothing (see ForTool).
 func New(opts ...Option) *Wrapper {
-	w := &Wrapper{cfg: newConfig(config{caches: new(cacheHub)}, opts)}
+	w := &Wrapper{cfg: newConfig(config{caches: new(callcache.Hub)}, opts)}
 	if w.cfg.scoped {
 		panic("wrap: WithScopes given to wrap.New: it declares one tool's scopes; give it in wrap.ForTool(name, …) or the tool's registration options")
 	}
@@ -185,8 +186,8 @@ func layers(ctx context.Context, req *call.Request, next handler, cfg *config, r
 	if cfg.cache != nil {
 		return cached(ctx, req, next, cfg, rec, o)
 	}
-	if cfg.caches.on.Load() && mayWrite(ctx, req, cfg) {
-		defer cfg.caches.barrier(ctx, cfg.observer)
+	if cfg.caches.On() && mayWrite(ctx, req, cfg) {
+		defer cfg.caches.Barrier(ctx, cfg.observer)
 	}
 	return admitRun(ctx, req, next, cfg, rec, o)
 }

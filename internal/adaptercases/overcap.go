@@ -49,43 +49,52 @@ type OverCapCase struct {
 // succeeded (result_too_large, not retryable), logged at WARN each time.
 func CheckOverCap(t *testing.T, call func(t *testing.T, tool string) OverCapAnswer, lines func(tool string) []map[string]any, cases []OverCapCase) {
 	t.Helper()
-	t.Run("no output schema: a success, cut", func(t *testing.T) {
-		a := call(t, "create_queue")
-		size, last := 0, ""
-		for _, text := range a.Texts {
-			size += len(text)
-			last = text
-		}
-		if a.IsError || a.Structured || size > wrap.DefaultResultLimit ||
-			!strings.Contains(last, "the result was cut from 48 MiB to 1 MiB") || !strings.Contains(last, "its structured content was left out") {
-			t.Fatalf("isError %v, structured %v, %d bytes, note %q", a.IsError, a.Structured, size, last)
-		}
-		if l := lines("create_queue"); len(l) != 1 || l[0]["outcome"] != "success" || l[0]["result_cut_from_bytes"] == nil {
-			t.Fatalf("log line %v", l)
-		}
-	})
+	t.Run("no output schema: a success, cut", func(t *testing.T) { checkCut(t, call(t, "create_queue"), lines("create_queue")) })
 	for _, c := range cases {
 		t.Run("output schema: "+c.Tool, func(t *testing.T) {
 			for i := range c.Calls {
-				a := call(t, c.Tool)
-				info := a.Info
-				if !a.IsError || !a.HasInfo || info.Code != "result_too_large" || info.Retryable || info.SideEffects != c.Side {
-					t.Fatalf("call %d: isError %v, info %+v", i, a.IsError, info)
-				}
-				for _, w := range c.Says {
-					if !strings.Contains(info.Message, w) {
-						t.Fatalf("%q does not say %q", info.Message, w)
-					}
-				}
-				for _, w := range c.SaysNo {
-					if strings.Contains(info.Message, w) {
-						t.Fatalf("%q says %q", info.Message, w)
-					}
-				}
+				c.check(t, i, call(t, c.Tool))
 			}
 			if l := lines(c.Tool); len(l) != c.Calls || l[0]["outcome"] != "result_too_large" || l[0]["level"] != "WARN" || l[0]["result_cut_from_bytes"] == nil {
 				t.Fatalf("log lines %v", l)
 			}
 		})
+	}
+}
+
+// checkCut: a success without an output schema is cut to the cap, its
+// structured content left out, and says so.
+func checkCut(t *testing.T, a OverCapAnswer, l []map[string]any) {
+	t.Helper()
+	size, last := 0, ""
+	for _, text := range a.Texts {
+		size += len(text)
+		last = text
+	}
+	if a.IsError || a.Structured || size > wrap.DefaultResultLimit ||
+		!strings.Contains(last, "the result was cut from 48 MiB to 1 MiB") || !strings.Contains(last, "its structured content was left out") {
+		t.Fatalf("isError %v, structured %v, %d bytes, note %q", a.IsError, a.Structured, size, last)
+	}
+	if len(l) != 1 || l[0]["outcome"] != "success" || l[0]["result_cut_from_bytes"] == nil {
+		t.Fatalf("log line %v", l)
+	}
+}
+
+// check is the answer to call i of c's tool.
+func (c OverCapCase) check(t *testing.T, i int, a OverCapAnswer) {
+	t.Helper()
+	info := a.Info
+	if !a.IsError || !a.HasInfo || info.Code != "result_too_large" || info.Retryable || info.SideEffects != c.Side {
+		t.Fatalf("call %d: isError %v, info %+v", i, a.IsError, info)
+	}
+	for _, w := range c.Says {
+		if !strings.Contains(info.Message, w) {
+			t.Fatalf("%q does not say %q", info.Message, w)
+		}
+	}
+	for _, w := range c.SaysNo {
+		if strings.Contains(info.Message, w) {
+			t.Fatalf("%q says %q", info.Message, w)
+		}
 	}
 }

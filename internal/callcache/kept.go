@@ -2,6 +2,7 @@ package callcache
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -210,4 +211,45 @@ func Aged(res call.Result, age time.Duration, joined string) call.Result {
 		m["joined"] = joined
 	}
 	return k.WithMeta(MetaKey, m)
+}
+
+// Hub is every cache of a Wrapper (its own, ForTool's, a tool's
+// registration options'): a call of a tool that may write drops what each
+// keeps. It is safe for concurrent use.
+type Hub struct {
+	mu   sync.Mutex
+	kept []*Kept
+	on   atomic.Bool
+}
+
+// Add makes k one of h's caches.
+func (h *Hub) Add(k *Kept) {
+	h.mu.Lock()
+	h.kept = append(h.kept, k)
+	h.mu.Unlock()
+	h.on.Store(true)
+}
+
+// On reports whether h has a cache.
+func (h *Hub) On() bool { return h.on.Load() }
+
+func (h *Hub) each(f func(*Kept)) {
+	h.mu.Lock()
+	kept := h.kept
+	h.mu.Unlock()
+	for _, k := range kept {
+		f(k)
+	}
+}
+
+// Barrier ends a call of a tool that may write: every cache's answers may
+// be stale, whichever tool's they are.
+func (h *Hub) Barrier(ctx context.Context, ob *obs.Observer) {
+	h.each(func(k *Kept) { k.Barrier(ctx, ob) })
+}
+
+// Forget drops the answers of the tool name (policy.ResourcesRead: every
+// resource's; "": all) in every cache.
+func (h *Hub) Forget(ctx context.Context, name string, ob *obs.Observer) {
+	h.each(func(k *Kept) { k.ForgetName(ctx, name, ob) })
 }
