@@ -29,9 +29,11 @@ type RetryLimits struct {
 	// backoff is capped at it, and a server asking for longer is not
 	// retried. 0 means 30 s.
 	MaxWait time.Duration
-	// Rand returns a number in [0, 1) that places each wait within its
-	// jitter range; nil means math/rand/v2. Tests pass a constant.
-	Rand func() float64
+
+	// rand returns a number in [0, 1) that places each wait within its
+	// jitter range; nil means math/rand/v2 (tests give a constant:
+	// export_test.go).
+	rand func() float64
 }
 
 func (l RetryLimits) maxWait() time.Duration {
@@ -47,7 +49,7 @@ func (l RetryLimits) backoff() backoff.Exponential {
 	if initial <= 0 {
 		initial = backoff.DefaultInitial
 	}
-	return backoff.Exponential{Initial: initial, Max: l.maxWait(), Jitter: backoff.Equal, Rand: l.Rand}
+	return backoff.Exponential{Initial: initial, Max: l.maxWait(), Jitter: backoff.Equal, Rand: l.rand}
 }
 
 // Advice is the safe-retry decision for one outcome.

@@ -10,7 +10,7 @@ import (
 )
 
 func TestAdvise(t *testing.T) {
-	half := outbound.RetryLimits{Rand: func() float64 { return 0.5 }} // the middle of [d/2, d]: ¾·200ms·2ⁿ
+	half := outbound.WithRand(outbound.RetryLimits{}, func() float64 { return 0.5 }) // the middle of [d/2, d]: ¾·200ms·2ⁿ
 	transient := outbound.Verdict{Outcome: outbound.OutcomeHTTPError, HTTPStatus: 503}
 	retryAfter := outbound.Verdict{Outcome: outbound.OutcomeHTTPError, HTTPStatus: 429, RetryAfter: 3 * time.Second, HasRetryAfter: true}
 	retryableTool := outbound.Verdict{Outcome: outbound.OutcomeToolError, ServerError: &errs.Info{Code: "unavailable", Retryable: true, RetryAfterSeconds: 1}}
@@ -64,7 +64,7 @@ func TestAdvise(t *testing.T) {
 func TestBackoffStaysInItsJitterRange(t *testing.T) {
 	transient := outbound.Verdict{Outcome: outbound.OutcomeHTTPError, HTTPStatus: 503}
 	for _, r := range []float64{0, 0.25, 0.999999} {
-		l := outbound.RetryLimits{MaxRetries: 5, Rand: func() float64 { return r }}
+		l := outbound.WithRand(outbound.RetryLimits{MaxRetries: 5}, func() float64 { return r })
 		for done := range 3 {
 			a := outbound.Advise(transient, true, done, l)
 			d := 200 * time.Millisecond << done
@@ -73,7 +73,7 @@ func TestBackoffStaysInItsJitterRange(t *testing.T) {
 			}
 		}
 	}
-	capped := outbound.RetryLimits{MaxRetries: 40, MaxWait: time.Second, Rand: func() float64 { return 0.999999 }}
+	capped := outbound.WithRand(outbound.RetryLimits{MaxRetries: 40, MaxWait: time.Second}, func() float64 { return 0.999999 })
 	if a := outbound.Advise(transient, true, 30, capped); !a.Retry || a.After > time.Second || a.After < time.Second/2 {
 		t.Errorf("retry 31 under a 1s MaxWait: %+v", a)
 	}

@@ -7,3 +7,9 @@ var (
 	WithSleep = withSleep
 	WithClock = withClock
 )
+
+// WithRand is l drawing each wait's place in its jitter range from r.
+func WithRand(l RetryLimits, r func() float64) RetryLimits {
+	l.rand = r
+	return l
+}

@@ -225,7 +225,7 @@ func TestRetry(t *testing.T) {
 			var sleeps []time.Duration
 			var logs logbuf.Buffer
 			c := outbound.New(mc,
-				outbound.WithRetry(outbound.RetryLimits{Rand: func() float64 { return 0.5 }}),
+				outbound.WithRetry(outbound.WithRand(outbound.RetryLimits{}, func() float64 { return 0.5 })),
 				outbound.WithIdempotent(func(tool string) bool { return tool == "echo" }),
 				outbound.WithSleep(func(_ context.Context, d time.Duration) error { sleeps = append(sleeps, d); return nil }),
 				outbound.WithLogger(logs.Logger()))
