@@ -31,6 +31,22 @@ func (b *Buffer) String() string {
 	return b.buf.String()
 }
 
+// Gate is a Buffer whose writes block until Open is closed, like a stderr
+// pipe its reader stopped reading.
+type Gate struct {
+	Open chan struct{}
+	Buffer
+}
+
+// NewGate returns a closed Gate.
+func NewGate() *Gate { return &Gate{Open: make(chan struct{})} }
+
+// Write waits for Open, then writes.
+func (g *Gate) Write(p []byte) (int, error) {
+	<-g.Open
+	return g.Buffer.Write(p)
+}
+
 // Logger returns a JSON logger at debug level writing to b.
 func (b *Buffer) Logger() *slog.Logger {
 	return slog.New(slog.NewJSONHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -8,25 +8,13 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 )
 
-// gate is an output whose writes block until open is closed, like a
-// stderr pipe its reader stopped reading.
-type gate struct {
-	open chan struct{}
-	logbuf.Buffer
-}
-
-func (g *gate) Write(p []byte) (int, error) {
-	<-g.open
-	return g.Buffer.Write(p)
-}
-
 // TestStuckOutputCostsOneWait: a line waits for the output at most
 // yieldMax; after one line waited that long, the next lines do not wait
 // until a write completes, so a stuck stderr slows one call, not every
 // call; nothing held is lost, and once a write completes lines wait for
 // theirs again.
 func TestStuckOutputCostsOneWait(t *testing.T) {
-	out := &gate{open: make(chan struct{})}
+	out := logbuf.NewGate()
 	l := New(Config{Output: out, Format: "json", Buffer: true})
 	a := l.Handler().(*handler).shared.buf
 	l.Info("first")
@@ -41,7 +29,7 @@ func TestStuckOutputCostsOneWait(t *testing.T) {
 	if took := time.Since(start); took > 50*yieldMax {
 		t.Fatalf("100 lines over a stuck output took %v: they waited for it", took)
 	}
-	close(out.open)
+	close(out.Open)
 	if err := a.Flush(); err != nil {
 		t.Fatal(err)
 	}

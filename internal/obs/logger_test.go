@@ -10,23 +10,12 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
-// gate is an output that blocks every write until it is opened.
-type gate struct {
-	open chan struct{}
-	logbuf.Buffer
-}
-
-func (g *gate) Write(p []byte) (int, error) {
-	<-g.open
-	return g.Buffer.Write(p)
-}
-
 // TestBufferedLoggerFlushes: with WithLogBuffer a line below ERROR is not
 // written on the caller's path (it returns while the output is stuck), and
 // Observer.Flush (what the fatal path runs before exiting) writes out every
 // line held.
 func TestBufferedLoggerFlushes(t *testing.T) {
-	out := &gate{open: make(chan struct{})}
+	out := logbuf.NewGate()
 	l := obs.NewLogger(obs.WithLogOutput(out), obs.WithLogFormat("json"), obs.WithLogBuffer())
 	o := obs.New(obs.WithLogger(l), obs.WithoutTracing(), obs.WithoutMetrics())
 	logged := make(chan struct{})
@@ -40,7 +29,7 @@ func TestBufferedLoggerFlushes(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("logging waited for the output")
 	}
-	close(out.open)
+	close(out.Open)
 	if err := o.Flush(t.Context()); err != nil {
 		t.Fatal(err)
 	}
