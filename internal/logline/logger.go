@@ -268,7 +268,7 @@ type asyncWriter struct {
 
 	appended atomic.Uint64 // writes held so far (a.mu is held to add one)
 	written  atomic.Uint64 // of them, the ones a completed write wrote out
-	stalled  atomic.Bool   // a caller stopped waiting; no write completed since
+	stalled  atomic.Bool   // the output is slow: a caller waited in vain, or the last write took long
 
 	writeMu sync.Mutex // one write to w at a time, in order
 }
@@ -308,8 +308,12 @@ func (a *asyncWriter) noteDropped() {
 
 func (a *asyncWriter) flush() { _ = a.Flush() }
 
-// yieldMax is how long a caller waits for its line to be written out.
-const yieldMax = 100 * time.Millisecond
+// yieldMax is how long a caller waits for its line to be written out;
+// slowWrite is how long a write may take before the output counts as slow.
+const (
+	yieldMax  = 100 * time.Millisecond
+	slowWrite = time.Millisecond
+)
 
 // yield waits until what was held when it was called is written out, up to
 // yieldMax: the handler calls it after the line is held and its lock
@@ -318,9 +322,10 @@ const yieldMax = 100 * time.Millisecond
 // exits on SIGTERM without FlushLogger lost the line when the writing
 // goroutine had not run yet (TestLastLineSurvivesAnExitOnSIGTERM: 1 child
 // of 10 once nothing else delayed the exit; a race-built child's writing
-// goroutine started up to 10 ms late). An output slower than yieldMax
-// costs one caller that wait; until a write completes, callers do not wait
-// at all, so a stuck output blocks no call.
+// goroutine started up to 10 ms late). A slow output does not hold calls
+// up: once a write took longer than slowWrite (the reader let the pipe
+// fill), or a caller waited yieldMax in vain, callers do not wait until a
+// write is quick again; a stuck output costs one call yieldMax at most.
 func (a *asyncWriter) yield() {
 	if a == nil {
 		return
@@ -362,9 +367,12 @@ func (a *asyncWriter) writeHeld() error {
 	if len(out) == 0 {
 		return nil
 	}
+	start := time.Now()
 	_, err := a.w.Write(out)
 	a.written.Store(held)
-	a.stalled.Store(false)
+	// A write that had to wait for the reader (a full pipe) says the
+	// output is slow: until one does not, callers do not wait for theirs.
+	a.stalled.Store(time.Since(start) > slowWrite)
 	if cap(out) <= logBufferSpare {
 		// Kept for reuse, unless a burst grew it large.
 		a.mu.Lock()

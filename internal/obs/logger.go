@@ -32,9 +32,11 @@ func WithLogLevel(l slog.Leveler) LoggerOption { return func(c *LoggerConfig) { 
 // lines are collected in memory and written out by another goroutine at
 // once, or, while it is writing, together right after, and the caller
 // waits for its line's write up to 100 ms, so the line is on the output
-// before the call is answered. An output slower than that costs one call
-// the wait; until a write completes, later lines do not wait, and past
-// 4 MiB unwritten they are dropped and the next write says how many. A line
+// before the call is answered. A slow output (a write that waited for the
+// reader) or one that took longer than that makes later lines not wait
+// until a write is quick again: a stuck stderr costs one call 100 ms at
+// most. Past 4 MiB unwritten, lines are dropped and the next write says
+// how many. A line
 // at ERROR or above is written through, after the lines held before it,
 // before the call that logs it returns, so an error the process exits on
 // is never lost. A line that waited in vain may still be held when the
