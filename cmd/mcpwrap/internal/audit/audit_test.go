@@ -24,22 +24,29 @@ import (
 // bin holds the fixture servers, built once.
 var bin = map[string]string{}
 
+// TestMain builds both fixture servers with one go build, which compiles
+// what they share once and both at a time. They are built without -race:
+// they are not what is under test, and a race-built server answered a
+// 1 MiB argument past the audit's 5 s limit on a loaded machine.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "mcpwrap-audit-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for _, name := range []string{"mcpgoserver", "gosdkserver"} {
-		out := filepath.Join(dir, name)
-		cmd := exec.Command("go", "build", "-o", out, "github.com/mcpwrap/mcpwrap/cmd/mcpwrap/internal/audit/internal/"+name)
-		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "build", name, err)
-			os.RemoveAll(dir)
-			os.Exit(1)
-		}
-		bin[name] = out
+	const pkg = "github.com/mcpwrap/mcpwrap/cmd/mcpwrap/internal/audit/internal/"
+	names := []string{"mcpgoserver", "gosdkserver"}
+	args := []string{"build", "-o", dir + string(filepath.Separator)}
+	for _, name := range names {
+		args = append(args, pkg+name)
+		bin[name] = filepath.Join(dir, name)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build", names, err)
+		os.RemoveAll(dir)
+		os.Exit(1)
 	}
 	code := m.Run()
 	os.RemoveAll(dir)

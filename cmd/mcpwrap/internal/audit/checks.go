@@ -293,13 +293,7 @@ func (a *auditor) judgeRPC(probe string, r response) []Result {
 		return Result{Probe: probe, Check: check, Status: st, Detail: detail}
 	}
 	var out []Result
-	var m struct {
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Code    int64  `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
+	var m rpcAnswer
 	took := " in " + r.elapsed.Round(time.Millisecond).String()
 	switch {
 	case r.err != nil:

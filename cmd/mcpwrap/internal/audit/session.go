@@ -66,6 +66,15 @@ func (s *session) notify(ctx context.Context, method string, params []byte) erro
 	return s.t.notify(ctx, append(msg, '}'))
 }
 
+// rpcAnswer is the part of a JSON-RPC answer the audit reads.
+type rpcAnswer struct {
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
 // rpcResult returns the result member of a response, or an error saying
 // why there is none.
 func rpcResult(r response) (json.RawMessage, error) {
@@ -76,13 +85,7 @@ func rpcResult(r response) (json.RawMessage, error) {
 		r.verdict.Outcome == outbound.OutcomeIncompleteStream || r.verdict.Outcome == outbound.OutcomeBodyTooLarge {
 		return nil, errors.New(string(r.verdict.Outcome) + ": " + r.verdict.Detail)
 	}
-	var m struct {
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Code    int64  `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
+	var m rpcAnswer
 	if err := json.Unmarshal(r.msg, &m); err != nil {
 		return nil, fmt.Errorf("the answer is not JSON-RPC: %s", clip(string(r.msg), 120))
 	}

@@ -273,11 +273,17 @@ func (s *stdio) addNoise(line []byte, over int64) {
 // answerServerRequest answers what a server may ask a client: ping, and
 // roots/list with no roots; anything else is not supported.
 func (s *stdio) answerServerRequest(id json.RawMessage, method string) {
+	answerServerRequest(s.write, id, method)
+}
+
+// answerServerRequest sends the reply to a server's request with send, in
+// the background, giving up after 5 s.
+func answerServerRequest(send func(context.Context, []byte) error, id json.RawMessage, method string) {
 	reply := serverRequestReply(id, method)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_ = s.write(ctx, []byte(reply))
+		_ = send(ctx, []byte(reply))
 	}()
 }
 
@@ -667,12 +673,7 @@ func (f *sseFilter) event() {
 // answerServerRequest answers a server's request on a response stream
 // with a POST of its own: ping, and roots/list with no roots.
 func (t *httpTransport) answerServerRequest(id json.RawMessage, method string) {
-	reply := serverRequestReply(id, method)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = t.notify(ctx, []byte(reply))
-	}()
+	answerServerRequest(t.notify, id, method)
 }
 
 // sseMessage finds the data of the event carrying the response with id.

@@ -191,14 +191,32 @@ func findHandlers(pass *analysis.Pass) (any, error) {
 		queue = append(queue, &Body{Node: h.Node, Body: h.Body, Handler: h})
 		seen[h.Node] = true
 	}
+	hs.Bodies = hs.reach(pass, queue, seen, false)
+	hs.markBare(pass)
+	return hs, nil
+}
+
+// reach is the bodies of queue and of the same-package functions they call,
+// up to maxDepth deep, breadth first so each body comes at its smallest
+// depth; seen holds what is queued already. A function called under a go
+// statement is Async; with syncOnly, what a go statement or a function
+// literal calls is not followed.
+func (hs *Handlers) reach(pass *analysis.Pass, queue []*Body, seen map[ast.Node]bool, syncOnly bool) []*Body {
+	var out []*Body
 	for len(queue) > 0 {
 		b := queue[0]
 		queue = queue[1:]
-		hs.Bodies = append(hs.Bodies, b)
+		out = append(out, b)
 		if b.Depth == maxDepth {
 			continue
 		}
 		inspect(b.Body, func(n ast.Node, stack []ast.Node) bool {
+			switch n.(type) {
+			case *ast.FuncLit, *ast.GoStmt:
+				if syncOnly {
+					return false
+				}
+			}
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
@@ -216,8 +234,7 @@ func findHandlers(pass *analysis.Pass) (any, error) {
 			return true
 		})
 	}
-	hs.markBare(pass)
-	return hs, nil
+	return out
 }
 
 // handlerNode resolves an expression used as a handler to its function

@@ -45,39 +45,7 @@ func runPanic(pass *analysis.Pass, hs *Handlers, r *reporter) {
 // maxDepth deep, not through a go statement or a function literal: a
 // recovery around the handler would cover them.
 func (hs *Handlers) syncBodies(pass *analysis.Pass, h *Handler) []*Body {
-	seen := map[ast.Node]bool{h.Node: true}
-	queue := []*Body{{Node: h.Node, Body: h.Body, Handler: h}}
-	var out []*Body
-	for len(queue) > 0 {
-		b := queue[0]
-		queue = queue[1:]
-		out = append(out, b)
-		if b.Depth == maxDepth {
-			continue
-		}
-		inspect(b.Body, func(n ast.Node, stack []ast.Node) bool {
-			switch n.(type) {
-			case *ast.FuncLit, *ast.GoStmt:
-				return false
-			}
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			fn := typeutil.StaticCallee(pass.TypesInfo, call)
-			if fn == nil {
-				return true
-			}
-			fd := hs.decls[fn.Origin()]
-			if fd == nil || seen[fd] {
-				return true
-			}
-			seen[fd] = true
-			queue = append(queue, &Body{Node: fd, Body: fd.Body, Handler: h, Depth: b.Depth + 1})
-			return true
-		})
-	}
-	return out
+	return hs.reach(pass, []*Body{{Node: h.Node, Body: h.Body, Handler: h}}, map[ast.Node]bool{h.Node: true}, true)
 }
 
 // assignedFields is the set of struct fields the package gives a value

@@ -20,6 +20,23 @@ type secrets struct {
 	funcs   map[*types.Func]bool
 }
 
+// assignedTo is the variable or struct field the expression e on the left
+// of an assignment names, or nil.
+func assignedTo(info *types.Info, e ast.Expr) types.Object {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if o := info.Defs[x]; o != nil {
+			return o
+		}
+		return info.Uses[x]
+	case *ast.SelectorExpr:
+		if sel := info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
+			return sel.Obj()
+		}
+	}
+	return nil
+}
+
 func newSecrets(pass *analysis.Pass, hs *Handlers) *secrets {
 	s := &secrets{pass: pass, byValue: map[types.Object]bool{}, funcs: map[*types.Func]bool{}}
 	info := pass.TypesInfo
@@ -28,27 +45,13 @@ func newSecrets(pass *analysis.Pass, hs *Handlers) *secrets {
 			s.byValue[o] = true
 		}
 	}
-	lhs := func(e ast.Expr) types.Object {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			if o := info.Defs[x]; o != nil {
-				return o
-			}
-			return info.Uses[x]
-		case *ast.SelectorExpr:
-			if sel := info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
-				return sel.Obj()
-			}
-		}
-		return nil
-	}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.AssignStmt:
 				if len(x.Lhs) == len(x.Rhs) {
 					for i := range x.Lhs {
-						give(lhs(x.Lhs[i]), x.Rhs[i])
+						give(assignedTo(info, x.Lhs[i]), x.Rhs[i])
 					}
 				}
 			case *ast.ValueSpec:

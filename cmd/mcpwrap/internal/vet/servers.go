@@ -166,17 +166,11 @@ func (g *serverGraph) index() {
 		}
 	}
 	lhsObj := func(e ast.Expr) types.Object {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			if o := info.Defs[x]; o != nil {
-				return o
-			}
-			return info.Uses[x]
-		case *ast.SelectorExpr:
-			if s := info.Selections[x]; s != nil && s.Kind() == types.FieldVal {
-				return s.Obj()
-			}
-			return info.Uses[x.Sel]
+		if o := assignedTo(info, e); o != nil {
+			return o
+		}
+		if sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok {
+			return info.Uses[sel.Sel] // a package's variable
 		}
 		return nil
 	}
