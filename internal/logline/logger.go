@@ -334,17 +334,15 @@ func (a *asyncWriter) yield() {
 	if a.written.Load() >= want || a.stalled.Load() {
 		return
 	}
+	// Yielding, not sleeping: the wait is the writing goroutine's, and it
+	// ends by yieldMax whatever the caller's context says.
 	start := time.Now()
 	for a.written.Load() < want {
-		switch waited := time.Since(start); {
-		case waited > yieldMax:
+		if time.Since(start) > yieldMax {
 			a.stalled.Store(true)
 			return
-		case waited > time.Millisecond:
-			time.Sleep(100 * time.Microsecond) // slow output: stop spinning
-		default:
-			runtime.Gosched()
 		}
+		runtime.Gosched()
 	}
 }
 
