@@ -87,10 +87,23 @@ func startChild(t *testing.T, mode string) *stdioChild {
 	return c
 }
 
-// send writes one line; it reports false when the child no longer reads.
+// send writes one line; it reports false when the child no longer reads,
+// and kills a child that stops reading mid-line for two minutes, so that
+// the test fails instead of hanging (one CI run hung here at load 18).
 func (c *stdioChild) send(line string) bool {
-	_, err := io.WriteString(c.in, line+"\n")
-	return err == nil
+	done := make(chan error, 1)
+	go func() {
+		_, err := io.WriteString(c.in, line+"\n")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err == nil
+	case <-time.After(2 * time.Minute):
+		_ = c.cmd.Process.Kill()
+		<-done
+		return false
+	}
 }
 
 // answer waits for the answer with the given id; "" when the child's
