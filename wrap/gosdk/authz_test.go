@@ -327,14 +327,7 @@ func sseServer(t *testing.T, s *mcp.Server) string {
 
 func sseClient(t *testing.T, url, token string) *mcp.ClientSession {
 	t.Helper()
-	c := mcp.NewClient(&mcp.Implementation{Name: "sse-" + token, Version: "0"}, nil)
-	// Not a context with a deadline: the SSE stream lives as long as it.
-	cs, err := c.Connect(context.Background(), &mcp.SSEClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	return cs
+	return connectTo(t, &mcp.SSEClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}}})
 }
 
 // TestSSEClientIsNotTheProcessOwner: go-sdk's SSE transport gives a
