@@ -187,9 +187,13 @@ func (l *LRU) Forget(group string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if group == "" {
+		// A call of every tool that may write comes here: an empty LRU
+		// only begins a new generation, with no allocation.
 		l.gen++
-		l.entries, l.owners, l.groups = map[Key]*node{}, map[string]*owner{}, map[string]int{}
-		l.all, l.bytes = ring{}, 0
+		if len(l.entries) > 0 {
+			l.entries, l.owners, l.groups = map[Key]*node{}, map[string]*owner{}, map[string]int{}
+			l.all, l.bytes = ring{}, 0
+		}
 		return
 	}
 	for n := l.all.head; n != nil; {
