@@ -57,16 +57,13 @@ func (r *Request) TaskCaller(ctx context.Context) string {
 // may be other users' or hosts' servers), the caller's subject and scopes
 // (byScopes: its scopes alone), else SessionCaller's name.
 func (r *Request) CacheCaller(ctx context.Context, byScopes bool) string {
-	if r.Identify != nil {
-		cl := r.Identify(ctx, r)
-		switch {
-		case cl.Local:
-			return "local:" + cl.Subject + "@" + hostname()
-		case byScopes && (cl.Subject != "" || len(cl.Scopes) > 0):
-			return "scopes:" + sortedScopes(cl.Scopes)
-		case cl.Subject != "":
-			return "subject:" + cl.Subject + "\x00" + sortedScopes(cl.Scopes)
-		}
+	switch cl := r.Caller(ctx); {
+	case cl.Local:
+		return "local:" + cl.Subject + "@" + hostname()
+	case byScopes && (cl.Subject != "" || len(cl.Scopes) > 0):
+		return "scopes:" + sortedScopes(cl.Scopes)
+	case cl.Subject != "":
+		return "subject:" + cl.Subject + "\x00" + sortedScopes(cl.Scopes)
 	}
 	return SessionCaller(ctx, r.Session, r.Header)
 }

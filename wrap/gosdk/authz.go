@@ -30,15 +30,19 @@ func callerOf(ctx context.Context, extra *mcp.RequestExtra) authz.Caller {
 	if c, ok := authz.FromContext(ctx); ok {
 		return c
 	}
-	if (extra == nil || extra.Header == nil) && ctx.Value(http.ServerContextKey) == nil {
-		// Not over HTTP (stdio, in-memory transports, s.Run as its
-		// authors ship it): the process owner. go-sdk's SSE transport
-		// gives a request no headers, but its context is the HTTP
-		// request's that opened the stream: anonymous, as any network
-		// caller without a verified token (TestSSEClientIsNotTheProcessOwner).
+	if !overHTTP(ctx, extra) {
+		// stdio, in-memory transports, s.Run as its authors ship it.
 		return policy.ProcessOwner()
 	}
 	return authz.Caller{}
+}
+
+// overHTTP reports whether a request came over HTTP: it has headers, or,
+// as on go-sdk's SSE transport, which gives a request none, its context is
+// that of the HTTP request that opened the stream
+// (TestSSEClientIsNotTheProcessOwner).
+func overHTTP(ctx context.Context, extra *mcp.RequestExtra) bool {
+	return extra != nil && extra.Header != nil || ctx.Value(http.ServerContextKey) != nil
 }
 
 func fromTokenInfo(ti *auth.TokenInfo) authz.Caller {

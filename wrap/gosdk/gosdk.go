@@ -197,7 +197,7 @@ func fill(ctx context.Context, r *call.Request, s *mcp.ServerSession, extra *mcp
 	if extra != nil {
 		r.Header = extra.Header
 	}
-	if r.Header == nil && ctx.Value(http.ServerContextKey) != nil {
+	if r.Header == nil && overHTTP(ctx, extra) {
 		r.Header = noHeaders
 	}
 	if s != nil {
