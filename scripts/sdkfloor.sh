@@ -62,7 +62,19 @@ if [ "$latest" = "$floor" ]; then
   echo "== the newest mcp-go is the floor ($latest): tested above"
 else
   echo "== wrap/mcpgo on the newest mcp-go ($latest)"
-  if ! on_newest . github.com/mark3labs/mcp-go "$latest" ./wrap/ ./wrap/mcpgo/...; then
+  # The tripwire TestMCPGoStillCancelsTaskWithItsRequest pins a defect of
+  # the floor that the adapter bridges (docs/upstream-hooks.md): it is run
+  # on its own, and its failure says the bridge is unneeded on $latest,
+  # not that the adapter is broken there.
+  tripwire='^TestMCPGoStillCancelsTaskWithItsRequest$'
+  if ! on_newest . github.com/mark3labs/mcp-go "$latest" -skip "$tripwire" ./wrap/ ./wrap/mcpgo/...; then
     echo "WARNING: wrap/mcpgo does not pass on mcp-go $latest (its floor $floor passes)"
+  fi
+  if on_newest . github.com/mark3labs/mcp-go "$latest" -run "$tripwire" ./wrap/mcpgo/ >"$tmp/tripwire.log" 2>&1; then
+    echo "mcp-go $latest still cancels a task's work with its request: the bridge in wrap/mcpgo/task.go (runTask) is needed"
+  elif grep -q 'mcp-go no longer cancels a task with its request' "$tmp/tripwire.log"; then
+    echo "mcp-go $latest no longer cancels a task's work with its request: the bridge in wrap/mcpgo/task.go (runTask) changes nothing there; it stays while the floor ($floor) needs it"
+  else
+    echo "WARNING: the tripwire did not run to an answer on mcp-go $latest:"; tail -n 20 "$tmp/tripwire.log"
   fi
 fi

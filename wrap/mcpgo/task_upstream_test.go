@@ -17,9 +17,11 @@ import (
 // (task.go's runTask): bare mcp-go v1.2.1 ends the context of a task's
 // work as soon as the request that created it is answered, over
 // streamable HTTP and stdio alike (HandleMessage cancels the request's
-// context when it returns). When an mcp-go upgrade fixes that, this test
-// fails: then context.WithoutCancel in runTask can go, and
-// docs/upstream-hooks.md's paragraph on tasks with it.
+// context when it returns). On an mcp-go that fixes that (v1.6.0 does),
+// this test fails: once go.mod's floor is such a version,
+// context.WithoutCancel in runTask can go, and docs/upstream-hooks.md's
+// paragraph on tasks with it. scripts/sdkfloor.sh runs it on its own on
+// the newest mcp-go and says which way it went.
 func TestMCPGoStillCancelsTaskWithItsRequest(t *testing.T) {
 	for _, transport := range []string{"http", "stdio"} {
 		t.Run(transport, func(t *testing.T) {
