@@ -16,7 +16,7 @@ import (
 )
 
 // TestOverCapSuccessIsNotReportedAsAFailure: a tool whose successful
-// answer was over the cap (24 MiB of text plus structuredContent: a created
+// answer was over the cap (2 MiB of text plus structuredContent: a created
 // queue echoed back) was answered isError "internal" with no data, so the
 // model was told a write that happened had failed, and tried it again. Now
 // a tool without an output schema stays a success, cut, saying so; one
@@ -59,7 +59,7 @@ func TestOverCapSuccessIsNotReportedAsAFailure(t *testing.T) {
 	}
 	adaptercases.CheckOverCap(t, call, lines, []adaptercases.OverCapCase{
 		{Tool: "create_queue_typed", Side: "happened", Calls: 4,
-			Says:   []string{`tool "create_queue_typed" succeeded, but its result (48 MiB) was not sent`, "its side effects happened: do not call it again", "(call id "},
+			Says:   []string{`tool "create_queue_typed" succeeded, but its result (4 MiB) was not sent`, "its side effects happened: do not call it again", "(call id "},
 			SaysNo: []string{"internal", "ask for less"}},
 		{Tool: "list_queues", Calls: 1,
 			Says:   []string{`tool "list_queues" succeeded`, `ask for less with the "limit" parameter`, "(call id "},

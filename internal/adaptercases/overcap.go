@@ -16,10 +16,11 @@ type CreatedQueue struct {
 	Echo string `json:"echo"`
 }
 
-// OverCapQueue is the over-cap tools' answer: 24 MiB of text, and the
-// created queue echoing it, so that text and structured content are 48 MiB.
+// OverCapQueue is the over-cap tools' answer: 2 MiB of text, and the
+// created queue echoing it, so that text and structured content are 4 MiB,
+// four times the default cap.
 func OverCapQueue() (text string, q CreatedQueue) {
-	big := strings.Repeat("queue q-17 created; ", (24<<20)/20)
+	big := strings.Repeat("queue q-17 created; ", (2<<20)/20)
 	return big, CreatedQueue{Name: "orders", ID: "q-17", Echo: big}
 }
 
@@ -43,7 +44,7 @@ type OverCapCase struct {
 }
 
 // CheckOverCap calls, with call, the server's tools whose handlers answer
-// 24 MiB of text plus structured content; lines are the call log lines of
+// 2 MiB of text plus structured content; lines are the call log lines of
 // a tool. "create_queue", without an output schema, stays a success, cut,
 // saying so; each case's tool gets an error result that says the call
 // succeeded (result_too_large, not retryable), logged at WARN each time.
@@ -72,7 +73,7 @@ func checkCut(t *testing.T, a OverCapAnswer, l []map[string]any) {
 		last = text
 	}
 	if a.IsError || a.Structured || size > wrap.DefaultResultLimit ||
-		!strings.Contains(last, "the result was cut from 48 MiB to 1 MiB") || !strings.Contains(last, "its structured content was left out") {
+		!strings.Contains(last, "the result was cut from 4 MiB to 1 MiB") || !strings.Contains(last, "its structured content was left out") {
 		t.Fatalf("isError %v, structured %v, %d bytes, note %q", a.IsError, a.Structured, size, last)
 	}
 	if len(l) != 1 || l[0]["outcome"] != "success" || l[0]["result_cut_from_bytes"] == nil {

@@ -14,7 +14,7 @@ import (
 )
 
 // TestOverCapSuccessIsNotReportedAsAFailureOnGoSDK: a go-sdk tool whose
-// successful answer was over the cap (24 MiB of text plus structured
+// successful answer was over the cap (2 MiB of text plus structured
 // content) was answered isError "internal" with no data: the model was
 // told a write that happened had failed. Now a tool without an output
 // schema stays a success, cut, saying so; one with an output schema (a raw
