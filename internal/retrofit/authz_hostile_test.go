@@ -60,11 +60,11 @@ func TestAuthzHostileClient(t *testing.T) {
 	t.Run("deep and malformed arguments of a denied tool", func(t *testing.T) {
 		hostile := []string{
 			strings.Repeat(`{"a":`, 100000) + "1" + strings.Repeat("}", 100000),
-			strings.Repeat("[", 5<<20),
-			`{"path":"` + strings.Repeat("x", 8<<20) + `"}`,
+			strings.Repeat("[", 1<<20),
+			`{"path":"` + strings.Repeat("x", 2<<20) + `"}`,
 			`{"path":`,
 		}
-		// 6 MiB deep, 5 MiB of '[', an 8 MiB string, truncated
+		// 600 KB deep, 1 MiB of '[', a 2 MiB string, truncated
 		adaptercases.PostHostileBodies(t, bare.url, w.url, "reader", "write_file", hostile, func(status int, answer string) bool {
 			return status != http.StatusOK || strings.Contains(answer, "error")
 		})
