@@ -95,6 +95,43 @@ func TestCacheForgetsWhenTheToolListChangesOnGoSDK(t *testing.T) {
 	}
 }
 
+// TestRegistrationCacheForgetsWhenTheToolListChangesOnGoSDK: a cache given
+// only in a tool's registration options (gosdk.Tool), after Attach, is
+// dropped when the tool list changes, as the Wrapper's own is.
+func TestRegistrationCacheForgetsWhenTheToolListChangesOnGoSDK(t *testing.T) {
+	var runs atomic.Int64
+	s := mcp.NewServer(&mcp.Implementation{Name: "search", Version: "1"}, nil)
+	w := wrap.New()
+	gosdk.Attach(s, w)
+	gosdk.Tool(s, w, &mcp.Tool{Name: "search", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			runs.Add(1)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "found"}}}, nil
+		}, wrap.WithCache(wrap.Cache{ReadOnly: true, TTL: time.Minute}))
+	cs := serveGoSDK(t, s, false, "alice")
+	call := func() {
+		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"q": "x"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call()
+	call()
+	if runs.Load() != 1 {
+		t.Fatalf("runs = %d after two calls, want a hit", runs.Load())
+	}
+	s.AddTool(&mcp.Tool{Name: "other", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{}, nil
+	})
+	deadline := time.Now().Add(5 * time.Second)
+	for runs.Load() == 1 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond) // go-sdk notifies the sessions after a short delay
+		call()
+	}
+	if runs.Load() != 2 {
+		t.Fatalf("runs = %d after AddTool, want 2", runs.Load())
+	}
+}
+
 // The cache's paths beyond the plain hit on go-sdk: a timed-out call's
 // repeat, resources/read, the write rule, and stateless HTTP, where the
 // caller is the credential.

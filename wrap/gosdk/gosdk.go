@@ -30,9 +30,10 @@ import (
 func Attach(s *mcp.Server, w *wrap.Wrapper) {
 	s.AddReceivingMiddleware(newMiddleware(w, handlersOf(s)))
 	s.AddSendingMiddleware(progressed)
-	if w != nil && adapter.Keeps(w) {
-		s.AddSendingMiddleware(listsChanged(w))
+	if w == nil {
+		return // wrap.New() keeps no answers
 	}
+	s.AddSendingMiddleware(listsChanged(w))
 }
 
 // middleware is newMiddleware for a server with a CompletionHandler and a

@@ -3,30 +3,43 @@ package mcpgo
 import (
 	"context"
 
-	"github.com/mark3labs/mcp-go/server"
-
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo/internal/listwatch"
 )
 
-// watchLists registers a's list watch (package listwatch) when its
-// Wrapper keeps answers (wrap.WithCache), so that a change of the
-// server's tool or resource list drops them.
-func (a *attached) watchLists(s *server.MCPServer) {
-	if !adapter.Keeps(a.w) {
-		return
+// listsChanged hands the list changes notified since the last call to the
+// cache. The watch (package listwatch: a session of mcpwrap's own that
+// receives mcp-go's list_changed notifications) is registered at the first
+// call after w keeps answers (wrap.WithCache, in New, ForTool or a tool's
+// registration options): nothing is kept before it, so no change before it
+// matters.
+func (a *attached) listsChanged() {
+	l := a.lists.Load()
+	if l == nil {
+		if !adapter.Keeps(a.w) {
+			return
+		}
+		if l = a.watchLists(); l == nil {
+			return
+		}
 	}
-	l := listwatch.New()
-	if s.RegisterSession(context.Background(), l) == nil {
-		a.lists = l
-	}
+	l.Changed(func(kind call.Kind) { adapter.Changed(a.w, kind) })
 }
 
-// listsChanged hands the list changes notified since the last call to the
-// cache.
-func (a *attached) listsChanged() {
-	if a.lists != nil {
-		a.lists.Changed(func(kind call.Kind) { adapter.Changed(a.w, kind) })
+// watchLists registers a's list watch on its server, once; nil when mcp-go
+// refused it (a session of that id exists: the server is attached twice).
+func (a *attached) watchLists() *listwatch.Watch {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if l := a.lists.Load(); l != nil || a.watchRefused {
+		return l
 	}
+	l := listwatch.New()
+	if a.server.RegisterSession(context.Background(), l) != nil {
+		a.watchRefused = true
+		return nil
+	}
+	a.lists.Store(l)
+	return l
 }

@@ -558,3 +558,32 @@ func TestCacheIsClearedByAWriteRunAsATask(t *testing.T) {
 		t.Errorf("read after a write run as a task = %q, want v2", got)
 	}
 }
+
+// TestRegistrationCacheIsClearedByListChanges: a cache given only in a
+// tool's registration options, after Attach, is dropped when the tool list
+// changes, as the Wrapper's own is.
+func TestRegistrationCacheIsClearedByListChanges(t *testing.T) {
+	var content atomic.Value
+	content.Store("v1")
+	var reads atomic.Int64
+	s := server.NewMCPServer("fs", "1.0.0", server.WithToolCapabilities(true))
+	w := wrap.New()
+	mcpgo.Attach(s, w)
+	s.AddTools(mcpgo.Tool(w, mcp.NewTool("read_file"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		reads.Add(1)
+		return mcp.NewToolResultText(content.Load().(string)), nil
+	}, wrap.WithCache(wrap.Cache{ReadOnly: true, TTL: time.Minute})))
+	c := startCacheClient(t, s)
+	read := func() string { return text(c.CallRaw(t, "read_file", `{"path":"a"}`)) }
+	read()
+	if got := read(); got != "v1" || reads.Load() != 1 {
+		t.Fatalf("second read %q after %d runs, want a hit", got, reads.Load())
+	}
+	content.Store("v2")
+	s.AddTool(mcp.NewTool("x"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("ok"), nil
+	})
+	if got := read(); got != "v2" {
+		t.Errorf("read after list change = %q (runs %d), want v2", got, reads.Load())
+	}
+}

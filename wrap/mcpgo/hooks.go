@@ -29,15 +29,18 @@ type attached struct {
 	serve adapter.Serve // w's chain
 	// hooks is the Hooks value the hooks were added to; a server.WithHooks
 	// applied later replaces it, which checkHooks repairs.
-	mu     sync.Mutex // serialises a repair
+	mu     sync.Mutex // serialises a repair, and the list watch's registration
 	hooks  atomic.Pointer[server.Hooks]
 	server *server.MCPServer
 	// repaired holds the Done channel of the call during which checkHooks
 	// added the hooks again: its after-call hook runs without a
 	// before-call one, and the chain has logged it already.
 	repaired sync.Map
-	tasks    tasks            // task.go
-	lists    *listwatch.Watch // cache.go; nil when w keeps no answers
+	tasks    tasks // task.go
+	// lists is the list watch (cache.go), registered at the first call
+	// after w keeps answers; watchRefused, under mu, when mcp-go refused it.
+	lists        atomic.Pointer[listwatch.Watch]
+	watchRefused bool
 }
 
 // addHooks registers the hooks on the server's Hooks, creating them when

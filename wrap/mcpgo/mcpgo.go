@@ -35,7 +35,6 @@ import (
 func Attach(s *server.MCPServer, w *wrap.Wrapper) {
 	w = orNew(w)
 	a := &attached{w: w, serve: adapter.Chain(w)}
-	a.watchLists(s)
 	s.Use(a.middleware())
 	// One chain value for the three middlewares: each lookup allocates.
 	server.WithResourceHandlerMiddleware(resourceMiddleware(a))(s)
