@@ -43,14 +43,8 @@ type tel struct {
 
 func newTel(t *testing.T, opts ...obs.Option) *tel {
 	t.Helper()
-	x := &tel{spans: tracetest.NewSpanRecorder(), reader: sdkmetric.NewManualReader(), logs: &logbuf.Buffer{}}
-	x.tp = sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(x.spans))
-	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(x.reader))
-	t.Cleanup(func() { _ = x.tp.Shutdown(context.Background()); _ = mp.Shutdown(context.Background()) })
-	x.obs = obs.New(append([]obs.Option{
-		obs.WithTracerProvider(x.tp), obs.WithMeterProvider(mp), obs.WithLogger(x.logs.Logger()),
-	}, opts...)...)
-	return x
+	r := obstest.Record(t, opts...)
+	return &tel{spans: r.Spans, tp: r.TP, reader: r.Reader, logs: r.Logs, obs: r.Obs}
 }
 
 // span returns the one ended span with this name.
