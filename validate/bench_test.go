@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpwrap/mcpwrap/internal/benchmix"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -18,13 +19,26 @@ import (
 
 var benchSink benchmix.Args
 
-// benchRequest is the request as mcp-go builds it from the wire.
-func benchRequest(b *testing.B) mcp.CallToolRequest {
+// wireRequest is a call of tool with args as mcp-go builds it from the wire.
+func wireRequest(b *testing.B, tool, args string) mcp.CallToolRequest {
 	var req mcp.CallToolRequest
-	if err := json.Unmarshal([]byte(`{"name":"forecast","arguments":`+benchmix.ArgsJSON+`}`), &req.Params); err != nil {
+	if err := json.Unmarshal([]byte(`{"name":"`+tool+`","arguments":`+args+`}`), &req.Params); err != nil {
 		b.Fatal(err)
 	}
 	return req
+}
+
+// benchRefused binds req with bd once per iteration, failing if it binds,
+// and builds the result the model reads of its refusal.
+func benchRefused[T any](b *testing.B, bd *validate.Binder[T], req mcp.CallToolRequest) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_, err := bindReq(bd, req)
+		if err == nil {
+			b.Fatal("bound")
+		}
+		_ = errmap.ToResult(err, errmap.Call{Tool: req.Params.Name})
+	}
 }
 
 // BenchmarkBind compares, in one run, binding + validation of the same
@@ -33,7 +47,7 @@ func benchRequest(b *testing.B) mcp.CallToolRequest {
 // against the compiled schema (the same schema, derived from benchmix.Args),
 // then BindArguments.
 func BenchmarkBind(b *testing.B) {
-	req := benchRequest(b)
+	req := wireRequest(b, "forecast", benchmix.ArgsJSON)
 	bd := validate.MustNew[benchmix.Args]()
 	b.Run("mcpwrap", func(b *testing.B) {
 		b.ReportAllocs()
