@@ -10,42 +10,45 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcpwrap/mcpwrap/internal/benchmix"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/validate"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
-// benchArgs is the 6-field tool both sides bind and check.
-type benchArgs struct {
-	City   string  `json:"city" validate:"required,max=64"`
-	Days   int     `json:"days" validate:"required,min=1,max=14"`
-	Units  string  `json:"units" validate:"required,oneof=metric imperial"`
-	Lat    float64 `json:"lat" validate:"gte=-90,lte=90"`
-	Lon    float64 `json:"lon" validate:"gte=-180,lte=180"`
-	Hourly bool    `json:"hourly"`
-}
+var benchSink benchmix.Args
 
-const benchArgsJSON = `{"city":"Paris","days":3,"units":"metric","lat":48.85,"lon":2.35,"hourly":true}`
-
-var benchSink benchArgs
-
-// benchRequest is the request as mcp-go builds it from the wire.
-func benchRequest(b *testing.B) mcp.CallToolRequest {
+// wireRequest is a call of tool with args as mcp-go builds it from the wire.
+func wireRequest(b *testing.B, tool, args string) mcp.CallToolRequest {
 	var req mcp.CallToolRequest
-	if err := json.Unmarshal([]byte(`{"name":"forecast","arguments":`+benchArgsJSON+`}`), &req.Params); err != nil {
+	if err := json.Unmarshal([]byte(`{"name":"`+tool+`","arguments":`+args+`}`), &req.Params); err != nil {
 		b.Fatal(err)
 	}
 	return req
 }
 
+// benchRefused binds req with bd once per iteration, failing if it binds,
+// and builds the result the model reads of its refusal.
+func benchRefused[T any](b *testing.B, bd *validate.Binder[T], req mcp.CallToolRequest) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_, err := bindReq(bd, req)
+		if err == nil {
+			b.Fatal("bound")
+		}
+		_ = errmap.ToResult(err, errmap.Call{Tool: req.Params.Name})
+	}
+}
+
 // BenchmarkBind compares, in one run, binding + validation of the same
 // arguments by a Binder and by what mcp-go does with
 // WithInputSchemaValidation: re-encode the arguments, validate them
-// against the compiled schema (the same schema, derived from benchArgs),
+// against the compiled schema (the same schema, derived from benchmix.Args),
 // then BindArguments.
 func BenchmarkBind(b *testing.B) {
-	req := benchRequest(b)
-	bd := validate.MustNew[benchArgs]()
+	req := wireRequest(b, "forecast", benchmix.ArgsJSON)
+	bd := validate.MustNew[benchmix.Args]()
 	b.Run("mcpwrap", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -82,7 +85,7 @@ func BenchmarkBind(b *testing.B) {
 			if err := sch.Validate(v); err != nil {
 				b.Fatal(err)
 			}
-			var a benchArgs
+			var a benchmix.Args
 			if err := req.BindArguments(&a); err != nil {
 				b.Fatal(err)
 			}
@@ -96,10 +99,10 @@ func BenchmarkBind(b *testing.B) {
 // mcp-go's WithInputSchemaValidation + BindArguments, and mcpgo.Typed (the
 // wrap chain, binding and validation).
 func BenchmarkDispatchTyped(b *testing.B) {
-	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"forecast","arguments":` + benchArgsJSON + `}}`)
-	bd := validate.MustNew[benchArgs]()
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"forecast","arguments":` + benchmix.ArgsJSON + `}}`)
+	bd := validate.MustNew[benchmix.Args]()
 	plain := func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var a benchArgs
+		var a benchmix.Args
 		if err := req.BindArguments(&a); err != nil {
 			return nil, err
 		}
@@ -111,7 +114,7 @@ func BenchmarkDispatchTyped(b *testing.B) {
 	checked := server.NewMCPServer("b", "1", server.WithInputSchemaValidation())
 	checked.AddTool(mcp.NewToolWithRawSchema("forecast", "", bd.Schema()), plain)
 	ours := server.NewMCPServer("b", "1")
-	ours.AddTools(mcpgo.Typed(nil, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a benchArgs) (*mcp.CallToolResult, error) {
+	ours.AddTools(mcpgo.Typed(nil, mcp.NewTool("forecast"), func(_ context.Context, _ mcp.CallToolRequest, a benchmix.Args) (*mcp.CallToolResult, error) {
 		benchSink = a
 		return benchResult, nil
 	}))

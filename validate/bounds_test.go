@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpwrap/mcpwrap/errs"
@@ -236,32 +235,16 @@ func violationsOf(err error) string {
 // pass or not.
 func BenchmarkInvalidCall(b *testing.B) {
 	bd := validate.MustNew[floodArgs]()
-	request := func(b *testing.B, args string) mcp.CallToolRequest {
-		var req mcp.CallToolRequest
-		if err := json.Unmarshal([]byte(`{"name":"flood","arguments":`+args+`}`), &req.Params); err != nil {
-			b.Fatal(err)
-		}
-		return req
-	}
 	for _, in := range floodInputs() {
-		req := request(b, in.args)
-		b.Run(in.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				_, err := bindReq(bd, req)
-				if err == nil {
-					b.Fatal("bound")
-				}
-				_ = errmap.ToResult(err, errmap.Call{Tool: "flood"})
-			}
-		})
+		req := wireRequest(b, "flood", in.args)
+		b.Run(in.name, func(b *testing.B) { benchRefused(b, bd, req) })
 	}
 	for _, in := range []floodInput{
 		{"valid_items=50000", `{"city":"P","tags":[` + itemList(50000, `"aa"`) + `]}`},
 		{"valid_struct_items=50000", `{"city":"P","items":[` + itemList(50000, `{"field":"x"}`) + `]}`},
 		{"valid_nested_items=50000", `{"city":"P","groups":[` + itemList(50000, `{"name":"a","tags":["bb"]}`) + `]}`},
 	} {
-		req := request(b, in.args)
+		req := wireRequest(b, "flood", in.args)
 		b.Run(in.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -364,19 +347,7 @@ func TestDeepArgumentsAndHugeFormatStringsAreCapped(t *testing.T) {
 func BenchmarkDeepAndLongArguments(b *testing.B) {
 	bd := validate.MustNew[treeArgs]()
 	for _, in := range deepInputs() {
-		var req mcp.CallToolRequest
-		if err := json.Unmarshal([]byte(`{"name":"tree","arguments":`+in.args+`}`), &req.Params); err != nil {
-			b.Fatal(err)
-		}
-		b.Run(in.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				_, err := bindReq(bd, req)
-				if err == nil {
-					b.Fatal("bound")
-				}
-				_ = errmap.ToResult(err, errmap.Call{Tool: "tree"})
-			}
-		})
+		req := wireRequest(b, "tree", in.args)
+		b.Run(in.name, func(b *testing.B) { benchRefused(b, bd, req) })
 	}
 }

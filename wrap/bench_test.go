@@ -22,12 +22,6 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
-var benchResult = mcp.NewToolResultText("ok")
-
-func bare(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return benchResult, nil
-}
-
 var benchReq = mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "bench"}}
 
 // BenchmarkChain compares, in one run, a bare handler with the same handler
@@ -45,16 +39,16 @@ func BenchmarkChain(b *testing.B) {
 			}
 		}
 	}
-	b.Run("bare", func(b *testing.B) { run(b, bare) })
-	b.Run("tool", func(b *testing.B) { run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare).Handler) })
+	b.Run("bare", func(b *testing.B) { run(b, testserver.Bare) })
+	b.Run("tool", func(b *testing.B) { run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), testserver.Bare).Handler) })
 	b.Run("tool_without_bulkhead", func(b *testing.B) {
-		run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithBulkhead(wrap.Bulkhead{PerTool: -1})).Handler)
+		run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), testserver.Bare, wrap.WithBulkhead(wrap.Bulkhead{PerTool: -1})).Handler)
 	})
 	b.Run("tool_json_log", func(b *testing.B) {
-		run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithLogger(discard)).Handler)
+		run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), testserver.Bare, wrap.WithLogger(discard)).Handler)
 	})
 	b.Run("tool_timeout", func(b *testing.B) {
-		run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithTimeout(5*time.Second)).Handler)
+		run(b, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), testserver.Bare, wrap.WithTimeout(5*time.Second)).Handler)
 	})
 	b.Run("tool_error_result", func(b *testing.B) {
 		notFound := errs.New(errs.NotFound, "")
@@ -80,7 +74,7 @@ func BenchmarkDispatch(b *testing.B) {
 	}
 	for _, sv := range servers {
 		s := server.NewMCPServer("bench", "1.0.0", sv.opts...)
-		s.AddTool(mcp.NewTool("bench"), bare)
+		s.AddTool(mcp.NewTool("bench"), testserver.Bare)
 		b.Run(sv.name, func(b *testing.B) { testserver.BenchCall(b, s, msg) })
 	}
 }
@@ -114,7 +108,7 @@ func BenchmarkStructuredResult(b *testing.B) {
 // no logger and no timeout, a successful call allocates nothing beyond the
 // handler itself.
 func TestNoLoggerSuccessPathAllocatesNothing(t *testing.T) {
-	h := mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare).Handler
+	h := mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), testserver.Bare).Handler
 	ctx := context.Background()
 	allocs := testing.AllocsPerRun(1000, func() {
 		if _, err := h(ctx, benchReq); err != nil {

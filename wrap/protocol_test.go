@@ -9,8 +9,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"go.opentelemetry.io/otel/attribute"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
@@ -37,11 +35,9 @@ func TestURLElicitationCodeLoggedIsTheCodeOnTheWire(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			spans := tracetest.NewSpanRecorder()
-			var logs logbuf.Buffer
-			ob := obs.New(obs.WithLogger(logs.Logger()), obs.WithoutMetrics(),
-				obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))))
-			s := server.NewMCPServer("billing", "1.0.0", attached(wrap.New(obstest.WithObserver(ob))))
+			tel := obstest.Record(t, obs.WithoutMetrics())
+			spans, logs := tel.Spans, tel.Logs
+			s := server.NewMCPServer("billing", "1.0.0", attached(wrap.New(tel.Option())))
 			s.AddTool(mcp.NewTool("connect_bank"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{{
 					Mode: mcp.ElicitationModeURL, ElicitationID: "e1", URL: "https://bank.example/consent", Message: "Connect your bank",
@@ -54,7 +50,7 @@ func TestURLElicitationCodeLoggedIsTheCodeOnTheWire(t *testing.T) {
 			if got := lastError(t, conn.Wire).Code; got != c.wire {
 				t.Fatalf("mcp-go sent %d to a %s client, want %d: has its handlerError changed?", got, c.protocol, c.wire)
 			}
-			lines, err := callLines(&logs, "connect_bank")
+			lines, err := callLines(logs, "connect_bank")
 			if err != nil || len(lines) != 1 {
 				t.Fatalf("want one log line, got %v (%v)", lines, err)
 			}

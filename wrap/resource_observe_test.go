@@ -9,13 +9,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
-	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -29,13 +24,9 @@ const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
 // code, the client's trace from params._meta as parent, and the duration
 // metric by method.
 func TestResourceAndPromptSpans(t *testing.T) {
-	spans := tracetest.NewSpanRecorder()
-	reader := sdkmetric.NewManualReader()
-	var logs logbuf.Buffer
-	ob := obs.New(obs.WithLogger(logs.Logger()),
-		obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))),
-		obs.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
-	w := wrap.New(obstest.WithObserver(ob), wrap.WithTimeout(time.Second))
+	rec := obstest.Record(t)
+	spans, reader, logs := rec.Spans, rec.Reader, rec.Logs
+	w := wrap.New(rec.Option(), wrap.WithTimeout(time.Second))
 	s := notesServer(t, attached(w))
 	s.AddResource(mcp.NewResource("db://admin:hunter2@db.internal/notes", "db"),
 		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {

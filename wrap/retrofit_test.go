@@ -11,12 +11,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -168,11 +165,9 @@ func TestPublicErrorsAreShownAndMaskedOnesSaySo(t *testing.T) {
 // nil, or built by another Wrapper — used to get no log line, no span and no
 // timeout, because the middleware stepped aside for them.
 func TestBothFormsShareOneConfiguration(t *testing.T) {
-	var logs logbuf.Buffer
-	spans := tracetest.NewSpanRecorder()
-	ob := obs.New(obs.WithLogger(logs.Logger()),
-		obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))))
-	w := wrap.New(obstest.WithObserver(ob), wrap.WithTimeout(100*time.Millisecond))
+	tel := obstest.Record(t)
+	spans, logs := tel.Spans, tel.Logs
+	w := wrap.New(tel.Option(), wrap.WithTimeout(100*time.Millisecond))
 	release := make(chan struct{})
 	defer close(release)
 	hang := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -207,7 +202,7 @@ func TestBothFormsShareOneConfiguration(t *testing.T) {
 			if info, _ := mcpgo.InfoOf(res); info.Code != "timeout" || time.Since(start) > 5*time.Second {
 				t.Fatalf("the middleware's timeout did not apply: %+v after %v", info, time.Since(start))
 			}
-			if lines, _ := callLines(&logs, name); len(lines) != 1 || lines[0]["outcome"] != "timeout" {
+			if lines, _ := callLines(logs, name); len(lines) != 1 || lines[0]["outcome"] != "timeout" {
 				t.Fatalf("want one log line with outcome timeout, got %v", lines)
 			}
 			n := 0

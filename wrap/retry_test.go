@@ -13,10 +13,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
@@ -276,12 +273,9 @@ func TestWithoutRetryNothingChanges(t *testing.T) {
 func TestRetryReachesTheSpanAndTheMetric(t *testing.T) {
 	api := newScripted(t, nil, 503, 200)
 	var sl sleeps
-	rec := tracetest.NewSpanRecorder()
-	reader := sdkmetric.NewManualReader()
-	ob := obs.New(
-		obs.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))),
-		obs.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
-	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(obstest.WithObserver(ob), wrap.WithRetry(wrap.RetrySleeping(wrap.RetryPolicy{}, sl.sleep)))))
+	tel := obstest.Record(t)
+	rec, reader := tel.Spans, tel.Reader
+	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(tel.Option(), wrap.WithRetry(wrap.RetrySleeping(wrap.RetryPolicy{}, sl.sleep)))))
 	s.AddTools(server.ServerTool{Tool: mcp.NewTool("get_forecast", readOnly), Handler: api.handler})
 	conn := testserver.StartHTTP(t, s)
 	if res, err := conn.Call(t.Context(), "get_forecast", nil); err != nil || res.IsError {

@@ -22,7 +22,6 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
@@ -44,14 +43,8 @@ type tel struct {
 
 func newTel(t *testing.T, opts ...obs.Option) *tel {
 	t.Helper()
-	x := &tel{spans: tracetest.NewSpanRecorder(), reader: sdkmetric.NewManualReader(), logs: &logbuf.Buffer{}}
-	x.tp = sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(x.spans))
-	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(x.reader))
-	t.Cleanup(func() { _ = x.tp.Shutdown(context.Background()); _ = mp.Shutdown(context.Background()) })
-	x.obs = obs.New(append([]obs.Option{
-		obs.WithTracerProvider(x.tp), obs.WithMeterProvider(mp), obs.WithLogger(x.logs.Logger()),
-	}, opts...)...)
-	return x
+	r := obstest.Record(t, opts...)
+	return &tel{spans: r.Spans, tp: r.TP, reader: r.Reader, logs: r.Logs, obs: r.Obs}
 }
 
 // span returns the one ended span with this name.
@@ -103,37 +96,10 @@ func callLine(t *testing.T, logs *logbuf.Buffer, tool string) map[string]any {
 	return out[0]
 }
 
-func tools() []server.ServerTool {
-	return []server.ServerTool{
-		{Tool: mcp.NewTool("ok", mcp.WithString("city")), Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			// The handler's context carries the call's span: children join the trace.
-			_, child := trace.SpanFromContext(ctx).TracerProvider().Tracer("handler").Start(ctx, "fetch forecast")
-			child.End()
-			return mcp.NewToolResultText("sunny in " + req.GetString("city", "?")), nil
-		}},
-		{Tool: mcp.NewTool("tool_error"), Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return mcp.NewToolResultError("no UV index here"), nil
-		}},
-		{Tool: mcp.NewTool("invalid"), Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return nil, errs.Newf(errs.InvalidArgument, "parameter \"days\" must be between 1 and 14, got %d", 30)
-		}},
-		{Tool: mcp.NewTool("panics"), Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			var m map[string]int
-			//lint:ignore SA5000 the panic is the point
-			m["x"]++
-			return nil, nil
-		}},
-		{Tool: mcp.NewTool("slow"), Handler: func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			<-ctx.Done()
-			return nil, ctx.Err()
-		}},
-	}
-}
-
 func TestEveryOutcomeOverHTTP(t *testing.T) {
 	x := newTel(t)
 	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(obstest.WithObserver(x.obs), wrap.ForTool("slow", wrap.WithTimeout(100*time.Millisecond)))))
-	s.AddTools(tools()...)
+	s.AddTools(testserver.OutcomeTools()...)
 	conn := testserver.StartHTTP(t, s)
 
 	cases := []struct {
@@ -194,10 +160,10 @@ func TestEveryOutcomeOverHTTP(t *testing.T) {
 				for _, kv := range ev.Attributes {
 					m[string(kv.Key)] = kv.Value.Emit()
 				}
-				if !strings.Contains(m["exception.stacktrace"], "observe_test.go") || !strings.Contains(m["exception.message"], "nil map") {
+				if !strings.Contains(m["exception.stacktrace"], "testserver/outcomes.go") || !strings.Contains(m["exception.message"], "nil map") {
 					t.Errorf("panic event lacks value or stack: %v", m)
 				}
-				if text := res.Content[0].(mcp.TextContent).Text; strings.Contains(text, "observe_test.go") || strings.Contains(text, "nil map") {
+				if text := res.Content[0].(mcp.TextContent).Text; strings.Contains(text, "testserver/outcomes.go") || strings.Contains(text, "nil map") {
 					t.Errorf("panic detail reached the result: %s", text)
 				}
 			}
@@ -229,7 +195,7 @@ func TestEveryOutcomeOverHTTP(t *testing.T) {
 			if tc.outcome == "tool_error" && l["cause"] != "no UV index here" {
 				t.Errorf("handler-built error result: cause %v, want its text", l["cause"])
 			}
-			if tc.tool == "panics" && !strings.Contains(fmt.Sprint(l["stack"]), "observe_test.go") {
+			if tc.tool == "panics" && !strings.Contains(fmt.Sprint(l["stack"]), "testserver/outcomes.go") {
 				t.Errorf("panic stack missing from log: %v", l)
 			}
 		})
@@ -374,7 +340,7 @@ func TestParentFromMeta(t *testing.T) {
 				opts = append(opts, server.WithTracer(mcpgo.Tracer(wrap.New(obstest.WithObserver(x.obs)))))
 			}
 			s := server.NewMCPServer("weather", "1.0.0", opts...)
-			s.AddTools(tools()...)
+			s.AddTools(testserver.OutcomeTools()...)
 			// The client has its own provider, as a separate process would.
 			clientSpans := tracetest.NewSpanRecorder()
 			ctp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(clientSpans))
@@ -428,7 +394,7 @@ func resetRecorder(x *tel) *tracetest.SpanRecorder {
 func TestParentFromHTTPHeader(t *testing.T) {
 	x := newTel(t)
 	s := server.NewMCPServer("weather", "1.0.0", attached(wrap.New(obstest.WithObserver(x.obs))))
-	s.AddTools(tools()...)
+	s.AddTools(testserver.OutcomeTools()...)
 	ctp := sdktrace.NewTracerProvider()
 	clientObs := obs.New(obs.WithTracerProvider(ctp))
 	conn := testserver.StartHTTP(t, s, client.WithPropagator(mcpgo.HTTPPropagator(wrap.New(obstest.WithObserver(clientObs)))))
@@ -445,7 +411,7 @@ func TestParentFromHTTPHeader(t *testing.T) {
 func TestArgumentsAndResultAttributesAreOptIn(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		x := newTel(t, obs.WithArgumentValues(), obs.WithArgumentsAttribute(on), obs.WithResultAttribute(on))
-		h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), tools()[0].Handler, obstest.WithObserver(x.obs)).Handler
+		h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), testserver.OutcomeTools()[0].Handler, obstest.WithObserver(x.obs)).Handler
 		if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "ok", Arguments: map[string]any{"city": "Oslo"}}}); err != nil {
 			t.Fatal(err)
 		}
@@ -464,9 +430,9 @@ func TestArgumentsAndResultAttributesAreOptIn(t *testing.T) {
 func TestEveryLogLineIsJSON(t *testing.T) {
 	x := newTel(t)
 	s := server.NewMCPServer("w", "1", attached(wrap.New(obstest.WithObserver(x.obs), wrap.ForTool("slow", wrap.WithTimeout(50*time.Millisecond)))))
-	s.AddTools(tools()...)
+	s.AddTools(testserver.OutcomeTools()...)
 	conn := testserver.StartHTTP(t, s)
-	for _, st := range tools() {
+	for _, st := range testserver.OutcomeTools() {
 		if _, err := conn.Call(t.Context(), st.Tool.Name, map[string]any{"nested": map[string]any{"a": []any{1, "two"}}}); err != nil {
 			t.Fatal(err)
 		}
@@ -475,7 +441,7 @@ func TestEveryLogLineIsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lines) < len(tools()) {
+	if len(lines) < len(testserver.OutcomeTools()) {
 		t.Fatalf("%d lines", len(lines))
 	}
 	for _, l := range lines {
@@ -487,7 +453,7 @@ func TestEveryLogLineIsJSON(t *testing.T) {
 
 func TestArgumentsAreCapped(t *testing.T) {
 	x := newTel(t, obs.WithArgumentValues(), obs.WithMaxArgumentBytes(64))
-	h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), tools()[0].Handler, obstest.WithObserver(x.obs)).Handler
+	h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), testserver.OutcomeTools()[0].Handler, obstest.WithObserver(x.obs)).Handler
 	long := strings.Repeat("x", 1000)
 	if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "ok", Arguments: map[string]any{"city": long}}}); err != nil {
 		t.Fatal(err)
@@ -500,7 +466,7 @@ func TestArgumentsAreCapped(t *testing.T) {
 
 func TestWithoutTelemetryNothingIsRecorded(t *testing.T) {
 	x := newTel(t, obs.WithoutTracing(), obs.WithoutMetrics())
-	h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), tools()[0].Handler, obstest.WithObserver(x.obs)).Handler
+	h := mcpgo.Tool(wrap.New(), mcp.NewTool("ok"), testserver.OutcomeTools()[0].Handler, obstest.WithObserver(x.obs)).Handler
 	if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "ok"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -517,7 +483,7 @@ func TestAttributeValuesAreStrings(t *testing.T) {
 	// jsonrpc.request.id is a string attribute even for numeric ids.
 	x := newTel(t)
 	s := server.NewMCPServer("w", "1", attached(wrap.New(obstest.WithObserver(x.obs))))
-	s.AddTools(tools()...)
+	s.AddTools(testserver.OutcomeTools()...)
 	s.HandleMessage(t.Context(), []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"ok"}}`))
 	for _, kv := range x.span(t, "tools/call ok").Attributes() {
 		if kv.Key == semconv.AttrRequestID {
@@ -541,7 +507,7 @@ func reqFor(tool string) *call.Request {
 func TestRequestIDsAreForgotten(t *testing.T) {
 	x := newTel(t)
 	s := server.NewMCPServer("ids", "1.0.0", attached(wrap.New(obstest.WithObserver(x.obs))))
-	s.AddTools(tools()...)
+	s.AddTools(testserver.OutcomeTools()...)
 	conn := testserver.StartHTTP(t, s)
 	for _, name := range []string{"ok", "tool_error", "invalid", "panics", "ok"} {
 		if _, err := conn.Call(t.Context(), name, nil); err != nil {
@@ -564,7 +530,7 @@ func TestRequestIDsAreForgotten(t *testing.T) {
 func TestSessionIDOnStatefulSessions(t *testing.T) {
 	x := newTel(t)
 	s := server.NewMCPServer("w", "1", attached(wrap.New(obstest.WithObserver(x.obs))))
-	s.AddTools(tools()...)
+	s.AddTools(testserver.OutcomeTools()...)
 	conn := testserver.StartHTTP(t, s, client.WithProtocolVersion("2025-11-25"))
 	if _, err := conn.Call(t.Context(), "ok", nil); err != nil {
 		t.Fatal(err)

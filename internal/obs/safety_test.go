@@ -155,7 +155,7 @@ func TestArgumentLoggingOptions(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			x := newTel(t, tc.opts...)
-			h := mcpgo.Tool(wrap.New(), mcp.NewTool(tc.tool), tools()[0].Handler, obstest.WithObserver(x.obs)).Handler
+			h := mcpgo.Tool(wrap.New(), mcp.NewTool(tc.tool), testserver.OutcomeTools()[0].Handler, obstest.WithObserver(x.obs)).Handler
 			if _, err := h(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tc.tool, Arguments: args}}); err != nil {
 				t.Fatal(err)
 			}

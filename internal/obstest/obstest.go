@@ -1,6 +1,7 @@
 // Package obstest lets tests hand a Wrapper an Observer they built and
 // inspect (its request ids, its redactor, calls made on it directly), which
-// the public shape (wrap.WithLogger, wrap.WithTelemetry) builds itself.
+// the public shape (wrap.WithLogger, wrap.WithTelemetry) builds itself;
+// Record builds one whose spans, metrics and log lines stay in memory.
 package obstest
 
 import (

@@ -26,3 +26,25 @@ func BenchCall(b *testing.B, s *server.MCPServer, msg []byte) {
 		}
 	}
 }
+
+// okResult is Bare's answer, made once so that Bare allocates nothing.
+var okResult = mcp.NewToolResultText("ok")
+
+// Bare is the handler the benchmarks measure the chain against: it answers
+// "ok" and does nothing else.
+func Bare(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return okResult, nil
+}
+
+// BenchHandler calls h with ctx and req once per iteration, reporting
+// allocations, and fails on an error or an isError result.
+func BenchHandler(ctx context.Context, b *testing.B, req mcp.CallToolRequest, h server.ToolHandlerFunc) {
+	b.Helper()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := h(ctx, req)
+		if err != nil || res.IsError {
+			b.Fatal(err, res)
+		}
+	}
+}

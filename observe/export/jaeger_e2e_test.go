@@ -58,7 +58,7 @@ func TestJaegerEndToEnd(t *testing.T) {
 			w := wrap.New(wrap.WithTelemetry(tel.Options()...))
 			s := server.NewMCPServer("weather", "1.0.0")
 			mcpgo.Attach(s, w)
-			s.AddTools(tools()...)
+			s.AddTools(testserver.OutcomeTools()...)
 			conn := testserver.StartHTTP(t, s, client.WithMetaPropagator(mcpgo.MetaPropagator(w)))
 
 			ctx, root := tel.TracerProvider.Tracer("e2e-client").Start(t.Context(), "agent turn", trace.WithSpanKind(trace.SpanKindClient))

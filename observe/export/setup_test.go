@@ -12,6 +12,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/observe/export"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
@@ -40,7 +41,7 @@ func call(t *testing.T, w *wrap.Wrapper, tool string) {
 	t.Helper()
 	s := server.NewMCPServer("svc", "1.0.0")
 	mcpgo.Attach(s, w)
-	s.AddTools(tools()...)
+	s.AddTools(testserver.OutcomeTools()...)
 	msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":{"city":"Rome"}}}`
 	if s.HandleMessage(t.Context(), []byte(msg)) == nil {
 		t.Fatal("no answer")

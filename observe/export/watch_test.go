@@ -41,6 +41,20 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Fatalf("timed out waiting for %s", what)
 }
 
+// setupAndCall sets telemetry up from the environment, logging to a
+// buffer, and sends one successful call through a Wrapper that reports to
+// it.
+func setupAndCall(t *testing.T) (*export.Telemetry, *logbuf.Buffer) {
+	t.Helper()
+	logs := &logbuf.Buffer{}
+	tel, err := export.Setup(t.Context(), export.Config{Logger: logs.Logger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call(t, wrap.New(wrap.WithTelemetry(tel.Options()...)), "ok")
+	return tel, logs
+}
+
 func linesWith(t *testing.T, logs *logbuf.Buffer, msgPrefix string) []map[string]any {
 	t.Helper()
 	all, err := logs.Lines()
@@ -76,15 +90,10 @@ func TestMetricsRefusedOverHTTPIsLoggedOnce(t *testing.T) {
 	defer backend.Close()
 	setEnv(t, map[string]string{"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": backend.URL, "OTEL_METRIC_EXPORT_INTERVAL": "20"})
 
-	var logs logbuf.Buffer
-	tel, err := export.Setup(t.Context(), export.Config{Logger: logs.Logger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	call(t, wrap.New(wrap.WithTelemetry(tel.Options()...)), "ok")
+	tel, logs := setupAndCall(t)
 	waitFor(t, "five refused batches", func() bool { return posts.Load() >= 5 })
 
-	failing := linesWith(t, &logs, "telemetry export failing")
+	failing := linesWith(t, logs, "telemetry export failing")
 	if len(failing) != 1 {
 		t.Fatalf("want one failure line for %d refused batches, got %d: %s", posts.Load(), len(failing), logs.String())
 	}
@@ -96,13 +105,13 @@ func TestMetricsRefusedOverHTTPIsLoggedOnce(t *testing.T) {
 	}
 
 	refuse.Store(false)
-	waitFor(t, "the recovery line", func() bool { return len(linesWith(t, &logs, "telemetry export recovered")) > 0 })
+	waitFor(t, "the recovery line", func() bool { return len(linesWith(t, logs, "telemetry export recovered")) > 0 })
 	before := posts.Load()
 	waitFor(t, "more accepted batches", func() bool { return posts.Load() >= before+3 })
 	if err := tel.Shutdown(t.Context()); err != nil {
 		t.Fatalf("shutdown after recovery: %v", err)
 	}
-	if n := len(linesWith(t, &logs, "telemetry export")); n != 2 {
+	if n := len(linesWith(t, logs, "telemetry export")); n != 2 {
 		t.Fatalf("want 2 lines (failing, recovered), got %d: %s", n, logs.String())
 	}
 	if n := global.Load(); n != 0 {
@@ -129,19 +138,14 @@ func TestMetricsRefusedOverGRPCFailsShutdown(t *testing.T) {
 	setEnv(t, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://" + ln.Addr().String(), "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
 		"OTEL_TRACES_EXPORTER": "none", "OTEL_METRIC_EXPORT_INTERVAL": "20"})
 
-	var logs logbuf.Buffer
-	tel, err := export.Setup(t.Context(), export.Config{Logger: logs.Logger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	call(t, wrap.New(wrap.WithTelemetry(tel.Options()...)), "ok")
+	tel, logs := setupAndCall(t)
 	waitFor(t, "five refused batches", func() bool { return calls.Load() >= 5 })
 
 	err = tel.Shutdown(t.Context())
 	if status.Code(err) != codes.Unimplemented || !strings.Contains(err.Error(), "metrics over otlp grpc failing") {
 		t.Fatalf("shutdown error %v, want the ongoing Unimplemented failure", err)
 	}
-	failing := linesWith(t, &logs, "telemetry export")
+	failing := linesWith(t, logs, "telemetry export")
 	if len(failing) != 1 || failing[0]["signal"] != "metrics" || !strings.Contains(failing[0]["hint"].(string), "OTEL_METRICS_EXPORTER") {
 		t.Fatalf("want one failure line with a hint for %d refused batches: %s", calls.Load(), logs.String())
 	}
@@ -158,13 +162,8 @@ func TestEndpointCredentialsStayOutOfLogs(t *testing.T) {
 	defer backend.Close()
 	endpoint := strings.Replace(backend.URL, "://", "://user:hunter2@", 1)
 	setEnv(t, map[string]string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": endpoint, "OTEL_METRICS_EXPORTER": "none"})
-	var logs logbuf.Buffer
-	tel, err := export.Setup(t.Context(), export.Config{Logger: logs.Logger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	call(t, wrap.New(wrap.WithTelemetry(tel.Options()...)), "ok")
-	err = tel.Shutdown(t.Context())
+	tel, logs := setupAndCall(t)
+	err := tel.Shutdown(t.Context())
 	if err == nil || !strings.Contains(err.Error(), "404") {
 		t.Fatalf("shutdown error %v, want the 404", err)
 	}

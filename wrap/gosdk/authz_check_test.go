@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrap/mcpwrap/wrap/authz"
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 )
 
 // TestPanickingCheckIsAnsweredAsUnknown: a Policy.Check that panics hides
@@ -18,12 +18,7 @@ import (
 // reason=check_panic.
 func TestPanickingCheckIsAnsweredAsUnknown(t *testing.T) {
 	p := goPolicy()
-	p.Check = func(_ context.Context, _ authz.Caller, r authz.Request) error {
-		if !r.Listing && (r.Name == "list_issues" || r.Name == "triage") {
-			panic("a bug in the check")
-		}
-		return nil
-	}
+	p.Check = adaptercases.PanickingCheck("list_issues", "triage")
 	as := newAuthzServer(t, p)
 	cs := connectAs(t, as.serve(t, false), "reader", nil)
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_issues"})
@@ -36,16 +31,7 @@ func TestPanickingCheckIsAnsweredAsUnknown(t *testing.T) {
 	if err == nil || unknown == nil || err.Error() != strings.ReplaceAll(unknown.Error(), "nothing", "triage") {
 		t.Fatalf("prompts/get answered %v, an unknown prompt %v", err, unknown)
 	}
-	if n := as.runs["list_issues"].Load(); n != 0 {
-		t.Fatalf("list_issues ran %d times", n)
-	}
-	lines, err := as.logs.Find("tool", "list_issues")
-	if err != nil || len(lines) != 1 {
-		t.Fatalf("%d lines for the call (%v): %s", len(lines), err, as.logs.String())
-	}
-	if a, _ := lines[0]["authz"].(map[string]any); a["decision"] != "hidden" || a["reason"] != "check_panic" {
-		t.Fatalf("authz of the call: %v", a)
-	}
+	adaptercases.CheckHiddenByPanic(t, as.logs, "list_issues", as.runs["list_issues"])
 }
 
 // TestDeniedResourceLineNamesTheURI: the line of a denied read names the
@@ -55,14 +41,10 @@ func TestDeniedResourceLineNamesTheURI(t *testing.T) {
 	p := goPolicy()
 	p.Resources["secret://*"] = []string{"repo:admin"}
 	as := newAuthzServer(t, p)
-	as.s.AddResource(&mcp.Resource{URI: "secret://deploy-keys", Name: "deploy keys"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	as.s.AddResource(&mcp.Resource{URI: adaptercases.SecretURI, Name: "deploy keys"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{}, nil
 	})
 	cs := connectAs(t, as.serve(t, false), "reader", nil)
-	if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "secret://deploy-keys"}); err == nil {
-		t.Fatal("the reader read the deploy keys")
-	}
-	if logs := as.logs.String(); !strings.Contains(logs, `"secret://deploy-keys"`) || strings.Contains(logs, "secret:[REDACTED]") {
-		t.Fatalf("the denial's line does not name the resource: %s", logs)
-	}
+	_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: adaptercases.SecretURI})
+	adaptercases.CheckDeniedLineNamesURI(t, err, as.logs)
 }

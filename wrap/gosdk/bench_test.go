@@ -138,24 +138,14 @@ func TestNoTelemetryPathAllocatesNothing(t *testing.T) {
 	}
 }
 
-// benchArgs is the 6-field typed tool of BenchmarkTypedRoundTrip.
-type benchArgs struct {
-	City   string  `json:"city" validate:"required,max=64"`
-	Days   int     `json:"days" validate:"required,min=1,max=14"`
-	Units  string  `json:"units" validate:"required,oneof=metric imperial"`
-	Lat    float64 `json:"lat" validate:"gte=-90,lte=90"`
-	Lon    float64 `json:"lon" validate:"gte=-180,lte=180"`
-	Hourly bool    `json:"hourly"`
-}
-
-func benchForecast(_ context.Context, _ *mcp.CallToolRequest, a benchArgs) (*mcp.CallToolResult, any, error) {
+func benchForecast(_ context.Context, _ *mcp.CallToolRequest, a benchmix.Args) (*mcp.CallToolResult, any, error) {
 	if a.City == "" {
 		return nil, nil, fmt.Errorf("no city")
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sunny"}}}, nil, nil
 }
 
-var benchArgsJSON = json.RawMessage(`{"city":"Paris","days":3,"units":"metric","lat":48.85,"lon":2.35,"hourly":true}`)
+var benchArgsJSON = json.RawMessage(benchmix.ArgsJSON)
 
 // typedServers are the servers of BenchmarkTypedRoundTrip: bare go-sdk
 // with its own typed handler (mcp.AddTool), the Wrapper attached with

@@ -15,7 +15,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
@@ -167,13 +166,9 @@ type telemetry struct {
 }
 
 func newWrapper(tb testing.TB, opts ...wrap.Option) (*wrap.Wrapper, *telemetry) {
-	tel := &telemetry{logs: &logbuf.Buffer{}, spans: tracetest.NewSpanRecorder()}
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(tel.spans))
-	if tb != nil {
-		tb.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-	}
-	o := obs.New(obs.WithLogger(tel.logs.Logger()), obs.WithTracerProvider(tp), obs.WithoutMetrics())
-	return wrap.New(append([]wrap.Option{obstest.WithObserver(o), wrap.WithTimeout(50 * time.Millisecond)}, opts...)...), tel
+	r := obstest.Record(tb, obs.WithoutMetrics())
+	return wrap.New(append([]wrap.Option{r.Option(), wrap.WithTimeout(50 * time.Millisecond)}, opts...)...),
+		&telemetry{logs: r.Logs, spans: r.Spans}
 }
 
 // The transports every test runs over.

@@ -9,16 +9,11 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
-
-var benchResult = mcp.NewToolResultText("ok")
-
-func bare(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return benchResult, nil
-}
 
 // cpuTime is the process's CPU time (user and system) in nanoseconds: on a
 // machine shared with other work, wall time per call mostly measures the
@@ -42,24 +37,20 @@ func BenchmarkAdmit(b *testing.B) {
 	req.Params.Name = "bench"
 	high := limit.Rate{Limit: 1_000_000_000, Per: time.Second} // finite: the bucket math runs
 	run := func(b *testing.B, ctx context.Context, req mcp.CallToolRequest, h server.ToolHandlerFunc) {
-		b.ReportAllocs()
 		cpu := cpuTime()
-		for b.Loop() {
-			res, err := h(ctx, req)
-			if err != nil || res.IsError {
-				b.Fatal(err, res)
-			}
-		}
+		testserver.BenchHandler(ctx, b, req, h)
 		b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 	}
-	b.Run("bare", func(b *testing.B) { run(b, ctx, req, bare) })
-	b.Run("chain", func(b *testing.B) { run(b, ctx, req, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare).Handler) })
+	b.Run("bare", func(b *testing.B) { run(b, ctx, req, testserver.Bare) })
+	b.Run("chain", func(b *testing.B) {
+		run(b, ctx, req, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), testserver.Bare).Handler)
+	})
 	b.Run("chain_local_session", func(b *testing.B) {
-		run(b, ctx, req, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithLimit(limit.New(high))).Handler)
+		run(b, ctx, req, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), testserver.Bare, wrap.WithLimit(limit.New(high))).Handler)
 	})
 	b.Run("chain_local_credential", func(b *testing.B) {
 		r := req
 		r.Header = map[string][]string{"Authorization": {"Bearer 0123456789abcdef0123456789abcdef"}}
-		run(b, context.Background(), r, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), bare, wrap.WithLimit(limit.New(high))).Handler)
+		run(b, context.Background(), r, mcpgo.Tool(wrap.New(), mcp.NewTool("bench"), testserver.Bare, wrap.WithLimit(limit.New(high))).Handler)
 	})
 }

@@ -16,15 +16,11 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
-	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/ratelimit"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
@@ -45,12 +41,8 @@ func okHandler(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error
 // limit, and the credential appears nowhere.
 func TestDenialOverHTTP(t *testing.T) {
 	const secret = "Bearer tok-9f8e7d6c5b4a"
-	var logs logbuf.Buffer
-	spans := tracetest.NewSpanRecorder()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
-	reader := sdkmetric.NewManualReader()
-	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
-	ob := obs.New(obs.WithLogger(logs.Logger()), obs.WithTracerProvider(tp), obs.WithMeterProvider(mp))
+	tel := obstest.Record(t)
+	logs, spans, reader, mp := tel.Logs, tel.Spans, tel.Reader, tel.MP
 
 	var ran atomic.Int32
 	search := func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -58,7 +50,7 @@ func TestDenialOverHTTP(t *testing.T) {
 		return okHandler(ctx, req)
 	}
 	lim := limit.New(limit.Rate{Limit: 3, Per: time.Minute}, limit.WithMeterProvider(mp))
-	s := server.NewMCPServer("t", "1", attached(wrap.New(obstest.WithObserver(ob), wrap.WithLimit(lim))))
+	s := server.NewMCPServer("t", "1", attached(wrap.New(tel.Option(), wrap.WithLimit(lim))))
 	s.AddTool(mcp.NewTool("search"), search)
 	s.AddTool(mcp.NewTool("other"), okHandler)
 	url := listen(t, s)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpwrap/mcpwrap/wrap/authz"
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 )
 
 // TestPanickingCheckIsAnsweredAsUnknownOnMCPGo: a Policy.Check that
@@ -20,12 +20,7 @@ import (
 // an unknown tool.
 func TestPanickingCheckIsAnsweredAsUnknownOnMCPGo(t *testing.T) {
 	p := issuesPolicy()
-	p.Check = func(_ context.Context, _ authz.Caller, r authz.Request) error {
-		if !r.Listing && (r.Name == "list_issues" || r.Name == "repo://acme/readme") {
-			panic("a bug in the check")
-		}
-		return nil
-	}
+	p.Check = adaptercases.PanickingCheck("list_issues", "repo://acme/readme")
 	ps := newPolicyServer(t, p)
 	cl := ps.connect(t, "reader")
 	hidden := rpcError(t, cl, "list_issues")
@@ -37,16 +32,7 @@ func TestPanickingCheckIsAnsweredAsUnknownOnMCPGo(t *testing.T) {
 	if hiddenRes == nil || unknownRes == nil || hiddenRes.Error() != strings.ReplaceAll(unknownRes.Error(), "repo://acme/nothing", "repo://acme/readme") {
 		t.Fatalf("resources/read answered %v, an unknown URI %v", hiddenRes, unknownRes)
 	}
-	if n := ps.runs["list_issues"].Load(); n != 0 {
-		t.Fatalf("list_issues ran %d times", n)
-	}
-	lines, err := ps.logs.Find("tool", "list_issues")
-	if err != nil || len(lines) != 1 {
-		t.Fatalf("%d lines for the call (%v): %s", len(lines), err, ps.logs.String())
-	}
-	if a, _ := lines[0]["authz"].(map[string]any); a["decision"] != "hidden" || a["reason"] != "check_panic" {
-		t.Fatalf("authz of the call: %v", a)
-	}
+	adaptercases.CheckHiddenByPanic(t, ps.logs, "list_issues", ps.runs["list_issues"])
 }
 
 // TestDeniedResourceLineNamesTheURI: the line of a denied read names the
@@ -56,14 +42,10 @@ func TestDeniedResourceLineNamesTheURI(t *testing.T) {
 	p := issuesPolicy()
 	p.Resources["secret://*"] = []string{"repo:admin"}
 	ps := newPolicyServer(t, p)
-	ps.s.AddResource(mcp.NewResource("secret://deploy-keys", "deploy keys"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	ps.s.AddResource(mcp.NewResource(adaptercases.SecretURI, "deploy keys"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		return nil, nil
 	})
 	cl := ps.connect(t, "reader")
-	if _, err := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "secret://deploy-keys"}}); err == nil {
-		t.Fatal("the reader read the deploy keys")
-	}
-	if logs := ps.logs.String(); !strings.Contains(logs, `"secret://deploy-keys"`) || strings.Contains(logs, "secret:[REDACTED]") {
-		t.Fatalf("the denial's line does not name the resource: %s", logs)
-	}
+	_, err := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: adaptercases.SecretURI}})
+	adaptercases.CheckDeniedLineNamesURI(t, err, ps.logs)
 }

@@ -26,22 +26,12 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
-// benchArgs is the 6-field typed tool of the side-by-side benchmarks.
-type benchArgs struct {
-	City   string  `json:"city" validate:"required,max=64"`
-	Days   int     `json:"days" validate:"required,min=1,max=14"`
-	Units  string  `json:"units" validate:"required,oneof=metric imperial"`
-	Lat    float64 `json:"lat" validate:"gte=-90,lte=90"`
-	Lon    float64 `json:"lon" validate:"gte=-180,lte=180"`
-	Hourly bool    `json:"hourly"`
-}
-
 var forecastCall = []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"forecast","arguments":` +
-	`{"city":"Paris","days":3,"units":"metric","lat":48.85,"lon":2.35,"hourly":true}}}`)
+	benchmix.ArgsJSON + `}}`)
 
 var forecastResult = mcp.NewToolResultText("sunny")
 
-func benchForecast(_ context.Context, _ mcp.CallToolRequest, a benchArgs) (*mcp.CallToolResult, error) {
+func benchForecast(_ context.Context, _ mcp.CallToolRequest, a benchmix.Args) (*mcp.CallToolResult, error) {
 	if a.City == "" {
 		return nil, fmt.Errorf("no city")
 	}
@@ -51,7 +41,7 @@ func benchForecast(_ context.Context, _ mcp.CallToolRequest, a benchArgs) (*mcp.
 // unsampledCall is forecastCall from a caller whose span was not sampled:
 // a traceparent with flags 00 in params._meta.
 var unsampledCall = []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":` + benchobs.UnsampledParent +
-	`,"name":"forecast","arguments":{"city":"Paris","days":3,"units":"metric","lat":48.85,"lon":2.35,"hourly":true}}}`)
+	`,"name":"forecast","arguments":` + benchmix.ArgsJSON + `}}`)
 
 // typedForms are the servers of BenchmarkTypedCall, each with the message
 // it is sent:

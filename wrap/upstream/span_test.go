@@ -10,7 +10,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 	"github.com/mcpwrap/mcpwrap/internal/obstest"
@@ -26,10 +25,8 @@ import (
 // (reported by Lease.Done), the half-open probe and the closing on the
 // call after the window.
 func TestBreakerChangesLandOnTheCallingSpanOnce(t *testing.T) {
-	spans := tracetest.NewSpanRecorder()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
-	defer func() { _ = tp.Shutdown(context.Background()) }()
-	ob := obs.New(obs.WithTracerProvider(tp), obs.WithoutMetrics())
+	tel := obstest.Record(t, obs.WithoutMetrics(), obs.WithLogger(nil))
+	spans, ob := tel.Spans, tel.Obs
 
 	var hits, dials atomic.Int64
 	api := testserver.StartRestartable(t, weatherAPI(&hits))

@@ -24,17 +24,10 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
-// issuesPolicies: tenant acme may do anything but destroy, unless it has
-// repo:admin; list_issues only on acme's repositories.
-const issuesPolicies = `@id("tenant-acme")
-permit (principal, action, resource)
-when { principal.claims has tenant && principal.claims.tenant == "acme" };
-
-@id("no-destroy")
-forbid (principal, action == MCP::Action::"call", resource)
-when { resource.destructive }
-unless { principal.scopes.contains("repo:admin") };
-
+// issuesPolicies are the guide's (examplePolicies: tenant acme may do
+// anything but destroy, unless it has repo:admin) and list_issues only on
+// acme's repositories.
+const issuesPolicies = examplePolicies + `
 @id("own-repos")
 forbid (principal, action == MCP::Action::"call", resource == MCP::Tool::"list_issues")
 when { resource has arguments && resource.arguments has repo && !(resource.arguments.repo like "acme/*") };
