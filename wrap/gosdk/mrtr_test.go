@@ -177,14 +177,14 @@ func TestGoSDKProgressRestartsTheTimeout(t *testing.T) {
 				name := map[bool]string{true: "reporting", false: "silent"}[report]
 				s.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
 					func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-						for i := range 6 {
+						for i := range 12 { // 600 ms in steps of 50: past the idle time, far under the cap
 							select {
 							case <-ctx.Done():
 								return nil, ctx.Err()
 							case <-time.After(50 * time.Millisecond):
 							}
 							if report {
-								if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: name, Progress: float64(i + 1), Total: 6}); err != nil {
+								if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: name, Progress: float64(i + 1), Total: 12}); err != nil {
 									return nil, err
 								}
 							}
@@ -192,7 +192,8 @@ func TestGoSDKProgressRestartsTheTimeout(t *testing.T) {
 						return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
 					})
 			}
-			gosdk.Attach(s, wrap.New(wrap.WithProgressTimeout(150*time.Millisecond, 2*time.Second)))
+			// An idle time of 400 ms, eight steps: 150 ms failed on a loaded machine.
+			gosdk.Attach(s, wrap.New(wrap.WithProgressTimeout(400*time.Millisecond, 4*time.Second)))
 			as := &authzServer{s: s}
 			url := as.serve(t, stateless)
 			cl := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil)
@@ -202,7 +203,7 @@ func TestGoSDKProgressRestartsTheTimeout(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = cs.Close() })
-			for tool, want := range map[string]string{"reporting": "done", "silent": `tool "silent" timed out: it reported no progress for 150ms`} {
+			for tool, want := range map[string]string{"reporting": "done", "silent": `tool "silent" timed out: it reported no progress for 400ms`} {
 				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{},
 					Meta: mcp.Meta{"progressToken": tool}})
 				if err != nil {

@@ -50,10 +50,13 @@ func TestProgressRestartsTheTimeout(t *testing.T) {
 					return mcp.NewToolResultText("done"), nil
 				}
 			}
-			s.AddTool(mcp.NewTool("reporting", mcp.WithReadOnlyHintAnnotation(true)), steps(6, 50*time.Millisecond, true))
-			s.AddTool(mcp.NewTool("silent", mcp.WithReadOnlyHintAnnotation(true)), steps(6, 50*time.Millisecond, false))
-			s.AddTool(mcp.NewTool("endless", mcp.WithReadOnlyHintAnnotation(true)), steps(0, 30*time.Millisecond, true))
-			mcpgo.Attach(s, wrap.New(wrap.WithProgressTimeout(150*time.Millisecond, 600*time.Millisecond),
+			// Steps of 50 ms against an idle time of 400 ms and a cap of 2 s:
+			// wide margins, for a loaded machine (150 ms and 600 ms failed
+			// there). Twelve steps take 600 ms, past the idle time.
+			s.AddTool(mcp.NewTool("reporting", mcp.WithReadOnlyHintAnnotation(true)), steps(12, 50*time.Millisecond, true))
+			s.AddTool(mcp.NewTool("silent", mcp.WithReadOnlyHintAnnotation(true)), steps(12, 50*time.Millisecond, false))
+			s.AddTool(mcp.NewTool("endless", mcp.WithReadOnlyHintAnnotation(true)), steps(0, 50*time.Millisecond, true))
+			mcpgo.Attach(s, wrap.New(wrap.WithProgressTimeout(400*time.Millisecond, 2*time.Second),
 				wrap.WithLogger(logs.Logger()), wrap.WithAuthorization(authz.Policy{Public: []string{"reporting", "silent", "endless"}}),
 				wrap.WithTelemetry(observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))))))
 			rs := &roundServer{s: s}
@@ -66,8 +69,8 @@ func TestProgressRestartsTheTimeout(t *testing.T) {
 			})
 			for _, c := range []struct{ tool, answer string }{
 				{"reporting", "done"},
-				{"silent", `tool "silent" timed out: it reported no progress for 150ms`},
-				{"endless", `tool "endless" timed out after 600ms, the most a call that reports progress may take`},
+				{"silent", `tool "silent" timed out: it reported no progress for 400ms`},
+				{"endless", `tool "endless" timed out after 2s, the most a call that reports progress may take`},
 			} {
 				begin := time.Now()
 				res, err := cl.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: c.tool,
