@@ -10,26 +10,35 @@ import (
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
-// listsChanged drops the answers w's call cache (wrap.WithCache) keeps for
-// tools or resources when go-sdk tells a session that their list changed:
-// go-sdk has no hook for AddTool, RemoveTools, AddResource and the rest,
-// but sends notifications/tools/list_changed (resources/list_changed)
-// through the sending middleware to every session after each. With no
-// session connected it sends nothing, and the kept answers live out their
-// TTL (or wrap.Wrapper.Forget drops them). It is added whether or not w
-// keeps answers at Attach: a cache given in a tool's registration options
-// (Tool) may come after.
-func listsChanged(w *wrap.Wrapper) mcp.Middleware {
+// sending is the sending middleware that tells w's chain what go-sdk
+// sends:
+//   - notifications/progress of a call (req.Session.NotifyProgress with the
+//     call's context): wrap.WithProgressTimeout's idle clock starts again;
+//   - notifications/tools/list_changed (resources/list_changed), which
+//     go-sdk sends every session after AddTool, RemoveTools, AddResource and
+//     the rest (it has no hook for them): the answers w's call cache
+//     (wrap.WithCache) keeps for tools (resources) are dropped. With no
+//     session connected it sends nothing, and the kept answers live out
+//     their TTL (or wrap.Wrapper.Forget drops them). It reads whether w
+//     keeps answers when a notification passes: a cache given in a tool's
+//     registration options (Tool) may come after Attach.
+func sending(w *wrap.Wrapper) mcp.Middleware {
+	if w == nil {
+		w = wrap.New()
+	}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if !adapter.Keeps(w) {
-				return next(ctx, method, req)
-			}
 			switch method {
+			case "notifications/progress":
+				call.Progressed(ctx)
 			case "notifications/tools/list_changed":
-				adapter.Changed(w, call.Tool)
+				if adapter.Keeps(w) {
+					adapter.Changed(w, call.Tool)
+				}
 			case "notifications/resources/list_changed":
-				adapter.Changed(w, call.Resource)
+				if adapter.Keeps(w) {
+					adapter.Changed(w, call.Resource)
+				}
 			}
 			return next(ctx, method, req)
 		}

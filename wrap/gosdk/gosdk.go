@@ -29,11 +29,7 @@ import (
 // wrap.New().
 func Attach(s *mcp.Server, w *wrap.Wrapper) {
 	s.AddReceivingMiddleware(newMiddleware(w, handlersOf(s)))
-	s.AddSendingMiddleware(progressed)
-	if w == nil {
-		return // wrap.New() keeps no answers
-	}
-	s.AddSendingMiddleware(listsChanged(w))
+	s.AddSendingMiddleware(sending(w))
 }
 
 // middleware is newMiddleware for a server with a CompletionHandler and a
