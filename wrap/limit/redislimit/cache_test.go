@@ -265,3 +265,93 @@ func TestForgetMadeWhileRedisStalledIsNotLost(t *testing.T) {
 		t.Fatalf("read after a write made while Redis stalled: %q, want v2", got)
 	}
 }
+
+// TestReadThatBeganBeforeAWriteElsewhereIsNotKept: replica 1's read begins,
+// a write ends on replica 2 (its Forget), then the read answers what it
+// read before the write. That answer is not kept: replica 2 reads anew.
+func TestReadThatBeganBeforeAWriteElsewhereIsNotKept(t *testing.T) {
+	addr := redistest.Addr(t)
+	p := prefix(t)
+	var content atomic.Value
+	content.Store("v1")
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	var blockOnce atomic.Bool
+	replica := func() (*wrap.Wrapper, *client.Client) {
+		rdb := redis.NewClient(redislimit.ClientOptions(addr))
+		t.Cleanup(func() { _ = rdb.Close() })
+		w := wrap.New(wrap.WithCache(wrap.Cache{TTL: time.Minute, Store: redislimit.NewCacheStore(rdb, p)}))
+		s := server.NewMCPServer("fs", "1.0.0")
+		mcpgo.Attach(s, w)
+		s.AddTool(mcp.NewTool("read", mcp.WithReadOnlyHintAnnotation(true)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			v := content.Load().(string)
+			if blockOnce.CompareAndSwap(false, true) {
+				started <- struct{}{}
+				<-release // the write ends elsewhere meanwhile
+			}
+			return mcp.NewToolResultText(v), nil
+		})
+		s.AddTool(mcp.NewTool("write"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			content.Store("v2")
+			return mcp.NewToolResultText("ok"), nil
+		})
+		return w, alicesClient(t, s)
+	}
+	_, c1 := replica()
+	_, c2 := replica()
+	call := func(c *client.Client, name string) string {
+		var req mcp.CallToolRequest
+		req.Params.Name = name
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		r, err := c.CallTool(ctx, req)
+		if err != nil {
+			t.Error(err)
+			return ""
+		}
+		return r.Content[0].(mcp.TextContent).Text
+	}
+	done := make(chan string)
+	go func() { done <- call(c1, "read") }()
+	<-started
+	if got := call(c2, "write"); got != "ok" {
+		t.Fatalf("write: %q", got)
+	}
+	close(release)
+	if got := <-done; got != "v1" {
+		t.Fatalf("the read that began first answered %q, want v1", got)
+	}
+	for i, c := range []*client.Client{c2, c1} {
+		if got := call(c, "read"); got != "v2" {
+			t.Fatalf("replica %d reads %q after the write, want v2: the read that began before it was kept", 2-i, got)
+		}
+	}
+}
+
+// TestMissesNeverStoredAreBounded: calls that miss and never store (they
+// failed) cost the store a bounded memory, and a Set takes its key's miss
+// back.
+func TestMissesNeverStoredAreBounded(t *testing.T) {
+	rdb := redisClient(t, redistest.Addr(t))
+	st := redislimit.NewCacheStore(rdb, prefix(t))
+	ctx := context.Background()
+	most := 0
+	for i := range redislimit.MaxMissed + 500 {
+		if _, _, ok, err := st.Get(ctx, fmt.Sprint("k", i), "grp"); ok || err != nil {
+			t.Fatalf("get k%d: %v %v", i, ok, err)
+		}
+		most = max(most, redislimit.Missed(st))
+	}
+	if most > redislimit.MaxMissed {
+		t.Fatalf("%d misses remembered, bound %d", most, redislimit.MaxMissed)
+	}
+	n := redislimit.Missed(st)
+	if err := st.Set(ctx, fmt.Sprint("k", redislimit.MaxMissed+499), "grp", []byte("a"), time.Now(), time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if redislimit.Missed(st) != n-1 {
+		t.Fatalf("a Set left its miss: %d remembered before, %d after", n, redislimit.Missed(st))
+	}
+	if d, _, ok, _ := st.Get(ctx, fmt.Sprint("k", redislimit.MaxMissed+499), "grp"); !ok || string(d) != "a" {
+		t.Fatalf("stored answer: %q %v", d, ok)
+	}
+}
