@@ -266,32 +266,43 @@ func (c *Recording) End(ctx context.Context, out Report) {
 	panicked := out.Stack != nil
 	var cause lazyCause
 	if c.span != nil {
-		if c.span.IsRecording() {
-			c.endSpan(&out, errType, code, panicked, &cause)
-		}
-		if c.owned {
-			c.span.End()
-		}
+		c.finishSpan(&out, errType, code, panicked, &cause)
 	}
+	if c.o.metrics {
+		c.endMetrics(ctx, &out, d, errType, panicked)
+	}
+	c.log(ctx, &out, now, d, errType, code, &cause)
+}
+
+// finishSpan sets the span's end state, ends it if this call started it,
+// and marks a repeated failure (checked after End, as it always was: an
+// ended span no longer records).
+func (c *Recording) finishSpan(out *Report, errType, code string, panicked bool, cause *lazyCause) {
+	if c.span.IsRecording() {
+		c.endSpan(out, errType, code, panicked, cause)
+	}
+	if c.owned {
+		c.span.End()
+	}
+	if out.Outcome == OutcomeRepeatedFailure && c.span.IsRecording() {
+		c.span.AddEvent(semconv.EventRepeated)
+	}
+}
+
+// endMetrics records the call's metrics: repeated failures, denials, the
+// duration, panics.
+func (c *Recording) endMetrics(ctx context.Context, out *Report, d time.Duration, errType string, panicked bool) {
 	if out.Outcome == OutcomeRepeatedFailure {
-		if c.span != nil && c.span.IsRecording() {
-			c.span.AddEvent(semconv.EventRepeated)
-		}
-		if c.o.metrics {
-			c.o.repeated.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.metricToolName())))
-		}
+		c.o.repeated.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.metricToolName())))
 	}
-	if c.o.metrics && out.Authz != nil && out.Authz.Denied() {
+	if out.Authz != nil && out.Authz.Denied() {
 		c.o.denials.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.metricToolName()),
 			attribute.String(semconv.AttrAuthzReason, out.Authz.Reason)))
 	}
-	if c.o.metrics {
-		c.o.duration.Record(ctx, d.Seconds(), c.durationOption(errType))
-		if panicked {
-			c.o.panics.Add(ctx, 1, c.panicOption())
-		}
+	c.o.duration.Record(ctx, d.Seconds(), c.durationOption(errType))
+	if panicked {
+		c.o.panics.Add(ctx, 1, c.panicOption())
 	}
-	c.log(ctx, &out, now, d, errType, code, &cause)
 }
 
 func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc *lazyCause) {

@@ -170,14 +170,7 @@ func sameWords(shown, text string) bool {
 	if !strings.Contains(shown, "[") {
 		return false
 	}
-	pieces := []string{shown}
-	for _, mark := range [...]string{redact.HostMark, redact.StackMark, redact.Redacted} {
-		var split []string
-		for _, p := range pieces {
-			split = append(split, strings.Split(p, mark)...)
-		}
-		pieces = split
-	}
+	pieces := splitMarks(shown)
 	if len(pieces) < 2 || !strings.HasPrefix(text, pieces[0]) || !strings.HasSuffix(text, pieces[len(pieces)-1]) {
 		return false
 	}
@@ -190,4 +183,17 @@ func sameWords(shown, text string) bool {
 		rest = rest[i+len(p):]
 	}
 	return len(rest) >= len(pieces[len(pieces)-1])
+}
+
+// splitMarks splits shown at every mark redaction puts in text.
+func splitMarks(shown string) []string {
+	pieces := []string{shown}
+	for _, mark := range [...]string{redact.HostMark, redact.StackMark, redact.Redacted} {
+		var split []string
+		for _, p := range pieces {
+			split = append(split, strings.Split(p, mark)...)
+		}
+		pieces = split
+	}
+	return pieces
 }
