@@ -241,8 +241,7 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 	st := c.state
 	if p.keep {
 		if res, made, ok := st.get(ctx, p, req, cfg.observer); ok {
-			rec.cache = "hit"
-			o.res = callcache.Aged(res, st.Now().Sub(made), "")
+			st.hit(rec, o, res, made)
 			return admitted{}
 		}
 	}
@@ -255,8 +254,7 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 			// the look above and this one.
 			if res, made, ok := st.get(ctx, p, req, cfg.observer); ok {
 				st.flights.End(p.flightKey(), f, flown{o: outcome{res: res}}, made)
-				rec.cache = "hit"
-				o.res = callcache.Aged(res, st.Now().Sub(made), "")
+				st.hit(rec, o, res, made)
 				return admitted{}
 			}
 		}
@@ -268,6 +266,12 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 		}
 	}
 	return admitted{}
+}
+
+// hit answers the call with res, kept at made.
+func (st *cacheState) hit(rec *record, o *outcome, res call.Result, made time.Time) {
+	rec.cache = "hit"
+	o.res = callcache.Aged(res, st.Now().Sub(made), "")
 }
 
 // lead runs the inner layers for the flight f and ends it: at once, or,
@@ -313,15 +317,7 @@ func join(ctx context.Context, req *call.Request, cfg *config, rec *record, o *o
 	select {
 	case <-f.Done():
 	case <-expired:
-		msg := "tool " + strconv.Quote(rec.tool) + " was not run again: the identical call " + f.LeaderID + " made " +
-			errmap.TwoFigures(time.Since(f.Start)).String() + " ago is still running"
-		if cfg.cache.state.flights.Detached(f) {
-			msg += " after its own timeout, and this call waited " + d.String() + " for it. Its answer is given to a repeat " +
-				"of this call made within " + cfg.cache.window.String() + " of its end"
-		} else {
-			msg += ", and this call waited " + d.String() + " for it"
-		}
-		o.err = errs.Wrap(errs.Timeout, errTimedOut, msg)
+		o.err = errs.Wrap(errs.Timeout, errTimedOut, joinTimeout(cfg, rec, f, d))
 		o.sideEffects = errmap.SideEffectsNone
 		return false
 	case <-ctx.Done():
@@ -343,6 +339,18 @@ func join(ctx context.Context, req *call.Request, cfg *config, rec *record, o *o
 		o.res = callcache.Private(o.res)
 	}
 	return false
+}
+
+// joinTimeout is the message of a call that waited d for the identical
+// call f in vain.
+func joinTimeout(cfg *config, rec *record, f *callcache.Flight[flown], d time.Duration) string {
+	msg := "tool " + strconv.Quote(rec.tool) + " was not run again: the identical call " + f.LeaderID + " made " +
+		errmap.TwoFigures(time.Since(f.Start)).String() + " ago is still running"
+	if cfg.cache.state.flights.Detached(f) {
+		return msg + " after its own timeout, and this call waited " + d.String() + " for it. Its answer is given to a repeat " +
+			"of this call made within " + cfg.cache.window.String() + " of its end"
+	}
+	return msg + ", and this call waited " + d.String() + " for it"
 }
 
 // kept is o with a result the cache may keep and share.

@@ -107,6 +107,14 @@ func (r *record) fail(outcome obs.Outcome, err *errs.Error) {
 	r.err = err
 }
 
+// failed records o's error, as a panic when the handler panicked.
+func (r *record) failed(o *outcome) {
+	r.fail(obs.CodeOutcome(o.err.Code()), o.err)
+	if o.panic != nil {
+		r.outcome = obs.OutcomePanic
+	}
+}
+
 // passthrough records a protocol error sent with the JSON-RPC code code,
 // classified as protocolClass says (a client's mistake is not a server
 // fault).
