@@ -66,6 +66,16 @@ func New[T any](opts ...Option) (*Binder[T], error) {
 			o(&cfg)
 		}
 	}
+	c, err := newCore(t, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Binder[T]{c: c}, nil
+}
+
+// newCore plans the struct type t and builds its validator, its indexes
+// and its schema: all of New that does not depend on T.
+func newCore(t reflect.Type, cfg config) (*core, error) {
 	p := planner{seen: map[reflect.Type]*node{}, custom: cfg.rules}
 	root, err := p.plan(t)
 	if err != nil {
@@ -88,7 +98,7 @@ func New[T any](opts ...Option) (*Binder[T], error) {
 	if c.schema, err = json.Marshal(c.schemaOf(root, "", false)); err != nil {
 		return nil, fmt.Errorf("validate: schema: %w", err)
 	}
-	return &Binder[T]{c: c}, nil
+	return c, nil
 }
 
 // MustNew is New for package-level variables and init code: it panics on

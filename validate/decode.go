@@ -434,22 +434,27 @@ func (d *decoder) object(m map[string]any, dst reflect.Value, n *node, secret bo
 			}
 			continue
 		}
-		f := &n.fields[i]
-		if d.full() {
+		if f := &n.fields[i]; d.full() {
 			d.skim(e, f.node)
-			continue
+		} else {
+			d.field(e, dst, f, secret)
 		}
-		mark := d.push(f.name)
-		fv := dst.FieldByIndex(f.index)
-		formatted := d.formatted
-		d.formatted = f.formatted
-		d.value(e, fv, f.node, secret || f.secret)
-		d.formatted = formatted
-		if f.required && len(d.zeroPresent) < maxZeroPresent && fv.IsZero() {
-			d.zeroPresent = append(d.zeroPresent, string(d.path))
-		}
-		d.pop(mark)
 	}
+}
+
+// field decodes e, an object's member, into its struct field f of dst,
+// and notes a required field given its zero value.
+func (d *decoder) field(e any, dst reflect.Value, f *field, secret bool) {
+	mark := d.push(f.name)
+	fv := dst.FieldByIndex(f.index)
+	formatted := d.formatted
+	d.formatted = f.formatted
+	d.value(e, fv, f.node, secret || f.secret)
+	d.formatted = formatted
+	if f.required && len(d.zeroPresent) < maxZeroPresent && fv.IsZero() {
+		d.zeroPresent = append(d.zeroPresent, string(d.path))
+	}
+	d.pop(mark)
 }
 
 // unknown records a parameter the struct does not have.

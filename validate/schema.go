@@ -110,15 +110,7 @@ func (c *core) objectSchema(s map[string]any, n *node, visiting map[*node]bool) 
 	props := make(map[string]any, len(n.fields))
 	var req []string
 	for _, f := range n.fields {
-		nullable := f.node.kind == kPtr && !f.required
-		fs := c.schemaVisit(f.node, f.tag, nullable, visiting)
-		if f.desc != "" {
-			fs["description"] = f.desc
-		}
-		if f.secret {
-			fs["writeOnly"] = true
-		}
-		props[f.name] = fs
+		props[f.name] = c.fieldSchema(&f, visiting)
 		if f.required {
 			req = append(req, f.name)
 		}
@@ -131,6 +123,20 @@ func (c *core) objectSchema(s map[string]any, n *node, visiting map[*node]bool) 
 	if !c.cfg.allowUnknown {
 		s["additionalProperties"] = false
 	}
+}
+
+// fieldSchema is the schema of a struct field's property: an optional
+// pointer may be null, and the field's description and secrecy are said.
+func (c *core) fieldSchema(f *field, visiting map[*node]bool) map[string]any {
+	nullable := f.node.kind == kPtr && !f.required
+	fs := c.schemaVisit(f.node, f.tag, nullable, visiting)
+	if f.desc != "" {
+		fs["description"] = f.desc
+	}
+	if f.secret {
+		fs["writeOnly"] = true
+	}
+	return fs
 }
 
 // mapSchema describes a map: its keys' rules as propertyNames, its values
