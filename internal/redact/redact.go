@@ -135,19 +135,9 @@ func (r *Redactor) String(s string) string {
 
 func hasMarker(s string, shape int) bool {
 	if shape == 0 {
-		for _, m := range foldMarkers {
-			if containsFold(s, m) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(foldMarkers, func(m string) bool { return containsFold(s, m) })
 	}
-	for _, m := range shapeMarkers[shape] {
-		if strings.Contains(s, m) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(shapeMarkers[shape], func(m string) bool { return strings.Contains(s, m) })
 }
 
 // containsFold reports whether s contains the lower-case ASCII word,

@@ -81,10 +81,7 @@ func (w *walker) value(v reflect.Value, depth int) any {
 	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() {
-			return nil
-		}
-		return w.value(v.Elem(), depth+1)
+		return w.value(v.Elem(), depth+1) // nil's Elem is not valid: nil
 	case reflect.String:
 		return w.str(v.String())
 	case reflect.Map:
@@ -301,9 +298,7 @@ func collect(v reflect.Value, found *[]string, depth int) {
 	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			collect(v.Elem(), found, depth+1)
-		}
+		collect(v.Elem(), found, depth+1) // nil's Elem is not valid
 	case reflect.Map:
 		it := v.MapRange()
 		for it.Next() {
@@ -349,9 +344,7 @@ func (w *walker) secrets(v reflect.Value, depth int) {
 	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			w.secrets(v.Elem(), depth+1)
-		}
+		w.secrets(v.Elem(), depth+1) // nil's Elem is not valid
 	case reflect.Map:
 		w.mapSecrets(v, depth)
 	case reflect.Slice, reflect.Array:
