@@ -58,20 +58,12 @@ func (a *attached) register(h *server.Hooks) {
 	// One error hook for both jobs: a server per request pays for each
 	// closure and each list it starts.
 	h.AddOnError(func(ctx context.Context, id any, m mcp.MCPMethod, msg any, err error) {
-		switch {
-		case m == mcp.MethodResourcesRead || m == mcp.MethodPromptsGet:
+		switch m {
+		case mcp.MethodResourcesRead, mcp.MethodPromptsGet:
 			a.onRPCError(ctx, msg, err)
-		case m == mcp.MethodToolsCall:
+		case mcp.MethodToolsCall:
 			req, _ := msg.(*mcp.CallToolRequest)
-			a.taskError(ctx, req, err)
-			var hidden *hiddenTool
-			if errors.As(err, &hidden) {
-				sendCode(err, mcp.INVALID_PARAMS)
-			}
-			if o == nil || a.wasRepaired(ctx) {
-				return
-			}
-			answered(ctx, o, adapter.Policy(a.w), id, req, nil, err)
+			a.onToolError(ctx, o, id, req, err)
 		}
 	})
 	// The hooks of task calls (task.go) share the call hooks' closures.
@@ -90,6 +82,20 @@ func (a *attached) register(h *server.Hooks) {
 		answered(ctx, o, nil, id, req, result, nil)
 	})
 	a.registerTasks(h)
+}
+
+// onToolError is the error hook of a tool call mcp-go answered with an
+// error: a task's error, a hidden tool's code, and the call's line.
+func (a *attached) onToolError(ctx context.Context, o *obs.Observer, id any, req *mcp.CallToolRequest, err error) {
+	a.taskError(ctx, req, err)
+	var hidden *hiddenTool
+	if errors.As(err, &hidden) {
+		sendCode(err, mcp.INVALID_PARAMS)
+	}
+	if o == nil || a.wasRepaired(ctx) {
+		return
+	}
+	answered(ctx, o, adapter.Policy(a.w), id, req, nil, err)
 }
 
 // wasRepaired reports, once, whether ctx's call is the one during which
@@ -113,16 +119,7 @@ func (a *attached) checkHooks(ctx context.Context) {
 	if h == a.hooks.Load() { // every call but the first after a WithHooks
 		return
 	}
-	a.mu.Lock()
-	replaced := h != a.hooks.Load()
-	if replaced {
-		if h == nil {
-			h = &server.Hooks{}
-			server.WithHooks(h)(s)
-		}
-		a.hooks.Store(h)
-	}
-	a.mu.Unlock()
+	h, replaced := a.replaceHooks(s, h)
 	if !replaced {
 		return
 	}
@@ -134,6 +131,23 @@ func (a *attached) checkHooks(ctx context.Context) {
 		o.Log(ctx, slog.LevelWarn, "mcpwrap's hooks were replaced by a later server.WithHooks and were added again; "+
 			"calls mcp-go answered before this one were not logged (use mcpgo.Attach after NewMCPServer)")
 	}
+}
+
+// replaceHooks records h, the server's hooks now, as the ones ours are
+// in; replaced is false when another call did so first. Nil hooks are
+// replaced by new ones set on s.
+func (a *attached) replaceHooks(s *server.MCPServer, h *server.Hooks) (_ *server.Hooks, replaced bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if h == a.hooks.Load() {
+		return h, false
+	}
+	if h == nil {
+		h = &server.Hooks{}
+		server.WithHooks(h)(s)
+	}
+	a.hooks.Store(h)
+	return h, true
 }
 
 // answered closes what Began opened: a call the chain never saw (mcp-go
