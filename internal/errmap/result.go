@@ -156,14 +156,19 @@ func modelMessage(e *errs.Error, viols []errs.Violation, call Call, shown, omitt
 	}
 	msg := clipJSON(ownMessage(e, viols, shown, omitted), maxMessageBytes)
 	ra := e.RetryAfter()
-	if ra > 0 || code == errs.Unavailable || call.Attempts > 1 ||
-		call.SideEffects != SideEffectsUnknown {
-		msg = openEnd(msg) // clauses follow: one sentence, not "done.; retry"
+	if clausesFollow(ra, code, call) {
+		msg = openEnd(msg) // one sentence, not "done.; retry"
 	}
 	b.WriteString(msg)
 	writeRetryClauses(&b, ra, code, call.Attempts)
 	writeSideEffects(&b, call, tool, code)
 	return b.String()
+}
+
+// clausesFollow reports whether the message is followed by a clause
+// about retrying or side effects.
+func clausesFollow(ra time.Duration, code errs.Code, call Call) bool {
+	return ra > 0 || code == errs.Unavailable || call.Attempts > 1 || call.SideEffects != SideEffectsUnknown
 }
 
 // toolPhrase names the tool (or the call's subject) in a sentence.
@@ -362,6 +367,12 @@ func InfoOf(structured any) (errs.Info, bool) {
 	case nil:
 		return errs.Info{}, false
 	}
+	return infoOfJSON(structured)
+}
+
+// infoOfJSON is InfoOf for structured content of another type: JSON, or
+// a value that marshals to it.
+func infoOfJSON(structured any) (errs.Info, bool) {
 	raw, ok := structured.(json.RawMessage)
 	if !ok {
 		var err error
