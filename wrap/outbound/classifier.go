@@ -101,10 +101,7 @@ func newClassifier(status int, header http.Header, id string, max int64) *classi
 	c := &classifier{id: id, max: max}
 	c.v.HTTPStatus = status
 	if header != nil {
-		c.v.ContentType, _, _ = mime.ParseMediaType(header.Get("Content-Type"))
-		if ra := header.Get("Retry-After"); ra != "" {
-			c.v.RetryAfter, c.v.HasRetryAfter = errbase.ParseRetryAfter(ra, time.Now())
-		}
+		c.readHeader(header)
 	}
 	switch {
 	case status == http.StatusAccepted || status == http.StatusNoContent:
@@ -119,6 +116,14 @@ func newClassifier(status int, header http.Header, id string, max int64) *classi
 		c.decide(OutcomeMalformedJSON, "content type "+c.v.ContentType+" is neither application/json nor text/event-stream")
 	}
 	return c
+}
+
+// readHeader notes the answer's content type and Retry-After.
+func (c *classifier) readHeader(header http.Header) {
+	c.v.ContentType, _, _ = mime.ParseMediaType(header.Get("Content-Type"))
+	if ra := header.Get("Retry-After"); ra != "" {
+		c.v.RetryAfter, c.v.HasRetryAfter = errbase.ParseRetryAfter(ra, time.Now())
+	}
 }
 
 // Write feeds the next bytes of the body; once decided is true, further
