@@ -52,8 +52,7 @@ func rawKind(raw []byte) string {
 			return "an array"
 		case 't', 'f':
 			return "a boolean"
-		}
-		if c == '-' || (c >= '0' && c <= '9') {
+		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 			return "a number"
 		}
 		return "" // not JSON: the SDK's decoder answers that
