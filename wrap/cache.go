@@ -246,17 +246,16 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 		}
 	}
 	rec.cache = "miss"
+	return st.fly(ctx, req, next, cfg, rec, o, p)
+}
+
+// fly leads the call's flight, or joins the identical call in flight.
+func (st *cacheState) fly(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome, p cachePlan) admitted {
 	for range 3 { // a leader whose own client went away leaves the call to a joiner
 		p.gen = st.Gen() // a write that ends before this call does makes its answer stale
 		f, lead := st.flights.Lead(p.flightKey(), rec.id(), st.Now())
-		if lead && p.keep && st.Store == nil {
-			// The flight before may have ended, its answer kept, between
-			// the look above and this one.
-			if res, made, ok := st.get(ctx, p, req, cfg.observer); ok {
-				st.flights.End(p.flightKey(), f, flown{o: outcome{res: res}}, made)
-				st.hit(rec, o, res, made)
-				return admitted{}
-			}
+		if lead && p.keep && st.Store == nil && st.keptMeanwhile(ctx, req, cfg, rec, o, p, f) {
+			return admitted{}
 		}
 		if lead {
 			return st.lead(ctx, req, next, cfg, rec, o, p, f)
@@ -266,6 +265,18 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 		}
 	}
 	return admitted{}
+}
+
+// keptMeanwhile answers the call, and ends its flight f, with the answer
+// the flight before kept between the call's first look and its lead, if
+// there is one.
+func (st *cacheState) keptMeanwhile(ctx context.Context, req *call.Request, cfg *config, rec *record, o *outcome, p cachePlan, f *callcache.Flight[flown]) bool {
+	res, made, ok := st.get(ctx, p, req, cfg.observer)
+	if ok {
+		st.flights.End(p.flightKey(), f, flown{o: outcome{res: res}}, made)
+		st.hit(rec, o, res, made)
+	}
+	return ok
 }
 
 // hit answers the call with res, kept at made.
@@ -331,14 +342,19 @@ func join(ctx context.Context, req *call.Request, cfg *config, rec *record, o *o
 	}
 	*o = v.o
 	o.detached = false
-	switch {
-	case o.res == nil:
-	case o.err == nil && o.proto == nil && o.res.Status() == call.Success:
-		o.res = callcache.Aged(o.res, cfg.cache.state.Now().Sub(ended), f.LeaderID)
-	default:
-		o.res = callcache.Private(o.res)
+	if o.res != nil {
+		o.res = joinedResult(cfg, o, ended, f.LeaderID)
 	}
 	return false
+}
+
+// joinedResult is the leader's result as a joiner gets it: a success aged
+// since the flight ended, anything else as the leader's private result.
+func joinedResult(cfg *config, o *outcome, ended time.Time, leader string) call.Result {
+	if o.err == nil && o.proto == nil && o.res.Status() == call.Success {
+		return callcache.Aged(o.res, cfg.cache.state.Now().Sub(ended), leader)
+	}
+	return callcache.Private(o.res)
 }
 
 // joinTimeout is the message of a call that waited d for the identical

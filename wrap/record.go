@@ -140,8 +140,7 @@ func (r *record) log(ctx context.Context) {
 		Authz:       r.authz,
 		TaskID:      r.taskID,
 		Cache:       r.cache,
-		// The model read a generic sentence instead of this error.
-		Masked: r.err != nil && !r.err.Code().Public() && r.outcome != obs.OutcomeProtocolError && !r.public,
+		Masked:      r.masked(),
 	}
 	if r.err == nil { // a nil *errs.Error must not become a non-nil error
 		r.obs.End(ctx, out)
@@ -154,4 +153,10 @@ func (r *record) log(ctx context.Context) {
 		out.JSONRPCCode = r.rpcCode
 	}
 	r.obs.End(ctx, out)
+}
+
+// masked reports whether the model read a generic sentence instead of the
+// call's error.
+func (r *record) masked() bool {
+	return r.err != nil && !r.err.Code().Public() && r.outcome != obs.OutcomeProtocolError && !r.public
 }

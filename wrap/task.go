@@ -232,13 +232,7 @@ func (t *task) work(ctx context.Context, req *call.Request, h handler, rec *reco
 			return
 		}
 		t.free()
-		var err error
-		var stack []byte
-		if o.panic != nil {
-			err, stack = o.panic, o.panic.Stack
-		} else if o.err != nil {
-			err = o.err
-		}
+		err, stack := o.ending()
 		inner.obs.Late(time.Since(goneAt), err, stack)
 	}()
 	select {
@@ -255,6 +249,18 @@ func (t *task) work(ctx context.Context, req *call.Request, h handler, rec *reco
 	}
 	rec.attempts = attempts.Load()
 	return outcome{detached: true}, true
+}
+
+// ending is what the outcome ended with: a panic and its stack, or an
+// error, or neither.
+func (o *outcome) ending() (error, []byte) {
+	if o.panic != nil {
+		return o.panic, o.panic.Stack
+	}
+	if o.err != nil {
+		return o.err, nil
+	}
+	return nil, nil // not o.err: a nil *errs.Error would be a non-nil error
 }
 
 // tasksPerCaller is the per-caller bound of working tasks, 0 for none.

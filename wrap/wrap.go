@@ -43,6 +43,18 @@ func New(opts ...Option) *Wrapper {
 	if len(tools) == 0 {
 		return w
 	}
+	args := w.addTools(tools)
+	// The adapters log a call's arguments with the Wrapper's observer
+	// (their hooks see the call first), so it learns each tool's mode.
+	if w.cfg.observer != nil && len(args) > 0 {
+		w.cfg.observer = w.cfg.observer.WithArguments(args...)
+	}
+	return w
+}
+
+// addTools evaluates the per-tool configurations; it returns the
+// argument logging of the tools whose differs from the Wrapper's.
+func (w *Wrapper) addTools(tools map[string][]Option) []obs.Option {
 	w.named = make(map[string]*config, len(tools))
 	var args []obs.Option
 	for name, o := range tools {
@@ -56,12 +68,7 @@ func New(opts ...Option) *Wrapper {
 			args = append(args, c.args.Option(name))
 		}
 	}
-	// The adapters log a call's arguments with the Wrapper's observer
-	// (their hooks see the call first), so it learns each tool's mode.
-	if w.cfg.observer != nil && len(args) > 0 {
-		w.cfg.observer = w.cfg.observer.WithArguments(args...)
-	}
-	return w
+	return args
 }
 
 // declare tells the policy the scopes WithScopes gave c's tool.
