@@ -103,15 +103,7 @@ func (c *core) runChunk(d *decoder, s any, tag, path string, off int) {
 // values that could not be decoded. pathOf turns a validator namespace
 // into a parameter path.
 func (c *core) collect(d *decoder, pathOf func(string) string, run func() error) {
-	var err error
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				err = fmt.Errorf("validator panicked: %v", r)
-			}
-		}()
-		err = run()
-	}()
+	err := guarded(run)
 	if err == nil {
 		return
 	}
@@ -131,6 +123,17 @@ func (c *core) collect(d *decoder, pathOf func(string) string, run func() error)
 		}
 		d.viols = append(d.viols, c.violation(fe, p, slices.Contains(d.zeroPresent, p)))
 	}
+}
+
+// guarded calls run and returns its error, or the validator's panic as
+// one.
+func guarded(run func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("validator panicked: %v", r)
+		}
+	}()
+	return run()
 }
 
 // skipDive is the validator's filter in a large call: it skips the fields

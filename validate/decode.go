@@ -329,7 +329,6 @@ func (d *decoder) mapping(v any, dst reflect.Value, n *node, secret bool) {
 		return
 	}
 	out := reflect.MakeMapWithSize(n.typ, len(m))
-	kt := n.typ.Key()
 	for k, e := range m {
 		if d.exhausted() {
 			break
@@ -338,18 +337,22 @@ func (d *decoder) mapping(v any, dst reflect.Value, n *node, secret bool) {
 			d.skim(e, n.elem)
 			continue
 		}
-		mark := d.pushKey(k)
-		if d.formatted && len(k) > maxFormatBytes {
-			d.tooLong(k) // keys,email,endkeys would read it
-			d.pop(mark)
-			continue
-		}
-		ev := reflect.New(n.elem.typ).Elem()
-		d.value(e, ev, n.elem, secret)
-		out.SetMapIndex(reflect.ValueOf(k).Convert(kt), ev)
-		d.pop(mark)
+		d.entry(k, e, out, n, secret)
 	}
 	dst.Set(out)
+}
+
+// entry decodes e, the member k of an object, into the map out of type n.
+func (d *decoder) entry(k string, e any, out reflect.Value, n *node, secret bool) {
+	mark := d.pushKey(k)
+	if d.formatted && len(k) > maxFormatBytes {
+		d.tooLong(k) // keys,email,endkeys would read it
+	} else {
+		ev := reflect.New(n.elem.typ).Elem()
+		d.value(e, ev, n.elem, secret)
+		out.SetMapIndex(reflect.ValueOf(k).Convert(n.typ.Key()), ev)
+	}
+	d.pop(mark)
 }
 
 // anyJSON fills an any (the value as encoding/json would decode it) or a
@@ -382,14 +385,7 @@ func (d *decoder) anyJSON(v any, dst reflect.Value, n *node) {
 // json.Unmarshaler.
 func (d *decoder) textual(v any, dst reflect.Value, n *node, secret bool) {
 	if n.kind == kUnmarshal {
-		b, err := json.Marshal(v)
-		if err != nil {
-			d.foreign = true
-			return
-		}
-		if err := dst.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(b); err != nil {
-			d.valueError("format", expectedType(n), v, secret)
-		}
+		d.unmarshalJSON(v, dst, n, secret)
 		return
 	}
 	s, ok := v.(string)
@@ -407,6 +403,18 @@ func (d *decoder) textual(v any, dst reflect.Value, n *node, secret bool) {
 		return
 	}
 	if err := dst.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)); err != nil {
+		d.valueError("format", expectedType(n), v, secret)
+	}
+}
+
+// unmarshalJSON decodes v into dst, a json.Unmarshaler, through its JSON.
+func (d *decoder) unmarshalJSON(v any, dst reflect.Value, n *node, secret bool) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		d.foreign = true
+		return
+	}
+	if err := dst.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(b); err != nil {
 		d.valueError("format", expectedType(n), v, secret)
 	}
 }
