@@ -14,6 +14,7 @@ import (
 	"github.com/go-playground/validator/v10"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/structtag"
 )
 
 // boundedFrom is the number of decoded values from which a call's
@@ -370,7 +371,7 @@ func diveFields(t reflect.Type) (map[string]bool, bool) {
 	seen := map[reflect.Type]bool{}
 	var visit func(reflect.Type)
 	visit = func(t reflect.Type) {
-		t = innermost(t)
+		t = structtag.Innermost(t)
 		if t.Kind() != reflect.Struct || seen[t] {
 			return
 		}
@@ -388,19 +389,6 @@ func diveFields(t reflect.Type) (map[string]bool, bool) {
 	}
 	visit(t)
 	return m, slices.Contains(slices.Collect(maps.Values(m)), true)
-}
-
-// innermost follows t's pointers, slices, arrays and maps to the type
-// they hold.
-func innermost(t reflect.Type) reflect.Type {
-	for {
-		switch t.Kind() {
-		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-			t = t.Elem()
-		default:
-			return t
-		}
-	}
 }
 
 // crossField reports whether a tag holds a rule that reads another field

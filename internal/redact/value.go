@@ -243,13 +243,7 @@ func (r *Redactor) Clean(v any, depth, limit int, budget *int) bool {
 		*budget -= len(x)
 		return len(x) <= limit && SafeText(x) == x && r.String(x) == x
 	case map[string]any:
-		for k, e := range x {
-			*budget -= len(k)
-			if r.IsSecretName(k) || !r.Clean(e, depth+1, limit, budget) {
-				return false
-			}
-		}
-		return true
+		return r.cleanObject(x, depth, limit, budget)
 	case []any:
 		for _, e := range x {
 			if !r.Clean(e, depth+1, limit, budget) {
@@ -259,6 +253,17 @@ func (r *Redactor) Clean(v any, depth, limit int, budget *int) bool {
 		return true
 	}
 	return false
+}
+
+// cleanObject is Clean for an object: no secret names, clean members.
+func (r *Redactor) cleanObject(m map[string]any, depth, limit int, budget *int) bool {
+	for k, e := range m {
+		*budget -= len(k)
+		if r.IsSecretName(k) || !r.Clean(e, depth+1, limit, budget) {
+			return false
+		}
+	}
+	return true
 }
 
 // SecretHeaders only collects the values of secret headers (Authorization,
@@ -413,9 +418,7 @@ func SecretNames(v any) []string {
 // secretNames appends to out the names of the fields tagged secret of the
 // struct type t holds, and of the structs its other fields hold.
 func secretNames(t reflect.Type, depth int, out *[]string) {
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
-		t = t.Elem()
-	}
+	t = structtag.Innermost(t)
 	if t.Kind() != reflect.Struct || depth > maxDepth {
 		return
 	}
