@@ -106,15 +106,7 @@ func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code 
 	if out.JSONRPCCode != 0 {
 		attrs = append(attrs, slog.Int(semconv.KeyJSONRPCCode, out.JSONRPCCode))
 	}
-	switch {
-	case out.Err != nil:
-		attrs = append(attrs, slog.String(semconv.KeyCode, code),
-			slog.String(semconv.KeyCause, cause.get(c, out.Err)))
-	case out.Outcome == OutcomeToolError && out.Result != nil:
-		// An error result the handler built: its text is the operator's
-		// only clue to what failed upstream.
-		attrs = append(attrs, slog.String(semconv.KeyCause, c.text(out.Result.Text(), maxCauseBytes)))
-	}
+	attrs = c.appendCause(attrs, out, code, cause)
 	if out.Masked {
 		attrs = append(attrs, slog.Bool(semconv.KeyMasked, true))
 	}
@@ -129,6 +121,20 @@ func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code 
 	}
 	if out.Authz != nil {
 		attrs = append(attrs, out.Authz.logAttr())
+	}
+	return attrs
+}
+
+// appendCause appends what failed: the error's code and cause, or the text
+// of an error result the handler built.
+func (c *Recording) appendCause(attrs []slog.Attr, out *Report, code string, cause *lazyCause) []slog.Attr {
+	switch {
+	case out.Err != nil:
+		return append(attrs, slog.String(semconv.KeyCode, code), slog.String(semconv.KeyCause, cause.get(c, out.Err)))
+	case out.Outcome == OutcomeToolError && out.Result != nil:
+		// An error result the handler built: its text is the operator's
+		// only clue to what failed upstream.
+		return append(attrs, slog.String(semconv.KeyCause, c.text(out.Result.Text(), maxCauseBytes)))
 	}
 	return attrs
 }

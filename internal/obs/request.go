@@ -52,12 +52,18 @@ func (c *Recording) openSpan(ctx context.Context, name string, meta map[string]a
 	if (len(meta) > 0 || len(header) > 0) && !trace.SpanContextFromContext(ctx).IsValid() {
 		ctx = o.remoteParent(ctx, meta, header)
 	}
-	ctx, c.span = o.tracer.Start(ctx, name, serverKind, trace.WithTimestamp(c.begin), trace.WithAttributes(attrs...))
-	c.owned = true
-	if sc := c.span.SpanContext(); o.logger != nil && sc.IsValid() {
+	ctx, s := o.tracer.Start(ctx, name, serverKind, trace.WithTimestamp(c.begin), trace.WithAttributes(attrs...))
+	c.own(s)
+	return ctx
+}
+
+// own makes s, a span this Recording started (and ends), the call's, and
+// keeps its ids for the log line.
+func (c *Recording) own(s trace.Span) {
+	c.span, c.owned = s, true
+	if sc := s.SpanContext(); c.o.logger != nil && sc.IsValid() {
 		c.traceIDs = traceIDText(sc)
 	}
-	return ctx
 }
 
 // remoteParent returns ctx with the trace context the request carries: in
