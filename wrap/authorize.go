@@ -75,7 +75,7 @@ func authorize(ctx context.Context, req *call.Request, cfg *config, rec *record,
 		a = e.Audit(d, caller)
 		rec.authz = a
 	}
-	if d.Reason == policy.ReasonUndeclared || d.Reason == policy.ReasonReadOnly {
+	if d.HiddenFromAll() {
 		warnUndeclared(ctx, req, cfg, r)
 	}
 	switch d.Verdict {

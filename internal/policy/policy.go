@@ -76,6 +76,13 @@ type Decision struct {
 	Confirm bool
 }
 
+// HiddenFromAll reports whether d hides the request from every caller:
+// the policy does not declare it, or read-only mode hides it. Warn says
+// so to the operator.
+func (d Decision) HiddenFromAll() bool {
+	return d.Reason == ReasonUndeclared || d.Reason == ReasonReadOnly
+}
+
 // Engine is an evaluated Policy. It is safe for concurrent use.
 type Engine struct {
 	p         authz.Policy

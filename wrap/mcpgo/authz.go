@@ -166,7 +166,7 @@ func toolVisible(ctx context.Context, e *policy.Engine, o *obs.Observer, c authz
 		r.Annotations = toolAnnotations(*t)
 	}
 	d := e.Decide(ctx, c, r)
-	if d.Reason == policy.ReasonUndeclared || d.Reason == policy.ReasonReadOnly {
+	if d.HiddenFromAll() {
 		r.Annotations = toolAnnotations(*t)
 		e.Warn(ctx, o, r)
 	}
