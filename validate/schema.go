@@ -185,12 +185,7 @@ func applyRules(s map[string]any, rules []rule, cl class, omitempty bool) {
 		all = ruleKeyword(k, all, r, cl)
 	}
 	if len(all) == 1 {
-		for kw, v := range all[0].(map[string]any) {
-			if _, taken := k[kw]; !taken {
-				k[kw] = v
-				all = nil
-			}
-		}
+		all = foldOne(k, all)
 	}
 	if len(all) > 0 {
 		k["allOf"] = all
@@ -202,6 +197,18 @@ func applyRules(s map[string]any, rules []rule, cl class, omitempty bool) {
 	default:
 		mergeKeywords(s, k)
 	}
+}
+
+// foldOne moves the keywords of the one subschema in all that k does not
+// have yet into k; all is then nil, unless k had them all.
+func foldOne(k map[string]any, all []any) []any {
+	for kw, v := range all[0].(map[string]any) {
+		if _, taken := k[kw]; !taken {
+			k[kw] = v
+			all = nil
+		}
+	}
+	return all
 }
 
 // ruleKeyword adds the keywords rule r sets on a value of class cl to k, or
@@ -291,13 +298,7 @@ var numberKeywords = map[string]string{
 // number.
 func numberKeyword(k map[string]any, r rule) {
 	if r.tag == "oneof" {
-		var enum []any
-		for _, v := range oneofValues(r.param) {
-			if n, ok := schemaNumber(v); ok {
-				enum = append(enum, n)
-			}
-		}
-		k["enum"] = enum
+		k["enum"] = numberEnum(r.param)
 		return
 	}
 	n, ok := schemaNumber(r.param)
@@ -308,6 +309,18 @@ func numberKeyword(k map[string]any, r rule) {
 	case r.tag == "ne":
 		k["not"] = map[string]any{"const": n}
 	}
+}
+
+// numberEnum is the enum of a oneof rule on a number: the values of param
+// that are numbers.
+func numberEnum(param string) []any {
+	var enum []any
+	for _, v := range oneofValues(param) {
+		if n, ok := schemaNumber(v); ok {
+			enum = append(enum, n)
+		}
+	}
+	return enum
 }
 
 // stringFormats are the string rules that map to a JSON Schema format.

@@ -103,14 +103,7 @@ func (w *walker) special(x any, depth int) (any, bool) {
 	case slog.LogValuer:
 		return w.slogValue(x.LogValue().Resolve(), depth), true
 	case json.RawMessage:
-		if len(x) > w.limit*4 {
-			return SafeText(w.r.String(CapBytes(x, w.limit))), true
-		}
-		var decoded any
-		if json.Unmarshal(x, &decoded) != nil {
-			return w.str(string(x)), true
-		}
-		return w.value(reflect.ValueOf(decoded), depth+1), true
+		return w.rawJSON(x, depth), true
 	case json.Number:
 		return x, true
 	case http.Header:
@@ -119,6 +112,19 @@ func (w *walker) special(x any, depth int) (any, bool) {
 		return w.str(ErrorText(x)), true
 	}
 	return nil, false
+}
+
+// rawJSON is the redacted copy of JSON: walked when decoded, scrubbed as
+// text when it is too long or not JSON.
+func (w *walker) rawJSON(x json.RawMessage, depth int) any {
+	if len(x) > w.limit*4 {
+		return SafeText(w.r.String(CapBytes(x, w.limit)))
+	}
+	var decoded any
+	if json.Unmarshal(x, &decoded) != nil {
+		return w.str(string(x))
+	}
+	return w.value(reflect.ValueOf(decoded), depth+1)
 }
 
 func (w *walker) sliceValue(v reflect.Value, depth int) any {
