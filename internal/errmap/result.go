@@ -107,7 +107,7 @@ func ToResult(err error, call Call) *Result {
 	info := errs.Info{
 		Code:              e.Code().String(),
 		Message:           clipJSON(msg, maxTextBytes),
-		Retryable:         e.Code().Retryable() && call.SideEffects != SideEffectsPossible && call.SideEffects != SideEffectsHappened,
+		Retryable:         e.Code().Retryable() && call.SideEffects.repeatable(),
 		CallID:            call.ID,
 		Tool:              call.Tool,
 		Attempts:          call.Attempts,
@@ -187,19 +187,25 @@ func toolPhrase(call Call) string {
 func ownMessage(e *errs.Error, viols []errs.Violation, shown, omitted int) string {
 	msg := e.Message()
 	if msg == "" && len(viols) > 0 {
-		parts := make([]string, 0, shown+1)
-		for _, v := range viols[:shown] {
-			parts = append(parts, clipJSON(v.Message, maxViolationMsg))
-		}
-		if omitted > 0 {
-			parts = append(parts, "and "+strconv.Itoa(omitted)+" more")
-		}
-		msg = strings.Join(parts, "; ")
+		msg = violationsMessage(viols[:shown], omitted)
 	}
 	if msg == "" {
 		msg = defaultMessage(e.Code())
 	}
 	return msg
+}
+
+// violationsMessage joins the messages of the violations shown, and says
+// how many more were omitted.
+func violationsMessage(shown []errs.Violation, omitted int) string {
+	parts := make([]string, 0, len(shown)+1)
+	for _, v := range shown {
+		parts = append(parts, clipJSON(v.Message, maxViolationMsg))
+	}
+	if omitted > 0 {
+		parts = append(parts, "and "+strconv.Itoa(omitted)+" more")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // writeRetryClauses says when a retry may help and how many attempts were
