@@ -72,25 +72,32 @@ func (s *jsonScan) begin(b byte) bool {
 
 // step reads a byte of the value and reports whether it ends the value.
 func (s *jsonScan) step(b byte) bool {
-	switch {
-	case s.esc:
-		s.esc = false
-	case s.inStr:
-		switch b {
-		case '\\':
-			s.esc = true
-		case '"':
-			s.inStr = false
-		}
-	case b == '"':
+	if s.inStr {
+		s.stepString(b)
+		return false
+	}
+	switch b {
+	case '"':
 		s.inStr = true
-	case b == '{' || b == '[':
+	case '{', '[':
 		s.depth++
-	case b == '}' || b == ']':
+	case '}', ']':
 		s.depth--
 		return s.depth == 0
 	}
 	return false
+}
+
+// stepString reads the byte b of a string: an escape, or its end.
+func (s *jsonScan) stepString(b byte) {
+	switch {
+	case s.esc:
+		s.esc = false
+	case b == '\\':
+		s.esc = true
+	case b == '"':
+		s.inStr = false
+	}
 }
 
 // newClassifier starts classifying a response to the request with the
