@@ -284,11 +284,8 @@ const hiddenURI = "mcpwrap:hidden"
 // leaves them out. Hooks that see every request (OnBeforeAny) still see
 // the URI as it came.
 func authorizeSubscriptions(h *server.Hooks, e *policy.Engine) {
-	readable := func(ctx context.Context, c authz.Caller, uri string) bool {
-		return e.Decide(ctx, c, authz.Request{Method: policy.ResourcesRead, Name: uri}).Verdict == policy.Allowed
-	}
 	h.OnBeforeSubscribe = append([]server.OnBeforeSubscribeFunc{func(ctx context.Context, _ any, r *mcp.SubscribeRequest) {
-		if r != nil && r.Params.URI != "" && !readable(ctx, identify(ctx, nil), r.Params.URI) {
+		if r != nil && r.Params.URI != "" && !readable(ctx, e, identify(ctx, nil), r.Params.URI) {
 			r.Params.URI = hiddenURI
 		}
 	}}, h.OnBeforeSubscribe...)
@@ -296,14 +293,23 @@ func authorizeSubscriptions(h *server.Hooks, e *policy.Engine) {
 		if r == nil || len(r.Params.Notifications.ResourceSubscriptions) == 0 {
 			return
 		}
-		c := identify(ctx, nil)
-		want := r.Params.Notifications.ResourceSubscriptions
-		keep := make([]string, 0, len(want))
-		for _, uri := range want {
-			if readable(ctx, c, uri) {
-				keep = append(keep, uri)
-			}
-		}
-		r.Params.Notifications.ResourceSubscriptions = keep
+		r.Params.Notifications.ResourceSubscriptions = readableOnly(ctx, e, r.Params.Notifications.ResourceSubscriptions)
 	}}, h.OnBeforeSubscriptionsListen...)
+}
+
+// readable reports whether the caller c may read the resource uri.
+func readable(ctx context.Context, e *policy.Engine, c authz.Caller, uri string) bool {
+	return e.Decide(ctx, c, authz.Request{Method: policy.ResourcesRead, Name: uri}).Verdict == policy.Allowed
+}
+
+// readableOnly is the URIs of want the caller may read.
+func readableOnly(ctx context.Context, e *policy.Engine, want []string) []string {
+	c := identify(ctx, nil)
+	keep := make([]string, 0, len(want))
+	for _, uri := range want {
+		if readable(ctx, e, c, uri) {
+			keep = append(keep, uri)
+		}
+	}
+	return keep
 }

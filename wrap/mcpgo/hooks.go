@@ -159,8 +159,22 @@ func answered(ctx context.Context, o *obs.Observer, e *policy.Engine, id any, re
 	if seen {
 		return // the chain logged it
 	}
-	var r call.Request
-	r.Kind = call.Tool
+	r := unseenRequest(ctx, id, req)
+	rep := unseenReport(result, err)
+	notFound := errors.Is(err, server.ErrToolNotFound)
+	if e != nil && notFound && req != nil {
+		if info := (lookup{}).Tool(ctx, r.Name); info.Known {
+			c := identify(ctx, nil)
+			rep.Authz = e.Audit(e.Decide(ctx, c, authz.Request{Method: policy.ToolsCall, Name: r.Name, Annotations: info.Annotations}), c)
+		}
+	}
+	o.AnsweredUnseen(ctx, u, &r, rep, notFound)
+}
+
+// unseenRequest is the tool call req (nil if mcp-go had none) with the id
+// id, as the chain would have seen it.
+func unseenRequest(ctx context.Context, id any, req *mcp.CallToolRequest) call.Request {
+	r := call.Request{Kind: call.Tool}
 	if req != nil {
 		r.Name, r.Args, r.Raw, r.Header = req.Params.Name, req.Params.Arguments, req.Params.RawArguments, req.Header
 		if req.Params.Meta != nil {
@@ -172,15 +186,7 @@ func answered(ctx context.Context, o *obs.Observer, e *policy.Engine, id any, re
 		r.Session = s.SessionID()
 	}
 	r.RequestID = formatRequestID(id)
-	rep := unseenReport(result, err)
-	notFound := errors.Is(err, server.ErrToolNotFound)
-	if e != nil && notFound && req != nil {
-		if info := (lookup{}).Tool(ctx, r.Name); info.Known {
-			c := identify(ctx, nil)
-			rep.Authz = e.Audit(e.Decide(ctx, c, authz.Request{Method: policy.ToolsCall, Name: r.Name, Annotations: info.Annotations}), c)
-		}
-	}
-	o.AnsweredUnseen(ctx, u, &r, rep, notFound)
+	return r
 }
 
 // unseenReport describes mcp-go's own answer: a JSON-RPC error, an

@@ -312,16 +312,22 @@ func (a *attached) afterTask(ctx context.Context, _ any, req *mcp.CallToolReques
 		lt.t.NotCreated(ctx, call.ProtocolError(errors.New("mcp-go answered the call without creating its task"), mcp.INTERNAL_ERROR, errs.Internal))
 		return
 	}
+	a.created(ctx, tok, lt, created.Task.TaskId)
+}
+
+// created records that the task lt, known by the token tok, was created
+// with the id id; a task whose work runs outside the chain is let go.
+func (a *attached) created(ctx context.Context, tok string, lt *liveTask, id string) {
 	lt.mu.Lock()
-	lt.id = created.Task.TaskId
+	lt.id = id
 	lt.mu.Unlock()
-	lt.t.Created(ctx, created.Task.TaskId)
+	lt.t.Created(ctx, id)
 	if lt.outside {
 		a.tasks.byToken.Delete(tok)
 		lt.t.Release()
 		return
 	}
-	a.tasks.byID.Store(created.Task.TaskId, lt)
+	a.tasks.byID.Store(id, lt)
 }
 
 // taskError is the error hook's part for task calls: mcp-go answered a
