@@ -80,14 +80,14 @@ func normalize(s string) string {
 // without allocating when dst has room.
 func appendNormalized(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '-' || c == '_' || c == '.' || c == ' ':
-			continue
-		case 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
+		switch c := s[i]; c {
+		case '-', '_', '.', ' ': // separators are left out
+		default:
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
 		}
-		dst = append(dst, c)
 	}
 	return dst
 }
