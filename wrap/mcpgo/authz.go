@@ -212,14 +212,7 @@ func warnRegistered(s *server.MCPServer, e *policy.Engine, o *obs.Observer) {
 // is registered: what no policy declares is warned of there too (the
 // server's templates are known no other way).
 func filterResourceLists(h *server.Hooks, e *policy.Engine, o *obs.Observer) {
-	visible := func(ctx context.Context, uri string) bool {
-		r := authz.Request{Method: policy.ResourcesRead, Name: uri, Listing: true}
-		d := e.Decide(ctx, identify(ctx, nil), r)
-		if d.Reason == policy.ReasonUndeclared {
-			e.Warn(ctx, o, r)
-		}
-		return d.Verdict != policy.Hidden
-	}
+	visible := func(ctx context.Context, uri string) bool { return listedResource(ctx, e, o, uri) }
 	h.AddAfterListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
 		if res == nil {
 			return
@@ -244,6 +237,17 @@ func filterResourceLists(h *server.Hooks, e *policy.Engine, o *obs.Observer) {
 		}
 		res.ResourceTemplates = out
 	})
+}
+
+// listedResource reports whether a listing shows the caller the resource
+// uri, and warns of one the policy does not declare.
+func listedResource(ctx context.Context, e *policy.Engine, o *obs.Observer, uri string) bool {
+	r := authz.Request{Method: policy.ResourcesRead, Name: uri, Listing: true}
+	d := e.Decide(ctx, identify(ctx, nil), r)
+	if d.Reason == policy.ReasonUndeclared {
+		e.Warn(ctx, o, r)
+	}
+	return d.Verdict != policy.Hidden
 }
 
 // toolAnnotations are t's hints with MCP's defaults, as a policy reads
