@@ -192,9 +192,7 @@ func (d *decoder) value(v any, dst reflect.Value, n *node, secret bool) {
 	case kFloat:
 		d.float(v, dst, n, secret)
 	case kPtr:
-		p := reflect.New(n.elem.typ)
-		d.value(v, p.Elem(), n.elem, secret)
-		dst.Set(p)
+		dst.Set(d.pointer(v, n, secret))
 	case kStruct, kSlice, kArray, kMap:
 		d.depth++
 		d.container(v, dst, n, secret)
@@ -204,6 +202,13 @@ func (d *decoder) value(v any, dst reflect.Value, n *node, secret bool) {
 	case kTime, kText, kUnmarshal:
 		d.textual(v, dst, n, secret)
 	}
+}
+
+// pointer is a new pointer of type n to v decoded.
+func (d *decoder) pointer(v any, n *node, secret bool) reflect.Value {
+	p := reflect.New(n.elem.typ)
+	d.value(v, p.Elem(), n.elem, secret)
+	return p
 }
 
 // container decodes a JSON object or array into a struct, a slice, an
