@@ -155,15 +155,9 @@ func appendJSONGroup(b []byte, key string, attrs []slog.Attr, sep bool) (_ []byt
 		b = append(b, ":{"...)
 		sep = false
 	}
-	some := false
-	for _, g := range attrs {
-		var w bool
-		if b, w, ok = appendJSONAttr(b, g, sep); !ok {
-			return b, false, false
-		}
-		if w {
-			some, sep = true, true
-		}
+	b, some, ok := appendMembers(b, attrs, sep)
+	if !ok {
+		return b, false, false
 	}
 	if !some {
 		// JSONHandler drops the group and, with it, the separator
@@ -174,6 +168,21 @@ func appendJSONGroup(b []byte, key string, attrs []slog.Attr, sep bool) (_ []byt
 		b = append(b, '}')
 	}
 	return b, true, true
+}
+
+// appendMembers appends the members of a group; some says whether it
+// wrote any (an empty attribute writes nothing).
+func appendMembers(b []byte, attrs []slog.Attr, sep bool) (_ []byte, some, ok bool) {
+	for _, g := range attrs {
+		var w bool
+		if b, w, ok = appendJSONAttr(b, g, sep); !ok {
+			return b, false, false
+		}
+		if w {
+			some, sep = true, true
+		}
+	}
+	return b, some, true
 }
 
 // isSource reports whether v is a *slog.Source, which JSONHandler writes
