@@ -291,7 +291,7 @@ func argumentSizes(r *redact.Redactor, args any) any {
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {
-		k := redact.SafeText(redact.CapString(k, redact.MaxNameBytes))
+		k := redact.Name(k)
 		if r.IsSecretName(k) {
 			out[k] = redact.Redacted
 			continue
@@ -387,7 +387,7 @@ func (c *Recording) Late(late time.Duration, err error, stack []byte) {
 // text capped, scrubbed of known and secret-shaped values and sanitised,
 // errors turned into their (never panicking) text.
 func (o *Observer) logAttr(a slog.Attr, known []string) slog.Attr {
-	key := redact.SafeText(redact.CapString(a.Key, redact.MaxNameBytes))
+	key := redact.Name(a.Key)
 	if o.red.IsSecretName(a.Key) {
 		return slog.String(key, redact.Redacted)
 	}
@@ -409,7 +409,7 @@ func (o *Observer) logAttr(a slog.Attr, known []string) slog.Attr {
 // otelAttr converts a slog attribute for a span with the redaction of
 // logAttr.
 func (o *Observer) otelAttr(a slog.Attr, known []string) attribute.KeyValue {
-	key := redact.SafeText(redact.CapString(a.Key, redact.MaxNameBytes))
+	key := redact.Name(a.Key)
 	if o.red.IsSecretName(a.Key) {
 		return attribute.String(key, redact.Redacted)
 	}

@@ -96,11 +96,11 @@ func (o *Observer) Start(ctx context.Context, req *call.Request, callID string) 
 
 func (o *Observer) newRecording(_ context.Context, req *call.Request, callID string, begin time.Time) *Recording {
 	c := &Recording{o: o, begin: begin, callID: callID, header: req.Header, args: req.Args, rawArgs: req.Raw,
-		kind: requestKind(req.Kind), sessionID: req.Session, requestID: redact.SafeText(redact.CapString(req.RequestID, redact.MaxNameBytes))}
+		kind: requestKind(req.Kind), sessionID: req.Session, requestID: redact.Name(req.RequestID), protocol: protocolOf(req)}
 	if req.Kind == call.Resource {
 		c.tool = o.red.URI(req.Name)
 	} else {
-		c.tool = redact.SafeText(redact.CapString(req.Name, redact.MaxNameBytes))
+		c.tool = redact.Name(req.Name)
 	}
 	if c.args == nil && len(req.Raw) > 0 {
 		c.args = req.Raw
@@ -108,14 +108,20 @@ func (o *Observer) newRecording(_ context.Context, req *call.Request, callID str
 	if req.Kind != call.Tool && isEmptyArgs(c.args) {
 		c.args = nil
 	}
-	c.protocol = redact.SafeText(redact.CapString(req.Protocol, redact.MaxNameBytes))
-	if c.protocol == "" {
-		// The key is canonical: indexed without Get's canonicalising.
-		if v := req.Header[headerProtocolVersion]; len(v) > 0 {
-			c.protocol = redact.SafeText(redact.CapString(v[0], redact.MaxNameBytes))
-		}
-	}
 	return c
+}
+
+// protocolOf is the protocol version of the request, or else of its
+// header.
+func protocolOf(req *call.Request) string {
+	if p := redact.Name(req.Protocol); p != "" {
+		return p
+	}
+	// The key is canonical: indexed without Get's canonicalising.
+	if v := req.Header[headerProtocolVersion]; len(v) > 0 {
+		return redact.Name(v[0])
+	}
+	return ""
 }
 
 // headerProtocolVersion is the HTTP header carrying the protocol version,

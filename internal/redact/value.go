@@ -22,6 +22,10 @@ const (
 	elided = "…"
 )
 
+// Name is s as a name may appear on a log line or a span (a key, a tool,
+// an id): capped to MaxNameBytes and stripped of control characters.
+func Name(s string) string { return SafeText(CapString(s, MaxNameBytes)) }
+
 // Value returns a redacted copy of v, ready for JSON: maps and structs are
 // walked, secret keys (and fields tagged mcpwrap:"secret") become Redacted,
 // strings are capped and passed through String, slog.LogValuer values are
@@ -161,7 +165,7 @@ func (w *walker) mapValue(v reflect.Value, depth int) any {
 		}
 		k := it.Key().String()
 		w.spend(len(k))
-		k = SafeText(CapString(k, MaxNameBytes))
+		k = Name(k)
 		if w.r.IsSecretName(k) {
 			out[k] = Redacted
 			collect(it.Value(), w.found, 0)
