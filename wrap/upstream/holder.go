@@ -218,21 +218,30 @@ func (h *Holder[C]) dialOnce(ctx context.Context) (any, error) {
 		h.failedDials.Add(1)
 		return nil, h.dialFailed(ctx, err)
 	}
-	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
+	cn := h.install(c)
+	if cn == nil {
 		h.release(c)
 		return nil, h.closedError()
 	}
-	h.gen++
-	cn := &conn[C]{client: c, gen: h.gen}
-	h.cur.Store(cn)
-	h.mu.Unlock()
 	h.dials.Add(1)
 	h.emit(ctx, slog.LevelInfo, eventDial, "upstream connected",
 		slog.Uint64("generation", cn.gen),
 		slog.Float64("duration_ms", float64(time.Since(begin).Microseconds())/1000))
 	return cn, nil
+}
+
+// install makes c, just dialled, the current connection, of the next
+// generation; nil when the Holder was closed meanwhile.
+func (h *Holder[C]) install(c C) *conn[C] {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil
+	}
+	h.gen++
+	cn := &conn[C]{client: c, gen: h.gen}
+	h.cur.Store(cn)
+	return cn
 }
 
 // connect dials and runs the health check on its own, shorter deadline: an
