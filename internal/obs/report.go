@@ -107,15 +107,7 @@ func causeText(e *errs.Error, n int) string {
 	}
 	m := e.Message()
 	m = m[:redact.RuneCut(m, n+redact.ScrubMargin)]
-	var c string
-	switch cause := e.Unwrap().(type) {
-	case nil:
-	case *errs.Error:
-		c = causeText(cause, n)
-	default:
-		t := redact.ErrorText(cause)
-		c = t[:redact.RuneCut(t, n+redact.ScrubMargin)]
-	}
+	c := wrappedText(e, n)
 	switch {
 	case c == "" || strings.HasPrefix(m, c):
 		if m == "" {
@@ -126,6 +118,20 @@ func causeText(e *errs.Error, n int) string {
 		return c
 	}
 	return mergeCause(m, c)
+}
+
+// wrappedText is the text of what e wraps, cut like causeText's; "" when
+// e wraps nothing.
+func wrappedText(e *errs.Error, n int) string {
+	switch cause := e.Unwrap().(type) {
+	case nil:
+		return ""
+	case *errs.Error:
+		return causeText(cause, n)
+	default:
+		t := redact.ErrorText(cause)
+		return t[:redact.RuneCut(t, n+redact.ScrubMargin)]
+	}
 }
 
 // mergeCause joins a message and its cause, each a chain of ": "-separated
