@@ -122,10 +122,7 @@ func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.
 	}
 	limit := cfg.resultLimitFor()
 	status := o.res.Status()
-	budget := limit
-	if status == call.ToolError && limit >= 0 {
-		budget = max(limit-callIDReserve, 0)
-	}
+	budget := resultBudget(limit, status)
 	if limit < 0 || size <= budget {
 		return nil, 0, nil
 	}
@@ -139,6 +136,16 @@ func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.
 	}
 	o.res = sz.Cut(budget, result.CutNote(size, limit, status == call.ToolError, structured, info.Paging))
 	return nil, 0, nil
+}
+
+// resultBudget is what the result of status may take of the limit: all
+// of it but for an error result the handler built, which keeps room for
+// the call id the chain adds.
+func resultBudget(limit int, status call.Status) int {
+	if status == call.ToolError && limit >= 0 {
+		return max(limit-callIDReserve, 0)
+	}
+	return limit
 }
 
 // toolInfo is what the chain knows of the called tool: its own chain's
