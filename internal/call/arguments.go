@@ -23,7 +23,13 @@ func (r *Request) NotObject() string {
 	case []byte:
 		return rawKind(a)
 	}
-	switch reflect.TypeOf(r.Args).Kind() {
+	return kindPhrase(reflect.TypeOf(r.Args).Kind())
+}
+
+// kindPhrase names the JSON a Go value of kind k encodes to, when it is
+// not an object.
+func kindPhrase(k reflect.Kind) string {
+	switch k {
 	case reflect.String:
 		return "a string"
 	case reflect.Bool:
