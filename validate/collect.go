@@ -159,10 +159,16 @@ func (c *core) walkDives(d *decoder, v reflect.Value, n *node, path string) {
 			c.checkDive(d, fv, f.node, f.tag, fp)
 			continue
 		}
-		if !hasRule(f.tag, "structonly") && !hasRule(f.tag, "nostructlevel") && f.tag != "-" {
+		if walksInto(f.tag) {
 			c.walkInto(d, fv, f.node, fp)
 		}
 	}
+}
+
+// walksInto reports whether a field's tag lets the validator look into
+// the field's own fields.
+func walksInto(tag string) bool {
+	return !hasRule(tag, "structonly") && !hasRule(tag, "nostructlevel") && tag != "-"
 }
 
 // walkInto is walkDives through pointers, for a value that may not be a
@@ -355,6 +361,12 @@ func (c *core) checkElem(d *decoder, e reflect.Value, n *node, tag, path string)
 	if !ok || n.kind != kStruct || hasRule(tag, "structonly") {
 		return
 	}
+	c.checkStruct(d, e, n, path)
+}
+
+// checkStruct runs the struct-level rules of e, a struct of type n at
+// path, and walks into its fields.
+func (c *core) checkStruct(d *decoder, e reflect.Value, n *node, path string) {
 	x := e.Interface()
 	if e.CanAddr() {
 		x = e.Addr().Interface()
