@@ -239,16 +239,21 @@ func argumentResult(res *mcp.CallToolResult, req mcp.CallToolRequest) (*errs.Err
 	if res == nil || !res.IsError || len(res.Content) != 1 || res.StructuredContent != nil {
 		return nil, false
 	}
-	var text string
-	switch c := res.Content[0].(type) {
-	case mcp.TextContent:
-		text = c.Text
-	case *mcp.TextContent:
-		text = c.Text
-	}
+	text := textOf(res.Content[0])
 	rest, ok := strings.CutPrefix(text, typedPrefix+jsonerr.Sentence)
 	if !ok || len(rest) > maxArgumentSentence {
 		return nil, false
 	}
 	return jsonerr.FromSentence(rest, func() ([]byte, bool) { return boundJSON(req) }, errors.New(text))
+}
+
+// textOf is the text of a text content, "" for any other.
+func textOf(c mcp.Content) string {
+	switch c := c.(type) {
+	case mcp.TextContent:
+		return c.Text
+	case *mcp.TextContent:
+		return c.Text
+	}
+	return ""
 }
