@@ -169,10 +169,15 @@ func From(err error) *Error {
 		return e
 	}
 	code, reason := classify(err)
-	out := &Error{code: code, msg: reason, cause: errbase.Usable(err)}
+	return &Error{code: code, msg: reason, cause: errbase.Usable(err), retryAfter: retryAfterOf(err)}
+}
+
+// retryAfterOf is the wait an error in err's chain asks for (a
+// RetryAfter method), or 0.
+func retryAfterOf(err error) time.Duration {
 	var ra interface{ RetryAfter() time.Duration }
 	if errors.As(err, &ra) && !errbase.NilValue(reflect.ValueOf(ra)) {
-		out.retryAfter = ra.RetryAfter()
+		return ra.RetryAfter()
 	}
-	return out
+	return 0
 }

@@ -66,6 +66,16 @@ func New[T any](opts ...Option) (*Binder[T], error) {
 			o(&cfg)
 		}
 	}
+	c, err := newCore(t, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Binder[T]{c: c}, nil
+}
+
+// newCore plans the struct type t and builds its validator, its indexes
+// and its schema: all of New that does not depend on T.
+func newCore(t reflect.Type, cfg config) (*core, error) {
 	p := planner{seen: map[reflect.Type]*node{}, custom: cfg.rules}
 	root, err := p.plan(t)
 	if err != nil {
@@ -88,7 +98,7 @@ func New[T any](opts ...Option) (*Binder[T], error) {
 	if c.schema, err = json.Marshal(c.schemaOf(root, "", false)); err != nil {
 		return nil, fmt.Errorf("validate: schema: %w", err)
 	}
-	return &Binder[T]{c: c}, nil
+	return c, nil
 }
 
 // MustNew is New for package-level variables and init code: it panics on
@@ -141,10 +151,7 @@ func (c *core) checkZero(n *node) (err error) {
 		return verr
 	}
 	for _, fe := range ves {
-		p := cleanNamespace(fe.Namespace())
-		first, _, _ := strings.Cut(p, ".")
-		first, _, _ = strings.Cut(first, "[")
-		i, ok := n.byName[first]
+		i, ok := n.byName[topField(fe.Namespace())]
 		if !ok {
 			continue
 		}
@@ -156,6 +163,14 @@ func (c *core) checkZero(n *node) (err error) {
 			n.typ, f.name, fe.Tag())
 	}
 	return nil
+}
+
+// topField is the JSON name of the top-level field a validator namespace
+// is in.
+func topField(namespace string) string {
+	first, _, _ := strings.Cut(cleanNamespace(namespace), ".")
+	first, _, _ = strings.Cut(first, "[")
+	return first
 }
 
 // mayBeLeftOut reports whether a field's own rules let it be left out
@@ -179,19 +194,23 @@ func (c *core) index(n *node, shape, tag string, visiting map[*node]bool) {
 		c.bounds[es] = boundsOf(splitRules(beforeDive(rest)))
 		c.index(n.elem, es, rest, visiting)
 	case kStruct:
-		if visiting[n] {
-			return
+		if !visiting[n] {
+			visiting[n] = true
+			c.indexFields(n, shape, visiting)
+			delete(visiting, n)
 		}
-		visiting[n] = true
-		for _, f := range n.fields {
-			fs := joinPath(shape, f.name)
-			c.bounds[fs] = boundsOf(splitRules(beforeDive(f.tag)))
-			if f.secret {
-				c.secrets = append(c.secrets, fs)
-			}
-			c.index(f.node, fs, f.tag, visiting)
+	}
+}
+
+// indexFields is index for the fields of the struct n at shape.
+func (c *core) indexFields(n *node, shape string, visiting map[*node]bool) {
+	for _, f := range n.fields {
+		fs := joinPath(shape, f.name)
+		c.bounds[fs] = boundsOf(splitRules(beforeDive(f.tag)))
+		if f.secret {
+			c.secrets = append(c.secrets, fs)
 		}
-		delete(visiting, n)
+		c.index(f.node, fs, f.tag, visiting)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/go-playground/validator/v10"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/structtag"
 )
 
 // boundedFrom is the number of decoded values from which a call's
@@ -103,15 +104,7 @@ func (c *core) runChunk(d *decoder, s any, tag, path string, off int) {
 // values that could not be decoded. pathOf turns a validator namespace
 // into a parameter path.
 func (c *core) collect(d *decoder, pathOf func(string) string, run func() error) {
-	var err error
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				err = fmt.Errorf("validator panicked: %v", r)
-			}
-		}()
-		err = run()
-	}()
+	err := guarded(run)
 	if err == nil {
 		return
 	}
@@ -131,6 +124,17 @@ func (c *core) collect(d *decoder, pathOf func(string) string, run func() error)
 		}
 		d.viols = append(d.viols, c.violation(fe, p, slices.Contains(d.zeroPresent, p)))
 	}
+}
+
+// guarded calls run and returns its error, or the validator's panic as
+// one.
+func guarded(run func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("validator panicked: %v", r)
+		}
+	}()
+	return run()
 }
 
 // skipDive is the validator's filter in a large call: it skips the fields
@@ -155,10 +159,16 @@ func (c *core) walkDives(d *decoder, v reflect.Value, n *node, path string) {
 			c.checkDive(d, fv, f.node, f.tag, fp)
 			continue
 		}
-		if !hasRule(f.tag, "structonly") && !hasRule(f.tag, "nostructlevel") && f.tag != "-" {
+		if walksInto(f.tag) {
 			c.walkInto(d, fv, f.node, fp)
 		}
 	}
+}
+
+// walksInto reports whether a field's tag lets the validator look into
+// the field's own fields.
+func walksInto(tag string) bool {
+	return !hasRule(tag, "structonly") && !hasRule(tag, "nostructlevel") && tag != "-"
 }
 
 // walkInto is walkDives through pointers, for a value that may not be a
@@ -351,6 +361,12 @@ func (c *core) checkElem(d *decoder, e reflect.Value, n *node, tag, path string)
 	if !ok || n.kind != kStruct || hasRule(tag, "structonly") {
 		return
 	}
+	c.checkStruct(d, e, n, path)
+}
+
+// checkStruct runs the struct-level rules of e, a struct of type n at
+// path, and walks into its fields.
+func (c *core) checkStruct(d *decoder, e reflect.Value, n *node, path string) {
 	x := e.Interface()
 	if e.CanAddr() {
 		x = e.Addr().Interface()
@@ -367,7 +383,7 @@ func diveFields(t reflect.Type) (map[string]bool, bool) {
 	seen := map[reflect.Type]bool{}
 	var visit func(reflect.Type)
 	visit = func(t reflect.Type) {
-		t = innermost(t)
+		t = structtag.Innermost(t)
 		if t.Kind() != reflect.Struct || seen[t] {
 			return
 		}
@@ -385,19 +401,6 @@ func diveFields(t reflect.Type) (map[string]bool, bool) {
 	}
 	visit(t)
 	return m, slices.Contains(slices.Collect(maps.Values(m)), true)
-}
-
-// innermost follows t's pointers, slices, arrays and maps to the type
-// they hold.
-func innermost(t reflect.Type) reflect.Type {
-	for {
-		switch t.Kind() {
-		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-			t = t.Elem()
-		default:
-			return t
-		}
-	}
 }
 
 // crossField reports whether a tag holds a rule that reads another field

@@ -192,9 +192,7 @@ func (d *decoder) value(v any, dst reflect.Value, n *node, secret bool) {
 	case kFloat:
 		d.float(v, dst, n, secret)
 	case kPtr:
-		p := reflect.New(n.elem.typ)
-		d.value(v, p.Elem(), n.elem, secret)
-		dst.Set(p)
+		dst.Set(d.pointer(v, n, secret))
 	case kStruct, kSlice, kArray, kMap:
 		d.depth++
 		d.container(v, dst, n, secret)
@@ -204,6 +202,13 @@ func (d *decoder) value(v any, dst reflect.Value, n *node, secret bool) {
 	case kTime, kText, kUnmarshal:
 		d.textual(v, dst, n, secret)
 	}
+}
+
+// pointer is a new pointer of type n to v decoded.
+func (d *decoder) pointer(v any, n *node, secret bool) reflect.Value {
+	p := reflect.New(n.elem.typ)
+	d.value(v, p.Elem(), n.elem, secret)
+	return p
 }
 
 // container decodes a JSON object or array into a struct, a slice, an
@@ -329,7 +334,6 @@ func (d *decoder) mapping(v any, dst reflect.Value, n *node, secret bool) {
 		return
 	}
 	out := reflect.MakeMapWithSize(n.typ, len(m))
-	kt := n.typ.Key()
 	for k, e := range m {
 		if d.exhausted() {
 			break
@@ -338,18 +342,22 @@ func (d *decoder) mapping(v any, dst reflect.Value, n *node, secret bool) {
 			d.skim(e, n.elem)
 			continue
 		}
-		mark := d.pushKey(k)
-		if d.formatted && len(k) > maxFormatBytes {
-			d.tooLong(k) // keys,email,endkeys would read it
-			d.pop(mark)
-			continue
-		}
-		ev := reflect.New(n.elem.typ).Elem()
-		d.value(e, ev, n.elem, secret)
-		out.SetMapIndex(reflect.ValueOf(k).Convert(kt), ev)
-		d.pop(mark)
+		d.entry(k, e, out, n, secret)
 	}
 	dst.Set(out)
+}
+
+// entry decodes e, the member k of an object, into the map out of type n.
+func (d *decoder) entry(k string, e any, out reflect.Value, n *node, secret bool) {
+	mark := d.pushKey(k)
+	if d.formatted && len(k) > maxFormatBytes {
+		d.tooLong(k) // keys,email,endkeys would read it
+	} else {
+		ev := reflect.New(n.elem.typ).Elem()
+		d.value(e, ev, n.elem, secret)
+		out.SetMapIndex(reflect.ValueOf(k).Convert(n.typ.Key()), ev)
+	}
+	d.pop(mark)
 }
 
 // anyJSON fills an any (the value as encoding/json would decode it) or a
@@ -382,14 +390,7 @@ func (d *decoder) anyJSON(v any, dst reflect.Value, n *node) {
 // json.Unmarshaler.
 func (d *decoder) textual(v any, dst reflect.Value, n *node, secret bool) {
 	if n.kind == kUnmarshal {
-		b, err := json.Marshal(v)
-		if err != nil {
-			d.foreign = true
-			return
-		}
-		if err := dst.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(b); err != nil {
-			d.valueError("format", expectedType(n), v, secret)
-		}
+		d.unmarshalJSON(v, dst, n, secret)
 		return
 	}
 	s, ok := v.(string)
@@ -407,6 +408,18 @@ func (d *decoder) textual(v any, dst reflect.Value, n *node, secret bool) {
 		return
 	}
 	if err := dst.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)); err != nil {
+		d.valueError("format", expectedType(n), v, secret)
+	}
+}
+
+// unmarshalJSON decodes v into dst, a json.Unmarshaler, through its JSON.
+func (d *decoder) unmarshalJSON(v any, dst reflect.Value, n *node, secret bool) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		d.foreign = true
+		return
+	}
+	if err := dst.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(b); err != nil {
 		d.valueError("format", expectedType(n), v, secret)
 	}
 }
@@ -434,22 +447,27 @@ func (d *decoder) object(m map[string]any, dst reflect.Value, n *node, secret bo
 			}
 			continue
 		}
-		f := &n.fields[i]
-		if d.full() {
+		if f := &n.fields[i]; d.full() {
 			d.skim(e, f.node)
-			continue
+		} else {
+			d.field(e, dst, f, secret)
 		}
-		mark := d.push(f.name)
-		fv := dst.FieldByIndex(f.index)
-		formatted := d.formatted
-		d.formatted = f.formatted
-		d.value(e, fv, f.node, secret || f.secret)
-		d.formatted = formatted
-		if f.required && len(d.zeroPresent) < maxZeroPresent && fv.IsZero() {
-			d.zeroPresent = append(d.zeroPresent, string(d.path))
-		}
-		d.pop(mark)
 	}
+}
+
+// field decodes e, an object's member, into its struct field f of dst,
+// and notes a required field given its zero value.
+func (d *decoder) field(e any, dst reflect.Value, f *field, secret bool) {
+	mark := d.push(f.name)
+	fv := dst.FieldByIndex(f.index)
+	formatted := d.formatted
+	d.formatted = f.formatted
+	d.value(e, fv, f.node, secret || f.secret)
+	d.formatted = formatted
+	if f.required && len(d.zeroPresent) < maxZeroPresent && fv.IsZero() {
+		d.zeroPresent = append(d.zeroPresent, string(d.path))
+	}
+	d.pop(mark)
 }
 
 // unknown records a parameter the struct does not have.

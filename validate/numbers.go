@@ -108,29 +108,20 @@ func (d *decoder) wholeOfFloat(x float64) (whole, reading) {
 	if math.Abs(x) >= maxExactFloat {
 		d.imprecise = true
 	}
-	neg := x < 0
 	switch {
 	case x >= -(1<<63) && x < 1<<63:
-		w := whole{i: int64(x), u: uint64(x), neg: neg}
-		if neg {
-			w.u = 0
-		}
-		return w, isWhole
+		return wholeOfInt(int64(x)), isWhole
 	case x >= 0 && x < 1<<64:
 		return whole{i: math.MaxInt64, u: uint64(x)}, isWhole
 	}
-	return whole{neg: neg}, isOutOfRange
+	return whole{neg: x < 0}, isOutOfRange
 }
 
 // wholeOfNumber reads a number kept as its JSON text.
 func wholeOfNumber(x json.Number) (whole, reading) {
 	s := string(x)
 	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-		w := whole{i: i, u: uint64(i), neg: i < 0}
-		if w.neg {
-			w.u = 0
-		}
-		return w, isWhole
+		return wholeOfInt(i), isWhole
 	}
 	if u, err := strconv.ParseUint(s, 10, 64); err == nil {
 		return whole{i: math.MaxInt64, u: u}, isWhole
@@ -145,8 +136,15 @@ func wholeOfNumber(x json.Number) (whole, reading) {
 	if math.Abs(f) >= 1<<63 {
 		return whole{neg: f < 0}, isOutOfRange
 	}
-	i := int64(f)
-	return whole{i: i, u: uint64(max(i, 0)), neg: f < 0}, isWhole
+	return wholeOfInt(int64(f)), isWhole
+}
+
+// wholeOfInt is the whole an int64 is.
+func wholeOfInt(i int64) whole {
+	if i < 0 {
+		return whole{i: i, neg: true}
+	}
+	return whole{i: i, u: uint64(i)}
 }
 
 // setWhole sets dst, an integer of kind k, to w and reports whether dst's

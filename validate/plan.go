@@ -188,17 +188,26 @@ func (p *planner) fields(n *node, t reflect.Type, index []int) error {
 		if !sf.IsExported() {
 			continue
 		}
-		if _, dup := n.byName[j.Name]; dup {
-			return fmt.Errorf("field %s.%s: JSON name %q is used twice", t, sf.Name, j.Name)
+		if err := p.addField(n, t, sf, j.Name, idx); err != nil {
+			return err
 		}
-		f, err := p.field(sf, j.Name, idx)
-		if err != nil {
-			return fmt.Errorf("field %s.%s: %w", t, sf.Name, err)
-		}
-		n.byName[f.name] = len(n.fields)
-		n.fields = append(n.fields, f)
-		n.names = append(n.names, f.name)
 	}
+	return nil
+}
+
+// addField plans the field sf of t, at index idx, and adds it to n under
+// its JSON name.
+func (p *planner) addField(n *node, t reflect.Type, sf reflect.StructField, name string, idx []int) error {
+	if _, dup := n.byName[name]; dup {
+		return fmt.Errorf("field %s.%s: JSON name %q is used twice", t, sf.Name, name)
+	}
+	f, err := p.field(sf, name, idx)
+	if err != nil {
+		return fmt.Errorf("field %s.%s: %w", t, sf.Name, err)
+	}
+	n.byName[f.name] = len(n.fields)
+	n.fields = append(n.fields, f)
+	n.names = append(n.names, f.name)
 	return nil
 }
 

@@ -110,15 +110,7 @@ func (c *core) objectSchema(s map[string]any, n *node, visiting map[*node]bool) 
 	props := make(map[string]any, len(n.fields))
 	var req []string
 	for _, f := range n.fields {
-		nullable := f.node.kind == kPtr && !f.required
-		fs := c.schemaVisit(f.node, f.tag, nullable, visiting)
-		if f.desc != "" {
-			fs["description"] = f.desc
-		}
-		if f.secret {
-			fs["writeOnly"] = true
-		}
-		props[f.name] = fs
+		props[f.name] = c.fieldSchema(&f, visiting)
 		if f.required {
 			req = append(req, f.name)
 		}
@@ -131,6 +123,20 @@ func (c *core) objectSchema(s map[string]any, n *node, visiting map[*node]bool) 
 	if !c.cfg.allowUnknown {
 		s["additionalProperties"] = false
 	}
+}
+
+// fieldSchema is the schema of a struct field's property: an optional
+// pointer may be null, and the field's description and secrecy are said.
+func (c *core) fieldSchema(f *field, visiting map[*node]bool) map[string]any {
+	nullable := f.node.kind == kPtr && !f.required
+	fs := c.schemaVisit(f.node, f.tag, nullable, visiting)
+	if f.desc != "" {
+		fs["description"] = f.desc
+	}
+	if f.secret {
+		fs["writeOnly"] = true
+	}
+	return fs
 }
 
 // mapSchema describes a map: its keys' rules as propertyNames, its values
@@ -179,12 +185,7 @@ func applyRules(s map[string]any, rules []rule, cl class, omitempty bool) {
 		all = ruleKeyword(k, all, r, cl)
 	}
 	if len(all) == 1 {
-		for kw, v := range all[0].(map[string]any) {
-			if _, taken := k[kw]; !taken {
-				k[kw] = v
-				all = nil
-			}
-		}
+		all = foldOne(k, all)
 	}
 	if len(all) > 0 {
 		k["allOf"] = all
@@ -196,6 +197,18 @@ func applyRules(s map[string]any, rules []rule, cl class, omitempty bool) {
 	default:
 		mergeKeywords(s, k)
 	}
+}
+
+// foldOne moves the keywords of the one subschema in all that k does not
+// have yet into k; all is then nil, unless k had them all.
+func foldOne(k map[string]any, all []any) []any {
+	for kw, v := range all[0].(map[string]any) {
+		if _, taken := k[kw]; !taken {
+			k[kw] = v
+			all = nil
+		}
+	}
+	return all
 }
 
 // ruleKeyword adds the keywords rule r sets on a value of class cl to k, or
@@ -285,13 +298,7 @@ var numberKeywords = map[string]string{
 // number.
 func numberKeyword(k map[string]any, r rule) {
 	if r.tag == "oneof" {
-		var enum []any
-		for _, v := range oneofValues(r.param) {
-			if n, ok := schemaNumber(v); ok {
-				enum = append(enum, n)
-			}
-		}
-		k["enum"] = enum
+		k["enum"] = numberEnum(r.param)
 		return
 	}
 	n, ok := schemaNumber(r.param)
@@ -302,6 +309,18 @@ func numberKeyword(k map[string]any, r rule) {
 	case r.tag == "ne":
 		k["not"] = map[string]any{"const": n}
 	}
+}
+
+// numberEnum is the enum of a oneof rule on a number: the values of param
+// that are numbers.
+func numberEnum(param string) []any {
+	var enum []any
+	for _, v := range oneofValues(param) {
+		if n, ok := schemaNumber(v); ok {
+			enum = append(enum, n)
+		}
+	}
+	return enum
 }
 
 // stringFormats are the string rules that map to a JSON Schema format.

@@ -67,24 +67,15 @@ const confirmTimeout = 2 * time.Minute
 // the answer in o, when the call must not run.
 func authorize(ctx context.Context, req *call.Request, cfg *config, rec *record, o *outcome) bool {
 	e := cfg.policy
-	var caller authz.Caller
-	if req.Identify != nil {
-		caller = req.Identify(ctx, req)
-	}
-	r := authz.Request{Method: methodOf(req.Kind), Name: req.Name}
-	if req.Kind == call.Tool && e.Annotated() {
-		r.Annotations = toolInfo(ctx, cfg, req).Annotations
-	}
-	if e.Checks() {
-		r.Arguments = rawArguments(req)
-	}
+	caller := req.Caller(ctx)
+	r := authzRequest(ctx, cfg, req)
 	d := e.Decide(ctx, caller, r)
 	var a *obs.Authz
 	if cfg.observer != nil {
 		a = e.Audit(d, caller)
 		rec.authz = a
 	}
-	if d.Reason == policy.ReasonUndeclared || d.Reason == policy.ReasonReadOnly {
+	if d.HiddenFromAll() {
 		warnUndeclared(ctx, req, cfg, r)
 	}
 	switch d.Verdict {
@@ -99,6 +90,19 @@ func authorize(ctx context.Context, req *call.Request, cfg *config, rec *record,
 		return true
 	}
 	return confirmed(ctx, req, cfg, r, a, rec, o)
+}
+
+// authzRequest is what the policy decides on: the method and name, and the
+// tool's annotations and the arguments when the policy reads them.
+func authzRequest(ctx context.Context, cfg *config, req *call.Request) authz.Request {
+	r := authz.Request{Method: methodOf(req.Kind), Name: req.Name}
+	if req.Kind == call.Tool && cfg.policy.Annotated() {
+		r.Annotations = toolInfo(ctx, cfg, req).Annotations
+	}
+	if cfg.policy.Checks() {
+		r.Arguments = rawArguments(req)
+	}
+	return r
 }
 
 // confirmed asks the user to confirm a call the policy wants confirmed,

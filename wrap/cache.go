@@ -241,24 +241,21 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 	st := c.state
 	if p.keep {
 		if res, made, ok := st.get(ctx, p, req, cfg.observer); ok {
-			rec.cache = "hit"
-			o.res = callcache.Aged(res, st.Now().Sub(made), "")
+			st.hit(rec, o, res, made)
 			return admitted{}
 		}
 	}
 	rec.cache = "miss"
+	return st.fly(ctx, req, next, cfg, rec, o, p)
+}
+
+// fly leads the call's flight, or joins the identical call in flight.
+func (st *cacheState) fly(ctx context.Context, req *call.Request, next handler, cfg *config, rec *record, o *outcome, p cachePlan) admitted {
 	for range 3 { // a leader whose own client went away leaves the call to a joiner
 		p.gen = st.Gen() // a write that ends before this call does makes its answer stale
 		f, lead := st.flights.Lead(p.flightKey(), rec.id(), st.Now())
-		if lead && p.keep && st.Store == nil {
-			// The flight before may have ended, its answer kept, between
-			// the look above and this one.
-			if res, made, ok := st.get(ctx, p, req, cfg.observer); ok {
-				st.flights.End(p.flightKey(), f, flown{o: outcome{res: res}}, made)
-				rec.cache = "hit"
-				o.res = callcache.Aged(res, st.Now().Sub(made), "")
-				return admitted{}
-			}
+		if lead && p.keep && st.Store == nil && st.keptMeanwhile(ctx, req, cfg, rec, o, p, f) {
+			return admitted{}
 		}
 		if lead {
 			return st.lead(ctx, req, next, cfg, rec, o, p, f)
@@ -268,6 +265,24 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 		}
 	}
 	return admitted{}
+}
+
+// keptMeanwhile answers the call, and ends its flight f, with the answer
+// the flight before kept between the call's first look and its lead, if
+// there is one.
+func (st *cacheState) keptMeanwhile(ctx context.Context, req *call.Request, cfg *config, rec *record, o *outcome, p cachePlan, f *callcache.Flight[flown]) bool {
+	res, made, ok := st.get(ctx, p, req, cfg.observer)
+	if ok {
+		st.flights.End(p.flightKey(), f, flown{o: outcome{res: res}}, made)
+		st.hit(rec, o, res, made)
+	}
+	return ok
+}
+
+// hit answers the call with res, kept at made.
+func (st *cacheState) hit(rec *record, o *outcome, res call.Result, made time.Time) {
+	rec.cache = "hit"
+	o.res = callcache.Aged(res, st.Now().Sub(made), "")
 }
 
 // lead runs the inner layers for the flight f and ends it: at once, or,
@@ -313,15 +328,7 @@ func join(ctx context.Context, req *call.Request, cfg *config, rec *record, o *o
 	select {
 	case <-f.Done():
 	case <-expired:
-		msg := "tool " + strconv.Quote(rec.tool) + " was not run again: the identical call " + f.LeaderID + " made " +
-			errmap.TwoFigures(time.Since(f.Start)).String() + " ago is still running"
-		if cfg.cache.state.flights.Detached(f) {
-			msg += " after its own timeout, and this call waited " + d.String() + " for it. Its answer is given to a repeat " +
-				"of this call made within " + cfg.cache.window.String() + " of its end"
-		} else {
-			msg += ", and this call waited " + d.String() + " for it"
-		}
-		o.err = errs.Wrap(errs.Timeout, errTimedOut, msg)
+		o.err = errs.Wrap(errs.Timeout, errTimedOut, joinTimeout(cfg, rec, f, d))
 		o.sideEffects = errmap.SideEffectsNone
 		return false
 	case <-ctx.Done():
@@ -335,14 +342,31 @@ func join(ctx context.Context, req *call.Request, cfg *config, rec *record, o *o
 	}
 	*o = v.o
 	o.detached = false
-	switch {
-	case o.res == nil:
-	case o.err == nil && o.proto == nil && o.res.Status() == call.Success:
-		o.res = callcache.Aged(o.res, cfg.cache.state.Now().Sub(ended), f.LeaderID)
-	default:
-		o.res = callcache.Private(o.res)
+	if o.res != nil {
+		o.res = joinedResult(cfg, o, ended, f.LeaderID)
 	}
 	return false
+}
+
+// joinedResult is the leader's result as a joiner gets it: a success aged
+// since the flight ended, anything else as the leader's private result.
+func joinedResult(cfg *config, o *outcome, ended time.Time, leader string) call.Result {
+	if o.err == nil && o.proto == nil && o.res.Status() == call.Success {
+		return callcache.Aged(o.res, cfg.cache.state.Now().Sub(ended), leader)
+	}
+	return callcache.Private(o.res)
+}
+
+// joinTimeout is the message of a call that waited d for the identical
+// call f in vain.
+func joinTimeout(cfg *config, rec *record, f *callcache.Flight[flown], d time.Duration) string {
+	msg := "tool " + strconv.Quote(rec.tool) + " was not run again: the identical call " + f.LeaderID + " made " +
+		errmap.TwoFigures(time.Since(f.Start)).String() + " ago is still running"
+	if cfg.cache.state.flights.Detached(f) {
+		return msg + " after its own timeout, and this call waited " + d.String() + " for it. Its answer is given to a repeat " +
+			"of this call made within " + cfg.cache.window.String() + " of its end"
+	}
+	return msg + ", and this call waited " + d.String() + " for it"
 }
 
 // kept is o with a result the cache may keep and share.

@@ -22,43 +22,15 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 		rec.log(ctx)
 		return answer{Protocol: o.proto}
 	}
-	if o.err == nil {
-		switch {
-		case o.res == nil:
-			o.err = errs.Wrap(errs.Internal, errNoResult, "")
-		default:
-			large, side, err := bound(ctx, o, rec, cfg, req)
-			if err != nil {
-				o.err = errs.Wrap(errs.Internal, fmt.Errorf("the handler's result cannot be encoded as JSON, so it was not sent: %w", err), "")
-				o.discarded = true
-			} else if large != nil {
-				// A success the cap cannot send (result.TooLarge): an error
-				// result that says the call succeeded. Not a failure:
-				// o.err stays nil, so the loop guard does not count it.
-				res := errmap.ToResult(large, errmap.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: side})
-				rec.fail(obs.CodeOutcome(errs.ResultTooLarge), large)
-				rec.result = result.ErrorText(res.Text)
-				rec.log(ctx)
-				return answer{Error: res}
-			}
+	if o.err == nil && o.res == nil {
+		o.err = errs.Wrap(errs.Internal, errNoResult, "")
+	} else if o.err == nil {
+		if large, side := boundResult(ctx, cfg, rec, req, o); large != nil {
+			return tooLarge(ctx, rec, large, side)
 		}
 	}
 	if o.err == nil {
-		switch o.res.Status() {
-		case call.InputRequired:
-			rec.outcome = obs.OutcomeInputRequired
-		case call.ToolError:
-			rec.outcome = obs.OutcomeToolError
-			o.res = result.Scrub(o.res, cfg.red, req.Args, req.Header)
-			rec.result = o.res
-			rec.log(ctx)
-			return answer{Result: withCallID(o.res, rec.id())}
-		default:
-			rec.outcome = obs.OutcomeSuccess
-		}
-		rec.result = o.res
-		rec.log(ctx)
-		return answer{Result: o.res}
+		return succeeded(ctx, cfg, rec, req, o)
 	}
 	rec.discarded = o.discarded
 	if o.public {
@@ -70,18 +42,60 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 		rec.log(ctx)
 		return answer{Error: res}
 	}
-	outcome := obs.CodeOutcome(o.err.Code())
-	if o.panic != nil {
-		outcome = obs.OutcomePanic
+	return failed(ctx, cfg, rec, req, o)
+}
+
+// boundResult is bound for finish: a result that cannot be encoded becomes
+// the call's error, a success too large to send is returned as large.
+func boundResult(ctx context.Context, cfg *config, rec *record, req *call.Request, o *outcome) (large *errs.Error, side errmap.SideEffects) {
+	large, side, err := bound(ctx, o, rec, cfg, req)
+	if err != nil {
+		o.err = errs.Wrap(errs.Internal, fmt.Errorf("the handler's result cannot be encoded as JSON, so it was not sent: %w", err), "")
+		o.discarded = true
 	}
-	rec.fail(outcome, o.err)
+	return large, side
+}
+
+// tooLarge answers a success the cap cannot send (result.TooLarge): an
+// error result that says the call succeeded. Not a failure: o.err stays
+// nil, so the loop guard does not count it.
+func tooLarge(ctx context.Context, rec *record, large *errs.Error, side errmap.SideEffects) answer {
+	res := errmap.ToResult(large, errmap.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: side})
+	rec.fail(obs.CodeOutcome(errs.ResultTooLarge), large)
+	rec.result = result.ErrorText(res.Text)
+	rec.log(ctx)
+	return answer{Error: res}
+}
+
+// succeeded answers a result the handler returned: an error result it
+// built is scrubbed and carries the call id.
+func succeeded(ctx context.Context, cfg *config, rec *record, req *call.Request, o *outcome) answer {
+	switch o.res.Status() {
+	case call.InputRequired:
+		rec.outcome = obs.OutcomeInputRequired
+	case call.ToolError:
+		rec.outcome = obs.OutcomeToolError
+		o.res = result.Scrub(o.res, cfg.red, req.Args, req.Header)
+		rec.result = o.res
+		rec.log(ctx)
+		return answer{Result: withCallID(o.res, rec.id())}
+	default:
+		rec.outcome = obs.OutcomeSuccess
+	}
+	rec.result = o.res
+	rec.log(ctx)
+	return answer{Result: o.res}
+}
+
+// failed answers an error that is not public: its result is scrubbed of
+// the call's secrets, and a Fatal error triggers the fatal hook.
+func failed(ctx context.Context, cfg *config, rec *record, req *call.Request, o *outcome) answer {
+	rec.failed(o)
 	res := errmap.ToResult(result.ScrubError(o.err, cfg.red, req.Args, req.Header),
 		errmap.Call{Tool: rec.tool, ID: rec.id(), Attempts: int(rec.attempts), SideEffects: o.sideEffects})
 	rec.result = result.ErrorText(res.Text)
 	rec.log(ctx)
-	if cfg.fatal != nil && o.err.Code() == errs.Fatal {
-		cfg.fatal.Trigger(cfg.observer, rec.tool, rec.id(), o.err)
-	}
+	cfg.triggerFatal(rec, o.err)
 	return answer{Error: res}
 }
 
@@ -108,10 +122,7 @@ func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.
 	}
 	limit := cfg.resultLimitFor()
 	status := o.res.Status()
-	budget := limit
-	if status == call.ToolError && limit >= 0 {
-		budget = max(limit-callIDReserve, 0)
-	}
+	budget := resultBudget(limit, status)
 	if limit < 0 || size <= budget {
 		return nil, 0, nil
 	}
@@ -125,6 +136,16 @@ func bound(ctx context.Context, o *outcome, rec *record, cfg *config, req *call.
 	}
 	o.res = sz.Cut(budget, result.CutNote(size, limit, status == call.ToolError, structured, info.Paging))
 	return nil, 0, nil
+}
+
+// resultBudget is what the result of status may take of the limit: all
+// of it but for an error result the handler built, which keeps room for
+// the call id the chain adds.
+func resultBudget(limit int, status call.Status) int {
+	if status == call.ToolError && limit >= 0 {
+		return max(limit-callIDReserve, 0)
+	}
+	return limit
 }
 
 // toolInfo is what the chain knows of the called tool: its own chain's
@@ -158,4 +179,11 @@ func publicText(e *errs.Error, req *call.Request, cfg *config) string {
 		return m
 	}
 	return cfg.red.Scrub(result.CapText(e.Unwrap().Error()), cfg.red.Secrets(req.Args, req.Header))
+}
+
+// triggerFatal runs the fatal hook (WithFatal) for a Fatal error.
+func (c *config) triggerFatal(rec *record, err *errs.Error) {
+	if c.fatal != nil && err.Code() == errs.Fatal {
+		c.fatal.Trigger(c.observer, rec.tool, rec.id(), err)
+	}
 }

@@ -189,6 +189,14 @@ func confirmRound(ctx context.Context, req *call.Request, cfg *config, c authz.C
 			return false
 		}
 	}
+	o.res = askConfirm(ctx, req, cfg, c, r, a, rec)
+	return false
+}
+
+// askConfirm is the call's answer that asks for the user's confirmation,
+// in a round sealed for this chain, tool, arguments and subject.
+func askConfirm(ctx context.Context, req *call.Request, cfg *config, c authz.Confirm, r authz.Request, a *obs.Authz, rec *record) call.Result {
+	rd := rec.round
 	if rd == nil {
 		rd = &round{}
 		rec.round = rd
@@ -202,8 +210,7 @@ func confirmRound(ctx context.Context, req *call.Request, cfg *config, c authz.C
 	rd.asked = true
 	st := roundstate.Sealed{Chain: rec.id(), Round: rd.next(), Tool: req.Name, Args: roundstate.ArgumentsHash(req.Raw, req.Args),
 		Subject: roundstate.SubjectHash(req.Caller(ctx).Subject), Confirm: roundstate.ConfirmAsked}
-	o.res = req.Rounds.Ask(req, roundstate.ConfirmKey, policy.ConfirmMessage(c, r), cfg.states.Seal(st))
-	return false
+	return req.Rounds.Ask(req, roundstate.ConfirmKey, policy.ConfirmMessage(c, r), cfg.states.Seal(st))
 }
 
 // declined answers a call the user did not allow.

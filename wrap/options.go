@@ -259,6 +259,16 @@ func newConfig(base config, opts []Option) config {
 			o(&c)
 		}
 	}
+	c.shareDefaults()
+	c.finish()
+	c.resilience()
+	return c
+}
+
+// shareDefaults makes what the options did not give, or the base did not
+// share: the observer, the retry budget, the job pool, the round states,
+// the cache's state and the task counts.
+func (c *config) shareDefaults() {
 	if c.obsBase == nil && (c.logger != nil || c.telemetryOn) {
 		c.obsBase = newObserver(c.logger, c.telemetryOn, c.telemetry)
 	}
@@ -278,9 +288,6 @@ func newConfig(base config, opts []Option) config {
 	if c.taskCounts == nil {
 		c.taskCounts = new(bulkhead.Callers)
 	}
-	c.finish()
-	c.resilience()
-	return c
 }
 
 // finish derives what the chain reads from the options: the observer that

@@ -107,6 +107,14 @@ func (r *record) fail(outcome obs.Outcome, err *errs.Error) {
 	r.err = err
 }
 
+// failed records o's error, as a panic when the handler panicked.
+func (r *record) failed(o *outcome) {
+	r.fail(obs.CodeOutcome(o.err.Code()), o.err)
+	if o.panic != nil {
+		r.outcome = obs.OutcomePanic
+	}
+}
+
 // passthrough records a protocol error sent with the JSON-RPC code code,
 // classified as protocolClass says (a client's mistake is not a server
 // fault).
@@ -132,8 +140,7 @@ func (r *record) log(ctx context.Context) {
 		Authz:       r.authz,
 		TaskID:      r.taskID,
 		Cache:       r.cache,
-		// The model read a generic sentence instead of this error.
-		Masked: r.err != nil && !r.err.Code().Public() && r.outcome != obs.OutcomeProtocolError && !r.public,
+		Masked:      r.masked(),
 	}
 	if r.err == nil { // a nil *errs.Error must not become a non-nil error
 		r.obs.End(ctx, out)
@@ -146,4 +153,10 @@ func (r *record) log(ctx context.Context) {
 		out.JSONRPCCode = r.rpcCode
 	}
 	r.obs.End(ctx, out)
+}
+
+// masked reports whether the model read a generic sentence instead of the
+// call's error.
+func (r *record) masked() bool {
+	return r.err != nil && !r.err.Code().Public() && r.outcome != obs.OutcomeProtocolError && !r.public
 }

@@ -140,15 +140,7 @@ func publicError(text string, req *call.Request, cfg *config) (string, bool) {
 // scrubbed as a plain error's are (redact.Redactor.Public), and left out
 // when scrubbing left nothing worth reading of them.
 func ownWords(err error, e *errs.Error, req *call.Request, cfg *config) *errs.Error {
-	full := err.Error()
-	prefix := ""
-	for u := errors.Unwrap(err); u != nil; u = errors.Unwrap(u) {
-		t := u.Error()
-		if len(t)+2 <= len(full) && strings.HasSuffix(full, ": "+t) && errs.CodeOf(u) == e.Code() {
-			prefix = full[:len(full)-len(t)-2]
-			break
-		}
-	}
+	prefix := ownPrefix(err, e.Code())
 	if prefix == "" || e.Message() == "" {
 		return e
 	}
@@ -157,6 +149,19 @@ func ownWords(err error, e *errs.Error, req *call.Request, cfg *config) *errs.Er
 		return e
 	}
 	return errs.Wrap(e.Code(), err, shown+": "+e.Message(), errs.RetryAfter(e.RetryAfter()))
+}
+
+// ownPrefix is the text err puts before the first error it wraps that has
+// the code code: "<prefix>: <wrapped>"; "" if there is none.
+func ownPrefix(err error, code errs.Code) string {
+	full := err.Error()
+	for u := errors.Unwrap(err); u != nil; u = errors.Unwrap(u) {
+		t := u.Error()
+		if len(t)+2 <= len(full) && strings.HasSuffix(full, ": "+t) && errs.CodeOf(u) == code {
+			return full[:len(full)-len(t)-2]
+		}
+	}
+	return ""
 }
 
 // brokenError stands in for a handler's error that cannot be used as one.

@@ -53,22 +53,11 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 		rec.log(ctx)
 		return answer{Result: o.res}
 	}
-	rq := errmap.Request{Modern: req.Modern, CallID: rec.id(), Attempts: int(rec.attempts)}
-	subject := "prompt " + strconv.Quote(req.Name)
-	if req.Kind == call.Resource {
-		rq.URI = cfg.red.URI(req.Name)
-		subject = "reading resource " + strconv.Quote(rq.URI)
-	} else {
-		rq.Prompt = req.Name
-	}
+	rq, subject := requestOf(cfg, rec, req)
 	if d := cfg.timeoutFor(); d > 0 && o.panic == nil && o.err.Code() == errs.Timeout && time.Since(rec.begin) >= d {
 		o.err = errs.Wrap(errs.Timeout, o.err.Unwrap(), subject+" timed out after "+d.String()+"; it may still complete upstream")
 	}
-	outcome := obs.CodeOutcome(o.err.Code())
-	if o.panic != nil {
-		outcome = obs.OutcomePanic
-	}
-	rec.fail(outcome, o.err)
+	rec.failed(o)
 	var rpc *errmap.RPCError
 	if o.public {
 		rec.public = true
@@ -79,8 +68,19 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 	}
 	rec.rpcCode = rpc.Code
 	rec.log(ctx)
-	if cfg.fatal != nil && o.err.Code() == errs.Fatal {
-		cfg.fatal.Trigger(cfg.observer, rec.tool, rec.id(), o.err)
-	}
+	cfg.triggerFatal(rec, o.err)
 	return answer{RPC: rpc}
+}
+
+// requestOf is what the JSON-RPC error of a failed request names: the
+// resource (its URI redacted) or the prompt, and the subject of its
+// timeout message.
+func requestOf(cfg *config, rec *record, req *call.Request) (rq errmap.Request, subject string) {
+	rq = errmap.Request{Modern: req.Modern, CallID: rec.id(), Attempts: int(rec.attempts)}
+	if req.Kind == call.Resource {
+		rq.URI = cfg.red.URI(req.Name)
+		return rq, "reading resource " + strconv.Quote(rq.URI)
+	}
+	rq.Prompt = req.Name
+	return rq, "prompt " + strconv.Quote(req.Name)
 }

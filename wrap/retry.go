@@ -158,10 +158,7 @@ func retryLoop(ctx context.Context, req *call.Request, next handler, cfg *config
 		}
 		reason, delay := skipReason(ctx, cfg, o.err, n, safe)
 		if reason != "" {
-			if n > 1 || reason != skipExhausted {
-				rec.event(ctx, slog.LevelDebug, "retry_skipped",
-					slog.String("reason", reason), slog.String("code", code.String()))
-			}
+			rec.retrySkipped(ctx, reason, code, n)
 			return
 		}
 		rec.event(ctx, slog.LevelWarn, obs.EventRetry,
@@ -177,6 +174,14 @@ func retryLoop(ctx context.Context, req *call.Request, next handler, cfg *config
 			cfg.budget.Success()
 			return
 		}
+	}
+}
+
+// retrySkipped logs why attempt n was not retried, unless it was the first
+// and retries were simply spent.
+func (r *record) retrySkipped(ctx context.Context, reason string, code errs.Code, n int) {
+	if n > 1 || reason != skipExhausted {
+		r.event(ctx, slog.LevelDebug, "retry_skipped", slog.String("reason", reason), slog.String("code", code.String()))
 	}
 }
 

@@ -178,15 +178,7 @@ func (t *task) Run(ctx context.Context, req *call.Request, h handler) (answer, e
 		wctx, rec.obs = cfg.observer.StartTask(wctx, req, rec.callID, t.rec.obs.SpanContext())
 	}
 	o, abandoned := t.work(wctx, req, h, &rec)
-	cause := context.Cause(wctx)
-	cancelled := cause == errTaskCancelled && (abandoned || o.err != nil)
-	switch {
-	case cancelled:
-		o = outcome{err: errs.Wrap(errs.Canceled, cause, "the task was cancelled"), sideEffects: errmap.SideEffectsOf(o.err)}
-	case cause == errTaskTimedOut && (abandoned || (o.err != nil && o.panic == nil)):
-		o = outcome{err: errs.Wrap(errs.Timeout, cause, "the task of tool "+strconv.Quote(rec.tool)+" did not finish within "+
-			t.budget.String()+"; the operation may still complete upstream"), sideEffects: timeoutSideEffects(ctx, cfg, req)}
-	}
+	o, cancelled := t.ended(ctx, req, o, abandoned, context.Cause(wctx))
 	select {
 	case <-t.created:
 	case <-time.After(createdWait):
@@ -202,6 +194,21 @@ func (t *task) Run(ctx context.Context, req *call.Request, h handler) (answer, e
 		return a, context.Canceled
 	}
 	return a, nil
+}
+
+// ended is the outcome of the task's work, which ended with o and the
+// context cause cause: a cancellation, or the task's budget running out,
+// takes the place of what the work returned when the work was abandoned
+// or failed because of it.
+func (t *task) ended(ctx context.Context, req *call.Request, o outcome, abandoned bool, cause error) (_ outcome, cancelled bool) {
+	switch {
+	case cause == errTaskCancelled && (abandoned || o.err != nil):
+		return outcome{err: errs.Wrap(errs.Canceled, cause, "the task was cancelled"), sideEffects: errmap.SideEffectsOf(o.err)}, true
+	case cause == errTaskTimedOut && (abandoned || (o.err != nil && o.panic == nil)):
+		return outcome{err: errs.Wrap(errs.Timeout, cause, "the task of tool "+strconv.Quote(t.rec.tool)+" did not finish within "+
+			t.budget.String()+"; the operation may still complete upstream"), sideEffects: timeoutSideEffects(ctx, t.cfg, req)}, false
+	}
+	return o, false
 }
 
 // work runs the inner layers on a goroutine of their own, so that the
@@ -225,13 +232,7 @@ func (t *task) work(ctx context.Context, req *call.Request, h handler, rec *reco
 			return
 		}
 		t.free()
-		var err error
-		var stack []byte
-		if o.panic != nil {
-			err, stack = o.panic, o.panic.Stack
-		} else if o.err != nil {
-			err = o.err
-		}
+		err, stack := o.ending()
 		inner.obs.Late(time.Since(goneAt), err, stack)
 	}()
 	select {
@@ -248,6 +249,18 @@ func (t *task) work(ctx context.Context, req *call.Request, h handler, rec *reco
 	}
 	rec.attempts = attempts.Load()
 	return outcome{detached: true}, true
+}
+
+// ending is what the outcome ended with: a panic and its stack, or an
+// error, or neither.
+func (o *outcome) ending() (error, []byte) {
+	if o.panic != nil {
+		return o.panic, o.panic.Stack
+	}
+	if o.err != nil {
+		return o.err, nil
+	}
+	return nil, nil // not o.err: a nil *errs.Error would be a non-nil error
 }
 
 // tasksPerCaller is the per-caller bound of working tasks, 0 for none.

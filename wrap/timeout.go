@@ -29,24 +29,11 @@ var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineEx
 //
 // An abandoned handler keeps its bulkhead slot until it returns.
 func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Duration, cfg *config, rec *record, o *outcome) {
-	t := errmap.Timeout{Set: d, Waited: d}
-	if at, ok := call.Received(ctx); ok {
-		// The call waited for a worker of the transport (mcp-go's stdio
-		// server queues tool calls): that wait is part of its timeout.
-		t.Queued = max(time.Since(at), 0)
-		d -= t.Queued
-		if d <= 0 {
-			o.err = t.Err(rec.tool, errTimedOut)
-			o.sideEffects = errmap.SideEffectsNone // the handler never ran
-			return
-		}
-	}
-	if due, ok := adapter.AnswerDue(ctx); ok {
-		// The transport closes the connection then: answer before it.
-		if left := time.Until(due.At); left < d {
-			d = max(left, 0).Truncate(time.Millisecond)
-			t.Waited, t.WriteTimeout = d, due.WriteTimeout
-		}
+	d, t, ok := timeoutBudget(ctx, d)
+	if !ok {
+		o.err = t.Err(rec.tool, errTimedOut)
+		o.sideEffects = errmap.SideEffectsNone // the handler never ran
+		return
 	}
 	tctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
 	defer cancel()
@@ -68,33 +55,70 @@ func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Du
 	select {
 	case <-j.done:
 	case <-tctx.Done():
-		j.abandonedAt = time.Now()
-		// The slot moves to the handler before the call leaves it.
-		j.returned = cfg.abandoned(rec.tool)
-		if j.state.CompareAndSwap(running, abandoned) {
+		if j.abandon(cfg, rec.tool) {
 			o.detached = true
 			rec.attempts = j.attempts.Load()
-			cause := context.Cause(tctx)
-			if !ourTimeout(cause) {
+			if cause := context.Cause(tctx); ourTimeout(cause) {
+				timedOut(ctx, cfg, req, rec, o, t, cause, cause)
+			} else {
 				o.err = errs.From(cause)
-				return
 			}
-			t.NoProgress = cause == errIdle
-			o.err = t.Err(rec.tool, cause)
-			o.sideEffects = timeoutSideEffects(ctx, cfg, req)
 			return
 		}
-		j.returned() // it finished as the timer fired
 		<-j.done
 	}
 	rec.attempts = j.attempts.Load()
 	*o = j.o
 	cfg.workers.reuse(j)
-	if o.err != nil && o.panic == nil && ourTimeout(context.Cause(tctx)) {
-		t.NoProgress = context.Cause(tctx) == errIdle
-		o.err = t.Err(rec.tool, o.err)
-		o.sideEffects = timeoutSideEffects(ctx, cfg, req)
+	if cause := context.Cause(tctx); o.err != nil && o.panic == nil && ourTimeout(cause) {
+		timedOut(ctx, cfg, req, rec, o, t, cause, o.err)
 	}
+}
+
+// timeoutBudget is what is left of the timeout d for the handler, and t
+// describes it for the timeout's error; ok is false when the call spent
+// all of d queued, and the handler must not run.
+func timeoutBudget(ctx context.Context, d time.Duration) (left time.Duration, t errmap.Timeout, ok bool) {
+	t = errmap.Timeout{Set: d, Waited: d}
+	if at, queued := call.Received(ctx); queued {
+		// The call waited for a worker of the transport (mcp-go's stdio
+		// server queues tool calls): that wait is part of its timeout.
+		t.Queued = max(time.Since(at), 0)
+		d -= t.Queued
+		if d <= 0 {
+			return d, t, false
+		}
+	}
+	if due, set := adapter.AnswerDue(ctx); set {
+		// The transport closes the connection then: answer before it.
+		if left := time.Until(due.At); left < d {
+			d = max(left, 0).Truncate(time.Millisecond)
+			t.Waited, t.WriteTimeout = d, due.WriteTimeout
+		}
+	}
+	return d, t, true
+}
+
+// abandon leaves the job to its handler when the call's time is up; it is
+// false when the handler finished as the timer fired, and the caller takes
+// its outcome.
+func (j *job) abandon(cfg *config, tool string) bool {
+	j.abandonedAt = time.Now()
+	// The slot moves to the handler before the call leaves it.
+	j.returned = cfg.abandoned(tool)
+	if j.state.CompareAndSwap(running, abandoned) {
+		return true
+	}
+	j.returned() // it finished as the timer fired
+	return false
+}
+
+// timedOut makes o's error our timeout's, err being what the call ended
+// with, and says what the timeout means for side effects.
+func timedOut(ctx context.Context, cfg *config, req *call.Request, rec *record, o *outcome, t errmap.Timeout, cause, err error) {
+	t.NoProgress = cause == errIdle
+	o.err = t.Err(rec.tool, err)
+	o.sideEffects = timeoutSideEffects(ctx, cfg, req)
 }
 
 // job returns a cleared job.

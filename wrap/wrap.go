@@ -43,6 +43,18 @@ func New(opts ...Option) *Wrapper {
 	if len(tools) == 0 {
 		return w
 	}
+	args := w.addTools(tools)
+	// The adapters log a call's arguments with the Wrapper's observer
+	// (their hooks see the call first), so it learns each tool's mode.
+	if w.cfg.observer != nil && len(args) > 0 {
+		w.cfg.observer = w.cfg.observer.WithArguments(args...)
+	}
+	return w
+}
+
+// addTools evaluates the per-tool configurations; it returns the
+// argument logging of the tools whose differs from the Wrapper's.
+func (w *Wrapper) addTools(tools map[string][]Option) []obs.Option {
 	w.named = make(map[string]*config, len(tools))
 	var args []obs.Option
 	for name, o := range tools {
@@ -56,12 +68,7 @@ func New(opts ...Option) *Wrapper {
 			args = append(args, c.args.Option(name))
 		}
 	}
-	// The adapters log a call's arguments with the Wrapper's observer
-	// (their hooks see the call first), so it learns each tool's mode.
-	if w.cfg.observer != nil && len(args) > 0 {
-		w.cfg.observer = w.cfg.observer.WithArguments(args...)
-	}
-	return w
+	return args
 }
 
 // declare tells the policy the scopes WithScopes gave c's tool.
@@ -134,15 +141,9 @@ func serve(ctx context.Context, req *call.Request, h handler, cfg *config) answe
 	rec.round = openRound(ctx, req, cfg)
 	ctx = rec.start(ctx, cfg, req, rec.round.chain())
 	var o outcome
-	var lk loopguard.Key
-	guarded, shared := false, false
-	if cfg.loops != nil {
-		if lk, guarded = cfg.loops.Key(ctx, req, cfg.observer); guarded {
-			var e *errs.Error
-			if e, shared = cfg.loops.Refuse(ctx, lk, cfg.observer); e != nil {
-				return refuseRepeated(ctx, cfg, &rec, req, e)
-			}
-		}
+	lk, guarded, shared, refused := loopCheck(ctx, cfg, req)
+	if refused != nil {
+		return refuseRepeated(ctx, cfg, &rec, req, refused)
 	}
 	adm := layers(ctx, req, h, cfg, &rec, &o)
 	ir := inputRequired(&o)
@@ -162,6 +163,20 @@ func serve(ctx context.Context, req *call.Request, h handler, cfg *config) answe
 		cfg.loops.Record(ctx, lk, o.err, shared, cfg.observer)
 	}
 	return a
+}
+
+// loopCheck is the loop guard's key for the call and whether it guards
+// the call, whether the guard's count of it is shared, and the error of a
+// call it refuses as a repeat.
+func loopCheck(ctx context.Context, cfg *config, req *call.Request) (lk loopguard.Key, guarded, shared bool, refused *errs.Error) {
+	if cfg.loops == nil {
+		return lk, false, false, nil
+	}
+	if lk, guarded = cfg.loops.Key(ctx, req, cfg.observer); !guarded {
+		return lk, false, false, nil
+	}
+	refused, shared = cfg.loops.Refuse(ctx, lk, cfg.observer)
+	return lk, true, shared, refused
 }
 
 // refuseRepeated answers a call the loop guard refuses, without running

@@ -23,7 +23,13 @@ func (r *Request) NotObject() string {
 	case []byte:
 		return rawKind(a)
 	}
-	switch reflect.TypeOf(r.Args).Kind() {
+	return kindPhrase(reflect.TypeOf(r.Args).Kind())
+}
+
+// kindPhrase names the JSON a Go value of kind k encodes to, when it is
+// not an object.
+func kindPhrase(k reflect.Kind) string {
+	switch k {
 	case reflect.String:
 		return "a string"
 	case reflect.Bool:
@@ -52,8 +58,7 @@ func rawKind(raw []byte) string {
 			return "an array"
 		case 't', 'f':
 			return "a boolean"
-		}
-		if c == '-' || (c >= '0' && c <= '9') {
+		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 			return "a number"
 		}
 		return "" // not JSON: the SDK's decoder answers that

@@ -74,11 +74,7 @@ func Private(res call.Result) call.Result {
 // one from the store.
 func (k *Kept) Get(ctx context.Context, key Key, group string, decode func([]byte) (call.Result, error), ob *obs.Observer) (call.Result, time.Time, bool) {
 	if k.Store == nil {
-		e, ok := k.LRU.Get(key, k.Now())
-		if !ok {
-			return nil, time.Time{}, false
-		}
-		return e.Value.(call.Result), e.Stored, true
+		return k.getLocal(key)
 	}
 	if decode == nil || !k.storeReady(ctx, ob) {
 		return nil, time.Time{}, false
@@ -96,21 +92,22 @@ func (k *Kept) Get(ctx context.Context, key Key, group string, decode func([]byt
 	return res, made, true
 }
 
+// getLocal is Get from the process's own LRU.
+func (k *Kept) getLocal(key Key) (call.Result, time.Time, bool) {
+	e, ok := k.LRU.Get(key, k.Now())
+	if !ok {
+		return nil, time.Time{}, false
+	}
+	return e.Value.(call.Result), e.Stored, true
+}
+
 // Put keeps res, a success made at made, under key for ttl: who is its
 // caller, name its tool's (or "resources/read"), group the store's name
 // of that, gen the generation (Gen) when its call began: the LRU refuses
 // it, under its lock, when every answer was dropped since.
 func (k *Kept) Put(ctx context.Context, key Key, who, name, group string, res call.Result, made time.Time, ttl time.Duration, gen uint64, ob *obs.Observer) {
 	if k.Store == nil {
-		size := 0
-		if s, ok := res.(call.Sizer); ok {
-			n, err := s.Measure()
-			if err != nil {
-				return
-			}
-			size = n
-		}
-		k.LRU.Put(key, who, Entry{Value: Private(res), Size: size + 256, Stored: made, Expires: made.Add(ttl), Group: name, Gen: gen})
+		k.putLocal(key, who, name, res, made, ttl, gen)
 		return
 	}
 	kp, ok := res.(call.Keeper)
@@ -125,6 +122,20 @@ func (k *Kept) Put(ctx context.Context, key Key, who, name, group string, res ca
 	err = k.Store.Set(sctx, key.String(), group, data, made, ttl)
 	cancel()
 	k.store.Answered(ctx, err, ob)
+}
+
+// putLocal is Put into the process's own LRU, which counts a result by its
+// size (plus what an entry costs); one that cannot be measured is not kept.
+func (k *Kept) putLocal(key Key, who, name string, res call.Result, made time.Time, ttl time.Duration, gen uint64) {
+	size := 0
+	if s, ok := res.(call.Sizer); ok {
+		n, err := s.Measure()
+		if err != nil {
+			return
+		}
+		size = n
+	}
+	k.LRU.Put(key, who, Entry{Value: Private(res), Size: size + 256, Stored: made, Expires: made.Add(ttl), Group: name, Gen: gen})
 }
 
 // Forget drops the answers of name ("": all), group being the store's

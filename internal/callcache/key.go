@@ -232,13 +232,9 @@ func canonicalNumber(s string) (string, bool) {
 	if neg {
 		s = s[1:]
 	}
-	mant, exp := s, 0
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		e, err := strconv.ParseInt(s[i+1:], 10, 32)
-		if err != nil {
-			return "", false
-		}
-		mant, exp = s[:i], int(e)
+	mant, exp, ok := splitExponent(s)
+	if !ok {
+		return "", false
 	}
 	intPart, frac := mant, ""
 	if i := strings.IndexByte(mant, '.'); i >= 0 {
@@ -260,4 +256,15 @@ func canonicalNumber(s string) (string, bool) {
 		out = "-" + out
 	}
 	return out, true
+}
+
+// splitExponent splits an unsigned JSON number into its mantissa and its
+// exponent (0 if none); ok is false for an exponent that is not one.
+func splitExponent(s string) (mant string, exp int, ok bool) {
+	i := strings.IndexAny(s, "eE")
+	if i < 0 {
+		return s, 0, true
+	}
+	e, err := strconv.ParseInt(s[i+1:], 10, 32)
+	return s[:i], int(e), err == nil
 }

@@ -152,17 +152,8 @@ func (l *LRU) Put(k Key, who string, e Entry) {
 	if n, ok := l.entries[k]; ok {
 		l.drop(n)
 	}
-	o := l.owners[who]
-	if o == nil {
-		o = &owner{name: who, ring: ring{own: true}}
-		l.owners[who] = o
-	}
-	for o.count > 0 && (o.count >= l.shareEntries || o.bytes+e.Size > l.shareBytes) {
-		l.drop(o.ring.tail)
-	}
-	for l.all.tail != nil && (len(l.entries) >= l.maxEntries || l.bytes+e.Size > l.maxBytes) {
-		l.drop(l.all.tail)
-	}
+	o := l.ownerOf(who)
+	l.makeRoom(o, e.Size)
 	l.owners[who] = o // again, when the loops above dropped its last entry
 	n := &node{key: k, e: e, owner: o}
 	l.entries[k] = n
@@ -172,6 +163,27 @@ func (l *LRU) Put(k Key, who string, e Entry) {
 	o.bytes += e.Size
 	l.bytes += e.Size
 	l.groups[e.Group]++
+}
+
+// ownerOf is who's share of the cache, new if who has none.
+func (l *LRU) ownerOf(who string) *owner {
+	o := l.owners[who]
+	if o == nil {
+		o = &owner{name: who, ring: ring{own: true}}
+		l.owners[who] = o
+	}
+	return o
+}
+
+// makeRoom drops the least recently used entries, first of o's share, then
+// of all, until an entry of size bytes fits in both.
+func (l *LRU) makeRoom(o *owner, size int) {
+	for o.count > 0 && (o.count >= l.shareEntries || o.bytes+size > l.shareBytes) {
+		l.drop(o.ring.tail)
+	}
+	for l.all.tail != nil && (len(l.entries) >= l.maxEntries || l.bytes+size > l.maxBytes) {
+		l.drop(l.all.tail)
+	}
 }
 
 // Holds reports whether the LRU keeps answers of group.

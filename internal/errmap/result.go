@@ -107,7 +107,7 @@ func ToResult(err error, call Call) *Result {
 	info := errs.Info{
 		Code:              e.Code().String(),
 		Message:           clipJSON(msg, maxTextBytes),
-		Retryable:         e.Code().Retryable() && call.SideEffects != SideEffectsPossible && call.SideEffects != SideEffectsHappened,
+		Retryable:         e.Code().Retryable() && call.SideEffects.repeatable(),
 		CallID:            call.ID,
 		Tool:              call.Tool,
 		Attempts:          call.Attempts,
@@ -156,14 +156,19 @@ func modelMessage(e *errs.Error, viols []errs.Violation, call Call, shown, omitt
 	}
 	msg := clipJSON(ownMessage(e, viols, shown, omitted), maxMessageBytes)
 	ra := e.RetryAfter()
-	if ra > 0 || code == errs.Unavailable || call.Attempts > 1 ||
-		call.SideEffects != SideEffectsUnknown {
-		msg = openEnd(msg) // clauses follow: one sentence, not "done.; retry"
+	if clausesFollow(ra, code, call) {
+		msg = openEnd(msg) // one sentence, not "done.; retry"
 	}
 	b.WriteString(msg)
 	writeRetryClauses(&b, ra, code, call.Attempts)
 	writeSideEffects(&b, call, tool, code)
 	return b.String()
+}
+
+// clausesFollow reports whether the message is followed by a clause
+// about retrying or side effects.
+func clausesFollow(ra time.Duration, code errs.Code, call Call) bool {
+	return ra > 0 || code == errs.Unavailable || call.Attempts > 1 || call.SideEffects != SideEffectsUnknown
 }
 
 // toolPhrase names the tool (or the call's subject) in a sentence.
@@ -182,19 +187,25 @@ func toolPhrase(call Call) string {
 func ownMessage(e *errs.Error, viols []errs.Violation, shown, omitted int) string {
 	msg := e.Message()
 	if msg == "" && len(viols) > 0 {
-		parts := make([]string, 0, shown+1)
-		for _, v := range viols[:shown] {
-			parts = append(parts, clipJSON(v.Message, maxViolationMsg))
-		}
-		if omitted > 0 {
-			parts = append(parts, "and "+strconv.Itoa(omitted)+" more")
-		}
-		msg = strings.Join(parts, "; ")
+		msg = violationsMessage(viols[:shown], omitted)
 	}
 	if msg == "" {
 		msg = defaultMessage(e.Code())
 	}
 	return msg
+}
+
+// violationsMessage joins the messages of the violations shown, and says
+// how many more were omitted.
+func violationsMessage(shown []errs.Violation, omitted int) string {
+	parts := make([]string, 0, len(shown)+1)
+	for _, v := range shown {
+		parts = append(parts, clipJSON(v.Message, maxViolationMsg))
+	}
+	if omitted > 0 {
+		parts = append(parts, "and "+strconv.Itoa(omitted)+" more")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // writeRetryClauses says when a retry may help and how many attempts were
@@ -362,6 +373,12 @@ func InfoOf(structured any) (errs.Info, bool) {
 	case nil:
 		return errs.Info{}, false
 	}
+	return infoOfJSON(structured)
+}
+
+// infoOfJSON is InfoOf for structured content of another type: JSON, or
+// a value that marshals to it.
+func infoOfJSON(structured any) (errs.Info, bool) {
 	raw, ok := structured.(json.RawMessage)
 	if !ok {
 		var err error

@@ -39,6 +39,12 @@ func (s SideEffects) String() string {
 	return ""
 }
 
+// repeatable reports whether the call may be repeated as far as its side
+// effects go: none are known to be possible or to have happened.
+func (s SideEffects) repeatable() bool {
+	return s != SideEffectsPossible && s != SideEffectsHappened
+}
+
 // SideEffectsOf tells whether a failed call may have acted upstream:
 // SideEffectsNone when the request provably never got there
 // (errs.ErrNotSent, a refused connection, a DNS failure, a rate limit),

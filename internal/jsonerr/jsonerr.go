@@ -45,21 +45,27 @@ func jsonKind(value string) string {
 // joined error).
 func Innermost(err error) error {
 	for range 64 {
-		var next error
-		switch u := err.(type) {
-		case interface{ Unwrap() error }:
-			next = u.Unwrap()
-		case interface{ Unwrap() []error }:
-			if errs := u.Unwrap(); len(errs) > 0 {
-				next = errs[0]
-			}
-		}
+		next := unwrapFirst(err)
 		if next == nil {
 			return err
 		}
 		err = next
 	}
 	return err
+}
+
+// unwrapFirst is the error err wraps, or the first of those it joins; nil
+// if none.
+func unwrapFirst(err error) error {
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return u.Unwrap()
+	case interface{ Unwrap() []error }:
+		if errs := u.Unwrap(); len(errs) > 0 {
+			return errs[0]
+		}
+	}
+	return nil
 }
 
 // typeViolation is the error for a value of the wrong JSON type at param.
@@ -247,14 +253,18 @@ func FromSentence(rest string, arguments func() ([]byte, bool), cause error) (*e
 	if !ok {
 		return nil, false
 	}
-	var path []string
-	if field != "" {
-		path = strings.Split(field, ".")
-	}
-	if !valueAt(raw, path, kind, -1) {
+	if !valueAt(raw, fieldPath(field), kind, -1) {
 		return nil, false
 	}
 	return typeViolation(cause, paramPath(field), expectedGo(typ), kind), true
+}
+
+// fieldPath is the path of a dotted field name; nil for the top level.
+func fieldPath(field string) []string {
+	if field == "" {
+		return nil
+	}
+	return strings.Split(field, ".")
 }
 
 // target reads what a type error's text says the value was decoded into,

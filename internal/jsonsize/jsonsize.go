@@ -141,11 +141,15 @@ func cutText(s string, n int) string {
 func stringSize(s string) int {
 	n := len(s) + 2
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+		switch c := s[i]; c {
+		case '"', '\\', '\n', '\r', '\t':
 			n++
-		case c < 0x20 || c == '<' || c == '>' || c == '&':
+		case '<', '>', '&':
 			n += 5
+		default:
+			if c < 0x20 {
+				n += 5
+			}
 		}
 	}
 	return n

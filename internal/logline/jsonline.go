@@ -51,14 +51,8 @@ func (j *jsonLine) writeLine(mu *sync.Mutex, w io.Writer, t time.Time, level slo
 		}
 	}()
 	b = append(b, '{')
-	if !t.IsZero() {
-		t = t.Round(0)
-		if y := t.Year(); y < 0 || y >= 10000 {
-			return false, nil
-		}
-		b = append(b, `"time":"`...)
-		b = t.AppendFormat(b, time.RFC3339Nano)
-		b = append(b, `",`...)
+	if b, ok = appendTimeField(b, t); !ok {
+		return false, nil
 	}
 	b = append(b, `"level":`...)
 	b = AppendString(b, level.String())
@@ -68,6 +62,34 @@ func (j *jsonLine) writeLine(mu *sync.Mutex, w io.Writer, t time.Time, level slo
 		b = append(b, ',')
 		b = append(b, j.prefix...)
 	}
+	if b, ok = appendLineAttrs(b, r, attrs); !ok {
+		return false, nil
+	}
+	b = append(b, "}\n"...)
+	mu.Lock()
+	_, err = w.Write(b)
+	mu.Unlock()
+	return true, err
+}
+
+// appendTimeField appends the line's time, unless t is zero; ok is false
+// for a year RFC 3339 cannot write.
+func appendTimeField(b []byte, t time.Time) (_ []byte, ok bool) {
+	if t.IsZero() {
+		return b, true
+	}
+	t = t.Round(0)
+	if y := t.Year(); y < 0 || y >= 10000 {
+		return b, false
+	}
+	b = append(b, `"time":"`...)
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, `",`...), true
+}
+
+// appendLineAttrs appends the attributes of r (if not nil), then attrs;
+// ok is false when one cannot be written as slog's JSONHandler would.
+func appendLineAttrs(b []byte, r *slog.Record, attrs []slog.Attr) (_ []byte, ok bool) {
 	ok = true
 	if r != nil {
 		r.Attrs(func(a slog.Attr) bool {
@@ -80,14 +102,7 @@ func (j *jsonLine) writeLine(mu *sync.Mutex, w io.Writer, t time.Time, level slo
 			break
 		}
 	}
-	if !ok {
-		return false, nil
-	}
-	b = append(b, "}\n"...)
-	mu.Lock()
-	_, err = w.Write(b)
-	mu.Unlock()
-	return true, err
+	return b, ok
 }
 
 // appendJSONAttr appends a as slog.JSONHandler's handleState.appendAttr
@@ -140,15 +155,9 @@ func appendJSONGroup(b []byte, key string, attrs []slog.Attr, sep bool) (_ []byt
 		b = append(b, ":{"...)
 		sep = false
 	}
-	some := false
-	for _, g := range attrs {
-		var w bool
-		if b, w, ok = appendJSONAttr(b, g, sep); !ok {
-			return b, false, false
-		}
-		if w {
-			some, sep = true, true
-		}
+	b, some, ok := appendMembers(b, attrs, sep)
+	if !ok {
+		return b, false, false
 	}
 	if !some {
 		// JSONHandler drops the group and, with it, the separator
@@ -159,6 +168,21 @@ func appendJSONGroup(b []byte, key string, attrs []slog.Attr, sep bool) (_ []byt
 		b = append(b, '}')
 	}
 	return b, true, true
+}
+
+// appendMembers appends the members of a group; some says whether it
+// wrote any (an empty attribute writes nothing).
+func appendMembers(b []byte, attrs []slog.Attr, sep bool) (_ []byte, some, ok bool) {
+	for _, g := range attrs {
+		var w bool
+		if b, w, ok = appendJSONAttr(b, g, sep); !ok {
+			return b, false, false
+		}
+		if w {
+			some, sep = true, true
+		}
+	}
+	return b, some, true
 }
 
 // isSource reports whether v is a *slog.Source, which JSONHandler writes

@@ -1,6 +1,7 @@
 package logline
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"log/slog"
@@ -53,17 +54,8 @@ func New(c Config) *slog.Logger {
 	if c.Level == nil {
 		c.Level = envLevel()
 	}
-	format := c.Format
-	if format == "" {
-		format = strings.ToLower(strings.TrimSpace(os.Getenv(EnvLogFormat)))
-	}
 	terminal := isTerminal(c.Output)
-	if format == "" {
-		format = "json"
-		if terminal {
-			format = "text"
-		}
-	}
+	format := formatOf(c.Format, terminal)
 	h := &handler{text: format == "text", shared: &handlerShared{w: c.Output}}
 	inner := func(w io.Writer) slog.Handler {
 		if format == "text" {
@@ -82,6 +74,19 @@ func New(c Config) *slog.Logger {
 	}
 	h.inner = inner(h.shared.w)
 	return slog.New(h)
+}
+
+// formatOf is the format to write: the configured one, else the one
+// EnvLogFormat names, else text on a terminal and JSON elsewhere.
+func formatOf(configured string, terminal bool) string {
+	format := cmp.Or(configured, strings.ToLower(strings.TrimSpace(os.Getenv(EnvLogFormat))))
+	switch {
+	case format != "":
+		return format
+	case terminal:
+		return "text"
+	}
+	return "json"
 }
 
 // envLevel is EnvLogLevel's level, info when it is unset or not a level.
@@ -194,7 +199,21 @@ func (h *handler) Handle(ctx context.Context, r slog.Record) error {
 		}
 		return inner.Handle(ctx, r)
 	}
-	var stack string
+	stack := stackOf(r)
+	if stack == "" {
+		return inner.Handle(ctx, r)
+	}
+	h.shared.mu.Lock()
+	defer h.shared.mu.Unlock()
+	if err := inner.Handle(ctx, withoutStack(r)); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, indented(stack))
+	return err
+}
+
+// stackOf is the stack r carries as text, or "".
+func stackOf(r slog.Record) (stack string) {
 	r.Attrs(func(a slog.Attr) bool {
 		if a.Key == semconv.KeyStack && a.Value.Kind() == slog.KindString {
 			stack = a.Value.String()
@@ -202,9 +221,12 @@ func (h *handler) Handle(ctx context.Context, r slog.Record) error {
 		}
 		return true
 	})
-	if stack == "" {
-		return inner.Handle(ctx, r)
-	}
+	return stack
+}
+
+// withoutStack is r without its stack, which the text format writes
+// after the line.
+func withoutStack(r slog.Record) slog.Record {
 	line := slog.NewRecord(r.Time, r.Level, r.Message, r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		if a.Key != semconv.KeyStack {
@@ -212,19 +234,18 @@ func (h *handler) Handle(ctx context.Context, r slog.Record) error {
 		}
 		return true
 	})
-	h.shared.mu.Lock()
-	defer h.shared.mu.Unlock()
-	if err := inner.Handle(ctx, line); err != nil {
-		return err
-	}
+	return line
+}
+
+// indented is stack with every line indented and made safe to print.
+func indented(stack string) string {
 	var b strings.Builder
 	for l := range strings.SplitSeq(strings.TrimRight(stack, "\n"), "\n") {
 		b.WriteString("    ")
 		b.WriteString(redact.SafeText(l))
 		b.WriteByte('\n')
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.String()
 }
 
 // Flush writes out the lines that a logger of New built with Buffer holds,

@@ -259,6 +259,12 @@ func (l *Guard) Record(ctx context.Context, k Key, failed *errs.Error, shared bo
 	if (counts || shared) && l.storeUp() {
 		l.share(ctx, k, failed, counts, msg, retryAt, o)
 	}
+	l.remember(k, failed, counts, now, retryAt, msg)
+}
+
+// remember updates the guard's own memory of the call k: a failure that
+// counts is added to its entry, anything else forgets it.
+func (l *Guard) remember(k Key, failed *errs.Error, counts bool, now, retryAt time.Time, msg string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	el, ok := l.entries[k]

@@ -88,18 +88,27 @@ func (c *Recording) namedArguments() (_ *namedArgs, ok bool) {
 	if ko == nil {
 		return nil, false
 	}
+	if !ko.fits(m, c.o.cfg.maxArgBytes) {
+		return nil, false
+	}
+	c.named = ko
+	return (*namedArgs)(c), true
+}
+
+// fits reports whether the JSON ko renders of m has all of ko's keys and
+// is no longer than limit bytes.
+func (ko *keyOrder) fits(m map[string]any, limit int) bool {
 	n := ko.size - 1 // the rendered JSON's length: ko.size counts one comma too many
-	if n+maxSizeText*len(ko.keys) <= c.o.cfg.maxArgBytes {
+	if n+maxSizeText*len(ko.keys) <= limit {
 		// Within the cap whatever the values: appendJSON looks them up
 		// once, as it writes them.
-		c.named = ko
-		return (*namedArgs)(c), true
+		return true
 	}
 	var scratch [64]byte
 	for i, key := range ko.keys {
 		v, present := m[key]
 		if !present {
-			return nil, false
+			return false
 		}
 		if ko.secret[i] {
 			n += len(redact.Redacted)
@@ -107,11 +116,7 @@ func (c *Recording) namedArguments() (_ *namedArgs, ok bool) {
 			n += len(appendSizeOf(scratch[:0], v))
 		}
 	}
-	if n > c.o.cfg.maxArgBytes {
-		return nil, false
-	}
-	c.named = ko
-	return (*namedArgs)(c), true
+	return n <= limit
 }
 
 // argumentsGroup is the arguments by name as a group, for slog's

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrap/mcpwrap/internal/logline"
@@ -54,13 +53,7 @@ func (c *Recording) log(ctx context.Context, out *Report, now time.Time, d time.
 	if c.protocol != "" {
 		attrs = append(attrs, slog.String(semconv.KeyProtocolVersion, c.protocol))
 	}
-	if v, ok := c.lineArguments(l.Handler()); ok {
-		attrs = append(attrs, slog.Attr{Key: semconv.KeyArguments, Value: v})
-	} else if b, text := c.arguments(); b != nil {
-		attrs = append(attrs, c.argumentsAttr(l.Handler(), b))
-	} else if text != "" {
-		attrs = append(attrs, slog.String(semconv.KeyArguments, text))
-	}
+	attrs = c.appendArguments(attrs, l.Handler())
 	if out.TaskID != "" {
 		attrs = append(attrs, slog.String(semconv.KeyTaskID, c.text(out.TaskID, redact.MaxNameBytes)))
 	}
@@ -76,6 +69,20 @@ func (c *Recording) log(ctx context.Context, out *Report, now time.Time, d time.
 	r := slog.NewRecord(now, level, c.message(), c.o.logPC())
 	r.AddAttrs(attrs...)
 	_ = h.Handle(ctx, r)
+}
+
+// appendArguments appends the call's arguments in the form the handler h
+// writes best, if there are any to show.
+func (c *Recording) appendArguments(attrs []slog.Attr, h slog.Handler) []slog.Attr {
+	if v, ok := c.lineArguments(h); ok {
+		return append(attrs, slog.Attr{Key: semconv.KeyArguments, Value: v})
+	}
+	if b, text := c.arguments(); b != nil {
+		return append(attrs, c.argumentsAttr(h, b))
+	} else if text != "" {
+		return append(attrs, slog.String(semconv.KeyArguments, text))
+	}
+	return attrs
 }
 
 // logPC is the program counter a handler built with AddSource reports for
@@ -99,15 +106,7 @@ func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code 
 	if out.JSONRPCCode != 0 {
 		attrs = append(attrs, slog.Int(semconv.KeyJSONRPCCode, out.JSONRPCCode))
 	}
-	switch {
-	case out.Err != nil:
-		attrs = append(attrs, slog.String(semconv.KeyCode, code),
-			slog.String(semconv.KeyCause, cause.get(c, out.Err)))
-	case out.Outcome == OutcomeToolError && out.Result != nil:
-		// An error result the handler built: its text is the operator's
-		// only clue to what failed upstream.
-		attrs = append(attrs, slog.String(semconv.KeyCause, c.text(out.Result.Text(), maxCauseBytes)))
-	}
+	attrs = c.appendCause(attrs, out, code, cause)
 	if out.Masked {
 		attrs = append(attrs, slog.Bool(semconv.KeyMasked, true))
 	}
@@ -122,6 +121,20 @@ func (c *Recording) appendFailure(attrs []slog.Attr, out *Report, errType, code 
 	}
 	if out.Authz != nil {
 		attrs = append(attrs, out.Authz.logAttr())
+	}
+	return attrs
+}
+
+// appendCause appends what failed: the error's code and cause, or the text
+// of an error result the handler built.
+func (c *Recording) appendCause(attrs []slog.Attr, out *Report, code string, cause *lazyCause) []slog.Attr {
+	switch {
+	case out.Err != nil:
+		return append(attrs, slog.String(semconv.KeyCode, code), slog.String(semconv.KeyCause, cause.get(c, out.Err)))
+	case out.Outcome == OutcomeToolError && out.Result != nil:
+		// An error result the handler built: its text is the operator's
+		// only clue to what failed upstream.
+		return append(attrs, slog.String(semconv.KeyCause, c.text(out.Result.Text(), maxCauseBytes)))
 	}
 	return attrs
 }
@@ -278,7 +291,7 @@ func argumentSizes(r *redact.Redactor, args any) any {
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {
-		k := redact.SafeText(redact.CapString(k, redact.MaxNameBytes))
+		k := redact.Name(k)
 		if r.IsSecretName(k) {
 			out[k] = redact.Redacted
 			continue
@@ -349,61 +362,6 @@ func appendTraceIDs(attrs []slog.Attr, s trace.Span) []slog.Attr {
 		slog.String(semconv.KeySpanID, ids[2*len(sc.TraceID()):]))
 }
 
-// Event records something that happened during the call (a retry, a
-// reconnect): a span event, a count for EventRetry and EventReconnect, and
-// a log line tied to the call id. Secret-named attributes are redacted and
-// text is capped and scrubbed; an attribute named "event" is renamed
-// mcpwrap.event, since tracing backends show that key as the event's name.
-func (c *Recording) Event(ctx context.Context, level slog.Level, name string, attrs ...slog.Attr) {
-	if c == nil {
-		return
-	}
-	if c.span != nil && c.span.IsRecording() {
-		kv := make([]attribute.KeyValue, 0, len(attrs))
-		for _, a := range attrs {
-			if a, ok := eventAttr(a, name); ok {
-				kv = append(kv, c.o.otelAttr(a, c.knownSecrets()))
-			}
-		}
-		c.span.AddEvent(name, trace.WithAttributes(kv...))
-	}
-	if c.o.metrics {
-		switch name {
-		case EventRetry:
-			c.o.retries.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.tool)))
-		case EventReconnect:
-			c.o.reconnects.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.tool)))
-		}
-	}
-	l := c.o.logger
-	if l == nil || !l.Enabled(ctx, level) {
-		return
-	}
-	all := make([]slog.Attr, 0, len(attrs)+5)
-	all = append(all, slog.String(semconv.KeyTool, c.tool), slog.String(semconv.KeyCallID, c.callID),
-		slog.String(semconv.KeyEvent, name))
-	for _, a := range attrs {
-		if a, ok := eventAttr(a, name); ok {
-			all = append(all, c.o.logAttr(a, c.knownSecrets()))
-		}
-	}
-	all = c.appendTraceIDs(all)
-	l.LogAttrs(ctx, level, semconv.MsgToolCallEvent, all...)
-}
-
-// eventAttr drops an "event" attribute that repeats the event's name and
-// renames any other, so that no attribute collides with the name.
-func eventAttr(a slog.Attr, name string) (slog.Attr, bool) {
-	if a.Key != semconv.KeyEvent {
-		return a, true
-	}
-	if v := a.Value.Resolve(); v.Kind() == slog.KindString && v.String() == name {
-		return a, false
-	}
-	a.Key = semconv.AttrEvent
-	return a, true
-}
-
 // Late logs a handler that finished after its call was answered (its
 // timeout fired); err and stack are what it ended with.
 func (c *Recording) Late(late time.Duration, err error, stack []byte) {
@@ -429,7 +387,7 @@ func (c *Recording) Late(late time.Duration, err error, stack []byte) {
 // text capped, scrubbed of known and secret-shaped values and sanitised,
 // errors turned into their (never panicking) text.
 func (o *Observer) logAttr(a slog.Attr, known []string) slog.Attr {
-	key := redact.SafeText(redact.CapString(a.Key, redact.MaxNameBytes))
+	key := redact.Name(a.Key)
 	if o.red.IsSecretName(a.Key) {
 		return slog.String(key, redact.Redacted)
 	}
@@ -451,7 +409,7 @@ func (o *Observer) logAttr(a slog.Attr, known []string) slog.Attr {
 // otelAttr converts a slog attribute for a span with the redaction of
 // logAttr.
 func (o *Observer) otelAttr(a slog.Attr, known []string) attribute.KeyValue {
-	key := redact.SafeText(redact.CapString(a.Key, redact.MaxNameBytes))
+	key := redact.Name(a.Key)
 	if o.red.IsSecretName(a.Key) {
 		return attribute.String(key, redact.Redacted)
 	}
@@ -470,8 +428,14 @@ func (o *Observer) otelAttr(a slog.Attr, known []string) attribute.KeyValue {
 	case slog.KindString:
 		return attribute.String(key, o.red.CapScrub(v.String(), maxCauseBytes, known))
 	}
+	return attribute.String(key, o.red.CapScrub(o.compositeText(v), maxCauseBytes, known))
+}
+
+// compositeText is the text of a value that is not a scalar: an error's
+// text, or the value's redacted JSON.
+func (o *Observer) compositeText(v slog.Value) string {
 	if err, ok := v.Any().(error); ok {
-		return attribute.String(key, o.red.CapScrub(redact.ErrorText(err), maxCauseBytes, known))
+		return redact.ErrorText(err)
 	}
 	var b []byte
 	if v.Kind() == slog.KindGroup {
@@ -479,5 +443,5 @@ func (o *Observer) otelAttr(a slog.Attr, known []string) attribute.KeyValue {
 	} else {
 		b, _ = json.Marshal(o.red.ValueWithin(v.Any(), maxCauseBytes, redact.MaxTextBytes))
 	}
-	return attribute.String(key, o.red.CapScrub(string(b), maxCauseBytes, known))
+	return string(b)
 }

@@ -1,6 +1,7 @@
 package obs
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -54,37 +55,33 @@ var defaultPropagator = propagation.NewCompositeTextMapPropagator(propagation.Tr
 // maxAttrSets bounds the remembered metric attribute sets.
 const maxAttrSets = 1024
 
+// apply runs the options, skipping nil ones.
+func (c *Config) apply(opts []Option) {
+	for _, opt := range opts {
+		if opt != nil {
+			opt(c)
+		}
+	}
+}
+
 // New returns an Observer. With no options it logs nothing and uses the
 // global OpenTelemetry providers, which are no-ops unless the program
 // installed some; see the export subpackage for providers configured from
 // OTEL_* variables.
 func New(opts ...Option) *Observer {
 	c := Config{maxArgBytes: DefaultMaxArgumentBytes}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&c)
-		}
-	}
+	c.apply(opts)
 	if c.use != nil {
 		return c.use
 	}
-	o := &Observer{cfg: c, logger: c.logger, red: redact.NewRedactor(c.secretNames...), prop: c.propagator,
+	o := &Observer{cfg: c, logger: c.logger, red: redact.NewRedactor(c.secretNames...), prop: cmp.Or(c.propagator, defaultPropagator),
 		calls: new(pendingCalls), attrSets: new(sync.Map), attrCount: new(atomic.Int32),
 		linePC: new(atomic.Uintptr), keyOrders: new(keyOrders)}
-	if o.prop == nil {
-		o.prop = defaultPropagator
-	}
-	o.tp = c.tp
-	if o.tp == nil {
-		o.tp = otel.GetTracerProvider()
-	}
+	o.tp = cmp.Or(c.tp, otel.GetTracerProvider())
 	if _, noop := o.tp.(tracenoop.TracerProvider); !noop && !c.noTracing {
 		o.tracer = o.tp.Tracer(semconv.ScopeName, trace.WithInstrumentationVersion(semconv.ScopeVersion))
 	}
-	o.mp = c.mp
-	if o.mp == nil {
-		o.mp = otel.GetMeterProvider()
-	}
+	o.mp = cmp.Or(c.mp, otel.GetMeterProvider())
 	if _, noop := o.mp.(metricnoop.MeterProvider); !noop && !c.noMetrics {
 		o.initMetrics()
 	}
@@ -102,11 +99,7 @@ func (o *Observer) WithArguments(opts ...Option) *Observer {
 	d := *o
 	c := d.cfg
 	var probe Config
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&probe)
-		}
-	}
+	probe.apply(opts)
 	c.valuesAll = c.valuesAll || probe.valuesAll
 	c.namesAll = c.namesAll || probe.namesAll
 	c.noneAll = c.noneAll || probe.noneAll

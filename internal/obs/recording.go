@@ -96,11 +96,11 @@ func (o *Observer) Start(ctx context.Context, req *call.Request, callID string) 
 
 func (o *Observer) newRecording(_ context.Context, req *call.Request, callID string, begin time.Time) *Recording {
 	c := &Recording{o: o, begin: begin, callID: callID, header: req.Header, args: req.Args, rawArgs: req.Raw,
-		kind: requestKind(req.Kind), sessionID: req.Session, requestID: redact.SafeText(redact.CapString(req.RequestID, redact.MaxNameBytes))}
+		kind: requestKind(req.Kind), sessionID: req.Session, requestID: redact.Name(req.RequestID), protocol: protocolOf(req)}
 	if req.Kind == call.Resource {
 		c.tool = o.red.URI(req.Name)
 	} else {
-		c.tool = redact.SafeText(redact.CapString(req.Name, redact.MaxNameBytes))
+		c.tool = redact.Name(req.Name)
 	}
 	if c.args == nil && len(req.Raw) > 0 {
 		c.args = req.Raw
@@ -108,14 +108,20 @@ func (o *Observer) newRecording(_ context.Context, req *call.Request, callID str
 	if req.Kind != call.Tool && isEmptyArgs(c.args) {
 		c.args = nil
 	}
-	c.protocol = redact.SafeText(redact.CapString(req.Protocol, redact.MaxNameBytes))
-	if c.protocol == "" {
-		// The key is canonical: indexed without Get's canonicalising.
-		if v := req.Header[headerProtocolVersion]; len(v) > 0 {
-			c.protocol = redact.SafeText(redact.CapString(v[0], redact.MaxNameBytes))
-		}
-	}
 	return c
+}
+
+// protocolOf is the protocol version of the request, or else of its
+// header.
+func protocolOf(req *call.Request) string {
+	if p := redact.Name(req.Protocol); p != "" {
+		return p
+	}
+	// The key is canonical: indexed without Get's canonicalising.
+	if v := req.Header[headerProtocolVersion]; len(v) > 0 {
+		return redact.Name(v[0])
+	}
+	return ""
 }
 
 // headerProtocolVersion is the HTTP header carrying the protocol version,
@@ -266,32 +272,43 @@ func (c *Recording) End(ctx context.Context, out Report) {
 	panicked := out.Stack != nil
 	var cause lazyCause
 	if c.span != nil {
-		if c.span.IsRecording() {
-			c.endSpan(&out, errType, code, panicked, &cause)
-		}
-		if c.owned {
-			c.span.End()
-		}
+		c.finishSpan(&out, errType, code, panicked, &cause)
 	}
+	if c.o.metrics {
+		c.endMetrics(ctx, &out, d, errType, panicked)
+	}
+	c.log(ctx, &out, now, d, errType, code, &cause)
+}
+
+// finishSpan sets the span's end state, ends it if this call started it,
+// and marks a repeated failure (checked after End, as it always was: an
+// ended span no longer records).
+func (c *Recording) finishSpan(out *Report, errType, code string, panicked bool, cause *lazyCause) {
+	if c.span.IsRecording() {
+		c.endSpan(out, errType, code, panicked, cause)
+	}
+	if c.owned {
+		c.span.End()
+	}
+	if out.Outcome == OutcomeRepeatedFailure && c.span.IsRecording() {
+		c.span.AddEvent(semconv.EventRepeated)
+	}
+}
+
+// endMetrics records the call's metrics: repeated failures, denials, the
+// duration, panics.
+func (c *Recording) endMetrics(ctx context.Context, out *Report, d time.Duration, errType string, panicked bool) {
 	if out.Outcome == OutcomeRepeatedFailure {
-		if c.span != nil && c.span.IsRecording() {
-			c.span.AddEvent(semconv.EventRepeated)
-		}
-		if c.o.metrics {
-			c.o.repeated.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.metricToolName())))
-		}
+		c.o.repeated.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.metricToolName())))
 	}
-	if c.o.metrics && out.Authz != nil && out.Authz.Denied() {
+	if out.Authz != nil && out.Authz.Denied() {
 		c.o.denials.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrToolName, c.metricToolName()),
 			attribute.String(semconv.AttrAuthzReason, out.Authz.Reason)))
 	}
-	if c.o.metrics {
-		c.o.duration.Record(ctx, d.Seconds(), c.durationOption(errType))
-		if panicked {
-			c.o.panics.Add(ctx, 1, c.panicOption())
-		}
+	c.o.duration.Record(ctx, d.Seconds(), c.durationOption(errType))
+	if panicked {
+		c.o.panics.Add(ctx, 1, c.panicOption())
 	}
-	c.log(ctx, &out, now, d, errType, code, &cause)
 }
 
 func (c *Recording) endSpan(out *Report, errType, code string, panicked bool, lc *lazyCause) {

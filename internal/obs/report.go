@@ -107,15 +107,7 @@ func causeText(e *errs.Error, n int) string {
 	}
 	m := e.Message()
 	m = m[:redact.RuneCut(m, n+redact.ScrubMargin)]
-	var c string
-	switch cause := e.Unwrap().(type) {
-	case nil:
-	case *errs.Error:
-		c = causeText(cause, n)
-	default:
-		t := redact.ErrorText(cause)
-		c = t[:redact.RuneCut(t, n+redact.ScrubMargin)]
-	}
+	c := wrappedText(e, n)
 	switch {
 	case c == "" || strings.HasPrefix(m, c):
 		if m == "" {
@@ -126,6 +118,20 @@ func causeText(e *errs.Error, n int) string {
 		return c
 	}
 	return mergeCause(m, c)
+}
+
+// wrappedText is the text of what e wraps, cut like causeText's; "" when
+// e wraps nothing.
+func wrappedText(e *errs.Error, n int) string {
+	switch cause := e.Unwrap().(type) {
+	case nil:
+		return ""
+	case *errs.Error:
+		return causeText(cause, n)
+	default:
+		t := redact.ErrorText(cause)
+		return t[:redact.RuneCut(t, n+redact.ScrubMargin)]
+	}
 }
 
 // mergeCause joins a message and its cause, each a chain of ": "-separated
@@ -170,14 +176,7 @@ func sameWords(shown, text string) bool {
 	if !strings.Contains(shown, "[") {
 		return false
 	}
-	pieces := []string{shown}
-	for _, mark := range [...]string{redact.HostMark, redact.StackMark, redact.Redacted} {
-		var split []string
-		for _, p := range pieces {
-			split = append(split, strings.Split(p, mark)...)
-		}
-		pieces = split
-	}
+	pieces := splitMarks(shown)
 	if len(pieces) < 2 || !strings.HasPrefix(text, pieces[0]) || !strings.HasSuffix(text, pieces[len(pieces)-1]) {
 		return false
 	}
@@ -190,4 +189,17 @@ func sameWords(shown, text string) bool {
 		rest = rest[i+len(p):]
 	}
 	return len(rest) >= len(pieces[len(pieces)-1])
+}
+
+// splitMarks splits shown at every mark redaction puts in text.
+func splitMarks(shown string) []string {
+	pieces := []string{shown}
+	for _, mark := range [...]string{redact.HostMark, redact.StackMark, redact.Redacted} {
+		var split []string
+		for _, p := range pieces {
+			split = append(split, strings.Split(p, mark)...)
+		}
+		pieces = split
+	}
+	return pieces
 }

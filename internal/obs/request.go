@@ -50,17 +50,30 @@ func (c *Recording) openSpan(ctx context.Context, name string, meta map[string]a
 		return ctx
 	}
 	if (len(meta) > 0 || len(header) > 0) && !trace.SpanContextFromContext(ctx).IsValid() {
-		if len(meta) > 0 {
-			ctx = o.prop.Extract(ctx, MetaCarrier(meta))
-		}
-		if !trace.SpanContextFromContext(ctx).IsValid() && len(header) > 0 {
-			ctx = o.prop.Extract(ctx, propagation.HeaderCarrier(header))
-		}
+		ctx = o.remoteParent(ctx, meta, header)
 	}
-	ctx, c.span = o.tracer.Start(ctx, name, serverKind, trace.WithTimestamp(c.begin), trace.WithAttributes(attrs...))
-	c.owned = true
-	if sc := c.span.SpanContext(); o.logger != nil && sc.IsValid() {
+	ctx, s := o.tracer.Start(ctx, name, serverKind, trace.WithTimestamp(c.begin), trace.WithAttributes(attrs...))
+	c.own(s)
+	return ctx
+}
+
+// own makes s, a span this Recording started (and ends), the call's, and
+// keeps its ids for the log line.
+func (c *Recording) own(s trace.Span) {
+	c.span, c.owned = s, true
+	if sc := s.SpanContext(); c.o.logger != nil && sc.IsValid() {
 		c.traceIDs = traceIDText(sc)
+	}
+}
+
+// remoteParent returns ctx with the trace context the request carries: in
+// its _meta, or else in its HTTP header.
+func (o *Observer) remoteParent(ctx context.Context, meta map[string]any, header http.Header) context.Context {
+	if len(meta) > 0 {
+		ctx = o.prop.Extract(ctx, MetaCarrier(meta))
+	}
+	if !trace.SpanContextFromContext(ctx).IsValid() && len(header) > 0 {
+		ctx = o.prop.Extract(ctx, propagation.HeaderCarrier(header))
 	}
 	return ctx
 }

@@ -33,11 +33,8 @@ func (o *Observer) StartTask(ctx context.Context, req *call.Request, callID stri
 	if created.IsValid() {
 		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: created}))
 	}
-	ctx, c.span = o.tracer.Start(ctx, name, opts...)
-	c.owned = true
-	if sc := c.span.SpanContext(); o.logger != nil && sc.IsValid() {
-		c.traceIDs = traceIDText(sc)
-	}
+	ctx, s := o.tracer.Start(ctx, name, opts...)
+	c.own(s)
 	return ctx, c
 }
 

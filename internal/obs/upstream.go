@@ -60,8 +60,13 @@ func (o *Observer) UpstreamEvent(ctx context.Context, name string, attrs ...slog
 	if !o.metrics || name != upstreamDial {
 		return
 	}
-	var upstream string
-	var gen uint64
+	if upstream, gen := dialOf(attrs); gen > 1 {
+		o.reconnects.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrUpstream, upstream)))
+	}
+}
+
+// dialOf reads a dial event's upstream and generation (0 if absent).
+func dialOf(attrs []slog.Attr) (upstream string, gen uint64) {
 	for _, a := range attrs {
 		switch a.Key {
 		case upstreamKey:
@@ -72,7 +77,5 @@ func (o *Observer) UpstreamEvent(ctx context.Context, name string, attrs ...slog
 			}
 		}
 	}
-	if gen > 1 {
-		o.reconnects.Add(ctx, 1, metric.WithAttributes(attribute.String(semconv.AttrUpstream, upstream)))
-	}
+	return upstream, gen
 }

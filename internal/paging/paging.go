@@ -15,19 +15,9 @@ import (
 // schema type — whose name says it bounds an answer, "" when none does or
 // schema is not an object schema.
 func Param(schema any) string {
-	var raw []byte
-	switch s := schema.(type) {
-	case nil:
+	raw, ok := schemaJSON(schema)
+	if !ok {
 		return ""
-	case json.RawMessage:
-		raw = s
-	case []byte:
-		raw = s
-	default:
-		var err error
-		if raw, err = json.Marshal(schema); err != nil {
-			return ""
-		}
 	}
 	var obj struct {
 		Properties map[string]json.RawMessage `json:"properties"`
@@ -40,6 +30,20 @@ func Param(schema any) string {
 		return names[i]
 	}
 	return ""
+}
+
+// schemaJSON is the schema's JSON: as given, or marshalled.
+func schemaJSON(schema any) ([]byte, bool) {
+	switch s := schema.(type) {
+	case nil:
+		return nil, false
+	case json.RawMessage:
+		return s, true
+	case []byte:
+		return s, true
+	}
+	raw, err := json.Marshal(schema)
+	return raw, err == nil
 }
 
 // parameter reports whether a parameter of this name bounds an

@@ -17,13 +17,22 @@ func ConfirmMessage(c authz.Confirm, r authz.Request) string {
 		}
 	}
 	msg := "Allow " + r.Name + " to run"
-	var m map[string]json.RawMessage
-	if len(r.Arguments) > 0 && json.Unmarshal(r.Arguments, &m) == nil && len(m) > 0 {
-		names := slices.Sorted(maps.Keys(m))
-		if len(names) > 20 {
-			names = append(names[:20], "…")
-		}
+	if names := argumentNames(r.Arguments); len(names) > 0 {
 		msg += " with these arguments: " + strings.Join(names, ", ")
 	}
 	return msg + "?"
+}
+
+// argumentNames are the names of the arguments, sorted, the first 20 of
+// them; none when args is not a JSON object.
+func argumentNames(args json.RawMessage) []string {
+	var m map[string]json.RawMessage
+	if len(args) == 0 || json.Unmarshal(args, &m) != nil {
+		return nil
+	}
+	names := slices.Sorted(maps.Keys(m))
+	if len(names) > 20 {
+		names = append(names[:20], "…")
+	}
+	return names
 }

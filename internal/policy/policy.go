@@ -76,6 +76,13 @@ type Decision struct {
 	Confirm bool
 }
 
+// HiddenFromAll reports whether d hides the request from every caller:
+// the policy does not declare it, or read-only mode hides it. Warn says
+// so to the operator.
+func (d Decision) HiddenFromAll() bool {
+	return d.Reason == ReasonUndeclared || d.Reason == ReasonReadOnly
+}
+
 // Engine is an evaluated Policy. It is safe for concurrent use.
 type Engine struct {
 	p         authz.Policy
@@ -113,7 +120,19 @@ type prefix struct {
 func New(p authz.Policy) *Engine {
 	e := &Engine{p: p, tools: copyMap(p.Tools), prompts: copyMap(p.Prompts), resources: map[string][]string{},
 		public: map[string]bool{}, confirm: map[string]bool{}}
-	for k, v := range p.Resources {
+	e.addResources(p.Resources)
+	e.addPublic(p.Public)
+	for _, n := range p.Confirm.Tools {
+		e.confirm[n] = true
+	}
+	e.p.Local = slices.Clone(p.Local)
+	return e
+}
+
+// addResources adds the scopes of resources: a name ending in * is a
+// prefix (the longest is tried first), a template is matched as one.
+func (e *Engine) addResources(resources map[string][]string) {
+	for k, v := range resources {
 		if strings.HasSuffix(k, "*") {
 			e.prefixes = append(e.prefixes, prefix{strings.TrimSuffix(k, "*"), slices.Clone(v)})
 			continue
@@ -127,7 +146,12 @@ func New(p authz.Policy) *Engine {
 		}
 	}
 	slices.SortFunc(e.prefixes, func(a, b prefix) int { return len(b.p) - len(a.p) })
-	for _, n := range p.Public {
+}
+
+// addPublic adds the names anyone may use: exact names, prefixes (ending
+// in *) and templates.
+func (e *Engine) addPublic(public []string) {
+	for _, n := range public {
 		if strings.HasSuffix(n, "*") {
 			e.pubPrefix = append(e.pubPrefix, strings.TrimSuffix(n, "*"))
 			continue
@@ -137,11 +161,6 @@ func New(p authz.Policy) *Engine {
 			e.pubTmpl = append(e.pubTmpl, t)
 		}
 	}
-	for _, n := range p.Confirm.Tools {
-		e.confirm[n] = true
-	}
-	e.p.Local = slices.Clone(p.Local)
-	return e
 }
 
 func copyMap(m map[string][]string) map[string][]string {

@@ -51,10 +51,10 @@ func isPairSeparator(s string, i int) bool {
 // (past spaces and an opening quote) and ends (at valueStop).
 func pairValue(s string, from int) (start, end int) {
 	start = from
-	for start < len(s) && (s[start] == ' ' || s[start] == '\t') {
+	for start < len(s) && isBlank(s[start]) {
 		start++
 	}
-	if start < len(s) && (s[start] == '"' || s[start] == '\'') {
+	if start < len(s) && isQuote(s[start]) {
 		start++
 	}
 	end = start
@@ -80,10 +80,10 @@ func secretKeyBefore(s string, sep int, assign bool) bool {
 // the run of keyBytes before it, past spaces and a closing quote.
 func keyBefore(s string, sep int) (start, end int) {
 	end = sep
-	for end > 0 && (s[end-1] == ' ' || s[end-1] == '\t') {
+	for end > 0 && isBlank(s[end-1]) {
 		end--
 	}
-	if end > 0 && (s[end-1] == '"' || s[end-1] == '\'') {
+	if end > 0 && isQuote(s[end-1]) {
 		end--
 	}
 	start = end
@@ -106,3 +106,11 @@ func valueStop(c byte) bool {
 	}
 	return false
 }
+
+// isBlank reports whether c is a space or a tab, which may stand around a
+// pair's separator.
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
+// isQuote reports whether c is a quote that may open a pair's value or
+// close its key.
+func isQuote(c byte) bool { return c == '"' || c == '\'' }

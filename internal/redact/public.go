@@ -124,7 +124,13 @@ func worthReading(s string) bool {
 	for _, m := range [...]string{HostMark, StackMark, Redacted} {
 		s = strings.ReplaceAll(s, m, " ")
 	}
-	words, run := 0, 0
+	return words(s) >= 2
+}
+
+// words counts the runs of three letters or more in s (any non-ASCII
+// byte counts as a letter).
+func words(s string) int {
+	n, run := 0, 0
 	for i := 0; i < len(s); i++ {
 		c := s[i] | 0x20
 		if 'a' <= c && c <= 'z' || s[i] >= 0x80 {
@@ -132,12 +138,12 @@ func worthReading(s string) bool {
 			continue
 		}
 		if run >= 3 {
-			words++
+			n++
 		}
 		run = 0
 	}
 	if run >= 3 {
-		words++
+		n++
 	}
-	return words >= 2
+	return n
 }

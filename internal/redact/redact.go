@@ -80,14 +80,14 @@ func normalize(s string) string {
 // without allocating when dst has room.
 func appendNormalized(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '-' || c == '_' || c == '.' || c == ' ':
-			continue
-		case 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
+		switch c := s[i]; c {
+		case '-', '_', '.', ' ': // separators are left out
+		default:
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
 		}
-		dst = append(dst, c)
 	}
 	return dst
 }
@@ -135,19 +135,9 @@ func (r *Redactor) String(s string) string {
 
 func hasMarker(s string, shape int) bool {
 	if shape == 0 {
-		for _, m := range foldMarkers {
-			if containsFold(s, m) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(foldMarkers, func(m string) bool { return containsFold(s, m) })
 	}
-	for _, m := range shapeMarkers[shape] {
-		if strings.Contains(s, m) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(shapeMarkers[shape], func(m string) bool { return strings.Contains(s, m) })
 }
 
 // containsFold reports whether s contains the lower-case ASCII word,

@@ -98,14 +98,8 @@ func (s *structScrub) collect(v any, depth int) bool {
 	case string:
 		s.budget -= len(x)
 	case map[string]any:
-		for k, e := range x {
-			s.budget -= len(k)
-			if s.r.IsSecretName(k) {
-				collect(reflect.ValueOf(e), &s.found, 0)
-			}
-			if !s.collect(e, depth+1) {
-				return false
-			}
+		if !s.collectObject(x, depth) {
+			return false
 		}
 	case []any:
 		for _, e := range x {
@@ -118,6 +112,21 @@ func (s *structScrub) collect(v any, depth int) bool {
 		return false
 	}
 	return s.budget >= 0
+}
+
+// collectObject is collect for an object: the values under secret names
+// are collected, every member is walked.
+func (s *structScrub) collectObject(m map[string]any, depth int) bool {
+	for k, e := range m {
+		s.budget -= len(k)
+		if s.r.IsSecretName(k) {
+			collect(reflect.ValueOf(e), &s.found, 0)
+		}
+		if !s.collect(e, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // scrub returns v scrubbed, and whether that changed it; only the maps and

@@ -22,6 +22,10 @@ const (
 	elided = "…"
 )
 
+// Name is s as a name may appear on a log line or a span (a key, a tool,
+// an id): capped to MaxNameBytes and stripped of control characters.
+func Name(s string) string { return SafeText(CapString(s, MaxNameBytes)) }
+
 // Value returns a redacted copy of v, ready for JSON: maps and structs are
 // walked, secret keys (and fields tagged mcpwrap:"secret") become Redacted,
 // strings are capped and passed through String, slog.LogValuer values are
@@ -81,10 +85,7 @@ func (w *walker) value(v reflect.Value, depth int) any {
 	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() {
-			return nil
-		}
-		return w.value(v.Elem(), depth+1)
+		return w.value(v.Elem(), depth+1) // nil's Elem is not valid: nil
 	case reflect.String:
 		return w.str(v.String())
 	case reflect.Map:
@@ -106,14 +107,7 @@ func (w *walker) special(x any, depth int) (any, bool) {
 	case slog.LogValuer:
 		return w.slogValue(x.LogValue().Resolve(), depth), true
 	case json.RawMessage:
-		if len(x) > w.limit*4 {
-			return SafeText(w.r.String(CapBytes(x, w.limit))), true
-		}
-		var decoded any
-		if json.Unmarshal(x, &decoded) != nil {
-			return w.str(string(x)), true
-		}
-		return w.value(reflect.ValueOf(decoded), depth+1), true
+		return w.rawJSON(x, depth), true
 	case json.Number:
 		return x, true
 	case http.Header:
@@ -122,6 +116,19 @@ func (w *walker) special(x any, depth int) (any, bool) {
 		return w.str(ErrorText(x)), true
 	}
 	return nil, false
+}
+
+// rawJSON is the redacted copy of JSON: walked when decoded, scrubbed as
+// text when it is too long or not JSON.
+func (w *walker) rawJSON(x json.RawMessage, depth int) any {
+	if len(x) > w.limit*4 {
+		return SafeText(w.r.String(CapBytes(x, w.limit)))
+	}
+	var decoded any
+	if json.Unmarshal(x, &decoded) != nil {
+		return w.str(string(x))
+	}
+	return w.value(reflect.ValueOf(decoded), depth+1)
 }
 
 func (w *walker) sliceValue(v reflect.Value, depth int) any {
@@ -158,7 +165,7 @@ func (w *walker) mapValue(v reflect.Value, depth int) any {
 		}
 		k := it.Key().String()
 		w.spend(len(k))
-		k = SafeText(CapString(k, MaxNameBytes))
+		k = Name(k)
 		if w.r.IsSecretName(k) {
 			out[k] = Redacted
 			collect(it.Value(), w.found, 0)
@@ -246,13 +253,7 @@ func (r *Redactor) Clean(v any, depth, limit int, budget *int) bool {
 		*budget -= len(x)
 		return len(x) <= limit && SafeText(x) == x && r.String(x) == x
 	case map[string]any:
-		for k, e := range x {
-			*budget -= len(k)
-			if r.IsSecretName(k) || !r.Clean(e, depth+1, limit, budget) {
-				return false
-			}
-		}
-		return true
+		return r.cleanObject(x, depth, limit, budget)
 	case []any:
 		for _, e := range x {
 			if !r.Clean(e, depth+1, limit, budget) {
@@ -262,6 +263,17 @@ func (r *Redactor) Clean(v any, depth, limit int, budget *int) bool {
 		return true
 	}
 	return false
+}
+
+// cleanObject is Clean for an object: no secret names, clean members.
+func (r *Redactor) cleanObject(m map[string]any, depth, limit int, budget *int) bool {
+	for k, e := range m {
+		*budget -= len(k)
+		if r.IsSecretName(k) || !r.Clean(e, depth+1, limit, budget) {
+			return false
+		}
+	}
+	return true
 }
 
 // SecretHeaders only collects the values of secret headers (Authorization,
@@ -301,9 +313,7 @@ func collect(v reflect.Value, found *[]string, depth int) {
 	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			collect(v.Elem(), found, depth+1)
-		}
+		collect(v.Elem(), found, depth+1) // nil's Elem is not valid
 	case reflect.Map:
 		it := v.MapRange()
 		for it.Next() {
@@ -349,9 +359,7 @@ func (w *walker) secrets(v reflect.Value, depth int) {
 	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			w.secrets(v.Elem(), depth+1)
-		}
+		w.secrets(v.Elem(), depth+1) // nil's Elem is not valid
 	case reflect.Map:
 		w.mapSecrets(v, depth)
 	case reflect.Slice, reflect.Array:
@@ -420,9 +428,7 @@ func SecretNames(v any) []string {
 // secretNames appends to out the names of the fields tagged secret of the
 // struct type t holds, and of the structs its other fields hold.
 func secretNames(t reflect.Type, depth int, out *[]string) {
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
-		t = t.Elem()
-	}
+	t = structtag.Innermost(t)
 	if t.Kind() != reflect.Struct || depth > maxDepth {
 		return
 	}

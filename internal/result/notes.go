@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpwrap/mcpwrap/internal/redact"
 )
 
 // CutNote tells the model what was cut and, when the tool has a parameter
@@ -70,10 +72,7 @@ func CapText(s string) string {
 		return s
 	}
 	const tail = 1 << 10
-	head := maxPublicText - tail
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
-	}
+	head := redact.RuneCut(s, maxPublicText-tail)
 	from := len(s) - tail
 	for from < len(s) && !utf8.RuneStart(s[from]) {
 		from++

@@ -88,15 +88,9 @@ func MapText[C any, K Kind[C]](k K, contents []C, f func(string) string) []C {
 // the result once with encode and takes the larger size. The error is why
 // the SDK could not send it, or a nil content.
 func Measure[C any, K Kind[C]](k K, contents []C, structured any, other bool, encode func() ([]byte, error)) (int, error) {
-	size, known := 0, true
-	for i, c := range contents {
-		if v := reflect.ValueOf(c); !v.IsValid() || errbase.NilValue(v) {
-			// The SDK sends null, which no client reads as a content.
-			return 0, errors.New("content " + strconv.Itoa(i) + " is nil")
-		}
-		n, ok := k.Size(c)
-		size += n
-		known = known && ok
+	size, known, err := contentsSize(k, contents)
+	if err != nil {
+		return 0, err
 	}
 	if structured != nil {
 		n, err := jsonsize.Value(structured)
@@ -113,6 +107,22 @@ func Measure[C any, K Kind[C]](k K, contents []C, structured any, other bool, en
 		return max(size, len(b)), nil
 	}
 	return size, nil
+}
+
+// contentsSize is the JSON size of contents, and whether k knew it for
+// every one.
+func contentsSize[C any, K Kind[C]](k K, contents []C) (size int, known bool, err error) {
+	known = true
+	for i, c := range contents {
+		if v := reflect.ValueOf(c); !v.IsValid() || errbase.NilValue(v) {
+			// The SDK sends null, which no client reads as a content.
+			return 0, false, errors.New("content " + strconv.Itoa(i) + " is nil")
+		}
+		n, ok := k.Size(c)
+		size += n
+		known = known && ok
+	}
+	return size, known, nil
 }
 
 // Cut returns contents within budget with a text content holding note

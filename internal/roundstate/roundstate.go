@@ -87,19 +87,8 @@ type Sealed struct {
 // caller of those hashes (ArgumentsHash, SubjectHash); why is "" when it
 // is good, and st holds what it could read either way.
 func (s *States) Open(raw, tool, args, subject string) (st Sealed, why string) {
-	if len(raw) > maxStateBytes {
-		return st, Forged
-	}
-	body, sig, ok := strings.Cut(raw[len(Prefix):], ".")
+	st, ok := s.verify(raw)
 	if !ok {
-		return st, Forged
-	}
-	payload, err1 := base64.RawURLEncoding.DecodeString(body)
-	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
-	if err1 != nil || err2 != nil || json.Unmarshal(payload, &st) != nil {
-		return Sealed{}, Forged
-	}
-	if !hmac.Equal(mac, s.mac(payload)) {
 		return st, Forged
 	}
 	now := s.now()
@@ -113,6 +102,24 @@ func (s *States) Open(raw, tool, args, subject string) (st Sealed, why string) {
 		return st, Replayed
 	}
 	return st, ""
+}
+
+// verify decodes the state raw and checks its signature; ok is false for
+// a state this States did not seal.
+func (s *States) verify(raw string) (st Sealed, ok bool) {
+	if len(raw) > maxStateBytes {
+		return st, false
+	}
+	body, sig, ok := strings.Cut(raw[len(Prefix):], ".")
+	if !ok {
+		return st, false
+	}
+	payload, err1 := base64.RawURLEncoding.DecodeString(body)
+	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
+	if err1 != nil || err2 != nil || json.Unmarshal(payload, &st) != nil {
+		return Sealed{}, false
+	}
+	return st, hmac.Equal(mac, s.mac(payload))
 }
 
 // use records a confirmation state's nonce as used; false when it was.

@@ -136,29 +136,13 @@ func (s *State) start(o *obs.Observer, refusal *errs.Error, code int, msg string
 
 func (s *State) stop(code int) {
 	attrs := []slog.Attr{slog.Int("exit_code", code), slog.Int("hooks", len(s.f.Hooks))}
-	t0 := time.Now()
-	drain, cancel := context.WithTimeout(context.Background(), s.f.Drain)
-	for s.inflight.Load() > 0 && wait.Sleep(drain, 5*time.Millisecond) == nil {
-	}
-	cancel()
-	attrs = append(attrs, slog.Float64("drain_ms", float64(time.Since(t0).Microseconds())/1000))
-	if n := s.inflight.Load(); n > 0 {
-		attrs = append(attrs, slog.Int64("calls_dropped", n))
-	}
+	attrs = s.drain(attrs)
 	time.Sleep(s.f.Grace)
 
 	ctx, cancel := context.WithTimeout(context.Background(), s.f.Timeout)
 	defer cancel()
 	done := make(chan []slog.Attr, 1)
-	go func() {
-		var failed []slog.Attr
-		for i, h := range s.f.Hooks {
-			if err := runHook(ctx, h); err != nil {
-				failed = append(failed, slog.String("hook_"+strconv.Itoa(i), s.redact(err.Error())))
-			}
-		}
-		done <- failed
-	}()
+	go func() { done <- s.runHooks(ctx) }()
 	select {
 	case failed := <-done:
 		attrs = append(attrs, failed...)
@@ -170,6 +154,33 @@ func (s *State) stop(code int) {
 	// providers hold the last spans and metrics.
 	_ = s.obs.Load().Flush(ctx)
 	s.f.Exit(code)
+}
+
+// drain waits, up to the drain time, for the calls in flight to end, and
+// appends to attrs how long it waited and how many calls it dropped.
+func (s *State) drain(attrs []slog.Attr) []slog.Attr {
+	t0 := time.Now()
+	drain, cancel := context.WithTimeout(context.Background(), s.f.Drain)
+	for s.inflight.Load() > 0 && wait.Sleep(drain, 5*time.Millisecond) == nil {
+	}
+	cancel()
+	attrs = append(attrs, slog.Float64("drain_ms", float64(time.Since(t0).Microseconds())/1000))
+	if n := s.inflight.Load(); n > 0 {
+		attrs = append(attrs, slog.Int64("calls_dropped", n))
+	}
+	return attrs
+}
+
+// runHooks runs the hooks in order and returns the errors of those that
+// failed, one attribute each.
+func (s *State) runHooks(ctx context.Context) []slog.Attr {
+	var failed []slog.Attr
+	for i, h := range s.f.Hooks {
+		if err := runHook(ctx, h); err != nil {
+			failed = append(failed, slog.String("hook_"+strconv.Itoa(i), s.redact(err.Error())))
+		}
+	}
+	return failed
 }
 
 // runHook runs one exit hook; a panic in it is its error, so that the

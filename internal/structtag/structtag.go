@@ -58,3 +58,16 @@ func Secret(f reflect.StructField) bool {
 	}
 	return false
 }
+
+// Innermost follows t's pointers, slices, arrays and maps to the type
+// they hold: the struct whose tags count for a field of type t.
+func Innermost(t reflect.Type) reflect.Type {
+	for {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+			t = t.Elem()
+		default:
+			return t
+		}
+	}
+}

@@ -54,11 +54,17 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+			if transposed(ra, rb, i, j) {
 				cur[j] = min(cur[j], prev2[j-2]+1)
 			}
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
+}
+
+// transposed reports whether the runes before a[i] and b[j] are the same
+// two, swapped.
+func transposed(a, b []rune, i, j int) bool {
+	return i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1]
 }

@@ -64,14 +64,22 @@ func (p *Pool[J]) work(j J) {
 		case j = <-w.jobs:
 			t.Stop()
 		case <-t.C:
-			p.mu.Lock()
-			if i := slices.Index(p.idle, w); i >= 0 {
-				p.idle = slices.Delete(p.idle, i, i+1)
-				p.mu.Unlock()
+			if p.retire(w) {
 				return
 			}
-			p.mu.Unlock()
 			j = <-w.jobs // a caller took this worker as the timer fired
 		}
 	}
+}
+
+// retire takes the idle worker w off the list; it is false when a caller
+// took w first.
+func (p *Pool[J]) retire(w *worker[J]) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	i := slices.Index(p.idle, w)
+	if i >= 0 {
+		p.idle = slices.Delete(p.idle, i, i+1)
+	}
+	return i >= 0
 }

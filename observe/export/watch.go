@@ -45,14 +45,20 @@ func (w *watch) done(ctx context.Context, err error) {
 	case err == nil:
 	case w.err == nil:
 		w.err, w.batch = err, 1
-		attrs := []slog.Attr{slog.String("signal", w.signal), slog.String("exporter", w.exporter), slog.String("error", err.Error())}
-		if h := hint(w.signal, err); h != "" {
-			attrs = append(attrs, slog.String("hint", h))
-		}
-		w.logger.LogAttrs(ctx, slog.LevelError, "telemetry export failing; "+w.signal+" are dropped until it recovers", attrs...)
+		w.logFailing(ctx, err)
 	default:
 		w.batch++
 	}
+}
+
+// logFailing logs the first failure of an export, with a hint at its
+// cause when there is one.
+func (w *watch) logFailing(ctx context.Context, err error) {
+	attrs := []slog.Attr{slog.String("signal", w.signal), slog.String("exporter", w.exporter), slog.String("error", err.Error())}
+	if h := hint(w.signal, err); h != "" {
+		attrs = append(attrs, slog.String("hint", h))
+	}
+	w.logger.LogAttrs(ctx, slog.LevelError, "telemetry export failing; "+w.signal+" are dropped until it recovers", attrs...)
 }
 
 // failure is the ongoing outage as an error, or nil.

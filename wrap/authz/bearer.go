@@ -80,14 +80,18 @@ func RequireBearer(v Verifier, o Bearer) func(http.Handler) http.Handler {
 				o.challenge(w, http.StatusForbidden, "insufficient_scope", "the token lacks a scope this server requires")
 				return
 			}
-			if o.Challenge != nil && r.Method == http.MethodPost && r.Body != nil && r.Body != http.NoBody {
-				if o.insufficient(w, r, c) {
-					return
-				}
+			if o.challengesBody(r) && o.insufficient(w, r, c) {
+				return
 			}
 			next.ServeHTTP(w, r.WithContext(NewContext(r.Context(), c)))
 		})
 	}
+}
+
+// challengesBody reports whether the request's body is read for a
+// Challenge: a POST with a body, when there is one.
+func (o *Bearer) challengesBody(r *http.Request) bool {
+	return o.Challenge != nil && r.Method == http.MethodPost && r.Body != nil && r.Body != http.NoBody
 }
 
 // authenticate returns the caller of r's bearer token, as v verifies it;

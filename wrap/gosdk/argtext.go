@@ -109,21 +109,25 @@ func ruleViolations(param, rule, msg string) ([]errs.Violation, bool) {
 		}
 		return perName(param, names, "required", func(p string) string { return "parameter " + strconv.Quote(p) + " is required" }), true
 	case rule == "type" && param != "":
-		// "three has type \"string\", want \"integer\"": without echoing the
-		// value.
-		i := strings.LastIndex(msg, ` has type "`)
-		if i < 0 {
-			return nil, false
-		}
-		got, want, ok := strings.Cut(msg[i+len(` has type "`):], `", want "`)
-		if !ok {
-			return nil, false
-		}
-		want = strings.TrimSuffix(want, `"`)
-		return []errs.Violation{{Parameter: param, Rule: "type", Expected: article(want), Got: got,
-			Message: "parameter " + strconv.Quote(param) + " must be " + article(want) + ", got " + article(got)}}, true
+		return typeViolation(param, msg)
 	}
 	return nil, false
+}
+
+// typeViolation reads "three has type \"string\", want \"integer\"" as
+// a violation of param's type, without echoing the value.
+func typeViolation(param, msg string) ([]errs.Violation, bool) {
+	i := strings.LastIndex(msg, ` has type "`)
+	if i < 0 {
+		return nil, false
+	}
+	got, want, ok := strings.Cut(msg[i+len(` has type "`):], `", want "`)
+	if !ok {
+		return nil, false
+	}
+	want = strings.TrimSuffix(want, `"`)
+	return []errs.Violation{{Parameter: param, Rule: "type", Expected: article(want), Got: got,
+		Message: "parameter " + strconv.Quote(param) + " must be " + article(want) + ", got " + article(got)}}, true
 }
 
 // perName is one violation of rule for each of names under param.

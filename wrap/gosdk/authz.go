@@ -79,20 +79,8 @@ func unknownName(r *call.Request) error {
 // client declared the capability, for a client before 2026-07-28 (a later
 // one is asked through an input_required result: rounds.Ask).
 func ask(ctx context.Context, r *call.Request, msg string) (call.Reply, error) {
-	var ss *mcp.ServerSession
-	switch v := r.SDK.(type) {
-	case *toolCall:
-		ss = v.m.Session
-	case *methodCall:
-		if s, ok := v.m.GetSession().(*mcp.ServerSession); ok {
-			ss = s
-		}
-	}
-	if ss == nil {
-		return call.Unsupported, nil
-	}
-	ip := ss.InitializeParams()
-	if ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil {
+	ss := sessionOf(r)
+	if ss == nil || !elicits(ss) {
 		return call.Unsupported, nil
 	}
 	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: call.ConfirmSchema})
@@ -100,6 +88,24 @@ func ask(ctx context.Context, r *call.Request, msg string) (call.Reply, error) {
 		return call.Cancelled, err
 	}
 	return content.Reply(res), nil
+}
+
+// sessionOf is the session the request came in, or nil.
+func sessionOf(r *call.Request) *mcp.ServerSession {
+	switch v := r.SDK.(type) {
+	case *toolCall:
+		return v.m.Session
+	case *methodCall:
+		ss, _ := v.m.GetSession().(*mcp.ServerSession)
+		return ss
+	}
+	return nil
+}
+
+// elicits reports whether the client of ss said it supports elicitation.
+func elicits(ss *mcp.ServerSession) bool {
+	ip := ss.InitializeParams()
+	return ip != nil && ip.Capabilities != nil && ip.Capabilities.Elicitation != nil
 }
 
 // filterList leaves out of a tools/list, prompts/list, resources/list or
@@ -112,12 +118,7 @@ func ask(ctx context.Context, r *call.Request, msg string) (call.Reply, error) {
 func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, hints *cacheHints, req mcp.Request, res mcp.Result) mcp.Result {
 	c := callerOf(ctx, req.GetExtra())
 	visible := func(method, name string, a authz.Annotations) bool {
-		r := authz.Request{Method: method, Name: name, Listing: true, Annotations: a}
-		d := e.Decide(ctx, c, r)
-		if d.Reason == policy.ReasonUndeclared || d.Reason == policy.ReasonReadOnly {
-			e.Warn(ctx, o, r)
-		}
-		return d.Verdict != policy.Hidden
+		return listed(ctx, e, o, c, authz.Request{Method: method, Name: name, Listing: true, Annotations: a})
 	}
 	readable := func(uri string) bool { return visible(policy.ResourcesRead, uri, authz.Annotations{}) }
 	switch r := res.(type) {
@@ -157,6 +158,16 @@ func filterList(ctx context.Context, e *policy.Engine, o *obs.Observer, hints *c
 		return &cp
 	}
 	return res
+}
+
+// listed reports whether a listing shows the caller c the entry r, and
+// warns of an entry the policy does not declare.
+func listed(ctx context.Context, e *policy.Engine, o *obs.Observer, c authz.Caller, r authz.Request) bool {
+	d := e.Decide(ctx, c, r)
+	if d.HiddenFromAll() {
+		e.Warn(ctx, o, r)
+	}
+	return d.Verdict != policy.Hidden
 }
 
 // visibleOnly is the items of xs, not nil, that see keeps; never nil

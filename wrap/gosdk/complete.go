@@ -25,14 +25,19 @@ func serveComplete(ctx context.Context, e *policy.Engine, handled bool, method s
 	if !handled || r.Params == nil || r.Params.Ref == nil || r.Params.Argument.Name == "" {
 		return next(ctx, method, r)
 	}
-	ar := authz.Request{Method: policy.PromptsGet, Name: r.Params.Ref.Name}
-	if r.Params.Ref.Type == "ref/resource" {
-		ar = authz.Request{Method: policy.ResourcesRead, Name: r.Params.Ref.URI}
-	}
-	if e.Decide(ctx, callerOf(ctx, r.Extra), ar).Verdict == policy.Allowed {
+	if e.Decide(ctx, callerOf(ctx, r.Extra), completedRef(r.Params.Ref)).Verdict == policy.Allowed {
 		return next(ctx, method, r)
 	}
 	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}, nil
+}
+
+// completedRef is the use of the prompt or resource ref a completion is
+// for.
+func completedRef(ref *mcp.CompleteReference) authz.Request {
+	if ref.Type == "ref/resource" {
+		return authz.Request{Method: policy.ResourcesRead, Name: ref.URI}
+	}
+	return authz.Request{Method: policy.PromptsGet, Name: ref.Name}
 }
 
 // handlers says which of go-sdk's optional handlers a server has: without

@@ -114,10 +114,7 @@ func (m methods) chainMethod(ctx context.Context, method string, req mcp.Request
 		if r.Params == nil {
 			return nil, false, nil
 		}
-		res, err := serveResource(ctx, m.serve, method, r, next)
-		if m.e != nil {
-			res = m.hints.privateRead(ctx, m.o, res)
-		}
+		res, err := m.readResource(ctx, method, r, next)
 		return res, true, err
 	case *mcp.GetPromptRequest:
 		if r.Params == nil {
@@ -127,6 +124,16 @@ func (m methods) chainMethod(ctx context.Context, method string, req mcp.Request
 		return res, true, err
 	}
 	return nil, false, nil
+}
+
+// readResource serves a resource read through the chain; with a policy,
+// its answer is marked private to the caller.
+func (m methods) readResource(ctx context.Context, method string, r *mcp.ReadResourceRequest, next mcp.MethodHandler) (mcp.Result, error) {
+	res, err := serveResource(ctx, m.serve, method, r, next)
+	if m.e != nil {
+		res = m.hints.privateRead(ctx, m.o, res)
+	}
+	return res, err
 }
 
 // servedKey marks a call the attached Wrapper's chain serves, for the

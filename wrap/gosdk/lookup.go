@@ -48,10 +48,8 @@ func (tc *toolCall) Tool(ctx context.Context, name string) (info call.Info) {
 		if err != nil || !ok || list == nil {
 			return call.Info{}
 		}
-		for _, t := range list.Tools {
-			if t != nil && t.Name == name {
-				return infoOf(t)
-			}
+		if t := toolNamed(list.Tools, name); t != nil {
+			return infoOf(t)
 		}
 		if list.NextCursor == "" || list.NextCursor == cursor {
 			return call.Info{}
@@ -59,4 +57,14 @@ func (tc *toolCall) Tool(ctx context.Context, name string) (info call.Info) {
 		cursor = list.NextCursor
 	}
 	return call.Info{}
+}
+
+// toolNamed is the tool of tools named name, or nil.
+func toolNamed(tools []*mcp.Tool, name string) *mcp.Tool {
+	for _, t := range tools {
+		if t != nil && t.Name == name {
+			return t
+		}
+	}
+	return nil
 }

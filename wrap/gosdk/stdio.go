@@ -174,22 +174,30 @@ func guard(in io.Reader, pw *io.PipeWriter, w io.Writer, maxNest, limit int) {
 			line = nil // a long line's buffer is not kept
 		}
 		line, long, err = readLine(r, line[:0], limit)
-		switch {
-		case long:
-			_, _ = w.Write(refusal(line, "the request is longer than "+strconv.Itoa(limit)+" bytes; send a smaller one"))
-		case len(line) == 0:
-		case depth(line) > maxNest:
-			_, _ = w.Write(refusal(line, "the request is nested deeper than "+strconv.Itoa(maxNest)+" levels; send flatter arguments"))
-		default:
-			if _, werr := pw.Write(line); werr != nil {
-				return
-			}
+		if !pass(line, long, pw, w, maxNest, limit) {
+			return
 		}
 		if err != nil {
 			pw.CloseWithError(err)
 			return
 		}
 	}
+}
+
+// pass writes line to pw, or its refusal to w when it is too long (long)
+// or nested too deep; it is false when pw is closed.
+func pass(line []byte, long bool, pw *io.PipeWriter, w io.Writer, maxNest, limit int) bool {
+	switch {
+	case long:
+		_, _ = w.Write(refusal(line, "the request is longer than "+strconv.Itoa(limit)+" bytes; send a smaller one"))
+	case len(line) == 0:
+	case depth(line) > maxNest:
+		_, _ = w.Write(refusal(line, "the request is nested deeper than "+strconv.Itoa(maxNest)+" levels; send flatter arguments"))
+	default:
+		_, err := pw.Write(line)
+		return err == nil
+	}
+	return true
 }
 
 // readLine appends the next line of r, its newline included, to buf. A

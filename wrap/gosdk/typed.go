@@ -55,7 +55,17 @@ func AddTool[In, Out any](s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.Too
 			tt.OutputSchema = b.Schema()
 		}
 	}
-	handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	handler := typedHandler(tt.Name, in, out, hasOut, h)
+	var zero In
+	tool(s, w, &tt, handler, true, []wrap.Option{wrap.WithSecrets(redact.SecretNames(zero)...)})
+}
+
+// typedHandler is the untyped handler of the typed tool name: it binds the
+// arguments with in, calls h, and gives a tool with an output type
+// (hasOut) its structured content, checked with out when out is not nil.
+func typedHandler[In, Out any](name string, in *validate.Binder[In], out *validate.Binder[Out], hasOut bool,
+	h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := binding.Bind[In](in, nil, req.Params.Arguments)
 		if err != nil {
 			return nil, err
@@ -70,10 +80,8 @@ func AddTool[In, Out any](s *mcp.Server, w *wrap.Wrapper, t *mcp.Tool, h mcp.Too
 		if !hasOut || res.InputRequests != nil {
 			return res, nil
 		}
-		return structuredResult(tt.Name, res, o, out)
+		return structuredResult(name, res, o, out)
 	}
-	var zero In
-	tool(s, w, &tt, handler, true, []wrap.Option{wrap.WithSecrets(redact.SecretNames(zero)...)})
 }
 
 // structuredResult is res with o, a typed handler's output, as its

@@ -1,6 +1,7 @@
 package limit
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -92,12 +93,8 @@ func New(r Rate, opts ...Option) *Limiter {
 	if c.store == nil {
 		c.store = ratelimit.NewLocal(0)
 	}
-	if c.logger == nil {
-		c.logger = slog.Default()
-	}
-	if c.mp == nil {
-		c.mp = otel.GetMeterProvider()
-	}
+	c.logger = cmp.Or(c.logger, slog.Default())
+	c.mp = cmp.Or(c.mp, otel.GetMeterProvider())
 	l := &Limiter{cfg: c, epoch: time.Now()}
 	if _, local := c.store.(*ratelimit.Local); !local {
 		l.fallback = ratelimit.NewLocal(0)

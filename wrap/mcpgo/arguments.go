@@ -63,12 +63,16 @@ func argumentError(err error, req mcp.CallToolRequest) (*errs.Error, bool) {
 	return requireError(inner, req)
 }
 
-// requireHelpers are the Require* helpers of mcp.CallToolRequest, with the
-// JSON each expects of the argument and, for slices, of one item.
-var requireHelpers = []struct {
+// requireHelper is one of mcp-go's Require helpers: the type it expects
+// of an argument (and of its items), and a call of it.
+type requireHelper struct {
 	expected, item string
 	call           func(mcp.CallToolRequest, string) error
-}{
+}
+
+// requireHelpers are the Require* helpers of mcp.CallToolRequest, with the
+// JSON each expects of the argument and, for slices, of one item.
+var requireHelpers = []requireHelper{
 	{"a string", "", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireString(k); return err }},
 	{"an integer", "", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireInt(k); return err }},
 	{"a number", "", func(r mcp.CallToolRequest, k string) error { _, err := r.RequireFloat(k); return err }},
@@ -97,23 +101,30 @@ func requireError(err error, req mcp.CallToolRequest) (*errs.Error, bool) {
 		if got == nil || got.Error() != msg {
 			continue
 		}
-		v := errs.Violation{Parameter: key, Rule: "type", Expected: h.expected, Message: msg}
-		val, present := req.GetArguments()[key]
-		switch i, item := itemIndex(msg); {
-		case !present:
-			// Every helper says the same; which type was wanted is unknown.
-			v.Rule, v.Expected = "required", ""
-		case item:
-			v.Parameter, v.Expected = key+"["+strconv.Itoa(i)+"]", h.item
-			if items, ok := val.([]any); ok && i < len(items) {
-				v.Got = argKind(items[i])
-			}
-		default:
-			v.Got = argKind(val)
-		}
-		return errs.Wrap(errs.InvalidArgument, err, msg, errs.Violations(v)), true
+		return errs.Wrap(errs.InvalidArgument, err, msg, errs.Violations(h.violation(req, key, msg))), true
 	}
 	return nil, false
+}
+
+// violation is what msg, the sentence of helper h about the argument key,
+// says is wrong: key is missing, or it (or one of its items) has the
+// wrong type.
+func (h requireHelper) violation(req mcp.CallToolRequest, key, msg string) errs.Violation {
+	v := errs.Violation{Parameter: key, Rule: "type", Expected: h.expected, Message: msg}
+	val, present := req.GetArguments()[key]
+	switch i, item := itemIndex(msg); {
+	case !present:
+		// Every helper says the same; which type was wanted is unknown.
+		v.Rule, v.Expected = "required", ""
+	case item:
+		v.Parameter, v.Expected = key+"["+strconv.Itoa(i)+"]", h.item
+		if items, ok := val.([]any); ok && i < len(items) {
+			v.Got = argKind(items[i])
+		}
+	default:
+		v.Got = argKind(val)
+	}
+	return v
 }
 
 // quotedArgument returns the %q-quoted name after `argument ` in msg.
@@ -228,16 +239,21 @@ func argumentResult(res *mcp.CallToolResult, req mcp.CallToolRequest) (*errs.Err
 	if res == nil || !res.IsError || len(res.Content) != 1 || res.StructuredContent != nil {
 		return nil, false
 	}
-	var text string
-	switch c := res.Content[0].(type) {
-	case mcp.TextContent:
-		text = c.Text
-	case *mcp.TextContent:
-		text = c.Text
-	}
+	text := textOf(res.Content[0])
 	rest, ok := strings.CutPrefix(text, typedPrefix+jsonerr.Sentence)
 	if !ok || len(rest) > maxArgumentSentence {
 		return nil, false
 	}
 	return jsonerr.FromSentence(rest, func() ([]byte, bool) { return boundJSON(req) }, errors.New(text))
+}
+
+// textOf is the text of a text content, "" for any other.
+func textOf(c mcp.Content) string {
+	switch c := c.(type) {
+	case mcp.TextContent:
+		return c.Text
+	case *mcp.TextContent:
+		return c.Text
+	}
+	return ""
 }

@@ -166,7 +166,7 @@ func toolVisible(ctx context.Context, e *policy.Engine, o *obs.Observer, c authz
 		r.Annotations = toolAnnotations(*t)
 	}
 	d := e.Decide(ctx, c, r)
-	if d.Reason == policy.ReasonUndeclared || d.Reason == policy.ReasonReadOnly {
+	if d.HiddenFromAll() {
 		r.Annotations = toolAnnotations(*t)
 		e.Warn(ctx, o, r)
 	}
@@ -212,14 +212,7 @@ func warnRegistered(s *server.MCPServer, e *policy.Engine, o *obs.Observer) {
 // is registered: what no policy declares is warned of there too (the
 // server's templates are known no other way).
 func filterResourceLists(h *server.Hooks, e *policy.Engine, o *obs.Observer) {
-	visible := func(ctx context.Context, uri string) bool {
-		r := authz.Request{Method: policy.ResourcesRead, Name: uri, Listing: true}
-		d := e.Decide(ctx, identify(ctx, nil), r)
-		if d.Reason == policy.ReasonUndeclared {
-			e.Warn(ctx, o, r)
-		}
-		return d.Verdict != policy.Hidden
-	}
+	visible := func(ctx context.Context, uri string) bool { return listedResource(ctx, e, o, uri) }
 	h.AddAfterListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
 		if res == nil {
 			return
@@ -244,6 +237,17 @@ func filterResourceLists(h *server.Hooks, e *policy.Engine, o *obs.Observer) {
 		}
 		res.ResourceTemplates = out
 	})
+}
+
+// listedResource reports whether a listing shows the caller the resource
+// uri, and warns of one the policy does not declare.
+func listedResource(ctx context.Context, e *policy.Engine, o *obs.Observer, uri string) bool {
+	r := authz.Request{Method: policy.ResourcesRead, Name: uri, Listing: true}
+	d := e.Decide(ctx, identify(ctx, nil), r)
+	if d.Reason == policy.ReasonUndeclared {
+		e.Warn(ctx, o, r)
+	}
+	return d.Verdict != policy.Hidden
 }
 
 // toolAnnotations are t's hints with MCP's defaults, as a policy reads
@@ -284,11 +288,8 @@ const hiddenURI = "mcpwrap:hidden"
 // leaves them out. Hooks that see every request (OnBeforeAny) still see
 // the URI as it came.
 func authorizeSubscriptions(h *server.Hooks, e *policy.Engine) {
-	readable := func(ctx context.Context, c authz.Caller, uri string) bool {
-		return e.Decide(ctx, c, authz.Request{Method: policy.ResourcesRead, Name: uri}).Verdict == policy.Allowed
-	}
 	h.OnBeforeSubscribe = append([]server.OnBeforeSubscribeFunc{func(ctx context.Context, _ any, r *mcp.SubscribeRequest) {
-		if r != nil && r.Params.URI != "" && !readable(ctx, identify(ctx, nil), r.Params.URI) {
+		if r != nil && r.Params.URI != "" && !readable(ctx, e, identify(ctx, nil), r.Params.URI) {
 			r.Params.URI = hiddenURI
 		}
 	}}, h.OnBeforeSubscribe...)
@@ -296,14 +297,23 @@ func authorizeSubscriptions(h *server.Hooks, e *policy.Engine) {
 		if r == nil || len(r.Params.Notifications.ResourceSubscriptions) == 0 {
 			return
 		}
-		c := identify(ctx, nil)
-		want := r.Params.Notifications.ResourceSubscriptions
-		keep := make([]string, 0, len(want))
-		for _, uri := range want {
-			if readable(ctx, c, uri) {
-				keep = append(keep, uri)
-			}
-		}
-		r.Params.Notifications.ResourceSubscriptions = keep
+		r.Params.Notifications.ResourceSubscriptions = readableOnly(ctx, e, r.Params.Notifications.ResourceSubscriptions)
 	}}, h.OnBeforeSubscriptionsListen...)
+}
+
+// readable reports whether the caller c may read the resource uri.
+func readable(ctx context.Context, e *policy.Engine, c authz.Caller, uri string) bool {
+	return e.Decide(ctx, c, authz.Request{Method: policy.ResourcesRead, Name: uri}).Verdict == policy.Allowed
+}
+
+// readableOnly is the URIs of want the caller may read.
+func readableOnly(ctx context.Context, e *policy.Engine, want []string) []string {
+	c := identify(ctx, nil)
+	keep := make([]string, 0, len(want))
+	for _, uri := range want {
+		if readable(ctx, e, c, uri) {
+			keep = append(keep, uri)
+		}
+	}
+	return keep
 }

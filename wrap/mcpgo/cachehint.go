@@ -58,12 +58,7 @@ func privateLists(s *server.MCPServer, h *server.Hooks, o *obs.Observer) {
 func configuredHints(s *server.MCPServer) (ttl map[mcp.MCPMethod]int64, public []string) {
 	ttl = map[mcp.MCPMethod]int64{}
 	f := reflect.ValueOf(s).Elem().FieldByName("cacheHints")
-	if !f.IsValid() || f.Kind() != reflect.Map || f.Type().Key() != reflect.TypeFor[mcp.MCPMethod]() {
-		return ttl, nil
-	}
-	et := f.Type().Elem()
-	if et.Kind() != reflect.Struct || et.NumField() != 2 || et.Field(0).Type.Kind() != reflect.Int64 ||
-		et.Field(1).Type != reflect.TypeFor[mcp.CacheScope]() {
+	if !hintsShape(f) {
 		return ttl, nil
 	}
 	for _, m := range decidedMethods {
@@ -80,6 +75,17 @@ func configuredHints(s *server.MCPServer) (ttl map[mcp.MCPMethod]int64, public [
 		}
 	}
 	return ttl, public
+}
+
+// hintsShape reports whether f, the server's cacheHints, has the shape
+// configuredHints reads: a map from a method to a TTL and a scope.
+func hintsShape(f reflect.Value) bool {
+	if !f.IsValid() || f.Kind() != reflect.Map || f.Type().Key() != reflect.TypeFor[mcp.MCPMethod]() {
+		return false
+	}
+	et := f.Type().Elem()
+	return et.Kind() == reflect.Struct && et.NumField() == 2 && et.Field(0).Type.Kind() == reflect.Int64 &&
+		et.Field(1).Type == reflect.TypeFor[mcp.CacheScope]()
 }
 
 // afterPrivate is the after-hook of method that hands its result, when

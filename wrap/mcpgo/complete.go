@@ -112,21 +112,7 @@ func (r resourceCompletion) CompleteResourceArgument(ctx context.Context, uri st
 func guardLateCompletion(s *server.MCPServer, h *server.Hooks, e *policy.Engine, o *obs.Observer) {
 	var warned atomic.Bool
 	h.AddBeforeComplete(func(ctx context.Context, _ any, req *mcp.CompleteRequest) {
-		if req == nil {
-			return
-		}
-		switch ref := req.Params.Ref.(type) {
-		case mcp.PromptReference:
-			if !mayComplete(ctx, e, policy.PromptsGet, ref.Name) {
-				ref.Name = hiddenURI
-				req.Params.Ref = ref
-			}
-		case mcp.ResourceReference:
-			if !mayComplete(ctx, e, policy.ResourcesRead, ref.URI) {
-				ref.URI = hiddenURI
-				req.Params.Ref = ref
-			}
-		default:
+		if req == nil || !hideRef(ctx, e, req) {
 			return
 		}
 		if o != nil && !warned.Load() && !wrappedCompletion(s) && !warned.Swap(true) {
@@ -135,6 +121,26 @@ func guardLateCompletion(s *server.MCPServer, h *server.Hooks, e *policy.Engine,
 				"), but its code runs for them: set it before Attach")
 		}
 	})
+}
+
+// hideRef makes the prompt or resource req completes hiddenURI when the
+// caller may not use it; it is false when req refers to neither.
+func hideRef(ctx context.Context, e *policy.Engine, req *mcp.CompleteRequest) bool {
+	switch ref := req.Params.Ref.(type) {
+	case mcp.PromptReference:
+		if !mayComplete(ctx, e, policy.PromptsGet, ref.Name) {
+			ref.Name = hiddenURI
+			req.Params.Ref = ref
+		}
+	case mcp.ResourceReference:
+		if !mayComplete(ctx, e, policy.ResourcesRead, ref.URI) {
+			ref.URI = hiddenURI
+			req.Params.Ref = ref
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // wrappedCompletion reports whether both of s's completion providers are

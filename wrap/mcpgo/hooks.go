@@ -61,20 +61,12 @@ func (a *attached) register(h *server.Hooks) {
 	// One error hook for both jobs: a server per request pays for each
 	// closure and each list it starts.
 	h.AddOnError(func(ctx context.Context, id any, m mcp.MCPMethod, msg any, err error) {
-		switch {
-		case m == mcp.MethodResourcesRead || m == mcp.MethodPromptsGet:
+		switch m {
+		case mcp.MethodResourcesRead, mcp.MethodPromptsGet:
 			a.onRPCError(ctx, msg, err)
-		case m == mcp.MethodToolsCall:
+		case mcp.MethodToolsCall:
 			req, _ := msg.(*mcp.CallToolRequest)
-			a.taskError(ctx, req, err)
-			var hidden *hiddenTool
-			if errors.As(err, &hidden) {
-				sendCode(err, mcp.INVALID_PARAMS)
-			}
-			if o == nil || a.wasRepaired(ctx) {
-				return
-			}
-			answered(ctx, o, adapter.Policy(a.w), id, req, nil, err)
+			a.onToolError(ctx, o, id, req, err)
 		}
 	})
 	// The hooks of task calls (task.go) share the call hooks' closures.
@@ -93,6 +85,20 @@ func (a *attached) register(h *server.Hooks) {
 		answered(ctx, o, nil, id, req, result, nil)
 	})
 	a.registerTasks(h)
+}
+
+// onToolError is the error hook of a tool call mcp-go answered with an
+// error: a task's error, a hidden tool's code, and the call's line.
+func (a *attached) onToolError(ctx context.Context, o *obs.Observer, id any, req *mcp.CallToolRequest, err error) {
+	a.taskError(ctx, req, err)
+	var hidden *hiddenTool
+	if errors.As(err, &hidden) {
+		sendCode(err, mcp.INVALID_PARAMS)
+	}
+	if o == nil || a.wasRepaired(ctx) {
+		return
+	}
+	answered(ctx, o, adapter.Policy(a.w), id, req, nil, err)
 }
 
 // wasRepaired reports, once, whether ctx's call is the one during which
@@ -116,16 +122,7 @@ func (a *attached) checkHooks(ctx context.Context) {
 	if h == a.hooks.Load() { // every call but the first after a WithHooks
 		return
 	}
-	a.mu.Lock()
-	replaced := h != a.hooks.Load()
-	if replaced {
-		if h == nil {
-			h = &server.Hooks{}
-			server.WithHooks(h)(s)
-		}
-		a.hooks.Store(h)
-	}
-	a.mu.Unlock()
+	h, replaced := a.replaceHooks(s, h)
 	if !replaced {
 		return
 	}
@@ -139,6 +136,23 @@ func (a *attached) checkHooks(ctx context.Context) {
 	}
 }
 
+// replaceHooks records h, the server's hooks now, as the ones ours are
+// in; replaced is false when another call did so first. Nil hooks are
+// replaced by new ones set on s.
+func (a *attached) replaceHooks(s *server.MCPServer, h *server.Hooks) (_ *server.Hooks, replaced bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if h == a.hooks.Load() {
+		return h, false
+	}
+	if h == nil {
+		h = &server.Hooks{}
+		server.WithHooks(h)(s)
+	}
+	a.hooks.Store(h)
+	return h, true
+}
+
 // answered closes what Began opened: a call the chain never saw (mcp-go
 // answered it before any middleware) is recorded here.
 // A tool that exists but was answered as unknown was hidden by e, the
@@ -148,8 +162,22 @@ func answered(ctx context.Context, o *obs.Observer, e *policy.Engine, id any, re
 	if seen {
 		return // the chain logged it
 	}
-	var r call.Request
-	r.Kind = call.Tool
+	r := unseenRequest(ctx, id, req)
+	rep := unseenReport(result, err)
+	notFound := errors.Is(err, server.ErrToolNotFound)
+	if e != nil && notFound && req != nil {
+		if info := (lookup{}).Tool(ctx, r.Name); info.Known {
+			c := identify(ctx, nil)
+			rep.Authz = e.Audit(e.Decide(ctx, c, authz.Request{Method: policy.ToolsCall, Name: r.Name, Annotations: info.Annotations}), c)
+		}
+	}
+	o.AnsweredUnseen(ctx, u, &r, rep, notFound)
+}
+
+// unseenRequest is the tool call req (nil if mcp-go had none) with the id
+// id, as the chain would have seen it.
+func unseenRequest(ctx context.Context, id any, req *mcp.CallToolRequest) call.Request {
+	r := call.Request{Kind: call.Tool}
 	if req != nil {
 		r.Name, r.Args, r.Raw, r.Header = req.Params.Name, req.Params.Arguments, req.Params.RawArguments, req.Header
 		if req.Params.Meta != nil {
@@ -161,15 +189,7 @@ func answered(ctx context.Context, o *obs.Observer, e *policy.Engine, id any, re
 		r.Session = s.SessionID()
 	}
 	r.RequestID = formatRequestID(id)
-	rep := unseenReport(result, err)
-	notFound := errors.Is(err, server.ErrToolNotFound)
-	if e != nil && notFound && req != nil {
-		if info := (lookup{}).Tool(ctx, r.Name); info.Known {
-			c := identify(ctx, nil)
-			rep.Authz = e.Audit(e.Decide(ctx, c, authz.Request{Method: policy.ToolsCall, Name: r.Name, Annotations: info.Annotations}), c)
-		}
-	}
-	o.AnsweredUnseen(ctx, u, &r, rep, notFound)
+	return r
 }
 
 // unseenReport describes mcp-go's own answer: a JSON-RPC error, an

@@ -166,13 +166,7 @@ func toolError(ctx context.Context, err error, req mcp.CallToolRequest) (out err
 		return err
 	}
 	if isURLElicitation(err) {
-		// mcp-go answers it itself: -32042 for clients before 2026-07-28,
-		// -32603 for the others, which learn of it as an input request.
-		code := mcp.URL_ELICITATION_REQUIRED
-		if mcp.IsModernProtocol(server.RequestProtocolVersion(ctx)) {
-			code = mcp.INTERNAL_ERROR
-		}
-		return call.ProtocolError(err, code, errs.Internal)
+		return urlElicitation(ctx, err)
 	}
 	var e *errs.Error
 	if errors.As(err, &e) {
@@ -185,6 +179,17 @@ func toolError(ctx context.Context, err error, req mcp.CallToolRequest) (out err
 		}
 	}
 	return err
+}
+
+// urlElicitation is a URL elicitation error, which mcp-go answers itself:
+// -32042 for clients before 2026-07-28, -32603 for the others, which
+// learn of it as an input request.
+func urlElicitation(ctx context.Context, err error) error {
+	code := mcp.URL_ELICITATION_REQUIRED
+	if mcp.IsModernProtocol(server.RequestProtocolVersion(ctx)) {
+		code = mcp.INTERNAL_ERROR
+	}
+	return call.ProtocolError(err, code, errs.Internal)
 }
 
 func isURLElicitation(err error) bool {

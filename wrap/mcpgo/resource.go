@@ -180,24 +180,8 @@ func (a *attached) onRPCError(ctx context.Context, msg any, err error) {
 	if o == nil {
 		return
 	}
-	var r call.Request
-	switch req := msg.(type) {
-	case *mcp.ReadResourceRequest:
-		if req == nil || !errors.Is(err, server.ErrResourceNotFound) {
-			return
-		}
-		r = call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header}
-		fill(ctx, &r, req.Params.Meta)
-	case *mcp.GetPromptRequest:
-		if req == nil || !errors.Is(err, server.ErrPromptNotFound) {
-			return
-		}
-		r = call.Request{Kind: call.Prompt, Name: req.Params.Name, Header: req.Header}
-		if len(req.Params.Arguments) > 0 {
-			r.Args = req.Params.Arguments
-		}
-		fill(ctx, &r, req.Params.Meta)
-	default:
+	r, ok := notFound(ctx, msg, err)
+	if !ok {
 		return
 	}
 	code := mcp.INTERNAL_ERROR
@@ -206,4 +190,29 @@ func (a *attached) onRPCError(ctx context.Context, msg any, err error) {
 	}
 	o.Answered(ctx, &r, obs.Report{Outcome: obs.CodeOutcome(errs.NotFound),
 		Err: errs.Wrap(errs.NotFound, err, ""), JSONRPCCode: code}, false)
+}
+
+// notFound is the request msg when err says that what it names does not
+// exist: a resource read or a prompt get; ok is false for anything else.
+func notFound(ctx context.Context, msg any, err error) (r call.Request, ok bool) {
+	switch req := msg.(type) {
+	case *mcp.ReadResourceRequest:
+		if req == nil || !errors.Is(err, server.ErrResourceNotFound) {
+			return r, false
+		}
+		r = call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header}
+		fill(ctx, &r, req.Params.Meta)
+	case *mcp.GetPromptRequest:
+		if req == nil || !errors.Is(err, server.ErrPromptNotFound) {
+			return r, false
+		}
+		r = call.Request{Kind: call.Prompt, Name: req.Params.Name, Header: req.Header}
+		if len(req.Params.Arguments) > 0 {
+			r.Args = req.Params.Arguments
+		}
+		fill(ctx, &r, req.Params.Meta)
+	default:
+		return r, false
+	}
+	return r, true
 }

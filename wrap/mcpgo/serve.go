@@ -159,26 +159,7 @@ func NewHTTPServer(s *server.MCPServer, l HTTPLimits, opts ...server.StreamableH
 	var metaPath string
 	var bearer authz.Bearer
 	if l.Auth != nil {
-		if l.Auth.Verifier == nil {
-			panic("mcpgo: HTTPLimits.Auth has no Verifier")
-		}
-		bearer = l.Auth.Bearer
-		if md := l.Auth.Metadata; md.Resource != "" {
-			if md.BearerMethodsSupported == nil {
-				md.BearerMethodsSupported = []string{"header"}
-			}
-			if md.ScopesSupported == nil {
-				md.ScopesSupported = bearer.Scopes
-			}
-			opts = append(opts, server.WithProtectedResourceMetadata(md))
-			metaPath = server.ProtectedResourceMetadataPath(md.Resource)
-			if bearer.ResourceMetadata == "" {
-				bearer.ResourceMetadata = metadataURL(md.Resource, metaPath)
-			}
-		}
-		if bearer.MaxBodyBytes == 0 && l.MaxBodyBytes > 0 {
-			bearer.MaxBodyBytes = l.MaxBodyBytes
-		}
+		bearer, metaPath, opts = l.bearer(opts)
 	}
 	h := &HTTPServer{mcp: server.NewStreamableHTTPServer(s, opts...)}
 	h.handler = h.mcp
@@ -192,6 +173,34 @@ func NewHTTPServer(s *server.MCPServer, l HTTPLimits, opts ...server.StreamableH
 	h.fresh = map[net.Conn]struct{}{}
 	h.hs = &http.Server{Handler: h.handler, ReadHeaderTimeout: max(l.ReadHeaderTimeout, 0), ConnState: h.track}
 	return h
+}
+
+// bearer is the bearer check of l.Auth, which must be set, with its
+// defaults filled in, and the path of the protected resource metadata the
+// server serves (empty if none), whose option it appends to opts.
+func (l HTTPLimits) bearer(opts []server.StreamableHTTPOption) (authz.Bearer, string, []server.StreamableHTTPOption) {
+	if l.Auth.Verifier == nil {
+		panic("mcpgo: HTTPLimits.Auth has no Verifier")
+	}
+	bearer := l.Auth.Bearer
+	var metaPath string
+	if md := l.Auth.Metadata; md.Resource != "" {
+		if md.BearerMethodsSupported == nil {
+			md.BearerMethodsSupported = []string{"header"}
+		}
+		if md.ScopesSupported == nil {
+			md.ScopesSupported = bearer.Scopes
+		}
+		opts = append(opts, server.WithProtectedResourceMetadata(md))
+		metaPath = server.ProtectedResourceMetadataPath(md.Resource)
+		if bearer.ResourceMetadata == "" {
+			bearer.ResourceMetadata = metadataURL(md.Resource, metaPath)
+		}
+	}
+	if bearer.MaxBodyBytes == 0 && l.MaxBodyBytes > 0 {
+		bearer.MaxBodyBytes = l.MaxBodyBytes
+	}
+	return bearer, metaPath, opts
 }
 
 // ServeHTTP serves one request.

@@ -149,11 +149,7 @@ func (a *attached) beforeTask(ctx context.Context, id any, req *mcp.CallToolRequ
 		return // mcp-go answers it, and the error hook logs it
 	}
 	r := a.taskRequest(ctx, req, tool)
-	var ttl time.Duration
-	if p := req.Params.Task.TTL; p != nil && *p > 0 && *p < int64(math.MaxInt64/time.Millisecond) {
-		ttl = time.Duration(*p) * time.Millisecond
-	}
-	t, ans, ok := adapter.StartTask(ctx, a.w, r, ttl)
+	t, ans, ok := adapter.StartTask(ctx, a.w, r, taskTTL(req.Params.Task.TTL))
 	if !ok {
 		a.refuse(ctx, s, req, ans)
 		return
@@ -163,6 +159,15 @@ func (a *attached) beforeTask(ctx context.Context, id any, req *mcp.CallToolRequ
 	setMeta(req, taskMetaKey, tok)
 }
 
+// taskTTL is the TTL a client asked for, in milliseconds; 0 (the
+// default) if it asked for none or for one out of range.
+func taskTTL(p *int64) time.Duration {
+	if p != nil && *p > 0 && *p < int64(math.MaxInt64/time.Millisecond) {
+		return time.Duration(*p) * time.Millisecond
+	}
+	return 0
+}
+
 // taskToolFor returns the tool a task call runs, when mcp-go will run it as
 // a task: a session's tool or the server's with execution.taskSupport, or
 // a task tool (whose handler it wraps the first time). When mcp-go's task
@@ -170,9 +175,6 @@ func (a *attached) beforeTask(ctx context.Context, id any, req *mcp.CallToolRequ
 // decided all the same, and outside says its work will run outside the
 // chain.
 func (a *attached) taskToolFor(ctx context.Context, s *server.MCPServer, name string) (tool mcp.Tool, outside, ok bool) {
-	runsAsTask := func(t mcp.Tool) bool {
-		return t.Execution != nil && (t.Execution.TaskSupport == mcp.TaskSupportOptional || t.Execution.TaskSupport == mcp.TaskSupportRequired)
-	}
 	if ss, ok := server.ClientSessionFromContext(ctx).(server.SessionWithTools); ok {
 		if st, ok := ss.GetSessionTools()[name]; ok {
 			return st.Tool, false, runsAsTask(st.Tool)
@@ -189,6 +191,11 @@ func (a *attached) taskToolFor(ctx context.Context, s *server.MCPServer, name st
 	}
 	tt, ok := wrapTaskTool(s, name, a.isTaskWrapper, a.wrapTask)
 	return tt.Tool, false, ok && runsAsTask(tt.Tool)
+}
+
+// runsAsTask reports whether t supports execution as a task.
+func runsAsTask(t mcp.Tool) bool {
+	return t.Execution != nil && (t.Execution.TaskSupport == mcp.TaskSupportOptional || t.Execution.TaskSupport == mcp.TaskSupportRequired)
 }
 
 // taskRequest is a task call as the chain sees it.
@@ -305,16 +312,22 @@ func (a *attached) afterTask(ctx context.Context, _ any, req *mcp.CallToolReques
 		lt.t.NotCreated(ctx, call.ProtocolError(errors.New("mcp-go answered the call without creating its task"), mcp.INTERNAL_ERROR, errs.Internal))
 		return
 	}
+	a.created(ctx, tok, lt, created.Task.TaskId)
+}
+
+// created records that the task lt, known by the token tok, was created
+// with the id id; a task whose work runs outside the chain is let go.
+func (a *attached) created(ctx context.Context, tok string, lt *liveTask, id string) {
 	lt.mu.Lock()
-	lt.id = created.Task.TaskId
+	lt.id = id
 	lt.mu.Unlock()
-	lt.t.Created(ctx, created.Task.TaskId)
+	lt.t.Created(ctx, id)
 	if lt.outside {
 		a.tasks.byToken.Delete(tok)
 		lt.t.Release()
 		return
 	}
-	a.tasks.byID.Store(created.Task.TaskId, lt)
+	a.tasks.byID.Store(id, lt)
 }
 
 // taskError is the error hook's part for task calls: mcp-go answered a

@@ -73,20 +73,27 @@ func typed[In, Out any](w *wrap.Wrapper, tool mcp.Tool, h TypedHandler[In, Out],
 		if err != nil {
 			return nil, err
 		}
-		if err := binding.Check(out, res); err != nil {
-			var e *errs.Error
-			msg := err.Error()
-			if errors.As(err, &e) {
-				msg = e.Message()
-			}
-			return nil, errs.Wrap(errs.Internal, fmt.Errorf("tool %q returned a result that breaks its own schema: %s", tool.Name, msg), "")
-		}
-		text, err := json.Marshal(res)
-		if err != nil {
-			return nil, errs.Wrap(errs.Internal, fmt.Errorf("encode result of tool %q: %w", tool.Name, err), "")
-		}
-		return mcp.NewToolResultStructured(res, string(text)), nil
+		return structured(tool.Name, out, res)
 	}, opts...)
+}
+
+// structured is the result of the tool name whose handler returned res:
+// res as structured content and as text, once out checked it against the
+// tool's own schema.
+func structured[Out any](name string, out *validate.Binder[Out], res Out) (*mcp.CallToolResult, error) {
+	if err := binding.Check(out, res); err != nil {
+		var e *errs.Error
+		msg := err.Error()
+		if errors.As(err, &e) {
+			msg = e.Message()
+		}
+		return nil, errs.Wrap(errs.Internal, fmt.Errorf("tool %q returned a result that breaks its own schema: %s", name, msg), "")
+	}
+	text, err := json.Marshal(res)
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, fmt.Errorf("encode result of tool %q: %w", name, err), "")
+	}
+	return mcp.NewToolResultStructured(res, string(text)), nil
 }
 
 // typedTool is Typed for a handler with an ordinary result.

@@ -88,16 +88,22 @@ func Advise(v Verdict, idempotent bool, retriesDone int, l RetryLimits) Advice {
 		return Advice{Reason: why + ", but the " + strconv.Itoa(n) + " allowed retries are spent"}
 	}
 	if v.HasRetryAfter {
-		hint = v.RetryAfter
+		return l.serverWait(why, v.RetryAfter)
 	}
-	if hint > 0 || v.HasRetryAfter {
-		if hint > l.maxWait() {
-			return Advice{Reason: why + ", but the server asks to wait " + hint.String() + ", longer than the limit of " + l.maxWait().String()}
-		}
-		return Advice{Retry: true, After: hint, Reason: why + "; waiting " + hint.String() + " as the server asked"}
+	if hint > 0 {
+		return l.serverWait(why, hint)
 	}
 	d := l.backoff().Delay(retriesDone + 1)
 	return Advice{Retry: true, After: d, Reason: why + "; backing off " + d.Round(time.Millisecond).String()}
+}
+
+// serverWait is the advice when the server asked to wait: retry after the
+// wait, unless it is longer than the limit.
+func (l RetryLimits) serverWait(why string, wait time.Duration) Advice {
+	if wait > l.maxWait() {
+		return Advice{Reason: why + ", but the server asks to wait " + wait.String() + ", longer than the limit of " + l.maxWait().String()}
+	}
+	return Advice{Retry: true, After: wait, Reason: why + "; waiting " + wait.String() + " as the server asked"}
 }
 
 // transient says why v may be worth retrying and the wait its tool result

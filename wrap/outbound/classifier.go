@@ -72,25 +72,32 @@ func (s *jsonScan) begin(b byte) bool {
 
 // step reads a byte of the value and reports whether it ends the value.
 func (s *jsonScan) step(b byte) bool {
-	switch {
-	case s.esc:
-		s.esc = false
-	case s.inStr:
-		switch b {
-		case '\\':
-			s.esc = true
-		case '"':
-			s.inStr = false
-		}
-	case b == '"':
+	if s.inStr {
+		s.stepString(b)
+		return false
+	}
+	switch b {
+	case '"':
 		s.inStr = true
-	case b == '{' || b == '[':
+	case '{', '[':
 		s.depth++
-	case b == '}' || b == ']':
+	case '}', ']':
 		s.depth--
 		return s.depth == 0
 	}
 	return false
+}
+
+// stepString reads the byte b of a string: an escape, or its end.
+func (s *jsonScan) stepString(b byte) {
+	switch {
+	case s.esc:
+		s.esc = false
+	case b == '\\':
+		s.esc = true
+	case b == '"':
+		s.inStr = false
+	}
 }
 
 // newClassifier starts classifying a response to the request with the
@@ -101,10 +108,7 @@ func newClassifier(status int, header http.Header, id string, max int64) *classi
 	c := &classifier{id: id, max: max}
 	c.v.HTTPStatus = status
 	if header != nil {
-		c.v.ContentType, _, _ = mime.ParseMediaType(header.Get("Content-Type"))
-		if ra := header.Get("Retry-After"); ra != "" {
-			c.v.RetryAfter, c.v.HasRetryAfter = errbase.ParseRetryAfter(ra, time.Now())
-		}
+		c.readHeader(header)
 	}
 	switch {
 	case status == http.StatusAccepted || status == http.StatusNoContent:
@@ -119,6 +123,14 @@ func newClassifier(status int, header http.Header, id string, max int64) *classi
 		c.decide(OutcomeMalformedJSON, "content type "+c.v.ContentType+" is neither application/json nor text/event-stream")
 	}
 	return c
+}
+
+// readHeader notes the answer's content type and Retry-After.
+func (c *classifier) readHeader(header http.Header) {
+	c.v.ContentType, _, _ = mime.ParseMediaType(header.Get("Content-Type"))
+	if ra := header.Get("Retry-After"); ra != "" {
+		c.v.RetryAfter, c.v.HasRetryAfter = errbase.ParseRetryAfter(ra, time.Now())
+	}
 }
 
 // Write feeds the next bytes of the body; once decided is true, further

@@ -91,9 +91,15 @@ func Classify(resp *http.Response, err error, id string, opts ...Option) Verdict
 	if c.decided || resp.Body == nil {
 		return c.finish(nil)
 	}
+	return c.readAll(resp.Body)
+}
+
+// readAll classifies body, read until the verdict is decided or the body
+// ends.
+func (c *classifier) readAll(body io.Reader) Verdict {
 	buf := make([]byte, 32<<10)
 	for {
-		n, err := resp.Body.Read(buf)
+		n, err := body.Read(buf)
 		if n > 0 {
 			_, _ = c.Write(buf[:n])
 			if c.decided {

@@ -215,16 +215,7 @@ func (c *Client) log(ctx context.Context, r Report) {
 	if l == nil || !l.Enabled(ctx, level) {
 		return
 	}
-	var errorCode, resultType, id any
-	if r.Outcome == OutcomeJSONRPCError {
-		errorCode = r.Verdict.ErrorCode
-	}
-	if r.Verdict.ResultType != "" {
-		resultType = r.Verdict.ResultType
-	}
-	if r.ID != "" {
-		id = wireID(r.ID)
-	}
+	errorCode, resultType, id := wireValues(r)
 	attrs := []slog.Attr{
 		slog.String("protocolVersion", r.ProtocolVersion),
 		slog.String("method", "tools/call"),
@@ -249,6 +240,21 @@ func (c *Client) log(ctx context.Context, r Report) {
 		attrs = append(attrs, slog.String("cause", r.Verdict.Cause.Error()))
 	}
 	l.LogAttrs(ctx, level, "tools/call", attrs...)
+}
+
+// wireValues are the report's JSON-RPC error code, result type and id, as
+// the line holds them: null when there is none.
+func wireValues(r Report) (errorCode, resultType, id any) {
+	if r.Outcome == OutcomeJSONRPCError {
+		errorCode = r.Verdict.ErrorCode
+	}
+	if r.Verdict.ResultType != "" {
+		resultType = r.Verdict.ResultType
+	}
+	if r.ID != "" {
+		id = wireID(r.ID)
+	}
+	return errorCode, resultType, id
 }
 
 // wireID logs a JSON-RPC id as it went on the wire: a JSON number or

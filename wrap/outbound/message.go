@@ -205,14 +205,8 @@ func (c *classifier) stray(id string) {
 // inputRequired checks what an input_required result must carry: at least
 // one of inputRequests (an object) and requestState (a string).
 func (c *classifier) inputRequired(r map[string]json.RawMessage) {
-	reqs, hasReqs := r["inputRequests"]
-	if hasReqs {
-		var m map[string]json.RawMessage
-		if firstByte(reqs) != '{' || json.Unmarshal(reqs, &m) != nil {
-			c.decide(OutcomeInvalidToolResult, "inputRequests is "+jsonKind(reqs)+", not an object")
-			return
-		}
-		c.v.InputRequests = len(m)
+	if reqs, ok := r["inputRequests"]; ok && !c.countRequests(reqs) {
+		return
 	}
 	if c.v.InputRequests > 0 {
 		c.decide(OutcomeInputRequired, "")
@@ -224,6 +218,18 @@ func (c *classifier) inputRequired(r map[string]json.RawMessage) {
 		return
 	}
 	c.decide(OutcomeInputRequired, "no inputRequests, only a requestState: the server sheds load; repeat the request with it")
+}
+
+// countRequests counts the input requests of reqs; it is false, the
+// verdict decided, when reqs is not an object.
+func (c *classifier) countRequests(reqs json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	if firstByte(reqs) != '{' || json.Unmarshal(reqs, &m) != nil {
+		c.decide(OutcomeInvalidToolResult, "inputRequests is "+jsonKind(reqs)+", not an object")
+		return false
+	}
+	c.v.InputRequests = len(m)
+	return true
 }
 
 func jsonKind(raw json.RawMessage) string {

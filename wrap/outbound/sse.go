@@ -51,19 +51,25 @@ func (c *classifier) sseLine(line []byte) {
 	}
 	switch string(field) {
 	case "data":
-		if int64(len(c.data)+len(value)+1) > c.max {
-			c.decide(OutcomeBodyTooLarge, "SSE event larger than "+strconv.FormatInt(c.max, 10)+" bytes")
-			return
-		}
-		if c.data != nil {
-			c.data = append(c.data, '\n')
-		} else {
-			c.data = make([]byte, 0, len(value))
-		}
-		c.data = append(c.data, value...)
+		c.addData(value)
 	case "event":
 		c.event = string(value)
 	}
+}
+
+// addData adds a data line to the event's data, unless the event grows
+// past the cap.
+func (c *classifier) addData(value []byte) {
+	if int64(len(c.data)+len(value)+1) > c.max {
+		c.decide(OutcomeBodyTooLarge, "SSE event larger than "+strconv.FormatInt(c.max, 10)+" bytes")
+		return
+	}
+	if c.data != nil {
+		c.data = append(c.data, '\n')
+	} else {
+		c.data = make([]byte, 0, len(value))
+	}
+	c.data = append(c.data, value...)
 }
 
 func (c *classifier) dispatch() {
@@ -83,13 +89,19 @@ func (c *classifier) dispatch() {
 		c.decide(OutcomeMalformedJSON, "SSE event "+strconv.Itoa(c.v.Events)+" is not JSON")
 		return
 	}
+	if fromServer(data) {
+		return // not our response
+	}
+	c.message(data)
+}
+
+// fromServer reports whether data, valid JSON, is a request or
+// notification from the server: an object with a method.
+func fromServer(data []byte) bool {
 	var probe struct {
 		Method json.RawMessage `json:"method"`
 	}
-	if t := firstByte(data); t == '{' && json.Unmarshal(data, &probe) == nil && len(probe.Method) > 0 {
-		return // a request or notification from the server, not our response
-	}
-	c.message(data)
+	return firstByte(data) == '{' && json.Unmarshal(data, &probe) == nil && len(probe.Method) > 0
 }
 
 func firstByte(b []byte) byte {

@@ -137,25 +137,36 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	start := time.Now()
 	resp, err := t.next.RoundTrip(r2)
 	if err != nil {
-		tr.mu.Lock()
-		p.Err = err
-		tr.mu.Unlock()
-		if toolCall {
-			tr.set(p, transportError(err), time.Since(start))
-		}
+		tr.failed(p, err, toolCall, start)
 		return nil, err
 	}
 	tr.answered(p, resp, start)
-	if !toolCall {
-		return resp, nil
+	if toolCall {
+		tr.classify(p, resp, start, t.max)
 	}
-	c := newClassifier(resp.StatusCode, resp.Header, p.ID, t.max)
+	return resp, nil
+}
+
+// failed records err, with which the POST p failed, and for a tools/call
+// its verdict.
+func (tr *trace) failed(p *Post, err error, toolCall bool, start time.Time) {
+	tr.mu.Lock()
+	p.Err = err
+	tr.mu.Unlock()
+	if toolCall {
+		tr.set(p, transportError(err), time.Since(start))
+	}
+}
+
+// classify sets the verdict on resp, the answer to the tools/call p: now
+// when its head decides it, else as the caller reads its body.
+func (tr *trace) classify(p *Post, resp *http.Response, start time.Time, max int64) {
+	c := newClassifier(resp.StatusCode, resp.Header, p.ID, max)
 	if c.decided || resp.Body == nil {
 		tr.set(p, c.finish(nil), time.Since(start))
-		return resp, nil
+		return
 	}
 	resp.Body = &teeBody{rc: resp.Body, c: c, done: func(v Verdict) { tr.set(p, v, time.Since(start)) }}
-	return resp, nil
 }
 
 // postOf is the Post a request with this header and body makes: its

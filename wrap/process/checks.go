@@ -140,9 +140,14 @@ func (c *Checks) JSONFile(path string, v any) {
 	if err == nil && dec.More() {
 		err = errors.New("unexpected data after the top-level value")
 	}
-	if err == nil {
-		return
+	if err != nil {
+		c.decodeProblem(path, b, err)
 	}
+}
+
+// decodeProblem reports err, from decoding the config file path holding
+// b, with the line and column where it can tell them.
+func (c *Checks) decodeProblem(path string, b []byte, err error) {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {

@@ -218,21 +218,30 @@ func (h *Holder[C]) dialOnce(ctx context.Context) (any, error) {
 		h.failedDials.Add(1)
 		return nil, h.dialFailed(ctx, err)
 	}
-	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
+	cn := h.install(c)
+	if cn == nil {
 		h.release(c)
 		return nil, h.closedError()
 	}
-	h.gen++
-	cn := &conn[C]{client: c, gen: h.gen}
-	h.cur.Store(cn)
-	h.mu.Unlock()
 	h.dials.Add(1)
 	h.emit(ctx, slog.LevelInfo, eventDial, "upstream connected",
 		slog.Uint64("generation", cn.gen),
 		slog.Float64("duration_ms", float64(time.Since(begin).Microseconds())/1000))
 	return cn, nil
+}
+
+// install makes c, just dialled, the current connection, of the next
+// generation; nil when the Holder was closed meanwhile.
+func (h *Holder[C]) install(c C) *conn[C] {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil
+	}
+	h.gen++
+	cn := &conn[C]{client: c, gen: h.gen}
+	h.cur.Store(cn)
+	return cn
 }
 
 // connect dials and runs the health check on its own, shorter deadline: an
@@ -262,20 +271,27 @@ func (h *Holder[C]) dialFailed(ctx context.Context, err error) error {
 		slog.String("code", errs.CodeOf(err).String()), slog.String("cause", err.Error()))
 	h.transitioned(ctx, tr)
 	e := errs.FromUpstream(h.name, err)
-	code, msg := e.Code(), e.Message()
-	var own *errs.Error
-	switch {
-	case code == errs.Canceled || !code.Public() || msg == "":
-		msg = "could not connect to upstream " + h.name
-	case errors.As(err, &own):
-		msg = "could not connect to upstream " + h.name + ": " + msg
-	}
+	code, msg := e.Code(), dialMessage(h.name, err, e)
 	if code == errs.Timeout || code == errs.Canceled {
 		// The dial ran on its own deadline: to the caller the upstream is
 		// simply unavailable.
 		code = errs.Unavailable
 	}
 	return errs.Wrap(code, fmt.Errorf("%w: %w", ErrDial, err), msg, errs.RetryAfter(wait))
+}
+
+// dialMessage is what a failed dial of upstream name tells the model: the
+// upstream's public message, if it has one, after what failed.
+func dialMessage(name string, err error, e *errs.Error) string {
+	code, msg := e.Code(), e.Message()
+	var own *errs.Error
+	switch {
+	case code == errs.Canceled || !code.Public() || msg == "":
+		return "could not connect to upstream " + name
+	case errors.As(err, &own):
+		return "could not connect to upstream " + name + ": " + msg
+	}
+	return msg
 }
 
 // Done reports the outcome of the call made with the lease and returns err,

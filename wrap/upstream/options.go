@@ -113,24 +113,21 @@ type Policy struct {
 // WithPolicy sets the breaker's and the dial's bounds (see Policy).
 func WithPolicy(p Policy) Option {
 	return optionFunc(func(s *settings) {
-		if p.Threshold > 0 {
-			s.threshold = p.Threshold
-		}
-		if p.Backoff > 0 {
-			s.openBase = p.Backoff
-			s.openMax = p.Backoff
-		}
-		if p.MaxBackoff > 0 {
-			s.openMax = p.MaxBackoff
-		}
+		s.threshold = setOr(p.Threshold, s.threshold)
+		s.openBase = setOr(p.Backoff, s.openBase)
+		s.openMax = setOr(p.MaxBackoff, setOr(p.Backoff, s.openMax))
 		s.openMax = max(s.openMax, s.openBase)
-		if p.DialTimeout > 0 {
-			s.dialTimeout = p.DialTimeout
-		}
-		if p.HealthTimeout > 0 {
-			s.healthTimeout = p.HealthTimeout
-		}
+		s.dialTimeout = setOr(p.DialTimeout, s.dialTimeout)
+		s.healthTimeout = setOr(p.HealthTimeout, s.healthTimeout)
 	})
+}
+
+// setOr is v when a Policy sets it (positive), else kept.
+func setOr[T int | time.Duration](v, kept T) T {
+	if v > 0 {
+		return v
+	}
+	return kept
 }
 
 // WithErrors sets a function through which every error of the client and of

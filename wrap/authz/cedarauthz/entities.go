@@ -243,17 +243,22 @@ func valueOf(v any, depth int) (types.Value, conversion) {
 	case int32:
 		return types.Long(v), converted
 	case []string:
-		s := make([]types.Value, len(v))
-		for i, e := range v {
-			s[i] = types.String(e)
-		}
-		return types.NewSet(s...), converted
+		return stringSet(v), converted
 	case []any:
 		return setOf(v, depth)
 	case map[string]any:
 		return recordOf(v, depth)
 	}
 	return nil, omitted
+}
+
+// stringSet is the Cedar set of the strings v.
+func stringSet(v []string) types.Set {
+	s := make([]types.Value, len(v))
+	for i, e := range v {
+		s[i] = types.String(e)
+	}
+	return types.NewSet(s...)
 }
 
 // floatOf converts a number decoded as a float64: an integer to a Long.

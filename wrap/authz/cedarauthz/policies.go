@@ -72,10 +72,7 @@ func parse(path string, src []byte) (*policySet, error) {
 	s := &policySet{forbid: map[cedar.PolicyID]bool{}, sum: sha256.Sum256(src), arguments: readsArguments(src)}
 	seen := make(map[cedar.PolicyID]bool, len(list))
 	for i, p := range list {
-		id := cedar.PolicyID("policy" + strconv.Itoa(i))
-		if a, ok := p.Annotations()["id"]; ok && a != "" {
-			id = cedar.PolicyID(a)
-		}
+		id := policyID(p, i)
 		if seen[id] {
 			return nil, fmt.Errorf("%s: two policies have the id %q", position(p.Position()), id)
 		}
@@ -87,6 +84,15 @@ func parse(path string, src []byte) (*policySet, error) {
 		}
 	}
 	return s, nil
+}
+
+// policyID is the policy's @id annotation, or "policy<i>" for the i-th
+// policy of the file without one.
+func policyID(p *cedar.Policy, i int) cedar.PolicyID {
+	if a, ok := p.Annotations()["id"]; ok && a != "" {
+		return cedar.PolicyID(a)
+	}
+	return cedar.PolicyID("policy" + strconv.Itoa(i))
 }
 
 // readsArguments reports whether a policy of src may read the arguments.
@@ -199,13 +205,21 @@ func (p *Policies) Check(ctx context.Context, c authz.Caller, r authz.Request) e
 	decision, diag := cedar.Authorize(s, ents, req)
 	forbidden := decision == cedar.Deny && len(diag.Reasons) > 0 // Cedar's reasons for a Deny are the forbids that matched
 	if settle(decision, forbidden, diag, r.Listing, s) == cedar.Allow {
-		if skipped != "" && p.cfg.logger.Enabled(ctx, slog.LevelDebug) {
-			p.cfg.logger.LogAttrs(ctx, slog.LevelDebug, "cedarauthz: allowed without evaluating the arguments",
-				slog.String("name", r.Name), slog.String("why", skipped))
+		if skipped != "" {
+			p.logSkipped(ctx, r.Name, skipped)
 		}
 		return nil
 	}
 	return refusal(a.uid.ID, a.noun, r.Name, denial(forbidden, diag, s), skipped, diag)
+}
+
+// logSkipped notes at debug level that name was allowed without its
+// arguments being evaluated, and why.
+func (p *Policies) logSkipped(ctx context.Context, name, why string) {
+	if p.cfg.logger.Enabled(ctx, slog.LevelDebug) {
+		p.cfg.logger.LogAttrs(ctx, slog.LevelDebug, "cedarauthz: allowed without evaluating the arguments",
+			slog.String("name", name), slog.String("why", why))
+	}
 }
 
 // denial says why a request was denied: a forbid matched, one failed to

@@ -53,20 +53,25 @@ func (t *verifiedTokens) put(sum [sha256.Size]byte, e verifiedToken) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(t.m) >= cacheEntries {
-		// Full: drop expired entries, then any (map order is random), so
-		// that memory stays bounded whatever number of tokens arrives.
-		now := time.Now()
-		for k, old := range t.m {
-			if !now.Before(old.until) {
-				delete(t.m, k)
-			}
-		}
-		for k := range t.m {
-			if len(t.m) < cacheEntries {
-				break
-			}
+		t.evict()
+	}
+	t.m[sum] = e
+}
+
+// evict makes room in a full cache: it drops expired entries, then any
+// (map order is random), so that memory stays bounded whatever number of
+// tokens arrives. The caller holds t.mu.
+func (t *verifiedTokens) evict() {
+	now := time.Now()
+	for k, old := range t.m {
+		if !now.Before(old.until) {
 			delete(t.m, k)
 		}
 	}
-	t.m[sum] = e
+	for k := range t.m {
+		if len(t.m) < cacheEntries {
+			break
+		}
+		delete(t.m, k)
+	}
 }

@@ -188,13 +188,20 @@ func (v *Verifier) Verify(ctx context.Context, token string, _ *http.Request) (a
 		return authz.Caller{}, err
 	}
 	if v.verified != nil {
-		until := now.Add(v.verified.ttl)
-		if exp := caller.Expires.Add(v.skew); exp.Before(until) {
-			until = exp
-		}
-		v.verified.put(sum, verifiedToken{caller: caller, kid: h.KeyID, alg: h.Algorithm, until: until})
+		v.remember(sum, now, caller, h.KeyID, h.Algorithm)
 	}
 	return caller, nil
+}
+
+// remember keeps the caller of the token whose hash is sum, verified now
+// with the key kid, until the cache's TTL or the token's expiry, whichever
+// comes first.
+func (v *Verifier) remember(sum [sha256.Size]byte, now time.Time, caller authz.Caller, kid, alg string) {
+	until := now.Add(v.verified.ttl)
+	if exp := caller.Expires.Add(v.skew); exp.Before(until) {
+		until = exp
+	}
+	v.verified.put(sum, verifiedToken{caller: caller, kid: kid, alg: alg, until: until})
 }
 
 // signed checks token's one signature with the key set's key and returns

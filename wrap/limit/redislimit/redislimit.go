@@ -147,14 +147,31 @@ func (s *store) Take(ctx context.Context, _ time.Time, b ratelimit.Bucket) (rate
 	now := int64(time.Since(s.epoch))
 	if err != nil {
 		if started >= s.answered.Load() && s.outage(now, err) {
-			until := now + int64(s.retry)
-			s.downUntil.Store(until)
-			if s.answered.Load() > started { // Redis answered another call meanwhile
-				s.downUntil.CompareAndSwap(until, 0)
-			}
+			s.markDown(started, now)
 		}
 		return ratelimit.Decision{}, err
 	}
+	s.markAnswered(now)
+	if allowed {
+		return ratelimit.Decision{Allowed: true}, nil
+	}
+	return ratelimit.Decision{RetryAfter: retryAfter}, nil
+}
+
+// markDown takes Redis as down for the retry time from now, the outage
+// seen by a call started at started, unless another call got an answer
+// meanwhile.
+func (s *store) markDown(started, now int64) {
+	until := now + int64(s.retry)
+	s.downUntil.Store(until)
+	if s.answered.Load() > started { // Redis answered another call meanwhile
+		s.downUntil.CompareAndSwap(until, 0)
+	}
+}
+
+// markAnswered records that Redis answered at now: the last answer moves
+// forward, failures and a marked outage are forgotten.
+func (s *store) markAnswered(now int64) {
 	for last := s.answered.Load(); last < now && !s.answered.CompareAndSwap(last, now); last = s.answered.Load() {
 	}
 	if s.failures.Load() != 0 {
@@ -163,10 +180,6 @@ func (s *store) Take(ctx context.Context, _ time.Time, b ratelimit.Bucket) (rate
 	if s.downUntil.Load() != 0 {
 		s.downUntil.Store(0)
 	}
-	if allowed {
-		return ratelimit.Decision{Allowed: true}, nil
-	}
-	return ratelimit.Decision{RetryAfter: retryAfter}, nil
 }
 
 // outage counts a failed call of a run with none answered and reports

@@ -85,15 +85,7 @@ func (t Tracer) Start(ctx context.Context, name string, kind tracing.SpanKind, a
 	if isMessage {
 		spanName = method
 	}
-	var sk trace.SpanKind
-	switch kind {
-	case tracing.SpanKindServer:
-		sk = trace.SpanKindServer
-	case tracing.SpanKindClient:
-		sk = trace.SpanKindClient
-	default:
-		sk = trace.SpanKindInternal
-	}
+	sk := spanKind(kind)
 	kv := make([]attribute.KeyValue, 0, len(attrs)+1)
 	for _, a := range attrs {
 		kv = append(kv, attribute.String(semconvKey(a.Key), a.Value))
@@ -104,6 +96,17 @@ func (t Tracer) Start(ctx context.Context, name string, kind tracing.SpanKind, a
 		ctx = obs.ContextWithServerSpan(ctx, s)
 	}
 	return tracing.ContextWithSpan(ctx, sp), sp
+}
+
+// spanKind is OpenTelemetry's kind for mcp-go's.
+func spanKind(kind tracing.SpanKind) trace.SpanKind {
+	switch kind {
+	case tracing.SpanKindServer:
+		return trace.SpanKindServer
+	case tracing.SpanKindClient:
+		return trace.SpanKindClient
+	}
+	return trace.SpanKindInternal
 }
 
 func semconvKey(k string) string {

@@ -216,18 +216,25 @@ func (d *Drain) request(line []byte) {
 	case string(mcp.MethodSubscriptionsListen):
 		return
 	case string(mcp.MethodNotificationCancelled):
-		var c struct {
-			RequestID json.RawMessage `json:"requestId"`
-		}
-		if json.Unmarshal(m.Params, &c) == nil {
-			if k, ok := jsonrpcid.ParseAsFloat(c.RequestID); ok {
-				d.answered(k)
-			}
-		}
+		d.cancelled(m.Params)
 		return
 	}
 	if k, ok := jsonrpcid.ParseAsFloat(m.ID); ok {
 		d.pending[k] = struct{}{}
+	}
+}
+
+// cancelled takes the request a notifications/cancelled with params names
+// as answered: the server sends no answer to it.
+func (d *Drain) cancelled(params json.RawMessage) {
+	var c struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &c) != nil {
+		return
+	}
+	if k, ok := jsonrpcid.ParseAsFloat(c.RequestID); ok {
+		d.answered(k)
 	}
 }
 
@@ -277,15 +284,11 @@ func answerKey(msg []byte) (string, bool) {
 			}
 		case "result", "error":
 			answer = true
-			if id == nil {
-				var skip json.RawMessage
-				if dec.Decode(&skip) != nil {
-					return "", false
-				}
+			if id == nil && !skipValue(dec) {
+				return "", false
 			}
 		default:
-			var skip json.RawMessage
-			if dec.Decode(&skip) != nil {
+			if !skipValue(dec) {
 				return "", false
 			}
 		}
@@ -294,4 +297,10 @@ func answerKey(msg []byte) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// skipValue reads past the next value of dec; false if it cannot.
+func skipValue(dec *json.Decoder) bool {
+	var skip json.RawMessage
+	return dec.Decode(&skip) == nil
 }
