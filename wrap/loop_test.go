@@ -11,23 +11,29 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
 
 // TestLoopGuard: the guard refuses exactly the fourth identical failing
 // call, without running the handler, and never a changed call; a success
-// starts the count again; a rate limit's retry-after is honoured.
+// starts the count again; a rate limit's retry-after is honoured. The
+// refusal's log line and span say so.
 func TestLoopGuard(t *testing.T) {
 	var runs int
 	var logs logbuf.Buffer
+	spans := tracetest.NewSpanRecorder()
 	s := server.NewMCPServer("files", "1.0.0")
-	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithLoopGuard(wrap.LoopGuard{})))
+	mcpgo.Attach(s, wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithLoopGuard(wrap.LoopGuard{}),
+		wrap.WithTelemetry(observe.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))))))
 	s.AddTool(mcp.NewTool("read"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		runs++
 		switch p := req.GetString("path", ""); p {
@@ -72,6 +78,17 @@ func TestLoopGuard(t *testing.T) {
 	lines, _ := logs.Find("outcome", "repeated_failure")
 	if len(lines) != 1 {
 		t.Fatalf("want one repeated_failure line, got %v", lines)
+	}
+	marked := 0
+	for _, sp := range spans.Ended() {
+		for _, e := range sp.Events() {
+			if e.Name == "mcpwrap.repeated_failure" {
+				marked++
+			}
+		}
+	}
+	if marked != 1 {
+		t.Fatalf("%d spans carry the mcpwrap.repeated_failure event, want 1", marked)
 	}
 	for range 3 {
 		call(`{"path":"busy.md"}`)

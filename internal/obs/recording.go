@@ -280,18 +280,17 @@ func (c *Recording) End(ctx context.Context, out Report) {
 	c.log(ctx, &out, now, d, errType, code, &cause)
 }
 
-// finishSpan sets the span's end state, ends it if this call started it,
-// and marks a repeated failure (checked after End, as it always was: an
-// ended span no longer records).
+// finishSpan sets the span's end state, marks a repeated failure, and ends
+// the span if this call started it.
 func (c *Recording) finishSpan(out *Report, errType, code string, panicked bool, cause *lazyCause) {
 	if c.span.IsRecording() {
 		c.endSpan(out, errType, code, panicked, cause)
+		if out.Outcome == OutcomeRepeatedFailure {
+			c.span.AddEvent(semconv.EventRepeated)
+		}
 	}
 	if c.owned {
 		c.span.End()
-	}
-	if out.Outcome == OutcomeRepeatedFailure && c.span.IsRecording() {
-		c.span.AddEvent(semconv.EventRepeated)
 	}
 }
 
