@@ -53,9 +53,9 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 		rec.log(ctx)
 		return answer{Result: o.res}
 	}
-	rq, subject := requestOf(cfg, rec, req)
+	rq := requestOf(cfg, rec, req)
 	if d := cfg.timeoutFor(); d > 0 && o.panic == nil && o.err.Code() == errs.Timeout && time.Since(rec.begin) >= d {
-		o.err = errs.Wrap(errs.Timeout, o.err.Unwrap(), subject+" timed out after "+d.String()+"; it may still complete upstream")
+		o.err = errs.Wrap(errs.Timeout, o.err.Unwrap(), subjectOf(rq)+" timed out after "+d.String()+"; it may still complete upstream")
 	}
 	rec.failed(o)
 	var rpc *errmap.RPCError
@@ -73,14 +73,21 @@ func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Requ
 }
 
 // requestOf is what the JSON-RPC error of a failed request names: the
-// resource (its URI redacted) or the prompt, and the subject of its
-// timeout message.
-func requestOf(cfg *config, rec *record, req *call.Request) (rq errmap.Request, subject string) {
-	rq = errmap.Request{Modern: req.Modern, CallID: rec.id(), Attempts: int(rec.attempts)}
+// resource (its URI redacted) or the prompt.
+func requestOf(cfg *config, rec *record, req *call.Request) errmap.Request {
+	rq := errmap.Request{Modern: req.Modern, CallID: rec.id(), Attempts: int(rec.attempts)}
 	if req.Kind == call.Resource {
 		rq.URI = cfg.red.URI(req.Name)
-		return rq, "reading resource " + strconv.Quote(rq.URI)
+	} else {
+		rq.Prompt = req.Name
 	}
-	rq.Prompt = req.Name
-	return rq, "prompt " + strconv.Quote(req.Name)
+	return rq
+}
+
+// subjectOf is the subject of a failed request's timeout message.
+func subjectOf(rq errmap.Request) string {
+	if rq.Prompt != "" {
+		return "prompt " + strconv.Quote(rq.Prompt)
+	}
+	return "reading resource " + strconv.Quote(rq.URI)
 }

@@ -176,7 +176,7 @@ func sameWords(shown, text string) bool {
 	if !strings.Contains(shown, "[") {
 		return false
 	}
-	pieces := splitMarks(shown)
+	pieces := splitMarks(make([]string, 0, 8), shown)
 	if len(pieces) < 2 || !strings.HasPrefix(text, pieces[0]) || !strings.HasSuffix(text, pieces[len(pieces)-1]) {
 		return false
 	}
@@ -191,9 +191,10 @@ func sameWords(shown, text string) bool {
 	return len(rest) >= len(pieces[len(pieces)-1])
 }
 
-// splitMarks splits shown at every mark redaction puts in text.
-func splitMarks(shown string) []string {
-	pieces := []string{shown}
+// splitMarks splits shown at every mark redaction puts in text, into
+// pieces (empty; given by the caller, so that it stays on its stack).
+func splitMarks(pieces []string, shown string) []string {
+	pieces = append(pieces, shown)
 	for _, mark := range [...]string{redact.HostMark, redact.StackMark, redact.Redacted} {
 		var split []string
 		for _, p := range pieces {
