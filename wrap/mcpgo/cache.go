@@ -14,29 +14,30 @@ import (
 // call after w keeps answers (wrap.WithCache, in New, ForTool or a tool's
 // registration options): nothing is kept before it, so no change before it
 // matters.
-func (a *attached) listsChanged() {
+func (a *attached) listsChanged(ctx context.Context) {
 	l := a.lists.Load()
 	if l == nil {
 		if !adapter.Keeps(a.w) {
 			return
 		}
-		if l = a.watchLists(); l == nil {
+		if l = a.watchLists(ctx); l == nil {
 			return
 		}
 	}
 	l.Changed(func(kind call.Kind) { adapter.Changed(a.w, kind) })
 }
 
-// watchLists registers a's list watch on its server, once; nil when mcp-go
-// refused it (a session of that id exists: the server is attached twice).
-func (a *attached) watchLists() *listwatch.Watch {
+// watchLists registers a's list watch on its server, once, during the call
+// of ctx (the registration outlives it); nil when mcp-go refused it (a
+// session of that id exists: the server is attached twice).
+func (a *attached) watchLists(ctx context.Context) *listwatch.Watch {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if l := a.lists.Load(); l != nil || a.watchRefused {
 		return l
 	}
 	l := listwatch.New()
-	if a.server.RegisterSession(context.Background(), l) != nil {
+	if a.server.RegisterSession(context.WithoutCancel(ctx), l) != nil {
 		a.watchRefused = true
 		return nil
 	}

@@ -64,7 +64,7 @@ func (a *attached) middleware() server.ToolHandlerMiddleware {
 		// closure.
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			a.checkHooks(ctx)
-			a.listsChanged()
+			a.listsChanged(ctx)
 			if res, ok, err := a.taskWork(ctx, req, next); ok {
 				return res, err
 			}

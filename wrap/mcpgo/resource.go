@@ -27,7 +27,7 @@ func resourceMiddleware(a *attached) server.ResourceHandlerMiddleware {
 	serve := a.serve
 	return func(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 		return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-			a.listsChanged()
+			a.listsChanged(ctx)
 			rc := &resourceCall{m: req, next: next}
 			rc.req = call.Request{Kind: call.Resource, Name: req.Params.URI, Args: req.Params.Arguments, Header: req.Header, SDK: rc}
 			fill(ctx, &rc.req, req.Params.Meta)
