@@ -8,6 +8,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/callcache"
+	"github.com/mcpwrap/mcpwrap/internal/deadline"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
@@ -328,7 +329,7 @@ func join(ctx context.Context, req *call.Request, cfg *config, rec *record, o *o
 	select {
 	case <-f.Done():
 	case <-expired:
-		o.err = errs.Wrap(errs.Timeout, errTimedOut, joinTimeout(cfg, rec, f, d))
+		o.err = errs.Wrap(errs.Timeout, deadline.ErrTimedOut, joinTimeout(cfg, rec, f, d))
 		o.sideEffects = errmap.SideEffectsNone
 		return false
 	case <-ctx.Done():

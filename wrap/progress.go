@@ -1,13 +1,6 @@
 package wrap
 
-import (
-	"context"
-	"fmt"
-	"sync"
-	"time"
-
-	"github.com/mcpwrap/mcpwrap/internal/call"
-)
+import "time"
 
 // WithProgressTimeout makes the per-call timeout progress-aware, as the
 // MCP specification's timeout guidance describes: the call times out when
@@ -24,46 +17,5 @@ import (
 func WithProgressTimeout(idle, hardCap time.Duration) Option {
 	return func(c *config) {
 		c.progressIdle, c.progressCap = max(idle, 0), max(hardCap, idle, 0)
-	}
-}
-
-// errIdle is the context cause of a call that reported no progress for
-// its idle time; like errTimedOut, it wraps context.DeadlineExceeded.
-var errIdle = fmt.Errorf("mcpwrap: no progress within the idle timeout: %w", context.DeadlineExceeded)
-
-// ourTimeout reports whether cause is the chain's own timeout.
-func ourTimeout(cause error) bool { return cause == errTimedOut || cause == errIdle }
-
-// idleClock cancels a call's context when it reports no progress for a
-// while; each report (Progressed) starts the clock again.
-type idleClock struct {
-	mu    sync.Mutex
-	t     *time.Timer
-	idle  time.Duration
-	fired bool
-}
-
-// withIdle returns ctx that ends, with cause errIdle, when the handler
-// reports no progress for idle, and the function that stops the clock.
-func withIdle(ctx context.Context, idle time.Duration) (context.Context, func()) {
-	ictx, cancel := context.WithCancelCause(ctx)
-	c := &idleClock{idle: idle}
-	c.t = time.AfterFunc(idle, func() {
-		c.mu.Lock()
-		c.fired = true
-		c.mu.Unlock()
-		cancel(errIdle)
-	})
-	return call.WithProgress(ictx, c.progressed), func() {
-		c.t.Stop()
-		cancel(nil)
-	}
-}
-
-func (c *idleClock) progressed() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.fired {
-		c.t.Reset(c.idle)
 	}
 }

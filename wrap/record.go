@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
 )
 
@@ -116,11 +117,11 @@ func (r *record) failed(o *outcome) {
 }
 
 // passthrough records a protocol error sent with the JSON-RPC code code,
-// classified as protocolClass says (a client's mistake is not a server
+// classified as errmap.ProtocolClass says (a client's mistake is not a server
 // fault).
 func (r *record) passthrough(err error, code int, c errs.Code) {
 	r.outcome = obs.OutcomeProtocolError
-	r.err = protocolClass(err, code, c)
+	r.err = errmap.ProtocolClass(err, code, c)
 	r.rpcCode = code
 }
 

@@ -3,23 +3,16 @@ package wrap
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/mcpwrap/mcpwrap/errs"
-	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
+	"github.com/mcpwrap/mcpwrap/internal/deadline"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/workers"
 )
-
-// errTimedOut is the context cause that tells our own timeout apart from the
-// client's cancellation or a deadline set further out.
-// It wraps context.DeadlineExceeded so that errs classifies what a handler
-// returns on it (e.g. a *url.Error carrying the cause) as a Timeout.
-var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineExceeded)
 
 // withTimeout is the timeout layer, timeout(retry(recover(handler))): the
 // inner layers run in another goroutine so that the call answers on time
@@ -29,19 +22,19 @@ var errTimedOut = fmt.Errorf("mcpwrap: per-call timeout: %w", context.DeadlineEx
 //
 // An abandoned handler keeps its bulkhead slot until it returns.
 func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Duration, cfg *config, rec *record, o *outcome) {
-	d, t, ok := timeoutBudget(ctx, d)
+	d, t, ok := deadline.Budget(ctx, d)
 	if !ok {
-		o.err = t.Err(rec.tool, errTimedOut)
+		o.err = t.Err(rec.tool, deadline.ErrTimedOut)
 		o.sideEffects = errmap.SideEffectsNone // the handler never ran
 		return
 	}
-	tctx, cancel := context.WithTimeoutCause(ctx, d, errTimedOut)
+	tctx, cancel := context.WithTimeoutCause(ctx, d, deadline.ErrTimedOut)
 	defer cancel()
 	if cfg.progressIdle > 0 && cfg.progressIdle < d {
 		// WithProgressTimeout: d is the hard cap; no progress for the
 		// idle time ends the call sooner.
 		var stop func()
-		tctx, stop = withIdle(tctx, cfg.progressIdle)
+		tctx, stop = deadline.WithIdle(tctx, cfg.progressIdle)
 		defer stop()
 		t.Idle = cfg.progressIdle
 	}
@@ -58,7 +51,7 @@ func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Du
 		if j.abandon(cfg, rec.tool) {
 			o.detached = true
 			rec.attempts = j.attempts.Load()
-			if cause := context.Cause(tctx); ourTimeout(cause) {
+			if cause := context.Cause(tctx); deadline.Ours(cause) {
 				timedOut(ctx, cfg, req, rec, o, t, cause, cause)
 			} else {
 				o.err = errs.From(cause)
@@ -70,33 +63,9 @@ func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Du
 	rec.attempts = j.attempts.Load()
 	*o = j.o
 	cfg.workers.reuse(j)
-	if cause := context.Cause(tctx); o.err != nil && o.panic == nil && ourTimeout(cause) {
+	if cause := context.Cause(tctx); o.err != nil && o.panic == nil && deadline.Ours(cause) {
 		timedOut(ctx, cfg, req, rec, o, t, cause, o.err)
 	}
-}
-
-// timeoutBudget is what is left of the timeout d for the handler, and t
-// describes it for the timeout's error; ok is false when the call spent
-// all of d queued, and the handler must not run.
-func timeoutBudget(ctx context.Context, d time.Duration) (left time.Duration, t errmap.Timeout, ok bool) {
-	t = errmap.Timeout{Set: d, Waited: d}
-	if at, queued := call.Received(ctx); queued {
-		// The call waited for a worker of the transport (mcp-go's stdio
-		// server queues tool calls): that wait is part of its timeout.
-		t.Queued = max(time.Since(at), 0)
-		d -= t.Queued
-		if d <= 0 {
-			return d, t, false
-		}
-	}
-	if due, set := adapter.AnswerDue(ctx); set {
-		// The transport closes the connection then: answer before it.
-		if left := time.Until(due.At); left < d {
-			d = max(left, 0).Truncate(time.Millisecond)
-			t.Waited, t.WriteTimeout = d, due.WriteTimeout
-		}
-	}
-	return d, t, true
 }
 
 // abandon leaves the job to its handler when the call's time is up; it is
@@ -116,7 +85,7 @@ func (j *job) abandon(cfg *config, tool string) bool {
 // timedOut makes o's error our timeout's, err being what the call ended
 // with, and says what the timeout means for side effects.
 func timedOut(ctx context.Context, cfg *config, req *call.Request, rec *record, o *outcome, t errmap.Timeout, cause, err error) {
-	t.NoProgress = cause == errIdle
+	t.NoProgress = cause == deadline.ErrIdle
 	o.err = t.Err(rec.tool, err)
 	o.sideEffects = timeoutSideEffects(ctx, cfg, req)
 }
@@ -191,7 +160,7 @@ func (j *job) run() {
 		j.rec.obs.Late(late, j.o.panic, j.o.panic.Stack)
 	case j.o.err != nil:
 		err := error(j.o.err)
-		if cause := context.Cause(j.ctx); errors.Is(cause, errIdle) && errors.Is(err, context.Canceled) {
+		if cause := context.Cause(j.ctx); errors.Is(cause, deadline.ErrIdle) && errors.Is(err, context.Canceled) {
 			// The handler returned ctx.Err(): Canceled, though nobody
 			// cancelled the call; its idle clock ran out.
 			err = cause

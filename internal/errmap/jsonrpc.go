@@ -9,10 +9,36 @@ import (
 
 // The JSON-RPC codes of MCP's error answers.
 const (
+	codeParse            = -32700
+	codeInvalidRequest   = -32600
+	codeMethodNotFound   = -32601
 	codeInvalidParams    = -32602
 	codeInternal         = -32603
 	codeResourceNotFound = -32002 // MCP: resource not found, before 2026-07-28
 )
+
+// ProtocolClass is the classification a protocol answer is logged with:
+// err's own *errs.Error or standard error's code if it has one, else c,
+// the code its adapter gave it, else what its JSON-RPC code says of whose
+// mistake it is.
+func ProtocolClass(err error, code int, c errs.Code) *errs.Error {
+	e := errs.From(err)
+	if e.Code() != errs.Internal {
+		return e
+	}
+	if c == errs.Internal {
+		switch code {
+		case codeInvalidParams, codeInvalidRequest, codeParse, codeMethodNotFound:
+			c = errs.InvalidArgument
+		case codeResourceNotFound:
+			c = errs.NotFound
+		}
+	}
+	if c == errs.Internal {
+		return e
+	}
+	return errs.Wrap(c, err, "")
+}
 
 // Request names the resources/read or prompts/get request an RPCError
 // answers. These methods have no isError result, so their failures are
