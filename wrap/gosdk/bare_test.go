@@ -17,6 +17,7 @@ import (
 // handler, and of a tool or prompt handler's (nil, nil); the same request to
 // the wrapped child is answered and the next one too.
 func TestBarePanicKillsTheProcess(t *testing.T) {
+	t.Parallel() // its children mostly start and wait: it overlaps TestStdioServerSurvivesDeepRequests
 	for _, c := range []struct {
 		name string
 		do   func(context.Context, *mcp.ClientSession) error

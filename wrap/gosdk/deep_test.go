@@ -173,6 +173,7 @@ func alive(t *testing.T, c *stdioChild, line string) bool {
 // server answers every hostile request and the next call, on every go-sdk
 // version.
 func TestStdioServerSurvivesDeepRequests(t *testing.T) {
+	t.Parallel() // its children work apart from every other test: it overlaps TestBarePanicKillsTheProcess
 	limited := goSDK18()
 	// bare: whether a bare server survives, per go-sdk version (measured).
 	bare := map[string]bool{"5000 levels": !limited, "10 MB string": true}
