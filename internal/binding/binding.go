@@ -6,6 +6,14 @@
 // import the package it serves; b is always a *validate.Binder.
 package binding
 
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcpwrap/mcpwrap/errs"
+)
+
 // Set by package validate.
 var (
 	// BindFunc decodes args (as the SDK decoded them) or raw (as sent, used
@@ -37,11 +45,27 @@ func Bind[T any](b any, args any, raw []byte) (T, error) {
 	return t, nil
 }
 
-// Check validates v, a T built in Go (a handler's structured result),
-// against b's tags: nil or an *errs.Error with code InvalidArgument and the
-// violations; a caller checking its own output should wrap that as an
-// Internal error, since the model did nothing wrong.
-func Check[T any](b any, v T) error { return CheckFunc(b, &v) }
+// Result checks v, the structured result tool name's handler returned,
+// against b's tags (none when b is nil) and encodes it as JSON. Either
+// failure is the server's, not the model's: an Internal error saying
+// which rule the result breaks, or that it could not be encoded.
+func Result[T any](name string, b any, v T) ([]byte, error) {
+	if b != nil {
+		if err := CheckFunc(b, &v); err != nil {
+			msg := err.Error()
+			var e *errs.Error
+			if errors.As(err, &e) {
+				msg = e.Message()
+			}
+			return nil, errs.Wrap(errs.Internal, fmt.Errorf("tool %q returned a result that breaks its own schema: %s", name, msg), "")
+		}
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, fmt.Errorf("encode result of tool %q: %w", name, err), "")
+	}
+	return data, nil
+}
 
 // PromptArguments returns a prompt's advertised arguments derived from b's
 // T, sorted by name: one argument per top-level field, named by its json

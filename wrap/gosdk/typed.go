@@ -3,13 +3,11 @@ package gosdk
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/binding"
 	"github.com/mcpwrap/mcpwrap/internal/call"
@@ -88,19 +86,13 @@ func typedHandler[In, Out any](name string, in *validate.Binder[In], out *valida
 // structured content (checked against out's tags when it has them) and,
 // when res has none, its text content.
 func structuredResult[Out any](name string, res *mcp.CallToolResult, o Out, out *validate.Binder[Out]) (*mcp.CallToolResult, error) {
+	var b any // a nil *Binder is no Binder to check against
 	if out != nil {
-		if err := binding.Check(out, o); err != nil {
-			var e *errs.Error
-			msg := err.Error()
-			if errors.As(err, &e) {
-				msg = e.Message()
-			}
-			return nil, errs.Wrap(errs.Internal, fmt.Errorf("tool %q returned a result that breaks its own schema: %s", name, msg), "")
-		}
+		b = out
 	}
-	data, err := json.Marshal(o)
+	data, err := binding.Result(name, b, o)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, fmt.Errorf("encode result of tool %q: %w", name, err), "")
+		return nil, err
 	}
 	res.StructuredContent = json.RawMessage(data)
 	if res.Content == nil {

@@ -2,14 +2,11 @@ package mcpgo
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/binding"
 	"github.com/mcpwrap/mcpwrap/internal/redact"
@@ -81,17 +78,9 @@ func typed[In, Out any](w *wrap.Wrapper, tool mcp.Tool, h TypedHandler[In, Out],
 // res as structured content and as text, once out checked it against the
 // tool's own schema.
 func structured[Out any](name string, out *validate.Binder[Out], res Out) (*mcp.CallToolResult, error) {
-	if err := binding.Check(out, res); err != nil {
-		var e *errs.Error
-		msg := err.Error()
-		if errors.As(err, &e) {
-			msg = e.Message()
-		}
-		return nil, errs.Wrap(errs.Internal, fmt.Errorf("tool %q returned a result that breaks its own schema: %s", name, msg), "")
-	}
-	text, err := json.Marshal(res)
+	text, err := binding.Result(name, out, res)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, fmt.Errorf("encode result of tool %q: %w", name, err), "")
+		return nil, err
 	}
 	return mcp.NewToolResultStructured(res, string(text)), nil
 }
