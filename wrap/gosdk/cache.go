@@ -23,21 +23,18 @@ import (
 //     keeps answers when a notification passes: a cache given in a tool's
 //     registration options (Tool) may come after Attach.
 func sending(w *wrap.Wrapper) mcp.Middleware {
-	if w == nil {
-		w = wrap.New()
-	}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch method {
 			case "notifications/progress":
 				call.Progressed(ctx)
-			case "notifications/tools/list_changed":
-				if adapter.Keeps(w) {
-					adapter.Changed(w, call.Tool)
-				}
-			case "notifications/resources/list_changed":
-				if adapter.Keeps(w) {
-					adapter.Changed(w, call.Resource)
+			case "notifications/tools/list_changed", "notifications/resources/list_changed":
+				if w != nil && adapter.Keeps(w) { // a nil w is wrap.New(): it keeps nothing
+					kind := call.Tool
+					if method == "notifications/resources/list_changed" {
+						kind = call.Resource
+					}
+					adapter.Changed(w, kind)
 				}
 			}
 			return next(ctx, method, req)
