@@ -24,12 +24,15 @@ root=$PWD
 export GORACE="atexit_sleep_ms=0${GORACE:+ $GORACE}"
 failed=()
 echo "== module github.com/mcpwrap/mcpwrap (GOWORK=off)"
+start=$SECONDS
 GOWORK=off go test "${flags[@]}" ./... || failed+=("github.com/mcpwrap/mcpwrap")
+echo "== took $((SECONDS - start)) s"
 dirs=$(go list -m -f '{{.Dir}}') || { echo "go list -m failed: the workspace does not load"; exit 1; }
 for dir in $dirs; do
   [ "$dir" = "$root" ] && continue
   mod=$(cd "$dir" && GOWORK=off go list -m) || mod=${dir#"$root"/}
   echo "== module $mod (workspace)"
+  start=$SECONDS
   if [ "$mod" = "github.com/mcpwrap/mcpwrap/cmd/mcpwrap" ]; then
     # Its tests build the tool and the audit's fixture servers without
     # -race (go build), two test binaries at once compiling the same
@@ -37,6 +40,7 @@ for dir in $dirs; do
     (cd "$dir" && go build ./...) || failed+=("$mod (go build)")
   fi
   (cd "$dir" && go test "${flags[@]}" ./...) || failed+=("$mod")
+  echo "== took $((SECONDS - start)) s"
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "== FAILED modules (${#failed[@]}):"
