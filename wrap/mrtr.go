@@ -3,7 +3,6 @@ package wrap
 import (
 	"bytes"
 	"context"
-	"strings"
 
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
@@ -32,84 +31,14 @@ func WithStateKey(key []byte) Option {
 	}
 }
 
-// round is what the chain knows of one round of a multi round-trip call:
-// the state it carried, when it was the chain's, and what this round did
-// with a confirmation. It exists only for rounds that carry a state and
-// calls the chain asks.
-type round struct {
-	// present says the round carried a requestState; ok that it was the
-	// chain's, authentic, fresh, unused and for this caller, tool and
-	// arguments (then st is it); rejected says why not, for a state of the
-	// chain's that was not used.
-	present, ok bool
-	rejected    string
-	st          roundstate.Sealed
-	// reply is the user's answer to the chain's question, when st asked.
-	reply call.Reply
-	// asked says this round's answer is the chain's question; confirmed
-	// that the user accepted, on this round or an earlier one.
-	asked, confirmed bool
-}
-
-// chain returns the call id the round continues, "" for a new call.
-func (r *round) chain() string {
-	if r == nil || !r.ok {
-		return ""
-	}
-	return r.st.Chain
-}
-
-// next is the number of the round after r.
-func (r *round) next() int {
-	if r == nil || !r.ok {
-		return 1
-	}
-	return r.st.Round + 1
-}
-
-// openRound reads the requestState of a round, before the call is
-// observed (its call id is the chain's): the chain's own state is
-// checked and unwrapped, so that the handler sees its own state and
-// inputResponses as it made them; a state the chain did not seal reaches
-// the handler as the client sent it. It returns nil for a round without
-// a state (a first round), the common case, at no cost.
-func openRound(ctx context.Context, req *call.Request, cfg *config) *round {
-	if req.Rounds == nil {
-		return nil
-	}
-	raw := req.Rounds.State(req)
-	if raw == "" {
-		return nil
-	}
-	rd := &round{present: true}
-	if !strings.HasPrefix(raw, roundstate.Prefix) {
-		return rd // the handler's own, from before the chain sealed states
-	}
-	st, why := cfg.states.Open(raw, req.Name, roundstate.ArgumentsHash(req.Raw, req.Args), roundstate.SubjectHash(req.Caller(ctx).Subject))
-	if why == "" {
-		rd.ok, rd.st = true, st
-		if st.Confirm == roundstate.ConfirmAsked {
-			rd.reply = req.Rounds.Reply(req, roundstate.ConfirmKey)
-		}
-	} else {
-		rd.rejected = why
-	}
-	// An authentic state's inner state is the handler's; a state that was
-	// not used still carries it, as unauthenticated as a handler's state
-	// always is without the chain (a tool that needs confirmation never
-	// runs on such a round: it is asked again).
-	req.Rounds.Resume(req, st.Inner, roundstate.ConfirmKey)
-	return rd
-}
-
 // restate seals the requestState of a handler's input_required result,
 // so that the next round continues this call: same call id, the user's
 // confirmation kept, the handler's own state inside, returned to it.
 func restate(ctx context.Context, req *call.Request, cfg *config, rec *record, o *outcome) {
 	rd := rec.round
-	st := roundstate.Sealed{Chain: rec.id(), Round: rd.next(), Tool: req.Name, Args: roundstate.ArgumentsHash(req.Raw, req.Args),
-		Subject: roundstate.SubjectHash(req.Caller(ctx).Subject), Inner: req.Rounds.ResultState(o.res)}
-	if rd != nil && rd.confirmed {
+	st := rd.Next(ctx, req, rec.id())
+	st.Inner = req.Rounds.ResultState(o.res)
+	if rd != nil && rd.Confirmed {
 		st.Confirm = roundstate.ConfirmGiven
 	}
 	o.res = req.Rounds.Restate(o.res, cfg.states.Seal(st))
@@ -153,10 +82,10 @@ const (
 // makes for a client before 2026-07-28, are not asked again.
 func confirmedEarlier(rec *record, a *obs.Authz) bool {
 	rd := rec.round
-	if rd == nil || !rd.ok || rd.st.Confirm != roundstate.ConfirmGiven {
+	if rd == nil || !rd.OK || rd.St.Confirm != roundstate.ConfirmGiven {
 		return false
 	}
-	a.Decision, rd.confirmed = decisionConfirmed, true
+	a.Decision, rd.Confirmed = decisionConfirmed, true
 	return true
 }
 
@@ -164,9 +93,9 @@ func confirmedEarlier(rec *record, a *obs.Authz) bool {
 // for the state of the tool's own next round (restate).
 func noteConfirmed(rec *record) {
 	if rec.round == nil {
-		rec.round = &round{}
+		rec.round = &roundstate.Round{}
 	}
-	rec.round.confirmed = true
+	rec.round.Confirmed = true
 }
 
 // confirmRound is confirm for a client that takes input_required results:
@@ -179,12 +108,12 @@ func noteConfirmed(rec *record) {
 func confirmRound(ctx context.Context, req *call.Request, cfg *config, c authz.Confirm, r authz.Request,
 	a *obs.Authz, rec *record, o *outcome) bool {
 	rd := rec.round
-	if rd != nil && rd.ok {
+	if rd != nil && rd.OK {
 		switch {
-		case rd.st.Confirm == roundstate.ConfirmGiven, rd.st.Confirm == roundstate.ConfirmAsked && rd.reply == call.Accepted:
-			a.Decision, rd.confirmed = decisionConfirmed, true
+		case rd.St.Confirm == roundstate.ConfirmGiven, rd.St.Confirm == roundstate.ConfirmAsked && rd.Reply == call.Accepted:
+			a.Decision, rd.Confirmed = decisionConfirmed, true
 			return true
-		case rd.st.Confirm == roundstate.ConfirmAsked && rd.reply != call.Unsupported:
+		case rd.St.Confirm == roundstate.ConfirmAsked && rd.Reply != call.Unsupported:
 			declined(r, a, o)
 			return false
 		}
@@ -198,18 +127,18 @@ func confirmRound(ctx context.Context, req *call.Request, cfg *config, c authz.C
 func askConfirm(ctx context.Context, req *call.Request, cfg *config, c authz.Confirm, r authz.Request, a *obs.Authz, rec *record) call.Result {
 	rd := rec.round
 	if rd == nil {
-		rd = &round{}
+		rd = &roundstate.Round{}
 		rec.round = rd
 	}
-	a.Decision, a.Reason = decisionAsked, rd.rejected
-	if rd.present && !rd.ok && rd.rejected == "" {
+	a.Decision, a.Reason = decisionAsked, rd.Rejected
+	if rd.Present && !rd.OK && rd.Rejected == "" {
 		// A state the chain did not seal (made up, or the handler's own
 		// from before the chain sealed states) confirms nothing.
 		a.Reason = roundstate.Forged
 	}
-	rd.asked = true
-	st := roundstate.Sealed{Chain: rec.id(), Round: rd.next(), Tool: req.Name, Args: roundstate.ArgumentsHash(req.Raw, req.Args),
-		Subject: roundstate.SubjectHash(req.Caller(ctx).Subject), Confirm: roundstate.ConfirmAsked}
+	rd.Asked = true
+	st := rd.Next(ctx, req, rec.id())
+	st.Confirm = roundstate.ConfirmAsked
 	return req.Rounds.Ask(req, roundstate.ConfirmKey, policy.ConfirmMessage(c, r), cfg.states.Seal(st))
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/roundstate"
 )
 
 // record collects what the chain learns about one call and hands it to the
@@ -45,7 +46,7 @@ type record struct {
 	authz *obs.Authz
 	// round is the multi round-trip state of the call (mrtr.go), nil on a
 	// call that carries none and was not asked to confirm.
-	round *round
+	round *roundstate.Round
 	// taskID is the task the call created or whose work this is (task.go).
 	taskID string
 	// cache is how the call cache served the call (cache.go); ended, when

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwrap/mcpwrap/internal/call"
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 	"github.com/mcpwrap/mcpwrap/internal/obs"
+	"github.com/mcpwrap/mcpwrap/internal/workers"
 )
 
 // DefaultTaskTimeout is how long the work of a task may run when
@@ -219,21 +220,21 @@ func (t *task) work(ctx context.Context, req *call.Request, h handler, rec *reco
 	var attempts atomic.Int32
 	inner := record{tool: rec.tool, callID: rec.callID, obs: rec.obs, shared: &attempts}
 	done := make(chan outcome, 1)
-	var state atomic.Int32 // running, then finished or abandoned, decided once
-	var goneAt time.Time   // written before state becomes abandoned
+	var ho workers.Handoff
 	go func() {
 		var o outcome
 		retry(ctx, req, h, t.cfg, &inner, &o)
 		if t.cfg.caches.On() && mayWrite(ctx, req, t.cfg) {
 			t.cfg.caches.Barrier(context.WithoutCancel(ctx), t.cfg.observer) // as cached does for a call in place
 		}
-		if state.CompareAndSwap(running, finished) {
+		late, taken := ho.Finished()
+		if taken {
 			done <- o
 			return
 		}
 		t.free()
 		err, stack := o.ending()
-		inner.obs.Late(time.Since(goneAt), err, stack)
+		inner.obs.Late(late, err, stack)
 	}()
 	select {
 	case o := <-done:
@@ -241,8 +242,7 @@ func (t *task) work(ctx context.Context, req *call.Request, h handler, rec *reco
 		return o, false
 	case <-ctx.Done():
 	}
-	goneAt = time.Now()
-	if !state.CompareAndSwap(running, abandoned) {
+	if !ho.Abandon() {
 		o := <-done // it returned as the context ended
 		rec.attempts = attempts.Load()
 		return o, false

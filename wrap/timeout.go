@@ -72,10 +72,9 @@ func withTimeout(ctx context.Context, req *call.Request, next handler, d time.Du
 // false when the handler finished as the timer fired, and the caller takes
 // its outcome.
 func (j *job) abandon(cfg *config, tool string) bool {
-	j.abandonedAt = time.Now()
 	// The slot moves to the handler before the call leaves it.
 	j.returned = cfg.abandoned(tool)
-	if j.state.CompareAndSwap(running, abandoned) {
+	if j.handoff.Abandon() {
 		return true
 	}
 	j.returned() // it finished as the timer fired
@@ -127,19 +126,10 @@ type job struct {
 	rec      record
 	o        outcome
 	attempts atomic.Int32
-	// state decides, once, whether the caller takes the outcome (finished)
-	// or has answered without it (abandoned).
-	state       atomic.Int32
-	abandonedAt time.Time // written before state becomes abandoned
-	returned    func()    // frees the abandoned handler's bulkhead slot; likewise
-	done        chan struct{}
+	handoff  workers.Handoff
+	returned func() // frees the abandoned handler's bulkhead slot; written before Abandon
+	done     chan struct{}
 }
-
-const (
-	running int32 = iota
-	finished
-	abandoned
-)
 
 // run runs the job's layers; the workers call it.
 func (j *job) run() {
@@ -147,28 +137,21 @@ func (j *job) run() {
 	if j.rec.ended != nil {
 		j.rec.ended(&j.o)
 	}
-	if j.state.CompareAndSwap(running, finished) {
+	late, taken := j.handoff.Finished()
+	if taken {
 		j.done <- struct{}{}
 		return
 	}
 	j.returned()
 	// The call was answered without this outcome: tell the operator how
 	// late it came and how it ended.
-	late := time.Since(j.abandonedAt)
-	switch {
-	case j.o.panic != nil:
-		j.rec.obs.Late(late, j.o.panic, j.o.panic.Stack)
-	case j.o.err != nil:
-		err := error(j.o.err)
-		if cause := context.Cause(j.ctx); errors.Is(cause, deadline.ErrIdle) && errors.Is(err, context.Canceled) {
-			// The handler returned ctx.Err(): Canceled, though nobody
-			// cancelled the call; its idle clock ran out.
-			err = cause
-		}
-		j.rec.obs.Late(late, err, nil)
-	default:
-		j.rec.obs.Late(late, nil, nil)
+	err, stack := j.o.ending()
+	if cause := context.Cause(j.ctx); stack == nil && errors.Is(cause, deadline.ErrIdle) && errors.Is(err, context.Canceled) {
+		// The handler returned ctx.Err(): Canceled, though nobody
+		// cancelled the call; its idle clock ran out.
+		err = cause
 	}
+	j.rec.obs.Late(late, err, stack)
 }
 
 // timeoutSideEffects is what a timeout says about side effects: possible,

@@ -138,8 +138,8 @@ func (w *Wrapper) toolChain(name string, info call.Info, bound bool, opts []Opti
 // own file and calls only the next one inward.
 func serve(ctx context.Context, req *call.Request, h handler, cfg *config) answer {
 	var rec record
-	rec.round = openRound(ctx, req, cfg)
-	ctx = rec.start(ctx, cfg, req, rec.round.chain())
+	rec.round = cfg.states.Round(ctx, req)
+	ctx = rec.start(ctx, cfg, req, rec.round.Chain())
 	var o outcome
 	lk, guarded, shared, refused := loopCheck(ctx, cfg, req)
 	if refused != nil {
@@ -147,7 +147,7 @@ func serve(ctx context.Context, req *call.Request, h handler, cfg *config) answe
 	}
 	adm := layers(ctx, req, h, cfg, &rec, &o)
 	ir := inputRequired(&o)
-	if ir && (rec.round == nil || !rec.round.asked) {
+	if ir && (rec.round == nil || !rec.round.Asked) {
 		restate(ctx, req, cfg, &rec, &o)
 	}
 	var a answer

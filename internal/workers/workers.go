@@ -8,6 +8,7 @@ package workers
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -82,4 +83,36 @@ func (p *Pool[J]) retire(w *worker[J]) bool {
 		p.idle = slices.Delete(p.idle, i, i+1)
 	}
 	return i >= 0
+}
+
+// Handoff decides, once, who takes the outcome of work run on another
+// goroutine: the caller waiting for it, or, when the caller answered
+// without it (Abandon), the work itself as it returns. The zero value is
+// the handoff of work still running.
+type Handoff struct {
+	state atomic.Int32
+	at    time.Time // when the caller abandoned the work; written before state changes
+}
+
+const (
+	running int32 = iota
+	finished
+	abandoned
+)
+
+// Finished is called by the work as it returns. It reports true when the
+// caller takes the outcome; false when the caller abandoned it, late ago.
+func (h *Handoff) Finished() (late time.Duration, taken bool) {
+	if h.state.CompareAndSwap(running, finished) {
+		return 0, true
+	}
+	return time.Since(h.at), false
+}
+
+// Abandon is called by the caller whose time is up. It reports true when
+// the work is left to itself; false when it finished meanwhile, and its
+// outcome is the caller's to take.
+func (h *Handoff) Abandon() bool {
+	h.at = time.Now()
+	return h.state.CompareAndSwap(running, abandoned)
 }
