@@ -154,6 +154,9 @@ func TestBindOverHTTP(t *testing.T) {
 		{"int8 range", "kitchen", `{"city":"P","small":300}`, "", []string{`small|range|300`}},
 		{"uint negative", "kitchen", `{"city":"P","count_u":-1}`, "", []string{`count_u|range|-1`}},
 		{"big integer keeps every digit", "kitchen", `{"city":"P","big":9007199254740993}`, "", nil},
+		// A big integer makes the arguments decode again, exactly: a fraction
+		// is still the wrong type there, not a number out of range.
+		{"fraction beside a big integer", "kitchen", `{"city":"P","big":9007199254740993,"small":2.5}`, "", []string{`small|type|2.5`}},
 		{"time.Time field", "kitchen", `{"city":"P","at":"not a time"}`, "", []string{`at|datetime|"not a time"`}},
 		{"gt on time", "kitchen", `{"city":"P","at":"2001-01-01T00:00:00Z"}`, "", []string{`at|gt|2001-01-01T00:00:00Z`}},
 	}
