@@ -12,12 +12,17 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/mcpwrap/mcpwrap/errs"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
+	"github.com/mcpwrap/mcpwrap/internal/obstest"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/limit"
+	"github.com/mcpwrap/mcpwrap/wrap/process"
 )
 
 // leak is what a careless handler puts in its errors: a DSN with a password.
@@ -342,5 +347,239 @@ func TestResourceReadsAreRateLimited(t *testing.T) {
 	}
 	if err := read(); err == nil || !strings.Contains(err.Error(), "allows 1 call per minute") {
 		t.Fatalf("second read: %v, want the rate limit", err)
+	}
+}
+
+// TestResourceBulkhead: a resource handler abandoned by its timeout keeps
+// its bulkhead slot until it returns, so with one slot the next read is
+// refused at once (Unavailable, with a retry-after) instead of piling up
+// goroutines; once the handler returns, reads are served again.
+func TestResourceBulkhead(t *testing.T) {
+	release := make(chan struct{})
+	w := wrap.New(wrap.WithTimeout(100*time.Millisecond), wrap.WithBulkhead(wrap.Bulkhead{PerTool: 1}))
+	s := server.NewMCPServer("notes", "1.0.0", attached(w))
+	returned := make(chan struct{}, 1)
+	s.AddResource(mcp.NewResource("note://slow", "slow"), func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		<-release // ignores its context
+		returned <- struct{}{}
+		return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, Text: "late"}}, nil
+	})
+	s.AddResource(mcp.NewResource("note://fast", "fast"), func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, Text: "note fast"}}, nil
+	})
+	conn := testserver.StartHTTP(t, s, client.WithProtocolVersion("2025-11-25"))
+
+	if _, err := read(conn.Client, "note://slow"); err == nil {
+		t.Fatal("the hung read succeeded")
+	}
+	if e := lastError(t, conn.Wire); e.Data.Code != "timeout" {
+		t.Fatalf("first read: %+v", e)
+	}
+	conn.Wire.Reset()
+	start := time.Now()
+	if _, err := read(conn.Client, "note://fast"); err == nil {
+		t.Fatal("a read was admitted while the abandoned handler held the only slot")
+	}
+	if e := lastError(t, conn.Wire); e.Code != mcp.INTERNAL_ERROR || e.Data.Code != "unavailable" || time.Since(start) > 30*time.Second {
+		t.Fatalf("refusal: %+v after %v", e, time.Since(start))
+	}
+	close(release)
+	<-returned
+	deadline := time.Now().Add(time.Minute)
+	for {
+		text, err := read(conn.Client, "note://fast")
+		if err == nil && text == "note fast" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the slot was never given back: %q, %v", text, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestResourceFatalExit: an errs.Fatal error from a resource handler is
+// answered (masked, -32603), then the process stops with ExitFatal, as for
+// a tool; reads arriving meanwhile are refused without running a handler.
+func TestResourceFatalExit(t *testing.T) {
+	exited := make(chan int, 1)
+	w := wrap.New(wrap.WithFatalExit(process.FatalExit{Grace: time.Millisecond, Exit: func(code int) { exited <- code }}))
+	s := server.NewMCPServer("notes", "1.0.0", attached(w))
+	ran := 0
+	s.AddResource(mcp.NewResource("note://config", "config"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		ran++
+		return nil, errs.New(errs.Fatal, "the notes database file is corrupt")
+	})
+	conn := testserver.StartHTTP(t, s, client.WithProtocolVersion("2025-11-25"))
+	if _, err := read(conn.Client, "note://config"); err == nil {
+		t.Fatal("a fatal error was a success")
+	}
+	e := lastError(t, conn.Wire)
+	if e.Code != mcp.INTERNAL_ERROR || e.Data.Code != "fatal" || e.Data.CallID == "" {
+		t.Fatalf("answer = %+v", e)
+	}
+	select {
+	case code := <-exited:
+		if code != process.ExitFatal {
+			t.Fatalf("exit code %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the process did not stop")
+	}
+	conn.Wire.Reset()
+	if _, err := read(conn.Client, "note://config"); err == nil || ran != 1 {
+		t.Fatalf("a read after the fatal error ran the handler (%d runs) or succeeded: %v", ran, err)
+	}
+	if e := lastError(t, conn.Wire); e.Code != mcp.INTERNAL_ERROR {
+		t.Fatalf("refusal = %+v", e)
+	}
+}
+
+const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
+
+// TestResourceAndPromptSpans checks the spans of resources/read and
+// prompts/get against the MCP semantic conventions: names, the URI with
+// its password redacted, the prompt name, a URI no handler matches, error.type from the JSON-RPC
+// code, the client's trace from params._meta as parent, and the duration
+// metric by method.
+func TestResourceAndPromptSpans(t *testing.T) {
+	rec := obstest.Record(t)
+	spans, reader, logs := rec.Spans, rec.Reader, rec.Logs
+	w := wrap.New(rec.Option(), wrap.WithTimeout(time.Second))
+	s := notesServer(t, attached(w))
+	s.AddResource(mcp.NewResource("db://admin:hunter2@db.internal/notes", "db"),
+		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: "db://db.internal/notes", Text: "rows"}}, nil
+		})
+	conn := testserver.StartHTTP(t, s, client.WithProtocolVersion("2025-11-25"))
+	meta := &mcp.Meta{AdditionalFields: map[string]any{"traceparent": "00-" + traceID + "-00f067aa0ba902b7-01"}}
+	ctx := t.Context()
+	for _, uri := range []string{"db://admin:hunter2@db.internal/notes", "note://missing", "nowhere://at-all"} {
+		_, _ = conn.Client.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: uri, Meta: meta}})
+	}
+	_, _ = conn.Client.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "panic", Meta: meta}})
+
+	ended := spans.Ended()
+	if len(ended) != 4 {
+		t.Fatalf("%d spans, want 4", len(ended))
+	}
+	for i, want := range []struct {
+		name      string
+		attr      attribute.KeyValue
+		errorType string
+	}{
+		{"resources/read", attribute.String("mcp.resource.uri", "db://admin:[REDACTED]@db.internal/notes"), ""},
+		{"resources/read", attribute.String("mcp.resource.uri", "note://missing"), "-32002"},
+		// No handler: mcp-go answers before the chain; the hook records it.
+		{"resources/read", attribute.String("mcp.resource.uri", "nowhere://at-all"), "-32002"},
+		{"prompts/get panic", attribute.String("gen_ai.prompt.name", "panic"), "-32603"},
+	} {
+		sp := ended[i]
+		attrs := map[attribute.Key]attribute.Value{}
+		for _, a := range sp.Attributes() {
+			attrs[a.Key] = a.Value
+		}
+		if sp.Name() != want.name || attrs[want.attr.Key] != want.attr.Value {
+			t.Errorf("span %d: %q %s=%q, want %q %q", i, sp.Name(), want.attr.Key, attrs[want.attr.Key].AsString(), want.name, want.attr.Value.AsString())
+		}
+		if sp.Parent().TraceID().String() != traceID {
+			t.Errorf("span %q is not a child of the client's trace: %v", sp.Name(), sp.Parent().TraceID())
+		}
+		if got := attrs["error.type"].AsString(); got != want.errorType {
+			t.Errorf("span %q: error.type %q, want %q", sp.Name(), got, want.errorType)
+		}
+		if (want.errorType != "") != (sp.Status().Code == codes.Error) {
+			t.Errorf("span %q: status %v", sp.Name(), sp.Status())
+		}
+	}
+
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(ctx, &rm); err != nil {
+		t.Fatal(err)
+	}
+	methods := map[string]uint64{}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if h, ok := m.Data.(metricdata.Histogram[float64]); ok && m.Name == "mcp.server.operation.duration" {
+				for _, dp := range h.DataPoints {
+					v, _ := dp.Attributes.Value("mcp.method.name")
+					methods[v.AsString()] += dp.Count
+				}
+			}
+		}
+	}
+	if methods["resources/read"] != 3 || methods["prompts/get"] != 1 {
+		t.Errorf("duration points by method: %v", methods)
+	}
+	if lines, _ := logs.Find("resource", "db://admin:[REDACTED]@db.internal/notes"); len(lines) != 1 {
+		t.Errorf("the log line does not name the redacted URI:\n%s", logs.String())
+	}
+}
+
+// TestPromptLimiterKeyAsDocumented: a limit for one prompt is keyed
+// "prompts/get " + the prompt's name ("prompts/get ok"), as Limiter's doc says
+// now; it said "prompts/get " + " " + name, two spaces, a key no prompts/get
+// ever has. A real mcp-go server and client get the prompt "ok" twice, then
+// the prompt "bad": only the second "ok" is refused, and only with a
+// one-prompt limit keyed as documented.
+func TestPromptLimiterKeyAsDocumented(t *testing.T) {
+	const refused = "allows 1 call per minute"
+	cases := []struct {
+		name, key string
+		limited   bool
+	}{
+		{"prompts/get + name", "prompts/get " + "ok", true},
+		{"the key spelled out", "prompts/get ok", true},
+		{"two spaces match no prompt", "prompts/get " + " " + "ok", false},
+		{"the method alone matches no prompt", "prompts/get", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lim := limit.New(limit.Rate{Limit: 1000, Per: time.Minute}, limit.WithTool(c.key, limit.Rate{Limit: 1, Per: time.Minute}))
+			conn := testserver.StartHTTP(t, notesServer(t, attached(wrap.New(wrap.WithLimit(lim)))))
+			if err := getPrompt(conn.Client, "ok"); err != nil {
+				t.Fatalf("first get: %v", err)
+			}
+			err := getPrompt(conn.Client, "ok")
+			if got := err != nil && strings.Contains(err.Error(), refused); got != c.limited {
+				t.Errorf("second get of %q under the key %q: %v; want limited %v", "ok", c.key, err, c.limited)
+			}
+			if !c.limited && err != nil {
+				t.Errorf("second get: %v", err)
+			}
+			if err := getPrompt(conn.Client, "bad"); err == nil || strings.Contains(err.Error(), refused) {
+				t.Errorf("another prompt: %v, want its own error, not the limit", err)
+			}
+		})
+	}
+}
+
+// BenchmarkResourceRead compares one resources/read through mcp-go's whole
+// dispatch, bare and with attached(w) (no telemetry, and with a timeout,
+// which runs the handler on a pooled goroutine).
+func BenchmarkResourceRead(b *testing.B) {
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"note://today"}}`)
+	handler := func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, Text: "tides"}}, nil
+	}
+	for _, c := range []struct {
+		name string
+		opts []server.ServerOption
+	}{
+		{"bare", nil},
+		{"wrapped", []server.ServerOption{attached(wrap.New())}},
+		{"wrapped+timeout", []server.ServerOption{attached(wrap.New(wrap.WithTimeout(1e9)))}},
+	} {
+		s := server.NewMCPServer("notes", "1.0.0", c.opts...)
+		s.AddResource(mcp.NewResource("note://today", "today"), handler)
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			ctx := context.Background()
+			for b.Loop() {
+				if _, ok := s.HandleMessage(ctx, msg).(mcp.JSONRPCResponse); !ok {
+					b.Fatal("not a result")
+				}
+			}
+		})
 	}
 }

@@ -456,3 +456,9 @@ func TestClientCancellationIsCanceledNotTimeout(t *testing.T) {
 		t.Fatalf("want canceled, got %+v", info)
 	}
 }
+
+// attached is mcpgo.Attach as a server option, for the tests that build a
+// server from a list of options.
+func attached(w *wrap.Wrapper) server.ServerOption {
+	return func(s *server.MCPServer) { mcpgo.Attach(s, w) }
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -117,5 +118,48 @@ func TestAnnotationLookupAsTheCaller(t *testing.T) {
 	}
 	if info, _ := gosdk.InfoOf(res); info.Code != "timeout" || info.SideEffects != "" || strings.Contains(toolText(res), caution) || lists.Load() == 0 {
 		t.Fatalf("a timeout of a read-only tool: %s, %d tools/list", toolText(res), lists.Load())
+	}
+}
+
+// TestAnnotationsAllowRetries: a tool registered with AddTool or Tool
+// carries its annotations into its chain, so an Unavailable failure of a
+// read-only tool is retried, and one of an unannotated tool is not (its
+// side effects may have happened).
+func TestAnnotationsAllowRetries(t *testing.T) {
+	checkRetriedWhenReadOnly(t, "memory", func(s *mcp.Server, w *wrap.Wrapper, tool *mcp.Tool, h mcp.ToolHandler) {
+		gosdk.Tool(s, w, tool, h)
+	})
+}
+
+// checkRetriedWhenReadOnly: with retries on, a read-only tool registered
+// with register is retried until it succeeds, and an unannotated one is
+// not retried, its result cautioning against a repeat; the client calls
+// over transport.
+func checkRetriedWhenReadOnly(t *testing.T, transport string, register func(*mcp.Server, *wrap.Wrapper, *mcp.Tool, mcp.ToolHandler)) {
+	t.Helper()
+	policy := wrap.RetryPolicy{MaxRetries: 2, Initial: time.Millisecond, Max: time.Millisecond}
+	w, _ := newWrapper(t, wrap.WithRetry(policy))
+	s := mcp.NewServer(&mcp.Implementation{Name: "retry", Version: "1"}, nil)
+	var readOnly, plain atomic.Int32
+	flaky := func(n *atomic.Int32) mcp.ToolHandler {
+		return func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if n.Add(1) < 3 {
+				return nil, errs.New(errs.Unavailable, "upstream busy")
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+		}
+	}
+	obj := map[string]any{"type": "object"}
+	register(s, w, &mcp.Tool{Name: "lookup", InputSchema: obj, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, flaky(&readOnly))
+	register(s, w, &mcp.Tool{Name: "order", InputSchema: obj}, flaky(&plain))
+	gosdk.Attach(s, w)
+	cs := connect(t, transport, s, true)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "lookup", Arguments: json.RawMessage(`{}`)})
+	if err != nil || res.IsError || readOnly.Load() != 3 {
+		t.Fatalf("read-only tool: %v %s after %d attempts", err, toolText(res), readOnly.Load())
+	}
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "order", Arguments: json.RawMessage(`{}`)})
+	if info, _ := gosdk.InfoOf(res); err != nil || info.Code != "unavailable" || plain.Load() != 1 || !strings.Contains(toolText(res), caution) {
+		t.Fatalf("unannotated tool: %v %s after %d attempts", err, toolText(res), plain.Load())
 	}
 }

@@ -2,6 +2,7 @@ package gosdk_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -360,5 +361,133 @@ func TestSSEClientIsNotTheProcessOwner(t *testing.T) {
 	b := callTool(t, bob, "whoami", map[string]any{})
 	if a.Meta["mcpwrap/cache"] != nil || b.Meta["mcpwrap/cache"] != nil || runs.Load() != 2 {
 		t.Fatalf("SSE clients shared a kept answer: alice %v, bob %v, %d runs; want two runs and no cached answer", a.Meta, b.Meta, runs.Load())
+	}
+}
+
+// TestPanickingCheckIsAnsweredAsUnknown: a Policy.Check that panics hides
+// what it was asked about, on go-sdk as on mcp-go (whose list filter,
+// asked before a tools/call, can only hide): the call gets go-sdk's own
+// unknown-name answer, not isError "the authorization check failed", the
+// handler does not run, and the log line says decision=hidden
+// reason=check_panic.
+func TestPanickingCheckIsAnsweredAsUnknown(t *testing.T) {
+	p := goPolicy()
+	p.Check = adaptercases.PanickingCheck("list_issues", "triage")
+	as := newAuthzServer(t, p)
+	cs := connectAs(t, as.serve(t, false), "reader", nil)
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_issues"})
+	_, unknown := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool"})
+	if err == nil || unknown == nil || err.Error() != strings.ReplaceAll(unknown.Error(), "no_such_tool", "list_issues") {
+		t.Fatalf("tools/call answered %v, an unknown tool %v", err, unknown)
+	}
+	_, err = cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "triage"})
+	_, unknown = cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "nothing"})
+	if err == nil || unknown == nil || err.Error() != strings.ReplaceAll(unknown.Error(), "nothing", "triage") {
+		t.Fatalf("prompts/get answered %v, an unknown prompt %v", err, unknown)
+	}
+	adaptercases.CheckHiddenByPanic(t, as.logs, "list_issues", as.runs["list_issues"])
+}
+
+// TestDeniedResourceLineNamesTheURI: the line of a denied read names the
+// resource: a URI whose scheme looks like a credential's key
+// ("secret://deploy-keys") was logged as "secret:[REDACTED]".
+func TestDeniedResourceLineNamesTheURI(t *testing.T) {
+	p := goPolicy()
+	p.Resources["secret://*"] = []string{"repo:admin"}
+	as := newAuthzServer(t, p)
+	as.s.AddResource(&mcp.Resource{URI: adaptercases.SecretURI, Name: "deploy keys"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{}, nil
+	})
+	cs := connectAs(t, as.serve(t, false), "reader", nil)
+	_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: adaptercases.SecretURI})
+	adaptercases.CheckDeniedLineNamesURI(t, err, as.logs)
+}
+
+// TestMadeUpNamesCannotFloodTheLog: go-sdk hands the middleware every
+// prompts/get and resources/read before it looks the name up, and a
+// client naming made-up prompts and URIs (some of them URIs a resource
+// template serves) made the server warn "no policy declares …" per name:
+// 1 200 requests wrote 900 such lines. The warnings name what the server
+// registered and the policy forgot, each once: the tool, the prompt, the
+// resource and the template that serves the URIs.
+func TestMadeUpNamesCannotFloodTheLog(t *testing.T) {
+	as := newAuthzServer(t, goPolicy())
+	as.s.AddPrompt(&mcp.Prompt{Name: "draft"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{}, nil
+	})
+	as.s.AddResource(&mcp.Resource{URI: "notes://today", Name: "today"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{}, nil
+	})
+	as.s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "users://{id}", Name: "user"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{}, nil
+	})
+	cs := connectAs(t, as.serve(t, false), "admin", nil)
+	ctx := context.Background()
+	const each = 300
+	for i := range each {
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: fmt.Sprintf("made_up_%d", i)}); err == nil {
+			t.Fatal("a made-up tool answered")
+		}
+		if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: fmt.Sprintf("made_up_%d", i)}); err == nil {
+			t.Fatal("a made-up prompt answered")
+		}
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: fmt.Sprintf("made-up://%d", i)}); err == nil {
+			t.Fatal("a made-up URI answered")
+		}
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: fmt.Sprintf("users://%d", i)}); err == nil {
+			t.Fatal("an undeclared template's URI answered")
+		}
+	}
+	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "draft"}); err == nil {
+		t.Fatal("the undeclared prompt answered")
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "notes://today"}); err == nil {
+		t.Fatal("the undeclared resource answered")
+	}
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "forgotten"}); err == nil {
+		t.Fatal("the undeclared tool answered")
+	}
+	var warned []string
+	for l := range strings.Lines(as.logs.String()) {
+		if strings.Contains(l, "no policy declares") {
+			warned = append(warned, strings.TrimSpace(l))
+		}
+	}
+	all := strings.Join(warned, "\n")
+	for _, want := range []string{"tools/call forgotten", "prompts/get draft", "resources/read notes://today", "resources/read users://{id}"} {
+		if n := strings.Count(all, want); n != 1 {
+			t.Errorf("%d warnings name %q, want 1", n, want)
+		}
+	}
+	if len(warned) > 4 || strings.Contains(all, "made") {
+		t.Fatalf("%d warnings after %d requests:\n%s", len(warned), 4*each, all)
+	}
+}
+
+// TestUnknownNamesLeaveNoWarning: go-sdk hands the middleware every
+// tools/call, names the server does not have included. A client calling
+// made-up names gets go-sdk's unknown-tool answer and must not make the
+// server warn that "no policy declares" them: each such warning is a log
+// line and an entry the policy remembers for the life of the process, so
+// a client could fill the log and the memory with names of its choosing.
+// The one tool the server has and the policy forgot is warned of, by the
+// first tools/list already.
+func TestUnknownNamesLeaveNoWarning(t *testing.T) {
+	as := newAuthzServer(t, goPolicy())
+	url := as.serve(t, false)
+	cs := connectAs(t, url, "reader", nil)
+	_ = names(t, cs)
+	if !strings.Contains(as.logs.String(), "no policy declares tools/call forgotten") {
+		t.Errorf("no warning names the undeclared tool after tools/list: %s", as.logs.String())
+	}
+	for i := range 200 {
+		name := fmt.Sprintf("made_up_%d", i)
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name})
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("unknown tool %q", name)) {
+			t.Fatalf("calling %s: %v", name, err)
+		}
+	}
+	if n := strings.Count(as.logs.String(), "no policy declares tools/call made_up_"); n != 0 {
+		t.Fatalf("%d warnings name tools the server does not have", n)
 	}
 }

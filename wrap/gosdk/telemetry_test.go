@@ -3,6 +3,8 @@ package gosdk_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -84,4 +86,47 @@ func TestMetaParentsTheSpan(t *testing.T) {
 	if spans[0].Name() != "tools/call echo" || spans[1].Name() != "prompts/get greet" {
 		t.Errorf("span names %q, %q", spans[0].Name(), spans[1].Name())
 	}
+}
+
+// TestHeaderParentsTheSpan: over streamable HTTP, a traceparent header
+// (go-sdk hands the headers to the middleware in req.Extra) parents the
+// span when _meta has none.
+func TestHeaderParentsTheSpan(t *testing.T) {
+	w, tel := newWrapper(t)
+	s := newServer(w)
+	const traceID = "0af7651916cd43dd8448eb211c80319c"
+	cs := connectWithHeaders(t, s, headerTransport{"traceparent": "00-" + traceID + "-b7ad6b7169203331-01"})
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	spans := tel.spans.Ended()
+	if len(spans) != 1 || spans[0].Parent().TraceID().String() != traceID {
+		t.Fatalf("spans %v, want one with parent trace %s", spans, traceID)
+	}
+}
+
+// connectWithHeaders connects a client to s over streamable HTTP; every
+// request it sends carries the headers h.
+func connectWithHeaders(t *testing.T, s *mcp.Server, h headerTransport) *mcp.ClientSession {
+	t.Helper()
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	t.Cleanup(srv.Close)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: &http.Client{Transport: h}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// headerTransport sets its headers on every request.
+type headerTransport map[string]string
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range h {
+		r.Header.Set(k, v)
+	}
+	return http.DefaultTransport.RoundTrip(r)
 }

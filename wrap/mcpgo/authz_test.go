@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -546,4 +547,118 @@ func TestCheckSeesTheAnnotationsOnACall(t *testing.T) {
 	if lists.Load() == 0 || calls.Load() != 1 {
 		t.Fatalf("Check saw list_issues as read-only in %d lists and %d calls, want some and 1", lists.Load(), calls.Load())
 	}
+}
+
+// TestPanickingCheckIsAnsweredAsUnknownOnMCPGo: a Policy.Check that
+// panics hides what it was asked about, on mcp-go as on go-sdk: the call
+// gets mcp-go's own unknown-name answer, the handler does not run, and the
+// log line says decision=hidden reason=check_panic. mcp-go asks its list
+// filter before a tools/call, where a panic can only hide, so a Check
+// that panicked for the call alone was answered isError "the
+// authorization check failed" and one that panicked for the list too as
+// an unknown tool.
+func TestPanickingCheckIsAnsweredAsUnknownOnMCPGo(t *testing.T) {
+	p := issuesPolicy()
+	p.Check = adaptercases.PanickingCheck("list_issues", "repo://acme/readme")
+	ps := newPolicyServer(t, p)
+	cl := ps.connect(t, "reader")
+	hidden := rpcError(t, cl, "list_issues")
+	if want := strings.ReplaceAll(rpcError(t, cl, "no_such_tool"), "no_such_tool", "list_issues"); hidden != want {
+		t.Fatalf("tools/call answered %q, want %q", hidden, want)
+	}
+	_, hiddenRes := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "repo://acme/readme"}})
+	_, unknownRes := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "repo://acme/nothing"}})
+	if hiddenRes == nil || unknownRes == nil || hiddenRes.Error() != strings.ReplaceAll(unknownRes.Error(), "repo://acme/nothing", "repo://acme/readme") {
+		t.Fatalf("resources/read answered %v, an unknown URI %v", hiddenRes, unknownRes)
+	}
+	adaptercases.CheckHiddenByPanic(t, ps.logs, "list_issues", ps.runs["list_issues"])
+}
+
+// TestDeniedResourceLineNamesTheURI: the line of a denied read names the
+// resource: a URI whose scheme looks like a credential's key
+// ("secret://deploy-keys") was logged as "secret:[REDACTED]".
+func TestDeniedResourceLineNamesTheURI(t *testing.T) {
+	p := issuesPolicy()
+	p.Resources["secret://*"] = []string{"repo:admin"}
+	ps := newPolicyServer(t, p)
+	ps.s.AddResource(mcp.NewResource(adaptercases.SecretURI, "deploy keys"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		return nil, nil
+	})
+	cl := ps.connect(t, "reader")
+	_, err := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: adaptercases.SecretURI}})
+	adaptercases.CheckDeniedLineNamesURI(t, err, ps.logs)
+}
+
+// TestMadeUpNamesCannotFloodTheLog: a client calling made-up tools,
+// prompts and resource URIs (some of them URIs a resource template
+// serves) made the server warn "no policy declares …" per name: 1 200
+// requests wrote 300 such lines. The warnings name what the server
+// registered and the policy forgot, each once: the tool, the prompt, the
+// resource, and the template (mcp-go does not say which template serves a
+// URI, so one line stands for its templates).
+func TestMadeUpNamesCannotFloodTheLog(t *testing.T) {
+	ps := newPolicyServer(t, issuesPolicy())
+	ps.s.AddPrompt(mcp.NewPrompt("draft"), func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return mcp.NewGetPromptResult("draft", nil), nil
+	})
+	ps.s.AddResource(mcp.NewResource("notes://today", "today"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		return nil, nil
+	})
+	ps.s.AddResourceTemplate(mcp.NewResourceTemplate("users://{id}", "user"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		return nil, nil
+	})
+	cl := testserver.ConnectAs(t, ps.serve(t), "admin")
+	ctx := context.Background()
+	const each = 300
+	for i := range each {
+		if _, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: fmt.Sprintf("made_up_%d", i)}}); err == nil {
+			t.Fatal("a made-up tool answered")
+		}
+		if _, err := cl.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: fmt.Sprintf("made_up_%d", i)}}); err == nil {
+			t.Fatal("a made-up prompt answered")
+		}
+		if _, err := cl.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: fmt.Sprintf("made-up://%d", i)}}); err == nil {
+			t.Fatal("a made-up URI answered")
+		}
+		if _, err := cl.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: fmt.Sprintf("users://%d", i)}}); err == nil {
+			t.Fatal("an undeclared template's URI answered")
+		}
+	}
+	for _, get := range []func() error{
+		func() error {
+			_, err := cl.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "draft"}})
+			return err
+		},
+		func() error {
+			_, err := cl.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "notes://today"}})
+			return err
+		},
+	} {
+		if get() == nil {
+			t.Fatal("an undeclared registration answered")
+		}
+	}
+	warned := warnings(ps.logs.String())
+	for _, want := range []string{"tools/call forgotten", "prompts/get draft", "resources/read notes://today", "URIs a resource template serves"} {
+		if n := strings.Count(strings.Join(warned, "\n"), want); n != 1 {
+			t.Errorf("%d warnings name %q, want 1", n, want)
+		}
+	}
+	if len(warned) > 4 {
+		t.Fatalf("%d warnings after %d requests:\n%s", len(warned), 4*each, strings.Join(warned, "\n"))
+	}
+	if strings.Contains(strings.Join(warned, "\n"), "made") {
+		t.Fatalf("a warning names a made-up name:\n%s", strings.Join(warned, "\n"))
+	}
+}
+
+// warnings are the log's "no policy declares" lines.
+func warnings(logs string) []string {
+	var out []string
+	for l := range strings.Lines(logs) {
+		if strings.Contains(l, "no policy declares") {
+			out = append(out, strings.TrimSpace(l))
+		}
+	}
+	return out
 }
