@@ -139,17 +139,17 @@ func (k *Kept) putLocal(key Key, who, name string, res call.Result, made time.Ti
 }
 
 // Forget drops the answers of name ("": all), group being the store's
-// name of it. The store is given storeWait, as for any call; while it is
-// down or when it fails, every answer in it is dropped before it is used
-// again (storeReady), so that a write's Forget is never lost and never
-// holds a call up longer.
+// name of it. The store is given storeWait, as for any call, and is asked
+// even while it is left alone after a failure: a lookup that does not
+// reach it is a miss, but a Forget that does not leaves the other
+// replicas serving what it drops, and one slow lookup (a busy CPU, a Redis
+// busy for a moment) would skip every write's Forget for storeRetry. When
+// it fails, every answer in the store is dropped before this process uses
+// it again (storeReady), so that a write's Forget is never lost and never
+// holds a call up longer than storeWait.
 func (k *Kept) Forget(ctx context.Context, name, group string, ob *obs.Observer) {
 	k.LRU.Forget(name)
 	if k.Store == nil {
-		return
-	}
-	if !k.store.Up() {
-		k.forgetAll.Store(true)
 		return
 	}
 	if k.forgetAll.Load() {

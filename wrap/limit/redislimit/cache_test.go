@@ -188,8 +188,9 @@ func TestCacheForgetsForGoodWhenAGenerationKeyIsEvicted(t *testing.T) {
 }
 
 // TestWriteDuringStalledRedisWaitsAtMostTheBudget: a call of a tool that
-// may write drops what the store keeps; while Redis stalls, the first
-// such call waits the store's 50 ms budget and the next ones not at all.
+// may write drops what the store keeps; while Redis stalls, each such call
+// waits at most the store's 50 ms budget (its Forget is tried even while
+// the store is left alone: TestWriteAfterAStoreBlipDropsAnswersOnOtherReplicas).
 func TestWriteDuringStalledRedisWaitsAtMostTheBudget(t *testing.T) {
 	srv := redistest.Start(t)
 	rdb := redis.NewClient(redislimit.ClientOptions(srv.Addr))
@@ -353,5 +354,61 @@ func TestMissesNeverStoredAreBounded(t *testing.T) {
 	}
 	if d, _, ok, _ := st.Get(ctx, fmt.Sprint("k", redislimit.MaxMissed+499), "grp"); !ok || string(d) != "a" {
 		t.Fatalf("stored answer: %q %v", d, ok)
+	}
+}
+
+// TestWriteAfterAStoreBlipDropsAnswersOnOtherReplicas: one lookup of
+// replica 1 outlasts the store's budget (a blip: Redis, or replica 1's
+// CPU, busy for a moment), so replica 1 leaves the store alone for a
+// second; a write on replica 1 meanwhile must still drop what replica 2
+// reads from the store. Found on a retrofitted open-source server (two
+// replicas, one SQLite file): replica 2 answered reads with what was there
+// before replica 1's writes for as long as replica 1 left the store alone.
+func TestWriteAfterAStoreBlipDropsAnswersOnOtherReplicas(t *testing.T) {
+	srv := redistest.Start(t)
+	p := prefix(t)
+	var content atomic.Value
+	content.Store("v1")
+	var logs logbuf.Buffer
+	replica := func() *client.Client {
+		rdb := redis.NewClient(redislimit.ClientOptions(srv.Addr))
+		t.Cleanup(func() { _ = rdb.Close() })
+		w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithCache(wrap.Cache{TTL: time.Minute, Store: redislimit.NewCacheStore(rdb, p)}))
+		s := server.NewMCPServer("notes", "1.0.0")
+		mcpgo.Attach(s, w)
+		s.AddTool(mcp.NewTool("read", mcp.WithReadOnlyHintAnnotation(true)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(content.Load().(string)), nil
+		})
+		s.AddTool(mcp.NewTool("write"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			content.Store("v2")
+			return mcp.NewToolResultText("ok"), nil
+		})
+		return alicesClient(t, s)
+	}
+	c1, c2 := replica(), replica()
+	call := func(c *client.Client, name string) (string, bool) {
+		var req mcp.CallToolRequest
+		req.Params.Name = name
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		r, err := c.CallTool(ctx, req)
+		if err != nil || r.IsError {
+			t.Fatalf("%s: %v %+v", name, err, r)
+		}
+		return r.Content[0].(mcp.TextContent).Text, r.Meta != nil && r.Meta.AdditionalFields["mcpwrap/cache"] != nil
+	}
+	call(c2, "read")
+	if got, cached := call(c2, "read"); got != "v1" || !cached {
+		t.Fatalf("replica 2's second read: %q cached=%v, want v1 from the store", got, cached)
+	}
+	srv.Pause()
+	call(c1, "read") // its lookup times out: replica 1 leaves the store alone for a second
+	srv.Resume()
+	if !strings.Contains(logs.String(), "cache store failed") {
+		t.Fatalf("replica 1's lookup during the pause did not fail:\n%s", logs.String())
+	}
+	call(c1, "write")
+	if got, cached := call(c2, "read"); got != "v2" {
+		t.Fatalf("replica 2 reads %q (cached=%v) after replica 1's write: the write dropped nothing in the store", got, cached)
 	}
 }
