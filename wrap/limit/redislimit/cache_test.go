@@ -328,35 +328,6 @@ func TestReadThatBeganBeforeAWriteElsewhereIsNotKept(t *testing.T) {
 	}
 }
 
-// TestMissesNeverStoredAreBounded: calls that miss and never store (they
-// failed) cost the store a bounded memory, and a Set takes its key's miss
-// back.
-func TestMissesNeverStoredAreBounded(t *testing.T) {
-	rdb := redisClient(t, redistest.Addr(t))
-	st := redislimit.NewCacheStore(rdb, prefix(t))
-	ctx := context.Background()
-	most := 0
-	for i := range redislimit.MaxMissed + 500 {
-		if _, _, ok, err := st.Get(ctx, fmt.Sprint("k", i), "grp"); ok || err != nil {
-			t.Fatalf("get k%d: %v %v", i, ok, err)
-		}
-		most = max(most, redislimit.Missed(st))
-	}
-	if most > redislimit.MaxMissed {
-		t.Fatalf("%d misses remembered, bound %d", most, redislimit.MaxMissed)
-	}
-	n := redislimit.Missed(st)
-	if err := st.Set(ctx, fmt.Sprint("k", redislimit.MaxMissed+499), "grp", []byte("a"), time.Now(), time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	if redislimit.Missed(st) != n-1 {
-		t.Fatalf("a Set left its miss: %d remembered before, %d after", n, redislimit.Missed(st))
-	}
-	if d, _, ok, _ := st.Get(ctx, fmt.Sprint("k", redislimit.MaxMissed+499), "grp"); !ok || string(d) != "a" {
-		t.Fatalf("stored answer: %q %v", d, ok)
-	}
-}
-
 // TestWriteAfterAStoreBlipDropsAnswersOnOtherReplicas: one lookup of
 // replica 1 outlasts the store's budget (a blip: Redis, or replica 1's
 // CPU, busy for a moment), so replica 1 leaves the store alone for a
@@ -410,5 +381,67 @@ func TestWriteAfterAStoreBlipDropsAnswersOnOtherReplicas(t *testing.T) {
 	call(c1, "write")
 	if got, cached := call(c2, "read"); got != "v2" {
 		t.Fatalf("replica 2 reads %q (cached=%v) after replica 1's write: the write dropped nothing in the store", got, cached)
+	}
+}
+
+// TestReadAfterAWriteElsewhereDoesNotJoinOneFromBefore: replica 1's read
+// begins, a write ends on replica 2, then a second identical read begins
+// on replica 1 while the first still runs. The second began after the
+// write: it must not be given the first one's answer.
+func TestReadAfterAWriteElsewhereDoesNotJoinOneFromBefore(t *testing.T) {
+	addr := redistest.Addr(t)
+	p := prefix(t)
+	var content atomic.Value
+	content.Store("v1")
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	var blockOnce atomic.Bool
+	replica := func() *client.Client {
+		rdb := redis.NewClient(redislimit.ClientOptions(addr))
+		t.Cleanup(func() { _ = rdb.Close() })
+		w := wrap.New(wrap.WithCache(wrap.Cache{TTL: time.Minute, Store: redislimit.NewCacheStore(rdb, p)}))
+		s := server.NewMCPServer("fs", "1.0.0")
+		mcpgo.Attach(s, w)
+		s.AddTool(mcp.NewTool("read", mcp.WithReadOnlyHintAnnotation(true)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			v := content.Load().(string)
+			if blockOnce.CompareAndSwap(false, true) {
+				started <- struct{}{}
+				<-release
+			}
+			return mcp.NewToolResultText(v), nil
+		})
+		s.AddTool(mcp.NewTool("write"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			content.Store("v2")
+			return mcp.NewToolResultText("ok"), nil
+		})
+		return alicesClient(t, s)
+	}
+	c1, c2 := replica(), replica()
+	call := func(c *client.Client, name string) string {
+		var req mcp.CallToolRequest
+		req.Params.Name = name
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		r, err := c.CallTool(ctx, req)
+		if err != nil {
+			t.Error(err)
+			return ""
+		}
+		return r.Content[0].(mcp.TextContent).Text
+	}
+	first := make(chan string)
+	go func() { first <- call(c1, "read") }()
+	<-started
+	if got := call(c2, "write"); got != "ok" {
+		t.Fatalf("write: %q", got)
+	}
+	second := make(chan string)
+	go func() { second <- call(c1, "read") }()
+	time.Sleep(200 * time.Millisecond) // the second read reaches replica 1 while the first runs
+	close(release)
+	if got := <-first; got != "v1" {
+		t.Fatalf("the read that began before the write answered %q, want v1", got)
+	}
+	if got := <-second; got != "v2" {
+		t.Fatalf("the read that began after replica 2's write answered %q, want v2: it joined the read from before the write", got)
 	}
 }
