@@ -82,9 +82,9 @@ func Private(res call.Result) call.Result {
 }
 
 // Get returns the answer kept under key and when it was made; decode reads
-// one from the store. On a miss, seen names the generations of a
-// SeenStore the lookup saw ("" for any other): the call's flight is keyed
-// by them (Key.Seen) and its answer is stored under them (Put).
+// one from the store. seen names the generations of a SeenStore the
+// lookup saw ("" for any other): on a miss, the call's flight is keyed by
+// them (Key.Seen) and its answer is stored under them (Put).
 func (k *Kept) Get(ctx context.Context, key Key, group string, decode func([]byte) (call.Result, error), ob *obs.Observer) (res call.Result, made time.Time, seen string, ok bool) {
 	if k.Store == nil {
 		res, made, ok = k.getLocal(key)
@@ -106,9 +106,9 @@ func (k *Kept) Get(ctx context.Context, key Key, group string, decode func([]byt
 		return nil, time.Time{}, seen, false
 	}
 	if res, err = decode(data); err != nil {
-		return nil, time.Time{}, "", false
+		return nil, time.Time{}, seen, false // a miss: made anew, stored under seen
 	}
-	return res, made, "", true
+	return res, made, seen, true
 }
 
 // getLocal is Get from the process's own LRU.

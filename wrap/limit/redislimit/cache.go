@@ -92,8 +92,8 @@ func (s *cacheStore) Get(ctx context.Context, key, group string) ([]byte, time.T
 	return data, made, ok, err
 }
 
-// GetSeen is Get, also returning on a miss the generations it saw, for
-// the call's SetSeen and the key of its flight (wrap joins only calls that
+// GetSeen is Get, also returning the generations it saw, for the call's
+// SetSeen on a miss and the key of its flight (wrap joins only calls that
 // saw the same).
 func (s *cacheStore) GetSeen(ctx context.Context, key, group string) (data []byte, made time.Time, seen string, ok bool, err error) {
 	r, err := getScript.Run(ctx, s.rdb, s.keys(key, group), token()).StringSlice()
@@ -108,7 +108,7 @@ func (s *cacheStore) GetSeen(ctx context.Context, key, group string) (data []byt
 	if !cut || err != nil {
 		return nil, time.Time{}, r[0], false, nil
 	}
-	return []byte(answer), time.UnixMilli(ms), "", true, nil
+	return []byte(answer), time.UnixMilli(ms), r[0], true, nil
 }
 
 // Set stores data under key for ttl, under the current generations.
