@@ -72,7 +72,11 @@ type Cache struct {
 // hex SHA-256 hashes: no caller, argument or credential reaches the store.
 // Its methods must be safe for concurrent use; each is given 50ms, and a
 // Forget that fails is made up for by a Forget of every group before the
-// store is read or written again.
+// store is read or written again. A store that also has redislimit's
+// GetSeen and SetSeen methods (a lookup saying which generations of the
+// store it saw, a Set under those only) keeps no answer of a read that
+// began before a Forget on another replica, and joins no read that began
+// after it to one from before.
 type CacheStore interface {
 	// Get returns the answer stored under key and when it was made; ok is
 	// false when there is none, it expired, or its group was forgotten
@@ -163,15 +167,19 @@ type cachePlan struct {
 	// name is the tool's, or resourcesRead; who is the caller.
 	name, who string
 	key       callcache.Key
-	// gen is the cache's generation when the call's flight began.
-	gen uint64
+	// gen is the cache's generation when the call's flight began; seen
+	// the shared store's generations its lookup saw (callcache.Kept.Get).
+	gen  uint64
+	seen string
 }
 
 // flightKey is the key of p's flight: a kept read's carries the cache's
-// generation (callcache.Key.At).
+// generation (callcache.Key.At) and the store's its lookup saw
+// (callcache.Key.Seen), so that it never joins a read from before a write,
+// here or on another replica.
 func (p *cachePlan) flightKey() callcache.Key {
 	if p.keep {
-		return p.key.At(p.gen)
+		return p.key.At(p.gen).Seen(p.seen)
 	}
 	return p.key
 }
@@ -241,10 +249,12 @@ func cached(ctx context.Context, req *call.Request, next handler, cfg *config, r
 	}
 	st := c.state
 	if p.keep {
-		if res, made, ok := st.get(ctx, p, req, cfg.observer); ok {
+		res, made, seen, ok := st.get(ctx, p, req, cfg.observer)
+		if ok {
 			st.hit(rec, o, res, made)
 			return admitted{}
 		}
+		p.seen = seen
 	}
 	rec.cache = "miss"
 	return st.fly(ctx, req, next, cfg, rec, o, p)
@@ -272,7 +282,7 @@ func (st *cacheState) fly(ctx context.Context, req *call.Request, next handler, 
 // the flight before kept between the call's first look and its lead, if
 // there is one.
 func (st *cacheState) keptMeanwhile(ctx context.Context, req *call.Request, cfg *config, rec *record, o *outcome, p cachePlan, f *callcache.Flight[flown]) bool {
-	res, made, ok := st.get(ctx, p, req, cfg.observer)
+	res, made, _, ok := st.get(ctx, p, req, cfg.observer)
 	if ok {
 		st.flights.End(p.flightKey(), f, flown{o: outcome{res: res}}, made)
 		st.hit(rec, o, res, made)
@@ -379,8 +389,9 @@ func kept(o *outcome) flown {
 	return v
 }
 
-// get returns p's kept answer and when it was made.
-func (st *cacheState) get(ctx context.Context, p cachePlan, req *call.Request, ob *obs.Observer) (call.Result, time.Time, bool) {
+// get returns p's kept answer and when it was made, or on a miss the
+// store's generations the lookup saw.
+func (st *cacheState) get(ctx context.Context, p cachePlan, req *call.Request, ob *obs.Observer) (call.Result, time.Time, string, bool) {
 	return st.Get(ctx, p.key, callcache.GroupOf(p.name), req.Decode, ob)
 }
 
@@ -392,5 +403,5 @@ func (st *cacheState) put(ctx context.Context, p cachePlan, ttl time.Duration, o
 	if st.Gen() != p.gen {
 		return // a write ended while the call ran: its answer may be stale
 	}
-	st.Put(ctx, p.key, p.who, p.name, callcache.GroupOf(p.name), o.res, made, ttl, p.gen, ob)
+	st.Put(ctx, p.key, p.who, p.name, callcache.GroupOf(p.name), p.seen, o.res, made, ttl, p.gen, ob)
 }

@@ -29,6 +29,17 @@ type Store interface {
 	Forget(ctx context.Context, group string) error
 }
 
+// SeenStore is a Store that says which of its generations a lookup saw
+// (redislimit's does), for Kept.Get to hand to the call and Kept.Put to
+// store under: an answer is then stored only if no Forget, on any replica,
+// came between its call's lookup and its Set, and a call joins only a call
+// in flight that saw the same generations, so that a read that began after
+// a write ended elsewhere neither joins nor keeps one from before it.
+type SeenStore interface {
+	GetSeen(ctx context.Context, key, group string) (data []byte, made time.Time, seen string, ok bool, err error)
+	SetSeen(ctx context.Context, key, group, seen string, data []byte, made time.Time, ttl time.Duration) error
+}
+
 // Kept is where a cache keeps answers: the process's LRU or, with a
 // Store, the store replicas share. Safe for concurrent use.
 type Kept struct {
@@ -71,25 +82,33 @@ func Private(res call.Result) call.Result {
 }
 
 // Get returns the answer kept under key and when it was made; decode reads
-// one from the store.
-func (k *Kept) Get(ctx context.Context, key Key, group string, decode func([]byte) (call.Result, error), ob *obs.Observer) (call.Result, time.Time, bool) {
+// one from the store. seen names the generations of a SeenStore the
+// lookup saw ("" for any other): on a miss, the call's flight is keyed by
+// them (Key.Seen) and its answer is stored under them (Put).
+func (k *Kept) Get(ctx context.Context, key Key, group string, decode func([]byte) (call.Result, error), ob *obs.Observer) (res call.Result, made time.Time, seen string, ok bool) {
 	if k.Store == nil {
-		return k.getLocal(key)
+		res, made, ok = k.getLocal(key)
+		return res, made, "", ok
 	}
 	if decode == nil || !k.storeReady(ctx, ob) {
-		return nil, time.Time{}, false
+		return nil, time.Time{}, "", false
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeWait)
-	data, made, ok, err := k.Store.Get(sctx, key.String(), group)
+	var data []byte
+	var err error
+	if ss, isSeen := k.Store.(SeenStore); isSeen {
+		data, made, seen, ok, err = ss.GetSeen(sctx, key.String(), group)
+	} else {
+		data, made, ok, err = k.Store.Get(sctx, key.String(), group)
+	}
 	cancel()
 	if !k.store.Answered(ctx, err, ob) || !ok {
-		return nil, time.Time{}, false
+		return nil, time.Time{}, seen, false
 	}
-	res, err := decode(data)
-	if err != nil {
-		return nil, time.Time{}, false
+	if res, err = decode(data); err != nil {
+		return nil, time.Time{}, seen, false // a miss: made anew, stored under seen
 	}
-	return res, made, true
+	return res, made, seen, true
 }
 
 // getLocal is Get from the process's own LRU.
@@ -104,8 +123,10 @@ func (k *Kept) getLocal(key Key) (call.Result, time.Time, bool) {
 // Put keeps res, a success made at made, under key for ttl: who is its
 // caller, name its tool's (or "resources/read"), group the store's name
 // of that, gen the generation (Gen) when its call began: the LRU refuses
-// it, under its lock, when every answer was dropped since.
-func (k *Kept) Put(ctx context.Context, key Key, who, name, group string, res call.Result, made time.Time, ttl time.Duration, gen uint64, ob *obs.Observer) {
+// it, under its lock, when every answer was dropped since; seen is what
+// its call's Get saw, and a SeenStore refuses it when a Forget replaced
+// one of those generations since.
+func (k *Kept) Put(ctx context.Context, key Key, who, name, group, seen string, res call.Result, made time.Time, ttl time.Duration, gen uint64, ob *obs.Observer) {
 	if k.Store == nil {
 		k.putLocal(key, who, name, res, made, ttl, gen)
 		return
@@ -119,7 +140,11 @@ func (k *Kept) Put(ctx context.Context, key Key, who, name, group string, res ca
 		return
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeWait)
-	err = k.Store.Set(sctx, key.String(), group, data, made, ttl)
+	if ss, isSeen := k.Store.(SeenStore); isSeen {
+		err = ss.SetSeen(sctx, key.String(), group, seen, data, made, ttl)
+	} else {
+		err = k.Store.Set(sctx, key.String(), group, data, made, ttl)
+	}
 	cancel()
 	k.store.Answered(ctx, err, ob)
 }
@@ -139,17 +164,17 @@ func (k *Kept) putLocal(key Key, who, name string, res call.Result, made time.Ti
 }
 
 // Forget drops the answers of name ("": all), group being the store's
-// name of it. The store is given storeWait, as for any call; while it is
-// down or when it fails, every answer in it is dropped before it is used
-// again (storeReady), so that a write's Forget is never lost and never
-// holds a call up longer.
+// name of it. The store is given storeWait, as for any call, and is asked
+// even while it is left alone after a failure: a lookup that does not
+// reach it is a miss, but a Forget that does not leaves the other
+// replicas serving what it drops, and one slow lookup (a busy CPU, a Redis
+// busy for a moment) would skip every write's Forget for storeRetry. When
+// it fails, every answer in the store is dropped before this process uses
+// it again (storeReady), so that a write's Forget is never lost and never
+// holds a call up longer than storeWait.
 func (k *Kept) Forget(ctx context.Context, name, group string, ob *obs.Observer) {
 	k.LRU.Forget(name)
 	if k.Store == nil {
-		return
-	}
-	if !k.store.Up() {
-		k.forgetAll.Store(true)
 		return
 	}
 	if k.forgetAll.Load() {

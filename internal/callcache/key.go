@@ -40,6 +40,20 @@ func (k Key) At(gen uint64) Key {
 	return k
 }
 
+// Seen is k for the generations of a shared store a call's lookup saw
+// (Kept.Get): the key of its flight, so that a read that began after a
+// write on another replica never joins one that began before it.
+func (k Key) Seen(seen string) Key {
+	if seen == "" {
+		return k
+	}
+	h := sha256.Sum256([]byte(seen))
+	for i := range 8 {
+		k[8+i] ^= h[i]
+	}
+	return k
+}
+
 // String is the key in hex, its name in a shared store.
 func (k Key) String() string { return hex.EncodeToString(k[:]) }
 

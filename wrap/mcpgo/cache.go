@@ -2,6 +2,7 @@ package mcpgo
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/mcpwrap/mcpwrap/internal/adapter"
 	"github.com/mcpwrap/mcpwrap/internal/call"
@@ -40,6 +41,10 @@ func (a *attached) watchLists(ctx context.Context) *listwatch.Watch {
 	if a.server.RegisterSession(context.WithoutCancel(ctx), l) != nil {
 		a.watchRefused = true
 		return nil
+	}
+	if announceToolChanges(a.server) {
+		adapter.Observer(a.w).Log(ctx, slog.LevelInfo, "the server's tools capability now says listChanged: true, "+
+			"so that the call cache sees tools added, replaced and removed (mcp-go sends no tools/list_changed otherwise; clients receive them too)")
 	}
 	a.lists.Store(l)
 	return l

@@ -5,11 +5,11 @@ import (
 	"crypto/rand"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/mcpwrap/mcpwrap/internal/callcache"
 	"github.com/mcpwrap/mcpwrap/wrap"
 )
 
@@ -20,18 +20,11 @@ const defaultCachePrefix = "mcpwrap:cache:"
 type cacheStore struct {
 	rdb    redis.UniversalClient
 	prefix string
-	// missed holds, for a key whose Get found no answer, the generations
-	// that Get saw, until its Set: an answer is stored only under them,
-	// so that one whose call began before a Forget on any replica is not
-	// kept under the generation that Forget made.
-	mu     sync.Mutex
-	missed map[string]string
 }
 
-// maxMissed bounds missed; when it is full (calls that miss and never
-// store), it starts again empty, and the Sets of the calls then in flight
-// store under the current generations, unchecked.
-const maxMissed = 10000
+// The generations a lookup saw travel with its call (wrap's cache finds
+// these methods by callcache.SeenStore).
+var _ callcache.SeenStore = (*cacheStore)(nil)
 
 // NewCacheStore returns a wrap.CacheStore in Redis, using rdb (ClientOptions
 // suits it) with keys under prefix ("mcpwrap:cache:" when ""): one string
@@ -40,15 +33,18 @@ const maxMissed = 10000
 // resources, all) that Forget replaces, so that forgetting a tool costs one
 // command whatever the number of its answers. Give it to wrap.Cache.Store so
 // that every replica serves the answers any of them made; bound the memory
-// with Redis's maxmemory and an allkeys-lru or volatile-lru policy. An
-// answer whose Get missed is stored only if no Forget, on any replica,
-// came between that Get and its Set: a read that began before a write
-// ended elsewhere is not kept. It is safe for concurrent use.
+// with Redis's maxmemory and an allkeys-lru or volatile-lru policy.
+// Through wrap.Cache, an answer is stored only if no Forget, on any
+// replica, came between its call's lookup and its Set, and a call joins
+// only an identical call whose lookup saw the same generations: a read
+// that began before a write ended elsewhere is not kept, and one that
+// began after it is not given the answer of one from before (GetSeen,
+// SetSeen). It is safe for concurrent use.
 func NewCacheStore(rdb redis.UniversalClient, prefix string) wrap.CacheStore {
 	if prefix == "" {
 		prefix = defaultCachePrefix
 	}
-	return &cacheStore{rdb: rdb, prefix: prefix, missed: make(map[string]string)}
+	return &cacheStore{rdb: rdb, prefix: prefix}
 }
 
 // The generations an answer is stored under are its value's head:
@@ -90,50 +86,42 @@ func (s *cacheStore) keys(key, group string) []string {
 	return []string{s.prefix + "a:" + key, s.prefix + "g:", s.prefix + "g:" + group}
 }
 
-// Get returns the answer stored under key; on a miss it remembers the
-// generations it saw for key's Set.
+// Get returns the answer stored under key.
 func (s *cacheStore) Get(ctx context.Context, key, group string) ([]byte, time.Time, bool, error) {
+	data, made, _, ok, err := s.GetSeen(ctx, key, group)
+	return data, made, ok, err
+}
+
+// GetSeen is Get, also returning the generations it saw, for the call's
+// SetSeen on a miss and the key of its flight (wrap joins only calls that
+// saw the same).
+func (s *cacheStore) GetSeen(ctx context.Context, key, group string) (data []byte, made time.Time, seen string, ok bool, err error) {
 	r, err := getScript.Run(ctx, s.rdb, s.keys(key, group), token()).StringSlice()
-	if err != nil {
-		return nil, time.Time{}, false, err
+	if err != nil || len(r) == 0 {
+		return nil, time.Time{}, "", false, err
 	}
 	if len(r) < 2 {
-		if len(r) == 1 {
-			s.missedAt(key, r[0])
-		}
-		return nil, time.Time{}, false, nil
+		return nil, time.Time{}, r[0], false, nil
 	}
-	made, data, ok := strings.Cut(r[1], ":")
-	ms, err := strconv.ParseInt(made, 10, 64)
-	if !ok || err != nil {
-		return nil, time.Time{}, false, nil
+	at, answer, cut := strings.Cut(r[1], ":")
+	ms, err := strconv.ParseInt(at, 10, 64)
+	if !cut || err != nil {
+		return nil, time.Time{}, r[0], false, nil
 	}
-	return []byte(data), time.UnixMilli(ms), true, nil
+	return []byte(answer), time.UnixMilli(ms), r[0], true, nil
 }
 
-// missedAt remembers gens for key's Set, unless an earlier miss did.
-func (s *cacheStore) missedAt(key, gens string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.missed[key]; ok {
-		return
-	}
-	if len(s.missed) >= maxMissed {
-		s.missed = make(map[string]string)
-	}
-	s.missed[key] = gens
-}
-
-// Set stores data under key for ttl: under the generations key's Get saw
-// when it missed, and not at all when a Forget has replaced one since.
+// Set stores data under key for ttl, under the current generations.
 func (s *cacheStore) Set(ctx context.Context, key, group string, data []byte, made time.Time, ttl time.Duration) error {
-	s.mu.Lock()
-	gens := s.missed[key]
-	delete(s.missed, key)
-	s.mu.Unlock()
+	return s.SetSeen(ctx, key, group, "", data, made, ttl)
+}
+
+// SetSeen is Set under the generations seen, those its call's GetSeen saw
+// when it missed; nothing is stored when a Forget has replaced one since.
+func (s *cacheStore) SetSeen(ctx context.Context, key, group, seen string, data []byte, made time.Time, ttl time.Duration) error {
 	v := strconv.AppendInt(make([]byte, 0, len(data)+24), made.UnixMilli(), 10)
 	v = append(append(v, ':'), data...)
-	return setScript.Run(ctx, s.rdb, s.keys(key, group), v, max(ttl.Milliseconds(), 1), token(), gens).Err()
+	return setScript.Run(ctx, s.rdb, s.keys(key, group), v, max(ttl.Milliseconds(), 1), token(), seen).Err()
 }
 
 // Forget gives group a new generation ("": every group's).

@@ -3,7 +3,8 @@
 // SetTools, AddResource, DeleteResources and the rest, but sends
 // notifications/tools/list_changed (resources/list_changed) to every
 // initialized session after each, when the server declares listChanged
-// (AddTool declares it for tools; resources need
+// (AddTool declares it for tools, and the adapter turns it on for a server
+// built with server.WithToolCapabilities(false); resources need
 // server.WithResourceCapabilities(…, true)). A Watch is such a session,
 // registered at Attach, that no client holds: its notifications wait in a
 // buffered channel that the middleware reads, without blocking, before
