@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -609,56 +608,18 @@ func TestMadeUpNamesCannotFloodTheLog(t *testing.T) {
 	})
 	cl := testserver.ConnectAs(t, ps.serve(t), "admin")
 	ctx := context.Background()
-	const each = 300
-	for i := range each {
-		if _, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: fmt.Sprintf("made_up_%d", i)}}); err == nil {
-			t.Fatal("a made-up tool answered")
-		}
-		if _, err := cl.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: fmt.Sprintf("made_up_%d", i)}}); err == nil {
-			t.Fatal("a made-up prompt answered")
-		}
-		if _, err := cl.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: fmt.Sprintf("made-up://%d", i)}}); err == nil {
-			t.Fatal("a made-up URI answered")
-		}
-		if _, err := cl.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: fmt.Sprintf("users://%d", i)}}); err == nil {
-			t.Fatal("an undeclared template's URI answered")
-		}
-	}
-	for _, get := range []func() error{
-		func() error {
-			_, err := cl.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "draft"}})
+	adaptercases.CheckMadeUpNamesCannotFlood(t, adaptercases.ByName{
+		CallTool: func(name string) error {
+			_, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name}})
 			return err
 		},
-		func() error {
-			_, err := cl.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "notes://today"}})
+		GetPrompt: func(name string) error {
+			_, err := cl.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: name}})
 			return err
 		},
-	} {
-		if get() == nil {
-			t.Fatal("an undeclared registration answered")
-		}
-	}
-	warned := warnings(ps.logs.String())
-	for _, want := range []string{"tools/call forgotten", "prompts/get draft", "resources/read notes://today", "URIs a resource template serves"} {
-		if n := strings.Count(strings.Join(warned, "\n"), want); n != 1 {
-			t.Errorf("%d warnings name %q, want 1", n, want)
-		}
-	}
-	if len(warned) > 4 {
-		t.Fatalf("%d warnings after %d requests:\n%s", len(warned), 4*each, strings.Join(warned, "\n"))
-	}
-	if strings.Contains(strings.Join(warned, "\n"), "made") {
-		t.Fatalf("a warning names a made-up name:\n%s", strings.Join(warned, "\n"))
-	}
-}
-
-// warnings are the log's "no policy declares" lines.
-func warnings(logs string) []string {
-	var out []string
-	for l := range strings.Lines(logs) {
-		if strings.Contains(l, "no policy declares") {
-			out = append(out, strings.TrimSpace(l))
-		}
-	}
-	return out
+		ReadResource: func(uri string) error {
+			_, err := cl.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: uri}})
+			return err
+		},
+	}, "URIs a resource template serves", ps.logs)
 }
