@@ -114,3 +114,13 @@ func CheckMadeUpNamesCannotFlood(t *testing.T, by ByName, template string, logs 
 		t.Fatalf("%d warnings after %d requests:\n%s", len(warned), 4*each, all)
 	}
 }
+
+// CheckAnsweredAsUnknown: a request naming hiddenName, which the caller
+// may not know of, got (hidden) the answer a request naming unknownName,
+// which the server does not have, got (unknown), word for word: an error.
+func CheckAnsweredAsUnknown(t *testing.T, hidden, unknown error, hiddenName, unknownName string) {
+	t.Helper()
+	if hidden == nil || unknown == nil || hidden.Error() != strings.ReplaceAll(unknown.Error(), unknownName, hiddenName) {
+		t.Fatalf("%s answered %v, the unknown %s %v", hiddenName, hidden, unknownName, unknown)
+	}
+}

@@ -158,15 +158,10 @@ func TestGoSDKListsAndCallsFollowThePolicy(t *testing.T) {
 			// the HTTP 400 its stateless server answers an unknown tool with.
 			_, hidden := connectAs(t, url, "reader", nil).CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_repository"})
 			_, unknown := connectAs(t, url, "reader", nil).CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool"})
-			if hidden == nil || unknown == nil ||
-				hidden.Error() != strings.ReplaceAll(unknown.Error(), "no_such_tool", "delete_repository") {
-				t.Fatalf("hidden tool answered %v, an unknown one %v", hidden, unknown)
-			}
+			adaptercases.CheckAnsweredAsUnknown(t, hidden, unknown, "delete_repository", "no_such_tool")
 			_, hiddenRes := connectAs(t, url, "reader", nil).ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "admin://audit"})
 			_, unknownRes := connectAs(t, url, "reader", nil).ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "admin://nothing"})
-			if hiddenRes == nil || unknownRes == nil || hiddenRes.Error() != strings.ReplaceAll(unknownRes.Error(), "admin://nothing", "admin://audit") {
-				t.Fatalf("hidden resource answered %v, an unknown one %v", hiddenRes, unknownRes)
-			}
+			adaptercases.CheckAnsweredAsUnknown(t, hiddenRes, unknownRes, "admin://audit", "admin://nothing")
 			ok, err := reader.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_issues"})
 			if err != nil || ok.IsError {
 				t.Fatalf("allowed call: %+v, %v", ok, err)
@@ -377,14 +372,10 @@ func TestPanickingCheckIsAnsweredAsUnknown(t *testing.T) {
 	cs := connectAs(t, as.serve(t, false), "reader", nil)
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_issues"})
 	_, unknown := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool"})
-	if err == nil || unknown == nil || err.Error() != strings.ReplaceAll(unknown.Error(), "no_such_tool", "list_issues") {
-		t.Fatalf("tools/call answered %v, an unknown tool %v", err, unknown)
-	}
+	adaptercases.CheckAnsweredAsUnknown(t, err, unknown, "list_issues", "no_such_tool")
 	_, err = cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "triage"})
 	_, unknown = cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "nothing"})
-	if err == nil || unknown == nil || err.Error() != strings.ReplaceAll(unknown.Error(), "nothing", "triage") {
-		t.Fatalf("prompts/get answered %v, an unknown prompt %v", err, unknown)
-	}
+	adaptercases.CheckAnsweredAsUnknown(t, err, unknown, "triage", "nothing")
 	adaptercases.CheckHiddenByPanic(t, as.logs, "list_issues", as.runs["list_issues"])
 }
 

@@ -187,14 +187,10 @@ func TestHiddenToolIsAnsweredAsUnknown(t *testing.T) {
 	}
 	_, hiddenRes := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "admin://audit"}})
 	_, unknownRes := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "admin://nothing"}})
-	if hiddenRes == nil || unknownRes == nil || hiddenRes.Error() != strings.ReplaceAll(unknownRes.Error(), "admin://nothing", "admin://audit") {
-		t.Fatalf("hidden resource answered %v, an unknown one %v", hiddenRes, unknownRes)
-	}
+	adaptercases.CheckAnsweredAsUnknown(t, hiddenRes, unknownRes, "admin://audit", "admin://nothing")
 	_, hiddenPrompt := cl.GetPrompt(context.Background(), mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "secret_prompt"}})
 	_, unknownPrompt := cl.GetPrompt(context.Background(), mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "nothing"}})
-	if hiddenPrompt == nil || unknownPrompt == nil || hiddenPrompt.Error() != strings.ReplaceAll(unknownPrompt.Error(), "'nothing'", "'secret_prompt'") {
-		t.Fatalf("hidden prompt answered %v, an unknown one %v", hiddenPrompt, unknownPrompt)
-	}
+	adaptercases.CheckAnsweredAsUnknown(t, hiddenPrompt, unknownPrompt, "'secret_prompt'", "'nothing'")
 	if undeclared := rpcError(t, testserver.ConnectAs(t, url, "admin"), "forgotten"); !strings.Contains(undeclared, "not found") {
 		t.Fatalf("undeclared tool answered %q", undeclared)
 	}
@@ -567,9 +563,7 @@ func TestPanickingCheckIsAnsweredAsUnknownOnMCPGo(t *testing.T) {
 	}
 	_, hiddenRes := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "repo://acme/readme"}})
 	_, unknownRes := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "repo://acme/nothing"}})
-	if hiddenRes == nil || unknownRes == nil || hiddenRes.Error() != strings.ReplaceAll(unknownRes.Error(), "repo://acme/nothing", "repo://acme/readme") {
-		t.Fatalf("resources/read answered %v, an unknown URI %v", hiddenRes, unknownRes)
-	}
+	adaptercases.CheckAnsweredAsUnknown(t, hiddenRes, unknownRes, "repo://acme/readme", "repo://acme/nothing")
 	adaptercases.CheckHiddenByPanic(t, ps.logs, "list_issues", ps.runs["list_issues"])
 }
 
