@@ -2,6 +2,7 @@ package adaptercases
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -53,5 +54,73 @@ func CheckDeniedLineNamesURI(t *testing.T, readErr error, logs *logbuf.Buffer) {
 	}
 	if l := logs.String(); !strings.Contains(l, `"`+SecretURI+`"`) || strings.Contains(l, "secret:[REDACTED]") {
 		t.Fatalf("the denial's line does not name the resource: %s", l)
+	}
+}
+
+// ByName makes a request by the name it takes, as a client of one SDK
+// does, and returns its error: a tools/call of a tool, a prompts/get of a
+// prompt, a resources/read of a URI.
+type ByName struct {
+	CallTool, GetPrompt, ReadResource func(name string) error
+}
+
+// CheckMadeUpNamesCannotFlood makes 1 200 requests naming made-up tools,
+// prompts and URIs, a quarter of them URIs of the template users://{id}
+// the server registered, then asks as an admin for what the server
+// registered and the policy forgot: the prompt "draft", the resource
+// notes://today and the tool "forgotten". Each request fails, and the
+// log's "no policy declares" lines name each forgotten registration once
+// (template is how its SDK's adapter names the template) and no made-up
+// name: per name, a client could write as many lines as it liked.
+func CheckMadeUpNamesCannotFlood(t *testing.T, by ByName, template string, logs *logbuf.Buffer) {
+	t.Helper()
+	const each = 300
+	for i := range each {
+		if by.CallTool(fmt.Sprintf("made_up_%d", i)) == nil {
+			t.Fatal("a made-up tool answered")
+		}
+		if by.GetPrompt(fmt.Sprintf("made_up_%d", i)) == nil {
+			t.Fatal("a made-up prompt answered")
+		}
+		if by.ReadResource(fmt.Sprintf("made-up://%d", i)) == nil {
+			t.Fatal("a made-up URI answered")
+		}
+		if by.ReadResource(fmt.Sprintf("users://%d", i)) == nil {
+			t.Fatal("an undeclared template's URI answered")
+		}
+	}
+	if by.GetPrompt("draft") == nil {
+		t.Fatal("the undeclared prompt answered")
+	}
+	if by.ReadResource("notes://today") == nil {
+		t.Fatal("the undeclared resource answered")
+	}
+	if by.CallTool("forgotten") == nil {
+		t.Fatal("the undeclared tool answered")
+	}
+	var warned []string
+	for l := range strings.Lines(logs.String()) {
+		if strings.Contains(l, "no policy declares") {
+			warned = append(warned, strings.TrimSpace(l))
+		}
+	}
+	all := strings.Join(warned, "\n")
+	for _, want := range []string{"tools/call forgotten", "prompts/get draft", "resources/read notes://today", template} {
+		if n := strings.Count(all, want); n != 1 {
+			t.Errorf("%d warnings name %q, want 1", n, want)
+		}
+	}
+	if len(warned) > 4 || strings.Contains(all, "made") {
+		t.Fatalf("%d warnings after %d requests:\n%s", len(warned), 4*each, all)
+	}
+}
+
+// CheckAnsweredAsUnknown: a request naming hiddenName, which the caller
+// may not know of, got (hidden) the answer a request naming unknownName,
+// which the server does not have, got (unknown), word for word: an error.
+func CheckAnsweredAsUnknown(t *testing.T, hidden, unknown error, hiddenName, unknownName string) {
+	t.Helper()
+	if hidden == nil || unknown == nil || hidden.Error() != strings.ReplaceAll(unknown.Error(), unknownName, hiddenName) {
+		t.Fatalf("%s answered %v, the unknown %s %v", hiddenName, hidden, unknownName, unknown)
 	}
 }

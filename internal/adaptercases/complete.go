@@ -107,3 +107,41 @@ func CheckTemplateKeyAuthorizesReads(t *testing.T, s TemplateServer) {
 		t.Errorf("the allowed read's authz: %v", a)
 	}
 }
+
+// CheckHiddenCompletionIsUnknown: completing (complete, through the SDK's
+// client, as the bearer token's caller "reader" or "admin"; the answer as
+// JSON) a prompt or template hidden from the reader is answered byte for
+// byte as a name the server does not know, with none of its values, and
+// its completion code (c) does not run; the reader still gets what it may
+// see, and the admin the hidden values. raw completes in raw bytes on the
+// wire, where the hidden answer is no values too; nil skips that (a
+// stateful server). prompt and template make the SDK's references.
+func CheckHiddenCompletionIsUnknown[R any](t *testing.T, prompt, template func(string) R, complete, raw func(token string, ref R) string, c *Completions) {
+	t.Helper()
+	for _, r := range []struct{ hidden, unknown, visible R }{
+		{prompt("secret_prompt"), prompt("no_such_prompt"), prompt("db_query")},
+		{template("secret://{key}"), template("nope://{x}"), template("db://{name}/tables")},
+	} {
+		hidden, unknown := complete("reader", r.hidden), complete("reader", r.unknown)
+		if hidden != unknown || strings.Contains(hidden, "prod-db-password") || strings.Contains(hidden, "aws-root-key") {
+			t.Errorf("completing hidden %+v answered %s, an unknown name %s", r.hidden, hidden, unknown)
+		}
+		if got := complete("reader", r.visible); !strings.Contains(got, `"orders"`) {
+			t.Errorf("completing visible %+v answered %s", r.visible, got)
+		}
+		if got := complete("admin", r.hidden); !strings.Contains(got, "prod-db-password") && !strings.Contains(got, "aws-root-key") {
+			t.Errorf("the admin completing %+v got %s", r.hidden, got)
+		}
+		if raw != nil {
+			hidden, unknown := raw("reader", r.hidden), raw("reader", r.unknown)
+			if hidden != unknown || !strings.Contains(hidden, `"values":[]`) {
+				t.Errorf("on the wire, completing hidden %+v answered %s, an unknown name %s", r.hidden, hidden, unknown)
+			}
+		}
+	}
+	for _, name := range []string{"secret_prompt", "secret://{key}"} {
+		if n := c.Runs(name); n != 1 {
+			t.Errorf("the completion code ran %d times for %s, want once (the admin's)", n, name)
+		}
+	}
+}

@@ -158,15 +158,10 @@ func TestGoSDKListsAndCallsFollowThePolicy(t *testing.T) {
 			// the HTTP 400 its stateless server answers an unknown tool with.
 			_, hidden := connectAs(t, url, "reader", nil).CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_repository"})
 			_, unknown := connectAs(t, url, "reader", nil).CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool"})
-			if hidden == nil || unknown == nil ||
-				hidden.Error() != strings.ReplaceAll(unknown.Error(), "no_such_tool", "delete_repository") {
-				t.Fatalf("hidden tool answered %v, an unknown one %v", hidden, unknown)
-			}
+			adaptercases.CheckAnsweredAsUnknown(t, hidden, unknown, "delete_repository", "no_such_tool")
 			_, hiddenRes := connectAs(t, url, "reader", nil).ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "admin://audit"})
 			_, unknownRes := connectAs(t, url, "reader", nil).ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "admin://nothing"})
-			if hiddenRes == nil || unknownRes == nil || hiddenRes.Error() != strings.ReplaceAll(unknownRes.Error(), "admin://nothing", "admin://audit") {
-				t.Fatalf("hidden resource answered %v, an unknown one %v", hiddenRes, unknownRes)
-			}
+			adaptercases.CheckAnsweredAsUnknown(t, hiddenRes, unknownRes, "admin://audit", "admin://nothing")
 			ok, err := reader.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_issues"})
 			if err != nil || ok.IsError {
 				t.Fatalf("allowed call: %+v, %v", ok, err)
@@ -377,14 +372,10 @@ func TestPanickingCheckIsAnsweredAsUnknown(t *testing.T) {
 	cs := connectAs(t, as.serve(t, false), "reader", nil)
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_issues"})
 	_, unknown := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool"})
-	if err == nil || unknown == nil || err.Error() != strings.ReplaceAll(unknown.Error(), "no_such_tool", "list_issues") {
-		t.Fatalf("tools/call answered %v, an unknown tool %v", err, unknown)
-	}
+	adaptercases.CheckAnsweredAsUnknown(t, err, unknown, "list_issues", "no_such_tool")
 	_, err = cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "triage"})
 	_, unknown = cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "nothing"})
-	if err == nil || unknown == nil || err.Error() != strings.ReplaceAll(unknown.Error(), "nothing", "triage") {
-		t.Fatalf("prompts/get answered %v, an unknown prompt %v", err, unknown)
-	}
+	adaptercases.CheckAnsweredAsUnknown(t, err, unknown, "triage", "nothing")
 	adaptercases.CheckHiddenByPanic(t, as.logs, "list_issues", as.runs["list_issues"])
 }
 
@@ -423,45 +414,20 @@ func TestMadeUpNamesCannotFloodTheLog(t *testing.T) {
 	})
 	cs := connectAs(t, as.serve(t, false), "admin", nil)
 	ctx := context.Background()
-	const each = 300
-	for i := range each {
-		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: fmt.Sprintf("made_up_%d", i)}); err == nil {
-			t.Fatal("a made-up tool answered")
-		}
-		if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: fmt.Sprintf("made_up_%d", i)}); err == nil {
-			t.Fatal("a made-up prompt answered")
-		}
-		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: fmt.Sprintf("made-up://%d", i)}); err == nil {
-			t.Fatal("a made-up URI answered")
-		}
-		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: fmt.Sprintf("users://%d", i)}); err == nil {
-			t.Fatal("an undeclared template's URI answered")
-		}
-	}
-	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "draft"}); err == nil {
-		t.Fatal("the undeclared prompt answered")
-	}
-	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "notes://today"}); err == nil {
-		t.Fatal("the undeclared resource answered")
-	}
-	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "forgotten"}); err == nil {
-		t.Fatal("the undeclared tool answered")
-	}
-	var warned []string
-	for l := range strings.Lines(as.logs.String()) {
-		if strings.Contains(l, "no policy declares") {
-			warned = append(warned, strings.TrimSpace(l))
-		}
-	}
-	all := strings.Join(warned, "\n")
-	for _, want := range []string{"tools/call forgotten", "prompts/get draft", "resources/read notes://today", "resources/read users://{id}"} {
-		if n := strings.Count(all, want); n != 1 {
-			t.Errorf("%d warnings name %q, want 1", n, want)
-		}
-	}
-	if len(warned) > 4 || strings.Contains(all, "made") {
-		t.Fatalf("%d warnings after %d requests:\n%s", len(warned), 4*each, all)
-	}
+	adaptercases.CheckMadeUpNamesCannotFlood(t, adaptercases.ByName{
+		CallTool: func(name string) error {
+			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name})
+			return err
+		},
+		GetPrompt: func(name string) error {
+			_, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name})
+			return err
+		},
+		ReadResource: func(uri string) error {
+			_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+			return err
+		},
+	}, "resources/read users://{id}", as.logs)
 }
 
 // TestUnknownNamesLeaveNoWarning: go-sdk hands the middleware every

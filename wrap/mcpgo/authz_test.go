@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -188,14 +187,10 @@ func TestHiddenToolIsAnsweredAsUnknown(t *testing.T) {
 	}
 	_, hiddenRes := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "admin://audit"}})
 	_, unknownRes := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "admin://nothing"}})
-	if hiddenRes == nil || unknownRes == nil || hiddenRes.Error() != strings.ReplaceAll(unknownRes.Error(), "admin://nothing", "admin://audit") {
-		t.Fatalf("hidden resource answered %v, an unknown one %v", hiddenRes, unknownRes)
-	}
+	adaptercases.CheckAnsweredAsUnknown(t, hiddenRes, unknownRes, "admin://audit", "admin://nothing")
 	_, hiddenPrompt := cl.GetPrompt(context.Background(), mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "secret_prompt"}})
 	_, unknownPrompt := cl.GetPrompt(context.Background(), mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "nothing"}})
-	if hiddenPrompt == nil || unknownPrompt == nil || hiddenPrompt.Error() != strings.ReplaceAll(unknownPrompt.Error(), "'nothing'", "'secret_prompt'") {
-		t.Fatalf("hidden prompt answered %v, an unknown one %v", hiddenPrompt, unknownPrompt)
-	}
+	adaptercases.CheckAnsweredAsUnknown(t, hiddenPrompt, unknownPrompt, "'secret_prompt'", "'nothing'")
 	if undeclared := rpcError(t, testserver.ConnectAs(t, url, "admin"), "forgotten"); !strings.Contains(undeclared, "not found") {
 		t.Fatalf("undeclared tool answered %q", undeclared)
 	}
@@ -568,9 +563,7 @@ func TestPanickingCheckIsAnsweredAsUnknownOnMCPGo(t *testing.T) {
 	}
 	_, hiddenRes := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "repo://acme/readme"}})
 	_, unknownRes := cl.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "repo://acme/nothing"}})
-	if hiddenRes == nil || unknownRes == nil || hiddenRes.Error() != strings.ReplaceAll(unknownRes.Error(), "repo://acme/nothing", "repo://acme/readme") {
-		t.Fatalf("resources/read answered %v, an unknown URI %v", hiddenRes, unknownRes)
-	}
+	adaptercases.CheckAnsweredAsUnknown(t, hiddenRes, unknownRes, "repo://acme/readme", "repo://acme/nothing")
 	adaptercases.CheckHiddenByPanic(t, ps.logs, "list_issues", ps.runs["list_issues"])
 }
 
@@ -609,56 +602,18 @@ func TestMadeUpNamesCannotFloodTheLog(t *testing.T) {
 	})
 	cl := testserver.ConnectAs(t, ps.serve(t), "admin")
 	ctx := context.Background()
-	const each = 300
-	for i := range each {
-		if _, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: fmt.Sprintf("made_up_%d", i)}}); err == nil {
-			t.Fatal("a made-up tool answered")
-		}
-		if _, err := cl.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: fmt.Sprintf("made_up_%d", i)}}); err == nil {
-			t.Fatal("a made-up prompt answered")
-		}
-		if _, err := cl.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: fmt.Sprintf("made-up://%d", i)}}); err == nil {
-			t.Fatal("a made-up URI answered")
-		}
-		if _, err := cl.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: fmt.Sprintf("users://%d", i)}}); err == nil {
-			t.Fatal("an undeclared template's URI answered")
-		}
-	}
-	for _, get := range []func() error{
-		func() error {
-			_, err := cl.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "draft"}})
+	adaptercases.CheckMadeUpNamesCannotFlood(t, adaptercases.ByName{
+		CallTool: func(name string) error {
+			_, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name}})
 			return err
 		},
-		func() error {
-			_, err := cl.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "notes://today"}})
+		GetPrompt: func(name string) error {
+			_, err := cl.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: name}})
 			return err
 		},
-	} {
-		if get() == nil {
-			t.Fatal("an undeclared registration answered")
-		}
-	}
-	warned := warnings(ps.logs.String())
-	for _, want := range []string{"tools/call forgotten", "prompts/get draft", "resources/read notes://today", "URIs a resource template serves"} {
-		if n := strings.Count(strings.Join(warned, "\n"), want); n != 1 {
-			t.Errorf("%d warnings name %q, want 1", n, want)
-		}
-	}
-	if len(warned) > 4 {
-		t.Fatalf("%d warnings after %d requests:\n%s", len(warned), 4*each, strings.Join(warned, "\n"))
-	}
-	if strings.Contains(strings.Join(warned, "\n"), "made") {
-		t.Fatalf("a warning names a made-up name:\n%s", strings.Join(warned, "\n"))
-	}
-}
-
-// warnings are the log's "no policy declares" lines.
-func warnings(logs string) []string {
-	var out []string
-	for l := range strings.Lines(logs) {
-		if strings.Contains(l, "no policy declares") {
-			out = append(out, strings.TrimSpace(l))
-		}
-	}
-	return out
+		ReadResource: func(uri string) error {
+			_, err := cl.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: uri}})
+			return err
+		},
+	}, "URIs a resource template serves", ps.logs)
 }

@@ -98,12 +98,10 @@ func TestCompletionOfHiddenPromptOrTemplateIsAnUnknownNames(t *testing.T) {
 		t.Run(map[bool]string{false: "stateful", true: "stateless"}[stateless], func(t *testing.T) {
 			d := newDBServer(t, adaptercases.CompletionPolicy())
 			url := d.serve(t, stateless)
-			reader, admin := testserver.ConnectAs(t, url, "reader"), testserver.ConnectAs(t, url, "admin")
-			complete := func(cl interface {
-				Complete(context.Context, mcp.CompleteRequest) (*mcp.CompleteResult, error)
-			}, ref any) string {
+			cl := map[string]*client.Client{"reader": testserver.ConnectAs(t, url, "reader"), "admin": testserver.ConnectAs(t, url, "admin")}
+			complete := func(token string, ref any) string {
 				t.Helper()
-				res, err := cl.Complete(context.Background(), mcp.CompleteRequest{Params: mcp.CompleteParams{Ref: ref,
+				res, err := cl[token].Complete(context.Background(), mcp.CompleteRequest{Params: mcp.CompleteParams{Ref: ref,
 					Argument: mcp.CompleteArgument{Name: "database"}}})
 				if err != nil {
 					t.Fatal(err)
@@ -111,32 +109,11 @@ func TestCompletionOfHiddenPromptOrTemplateIsAnUnknownNames(t *testing.T) {
 				b, _ := json.Marshal(res)
 				return string(b)
 			}
-			for _, c := range []struct{ hidden, unknown, visible any }{
-				{promptRef("secret_prompt"), promptRef("no_such_prompt"), promptRef("db_query")},
-				{templateRef("secret://{key}"), templateRef("nope://{x}"), templateRef("db://{name}/tables")},
-			} {
-				hidden, unknown := complete(reader, c.hidden), complete(reader, c.unknown)
-				if hidden != unknown || strings.Contains(hidden, "prod-db-password") || strings.Contains(hidden, "aws-root-key") {
-					t.Errorf("completing hidden %v answered %s, an unknown name %s", c.hidden, hidden, unknown)
-				}
-				if got := complete(reader, c.visible); !strings.Contains(got, `"orders"`) {
-					t.Errorf("completing visible %v answered %s", c.visible, got)
-				}
-				if got := complete(admin, c.hidden); !strings.Contains(got, "prod-db-password") && !strings.Contains(got, "aws-root-key") {
-					t.Errorf("the admin completing %v got %s", c.hidden, got)
-				}
-				if stateless {
-					hidden, unknown := rawComplete(t, url, "reader", c.hidden), rawComplete(t, url, "reader", c.unknown)
-					if hidden != unknown || !strings.Contains(hidden, `"values":[]`) {
-						t.Errorf("on the wire, completing hidden %v answered %s, an unknown name %s", c.hidden, hidden, unknown)
-					}
-				}
+			var raw func(string, any) string
+			if stateless {
+				raw = func(token string, ref any) string { return rawComplete(t, url, token, ref) }
 			}
-			for _, name := range []string{"secret_prompt", "secret://{key}"} {
-				if n := d.Runs(name); n != 1 {
-					t.Errorf("the completion code ran %d times for %s, want once (the admin's)", n, name)
-				}
-			}
+			adaptercases.CheckHiddenCompletionIsUnknown(t, promptRef, templateRef, complete, raw, &d.Completions)
 		})
 	}
 }

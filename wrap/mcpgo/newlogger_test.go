@@ -14,10 +14,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpwrap/mcpwrap/internal/adaptercases"
 	"github.com/mcpwrap/mcpwrap/internal/linecases"
 	"github.com/mcpwrap/mcpwrap/internal/logbuf"
 	"github.com/mcpwrap/mcpwrap/internal/testserver"
-	"github.com/mcpwrap/mcpwrap/observe"
 	"github.com/mcpwrap/mcpwrap/wrap"
 	"github.com/mcpwrap/mcpwrap/wrap/mcpgo"
 )
@@ -94,20 +94,7 @@ func TestNewLoggerLinesAreJSONHandlers(t *testing.T) {
 				slices.Sort(sorted)
 				return strings.Join(sorted, "\n")
 			}
-			var ref, ours logbuf.Buffer
-			want := lines(slog.New(slog.NewJSONHandler(&ref, nil)), &ref)
-			got := lines(observe.NewLogger(observe.WithLogOutput(&ours), observe.WithLogFormat("json")), &ours)
-			if n, calls := strings.Count(want, "\n"), len(linecases.Calls()); n < calls {
-				t.Fatalf("JSONHandler wrote %d lines for %d calls:\n%s", n, calls, want)
-			}
-			if got != want {
-				t.Fatalf("NewLogger wrote\n%s\nJSONHandler\n%s", got, want)
-			}
-			for _, secret := range linecases.Secrets {
-				if strings.Contains(ours.String(), secret) {
-					t.Errorf("NewLogger's lines hold %q", secret)
-				}
-			}
+			adaptercases.CheckNewLoggerIsJSONHandler(t, lines, len(linecases.Calls()))
 		})
 	}
 }
