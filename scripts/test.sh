@@ -26,29 +26,10 @@ failed=()
 dirs=$(go list -m -f '{{.Dir}}') || { echo "go list -m failed: the workspace does not load"; exit 1; }
 nested=()
 for dir in $dirs; do [ "$dir" = "$root" ] || nested+=("$dir"); done
-# While the root module's tests run, much of the time waiting on their
-# own clocks, the nested modules' packages and tests compile at the lowest
-# priority (nice 19: a compile there takes CPU only when the tests leave
-# it idle), run by true instead of their binaries: nothing of theirs runs
-# before their turn below, which then finds them compiled. Its output is
-# dropped; the real run reports any failure.
-true_bin=$(type -P true)
-(
-  renice -n 19 -p "$BASHPID" || true
-  for dir in "${nested[@]}"; do
-    cd "$dir" || continue
-    [ -e main.go ] && go build ./... # cmd/mcpwrap: the non-race build below
-    go test "${flags[@]}" -run '^$' -exec "$true_bin" ./...
-  done
-) >/dev/null 2>&1 &
-prebuild=$!
 echo "== module github.com/mcpwrap/mcpwrap (GOWORK=off)"
 start=$SECONDS
 GOWORK=off go test "${flags[@]}" ./... || failed+=("github.com/mcpwrap/mcpwrap")
 echo "== took $((SECONDS - start)) s"
-start=$SECONDS
-wait "$prebuild"
-echo "== the nested modules' compile, begun beside it, took $((SECONDS - start)) s more"
 for dir in "${nested[@]}"; do
   mod=$(cd "$dir" && GOWORK=off go list -m) || mod=${dir#"$root"/}
   echo "== module $mod (workspace)"
