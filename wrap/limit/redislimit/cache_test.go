@@ -271,50 +271,15 @@ func TestForgetMadeWhileRedisStalledIsNotLost(t *testing.T) {
 // a write ends on replica 2 (its Forget), then the read answers what it
 // read before the write. That answer is not kept: replica 2 reads anew.
 func TestReadThatBeganBeforeAWriteElsewhereIsNotKept(t *testing.T) {
-	addr := redistest.Addr(t)
-	p := prefix(t)
-	var content atomic.Value
-	content.Store("v1")
 	started, release := make(chan struct{}, 1), make(chan struct{})
-	var blockOnce atomic.Bool
-	replica := func() (*wrap.Wrapper, *client.Client) {
-		rdb := redis.NewClient(redislimit.ClientOptions(addr))
-		t.Cleanup(func() { _ = rdb.Close() })
-		w := wrap.New(wrap.WithCache(wrap.Cache{TTL: time.Minute, Store: redislimit.NewCacheStore(rdb, p)}))
-		s := server.NewMCPServer("fs", "1.0.0")
-		mcpgo.Attach(s, w)
-		s.AddTool(mcp.NewTool("read", mcp.WithReadOnlyHintAnnotation(true)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			v := content.Load().(string)
-			if blockOnce.CompareAndSwap(false, true) {
-				started <- struct{}{}
-				<-release // the write ends elsewhere meanwhile
-			}
-			return mcp.NewToolResultText(v), nil
-		})
-		s.AddTool(mcp.NewTool("write"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			content.Store("v2")
-			return mcp.NewToolResultText("ok"), nil
-		})
-		return w, alicesClient(t, s)
-	}
-	_, c1 := replica()
-	_, c2 := replica()
-	call := func(c *client.Client, name string) string {
-		var req mcp.CallToolRequest
-		req.Params.Name = name
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		r, err := c.CallTool(ctx, req)
-		if err != nil {
-			t.Error(err)
-			return ""
-		}
-		return r.Content[0].(mcp.TextContent).Text
-	}
+	c1, c2 := twoReplicas(t, redistest.Addr(t), func() {
+		started <- struct{}{}
+		<-release // the write ends elsewhere meanwhile
+	})
 	done := make(chan string)
-	go func() { done <- call(c1, "read") }()
+	go func() { done <- textOf(t, c1, "read") }()
 	<-started
-	if got := call(c2, "write"); got != "ok" {
+	if got := textOf(t, c2, "write"); got != "ok" {
 		t.Fatalf("write: %q", got)
 	}
 	close(release)
@@ -322,10 +287,64 @@ func TestReadThatBeganBeforeAWriteElsewhereIsNotKept(t *testing.T) {
 		t.Fatalf("the read that began first answered %q, want v1", got)
 	}
 	for i, c := range []*client.Client{c2, c1} {
-		if got := call(c, "read"); got != "v2" {
+		if got := textOf(t, c, "read"); got != "v2" {
 			t.Fatalf("replica %d reads %q after the write, want v2: the read that began before it was kept", 2-i, got)
 		}
 	}
+}
+
+// textOf is readOrWrite's text.
+func textOf(t *testing.T, c *client.Client, name string) string {
+	text, _ := readOrWrite(t, c, name)
+	return text
+}
+
+// twoReplicas starts two mcp-go servers whose Wrappers share a cache store
+// in the Redis at addr, each with a read-only tool "read" that answers the
+// content the two share (v1 at first) and a tool "write" that makes it v2.
+// during, when not nil, runs inside the first read either serves, before
+// it answers; opts are added to each Wrapper's.
+func twoReplicas(t *testing.T, addr string, during func(), opts ...wrap.Option) (c1, c2 *client.Client) {
+	p := prefix(t)
+	var content atomic.Value
+	content.Store("v1")
+	var once atomic.Bool
+	replica := func() *client.Client {
+		rdb := redis.NewClient(redislimit.ClientOptions(addr))
+		t.Cleanup(func() { _ = rdb.Close() })
+		w := wrap.New(append(opts, wrap.WithCache(wrap.Cache{TTL: time.Minute, Store: redislimit.NewCacheStore(rdb, p)}))...)
+		s := server.NewMCPServer("notes", "1.0.0")
+		mcpgo.Attach(s, w)
+		s.AddTool(mcp.NewTool("read", mcp.WithReadOnlyHintAnnotation(true)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			v := content.Load().(string)
+			if during != nil && once.CompareAndSwap(false, true) {
+				during()
+			}
+			return mcp.NewToolResultText(v), nil
+		})
+		s.AddTool(mcp.NewTool("write"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			content.Store("v2")
+			return mcp.NewToolResultText("ok"), nil
+		})
+		return alicesClient(t, s)
+	}
+	return replica(), replica()
+}
+
+// readOrWrite calls tool name of twoReplicas and returns its text ("" when
+// the call failed, reported), and whether the answer came from the cache.
+// Safe to call from a goroutine of the test.
+func readOrWrite(t *testing.T, c *client.Client, name string) (string, bool) {
+	var req mcp.CallToolRequest
+	req.Params.Name = name
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r, err := c.CallTool(ctx, req)
+	if err != nil || r.IsError {
+		t.Errorf("%s: %v %+v", name, err, r)
+		return "", false
+	}
+	return r.Content[0].(mcp.TextContent).Text, r.Meta != nil && r.Meta.AdditionalFields["mcpwrap/cache"] != nil
 }
 
 // TestWriteAfterAStoreBlipDropsAnswersOnOtherReplicas: one lookup of
@@ -337,49 +356,20 @@ func TestReadThatBeganBeforeAWriteElsewhereIsNotKept(t *testing.T) {
 // before replica 1's writes for as long as replica 1 left the store alone.
 func TestWriteAfterAStoreBlipDropsAnswersOnOtherReplicas(t *testing.T) {
 	srv := redistest.Start(t)
-	p := prefix(t)
-	var content atomic.Value
-	content.Store("v1")
 	var logs logbuf.Buffer
-	replica := func() *client.Client {
-		rdb := redis.NewClient(redislimit.ClientOptions(srv.Addr))
-		t.Cleanup(func() { _ = rdb.Close() })
-		w := wrap.New(wrap.WithLogger(logs.Logger()), wrap.WithCache(wrap.Cache{TTL: time.Minute, Store: redislimit.NewCacheStore(rdb, p)}))
-		s := server.NewMCPServer("notes", "1.0.0")
-		mcpgo.Attach(s, w)
-		s.AddTool(mcp.NewTool("read", mcp.WithReadOnlyHintAnnotation(true)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return mcp.NewToolResultText(content.Load().(string)), nil
-		})
-		s.AddTool(mcp.NewTool("write"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			content.Store("v2")
-			return mcp.NewToolResultText("ok"), nil
-		})
-		return alicesClient(t, s)
-	}
-	c1, c2 := replica(), replica()
-	call := func(c *client.Client, name string) (string, bool) {
-		var req mcp.CallToolRequest
-		req.Params.Name = name
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		r, err := c.CallTool(ctx, req)
-		if err != nil || r.IsError {
-			t.Fatalf("%s: %v %+v", name, err, r)
-		}
-		return r.Content[0].(mcp.TextContent).Text, r.Meta != nil && r.Meta.AdditionalFields["mcpwrap/cache"] != nil
-	}
-	call(c2, "read")
-	if got, cached := call(c2, "read"); got != "v1" || !cached {
+	c1, c2 := twoReplicas(t, srv.Addr, nil, wrap.WithLogger(logs.Logger()))
+	readOrWrite(t, c2, "read")
+	if got, cached := readOrWrite(t, c2, "read"); got != "v1" || !cached {
 		t.Fatalf("replica 2's second read: %q cached=%v, want v1 from the store", got, cached)
 	}
 	srv.Pause()
-	call(c1, "read") // its lookup times out: replica 1 leaves the store alone for a second
+	readOrWrite(t, c1, "read") // its lookup times out: replica 1 leaves the store alone for a second
 	srv.Resume()
 	if !strings.Contains(logs.String(), "cache store failed") {
 		t.Fatalf("replica 1's lookup during the pause did not fail:\n%s", logs.String())
 	}
-	call(c1, "write")
-	if got, cached := call(c2, "read"); got != "v2" {
+	readOrWrite(t, c1, "write")
+	if got, cached := readOrWrite(t, c2, "read"); got != "v2" {
 		t.Fatalf("replica 2 reads %q (cached=%v) after replica 1's write: the write dropped nothing in the store", got, cached)
 	}
 }
@@ -389,53 +379,19 @@ func TestWriteAfterAStoreBlipDropsAnswersOnOtherReplicas(t *testing.T) {
 // on replica 1 while the first still runs. The second began after the
 // write: it must not be given the first one's answer.
 func TestReadAfterAWriteElsewhereDoesNotJoinOneFromBefore(t *testing.T) {
-	addr := redistest.Addr(t)
-	p := prefix(t)
-	var content atomic.Value
-	content.Store("v1")
 	started, release := make(chan struct{}, 1), make(chan struct{})
-	var blockOnce atomic.Bool
-	replica := func() *client.Client {
-		rdb := redis.NewClient(redislimit.ClientOptions(addr))
-		t.Cleanup(func() { _ = rdb.Close() })
-		w := wrap.New(wrap.WithCache(wrap.Cache{TTL: time.Minute, Store: redislimit.NewCacheStore(rdb, p)}))
-		s := server.NewMCPServer("fs", "1.0.0")
-		mcpgo.Attach(s, w)
-		s.AddTool(mcp.NewTool("read", mcp.WithReadOnlyHintAnnotation(true)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			v := content.Load().(string)
-			if blockOnce.CompareAndSwap(false, true) {
-				started <- struct{}{}
-				<-release
-			}
-			return mcp.NewToolResultText(v), nil
-		})
-		s.AddTool(mcp.NewTool("write"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			content.Store("v2")
-			return mcp.NewToolResultText("ok"), nil
-		})
-		return alicesClient(t, s)
-	}
-	c1, c2 := replica(), replica()
-	call := func(c *client.Client, name string) string {
-		var req mcp.CallToolRequest
-		req.Params.Name = name
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		r, err := c.CallTool(ctx, req)
-		if err != nil {
-			t.Error(err)
-			return ""
-		}
-		return r.Content[0].(mcp.TextContent).Text
-	}
+	c1, c2 := twoReplicas(t, redistest.Addr(t), func() {
+		started <- struct{}{}
+		<-release
+	})
 	first := make(chan string)
-	go func() { first <- call(c1, "read") }()
+	go func() { first <- textOf(t, c1, "read") }()
 	<-started
-	if got := call(c2, "write"); got != "ok" {
+	if got := textOf(t, c2, "write"); got != "ok" {
 		t.Fatalf("write: %q", got)
 	}
 	second := make(chan string)
-	go func() { second <- call(c1, "read") }()
+	go func() { second <- textOf(t, c1, "read") }()
 	time.Sleep(200 * time.Millisecond) // the second read reaches replica 1 while the first runs
 	close(release)
 	if got := <-first; got != "v1" {
