@@ -20,25 +20,62 @@ import (
 // raw, the arguments it was decoded from, holds a value of its JSON kind at
 // its path and offset.
 func FromTypeError(ute *json.UnmarshalTypeError, raw []byte) (*errs.Error, bool) {
-	kind := jsonKind(ute.Value)
-	var want []string
-	if ute.Field != "" {
-		want = strings.Split(ute.Field, ".")
+	return fromTypeError(ute, raw, ute.Offset)
+}
+
+// FromTypeErrorAnywhere is FromTypeError for an error whose offset is in
+// another text than raw (arguments re-encoded before decoding): the value
+// may be anywhere at its path.
+func FromTypeErrorAnywhere(ute *json.UnmarshalTypeError, raw []byte) (*errs.Error, bool) {
+	return fromTypeError(ute, raw, -1)
+}
+
+func fromTypeError(ute *json.UnmarshalTypeError, raw []byte, offset int64) (*errs.Error, bool) {
+	if ute.Type == nil {
+		return nil, false
 	}
-	if !valueAt(raw, want, kind, ute.Offset) {
+	kind := jsonKind(ute.Value)
+	if !valueAt(raw, fieldPath(ute.Field), kind, offset) {
 		return nil, false
 	}
 	return typeViolation(ute, paramPath(ute.Field), expectedJSON(ute.Type), kind), true
 }
 
 // jsonKind is the JSON kind encoding/json names first in value ("bool" is
-// "boolean").
+// "boolean"). github.com/segmentio/encoding/json (go-sdk's decoder) puts
+// the start of the value's JSON text there instead, quoted ("\"1e+30\""):
+// its kind is read from that text.
 func jsonKind(value string) string {
+	if text, err := strconv.Unquote(value); err == nil && strings.HasPrefix(value, `"`) {
+		return textKind(text)
+	}
 	kind, _, _ := strings.Cut(value, " ")
 	if kind == "bool" {
 		return "boolean"
 	}
 	return kind
+}
+
+// textKind is the JSON kind of a value's text, by its first byte.
+func textKind(text string) string {
+	if text == "" {
+		return ""
+	}
+	switch c := text[0]; {
+	case c == '"':
+		return "string"
+	case c == '-' || c >= '0' && c <= '9':
+		return "number"
+	case c == 't' || c == 'f':
+		return "boolean"
+	case c == 'n':
+		return "null"
+	case c == '{':
+		return "object"
+	case c == '[':
+		return "array"
+	}
+	return ""
 }
 
 // Innermost returns the end of err's Unwrap chain (the first branch of a

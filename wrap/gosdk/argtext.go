@@ -2,11 +2,11 @@ package gosdk
 
 import (
 	"encoding/json"
-	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/jsonerr"
 )
 
 // This file holds the one trick of the adapter that reads go-sdk's error
@@ -28,21 +28,26 @@ import (
 const argumentsPrefix = `validating "arguments": `
 
 // argumentError returns err as an InvalidArgument when it is go-sdk's
-// argument validation or decoding failure of a typed tool.
-func argumentError(err error) (error, bool) {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &typ):
-		p := typ.Field
-		if p == "" {
-			p = "arguments"
+// argument validation or decoding failure of a typed tool; raw holds the
+// call's arguments.
+//
+// go-sdk records its own decoding failure and the handler's error alike
+// (SetError), so a decoding failure is believed only when it is a bare
+// *json.UnmarshalTypeError (go-sdk's, not wrapped) and raw holds a value
+// of its JSON kind at its path (anywhere: go-sdk decodes the arguments
+// re-encoded). A handler's failure to decode an upstream's answer,
+// wrapped as errors usually are, is not the caller's; nor is a
+// *json.SyntaxError, which go-sdk never reports about arguments it has
+// already parsed.
+func argumentError(err error, raw json.RawMessage) (error, bool) {
+	if typ, ok := err.(*json.UnmarshalTypeError); ok {
+		if len(raw) > maxBoundArguments {
+			return nil, false
 		}
-		v := errs.Violation{Parameter: p, Rule: "type", Expected: typ.Type.String(),
-			Message: "parameter " + strconv.Quote(p) + " must be " + typ.Type.String() + ", not a JSON " + typ.Value}
-		return errs.Wrap(errs.InvalidArgument, err, "", errs.Violations(v)), true
-	case errors.As(err, &syn):
-		return errs.Wrap(errs.InvalidArgument, err, "the arguments are not valid JSON"), true
+		if a, ok := jsonerr.FromTypeErrorAnywhere(typ, raw); ok {
+			return a, true
+		}
+		return nil, false
 	}
 	text := err.Error()
 	rest, ok := strings.CutPrefix(text, argumentsPrefix)

@@ -63,7 +63,7 @@ func TestGoSDKArgumentSentence(t *testing.T) {
 		if !strings.HasPrefix(got[i].Error(), w) {
 			t.Errorf("go-sdk changed its argument sentence:\n got %q\nwant %q…", got[i], w)
 		}
-		if _, ok := argumentError(got[i]); !ok {
+		if _, ok := argumentError(got[i], nil); !ok {
 			t.Errorf("argumentError does not recognise %q", got[i])
 		}
 	}
@@ -80,7 +80,7 @@ func TestArgumentError(t *testing.T) {
 		{`validating "arguments": validating root: unexpected additional properties ["cty"]`,
 			"cty", `unknown parameter "cty"`},
 	} {
-		err, ok := argumentError(errors.New(c.in))
+		err, ok := argumentError(errors.New(c.in), nil)
 		var e *errs.Error
 		if !ok || !errors.As(err, &e) || e.Code() != errs.InvalidArgument {
 			t.Fatalf("%s: %v", c.in, err)
@@ -94,7 +94,7 @@ func TestArgumentError(t *testing.T) {
 			t.Errorf("%s:\n got %v %q\nwant %s %q", c.in, ps, ms, c.params, c.msg)
 		}
 	}
-	if _, ok := argumentError(errors.New("login failed")); ok {
+	if _, ok := argumentError(errors.New("login failed"), nil); ok {
 		t.Error("a plain error is not an argument error")
 	}
 }

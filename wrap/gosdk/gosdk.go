@@ -2,6 +2,7 @@ package gosdk
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"sync"
@@ -221,6 +222,9 @@ func handleTool(ctx context.Context, r *call.Request) (call.Result, error) {
 	tc := r.SDK.(*toolCall)
 	res, err := tc.next.call(ctx, tc.m)
 	if err != nil {
+		if a, ok := rawArgumentError(err, tc.m.Params.Arguments); ok {
+			return resultOf(res), a
+		}
 		return resultOf(res), toolError(err)
 	}
 	if res == nil {
@@ -228,7 +232,7 @@ func handleTool(ctx context.Context, r *call.Request) (call.Result, error) {
 	}
 	if res.IsError {
 		if e := res.GetError(); e != nil && sdkText(res, e) {
-			return nil, typedError(e)
+			return nil, typedError(e, tc.m.Params.Arguments)
 		}
 	}
 	return toolResult{R: res}, nil
@@ -251,9 +255,10 @@ func sdkText(res *mcp.CallToolResult, err error) (ok bool) {
 }
 
 // typedError is toolError for the error a typed tool's result carries:
-// go-sdk's own argument failures are InvalidArgument.
-func typedError(err error) error {
-	if a, ok := argumentError(err); ok {
+// go-sdk's own argument failures (raw holds the call's arguments) are
+// InvalidArgument.
+func typedError(err error, raw json.RawMessage) error {
+	if a, ok := argumentError(err, raw); ok {
 		return a
 	}
 	return toolError(err)
