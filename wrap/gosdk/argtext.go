@@ -2,6 +2,7 @@ package gosdk
 
 import (
 	"encoding/json"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -115,8 +116,45 @@ func ruleViolations(param, rule, msg string) ([]errs.Violation, bool) {
 		return perName(param, names, "required", func(p string) string { return "parameter " + strconv.Quote(p) + " is required" }), true
 	case rule == "type" && param != "":
 		return typeViolation(param, msg)
+	case bounds[rule] != "" && param != "":
+		return boundViolation(param, rule, msg)
 	}
 	return nil, false
+}
+
+// bounds are jsonschema-go's number keywords, each with its sentence's
+// relation and the words package validate says it with.
+var bounds = map[string]string{
+	"minimum":          " is less than |must be at least ",
+	"maximum":          " is greater than |must be at most ",
+	"exclusiveMinimum": " is less than or equal to |must be greater than ",
+	"exclusiveMaximum": " is greater than or equal to |must be less than ",
+}
+
+// boundViolation reads jsonschema-go's "-1/1 is less than 0.000000" (a
+// big.Rat, then the bound with %f) as `parameter "line" must be at least
+// 0, got -1`.
+func boundViolation(param, rule, msg string) ([]errs.Violation, bool) {
+	relation, must, _ := strings.Cut(bounds[rule], "|")
+	got, bound, ok := strings.Cut(msg, relation)
+	if !ok {
+		return nil, false
+	}
+	var r big.Rat
+	if _, ok := r.SetString(got); !ok {
+		return nil, false
+	}
+	if r.IsInt() {
+		got = r.Num().String()
+	} else {
+		got = strings.TrimRight(strings.TrimRight(r.FloatString(6), "0"), ".")
+	}
+	if strings.Contains(bound, ".") {
+		bound = strings.TrimRight(strings.TrimRight(bound, "0"), ".")
+	}
+	expected := strings.TrimPrefix(must, "must be ") + bound
+	return []errs.Violation{{Parameter: param, Rule: rule, Expected: expected, Got: got,
+		Message: "parameter " + strconv.Quote(param) + " " + must + bound + ", got " + got}}, true
 }
 
 // typeViolation reads "three has type \"string\", want \"integer\"" as

@@ -68,8 +68,18 @@ func TestRawToolDecodeErrorNamesTheParameter(t *testing.T) {
 	cs := connect(t, "http", s, true)
 	ctx := context.Background()
 
+	// What the model reads for a number the field's Go type cannot hold:
+	// the bare "must be an integer, got number" said neither which number
+	// nor why (-1 and 99999999999 are integers).
+	words := map[string]string{
+		`{"mode":"ok","line":1.5}`:         `parameter "line" must be an integer, got the number 1.5`,
+		`{"mode":"ok","line":-1}`:          `parameter "line" must be an integer between 0 and 4294967295, got the number -1`,
+		`{"mode":"ok","line":99999999999}`: `parameter "line" must be an integer between 0 and 4294967295, got the number 99999999999`,
+		`{"mode":"ok","line":2.0}`:         `parameter "line" must be an integer written without a fraction or exponent, got the number 2.0`,
+		`{"mode":5}`:                       `parameter "mode" must be a string, got number`,
+	}
 	for _, tool := range []string{"raw_plain", "raw_wrapped"} {
-		for _, args := range []string{`{"mode":"ok","line":1.5}`, `{"mode":"ok","line":-1}`, `{"mode":5}`} {
+		for args, want := range words {
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
 			if err != nil {
 				t.Fatalf("%s %s: %v", tool, args, err)
@@ -81,6 +91,8 @@ func TestRawToolDecodeErrorNamesTheParameter(t *testing.T) {
 			}
 			if !ok || info.Code != "invalid_argument" || len(info.Violations) != 1 || info.Violations[0].Parameter != param {
 				t.Errorf("%s %s: %+v (ok %v), want invalid_argument naming %q", tool, args, info, ok, param)
+			} else if info.Violations[0].Message != want {
+				t.Errorf("%s %s: %q, want %q", tool, args, info.Violations[0].Message, want)
 			}
 		}
 		lines, _ := tel.logs.Find("tool", tool)
@@ -99,8 +111,8 @@ func TestRawToolDecodeErrorNamesTheParameter(t *testing.T) {
 	}
 	if info, ok := gosdk.InfoOf(res); !ok || info.Code != "invalid_argument" || len(info.Violations) != 1 || info.Violations[0].Parameter != "n" {
 		t.Errorf("typed tool given 1e30 for an int: %+v (ok %v), want invalid_argument naming \"n\"", info, ok)
-	} else {
-		t.Logf("typed 1e30: %s", info.Message)
+	} else if want := `parameter "n" must be an integer between -9223372036854775808 and 9223372036854775807, got the number 1e+30`; info.Violations[0].Message != want {
+		t.Errorf("typed tool given 1e30 for an int: %q, want %q", info.Violations[0].Message, want)
 	}
 
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "typed_upstream", Arguments: map[string]any{"id": "42"}})
