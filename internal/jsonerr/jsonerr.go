@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
@@ -20,25 +21,137 @@ import (
 // raw, the arguments it was decoded from, holds a value of its JSON kind at
 // its path and offset.
 func FromTypeError(ute *json.UnmarshalTypeError, raw []byte) (*errs.Error, bool) {
-	kind := jsonKind(ute.Value)
-	var want []string
-	if ute.Field != "" {
-		want = strings.Split(ute.Field, ".")
-	}
-	if !valueAt(raw, want, kind, ute.Offset) {
+	return fromTypeError(ute, raw, ute.Offset)
+}
+
+// FromTypeErrorAnywhere is FromTypeError for an error whose offset is in
+// another text than raw (arguments re-encoded before decoding): the value
+// may be anywhere at its path.
+func FromTypeErrorAnywhere(ute *json.UnmarshalTypeError, raw []byte) (*errs.Error, bool) {
+	return fromTypeError(ute, raw, -1)
+}
+
+func fromTypeError(ute *json.UnmarshalTypeError, raw []byte, offset int64) (*errs.Error, bool) {
+	if ute.Type == nil {
 		return nil, false
+	}
+	kind := jsonKind(ute.Value)
+	if !valueAt(raw, fieldPath(ute.Field), kind, offset) {
+		return nil, false
+	}
+	if e, ok := numberViolation(ute, paramPath(ute.Field), ute.Value, integerKind(ute.Type)); ok {
+		return e, true
 	}
 	return typeViolation(ute, paramPath(ute.Field), expectedJSON(ute.Type), kind), true
 }
 
+// integerKind names t's kind ("uint32") when it is an integer kind.
+func integerKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if kindWords[t.Kind()] == "an integer" {
+		return t.Kind().String()
+	}
+	return ""
+}
+
+// intRanges are the integers each Go integer type holds.
+var intRanges = map[string][2]string{
+	"int8": {"-128", "127"}, "int16": {"-32768", "32767"}, "int32": {"-2147483648", "2147483647"},
+	"int": {"-9223372036854775808", "9223372036854775807"}, "int64": {"-9223372036854775808", "9223372036854775807"},
+	"uint8": {"0", "255"}, "uint16": {"0", "65535"}, "uint32": {"0", "4294967295"},
+	"uint": {"0", "18446744073709551615"}, "uint64": {"0", "18446744073709551615"}, "uintptr": {"0", "18446744073709551615"},
+}
+
+// numberViolation is the error for a JSON number that the integer type
+// goType cannot hold, value being how the decoder named it ("number 1.5";
+// github.com/segmentio/encoding/json: "number 1e+30 overflows" or
+// "\"1e+30\""): a fraction is told `must be an integer, got the number
+// 1.5`, an integer out of range `must be an integer between 0 and
+// 4294967295, got the number 99999999999` (the bare "got number" said
+// neither). ok is false for another value or type.
+func numberViolation(cause error, param, value, goType string) (*errs.Error, bool) {
+	r, isInt := intRanges[goType]
+	if !isInt || param == "" {
+		return nil, false
+	}
+	lit, ok := numberText(value)
+	if !ok {
+		return nil, false
+	}
+	n, ok := new(big.Rat).SetString(lit)
+	if !ok {
+		return nil, false
+	}
+	expected := "an integer"
+	if n.IsInt() {
+		lo, _ := new(big.Int).SetString(r[0], 10)
+		hi, _ := new(big.Int).SetString(r[1], 10)
+		if v := n.Num(); v.Cmp(lo) >= 0 && v.Cmp(hi) <= 0 {
+			// In range, but written as 2.0 or 1e2, which encoding/json
+			// does not read into an integer.
+			expected = "an integer written without a fraction or exponent"
+		} else {
+			expected = "an integer between " + r[0] + " and " + r[1]
+		}
+	}
+	msg := "parameter " + strconv.Quote(param) + " must be " + expected + ", got the number " + lit
+	v := errs.Violation{Parameter: param, Rule: "type", Expected: expected, Got: "number", Message: msg}
+	return errs.Wrap(errs.InvalidArgument, cause, msg, errs.Violations(v)), true
+}
+
+// numberText is the JSON number a type error's value names.
+func numberText(value string) (string, bool) {
+	if text, err := strconv.Unquote(value); err == nil && strings.HasPrefix(value, `"`) {
+		return text, textKind(text) == "number"
+	}
+	rest, ok := strings.CutPrefix(value, "number ")
+	if !ok {
+		return "", false
+	}
+	lit, _, _ := strings.Cut(rest, " ")
+	if _, err := strconv.ParseFloat(lit, 64); err != nil && !errors.Is(err, strconv.ErrRange) {
+		return "", false
+	}
+	return lit, true
+}
+
 // jsonKind is the JSON kind encoding/json names first in value ("bool" is
-// "boolean").
+// "boolean"). github.com/segmentio/encoding/json (go-sdk's decoder) puts
+// the start of the value's JSON text there instead, quoted ("\"1e+30\""):
+// its kind is read from that text.
 func jsonKind(value string) string {
+	if text, err := strconv.Unquote(value); err == nil && strings.HasPrefix(value, `"`) {
+		return textKind(text)
+	}
 	kind, _, _ := strings.Cut(value, " ")
 	if kind == "bool" {
 		return "boolean"
 	}
 	return kind
+}
+
+// textKind is the JSON kind of a value's text, by its first byte.
+func textKind(text string) string {
+	if text == "" {
+		return ""
+	}
+	switch c := text[0]; {
+	case c == '"':
+		return "string"
+	case c == '-' || c >= '0' && c <= '9':
+		return "number"
+	case c == 't' || c == 'f':
+		return "boolean"
+	case c == 'n':
+		return "null"
+	case c == '{':
+		return "object"
+	case c == '[':
+		return "array"
+	}
+	return ""
 }
 
 // Innermost returns the end of err's Unwrap chain (the first branch of a
@@ -255,6 +368,9 @@ func FromSentence(rest string, arguments func() ([]byte, bool), cause error) (*e
 	}
 	if !valueAt(raw, fieldPath(field), kind, -1) {
 		return nil, false
+	}
+	if e, ok := numberViolation(cause, paramPath(field), value, typ); ok {
+		return e, true
 	}
 	return typeViolation(cause, paramPath(field), expectedGo(typ), kind), true
 }

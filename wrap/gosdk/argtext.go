@@ -2,11 +2,12 @@ package gosdk
 
 import (
 	"encoding/json"
-	"errors"
+	"math/big"
 	"strconv"
 	"strings"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/jsonerr"
 )
 
 // This file holds the one trick of the adapter that reads go-sdk's error
@@ -28,21 +29,26 @@ import (
 const argumentsPrefix = `validating "arguments": `
 
 // argumentError returns err as an InvalidArgument when it is go-sdk's
-// argument validation or decoding failure of a typed tool.
-func argumentError(err error) (error, bool) {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &typ):
-		p := typ.Field
-		if p == "" {
-			p = "arguments"
+// argument validation or decoding failure of a typed tool; raw holds the
+// call's arguments.
+//
+// go-sdk records its own decoding failure and the handler's error alike
+// (SetError), so a decoding failure is believed only when it is a bare
+// *json.UnmarshalTypeError (go-sdk's, not wrapped) and raw holds a value
+// of its JSON kind at its path (anywhere: go-sdk decodes the arguments
+// re-encoded). A handler's failure to decode an upstream's answer,
+// wrapped as errors usually are, is not the caller's; nor is a
+// *json.SyntaxError, which go-sdk never reports about arguments it has
+// already parsed.
+func argumentError(err error, raw json.RawMessage) (error, bool) {
+	if typ, ok := err.(*json.UnmarshalTypeError); ok {
+		if len(raw) > maxBoundArguments {
+			return nil, false
 		}
-		v := errs.Violation{Parameter: p, Rule: "type", Expected: typ.Type.String(),
-			Message: "parameter " + strconv.Quote(p) + " must be " + typ.Type.String() + ", not a JSON " + typ.Value}
-		return errs.Wrap(errs.InvalidArgument, err, "", errs.Violations(v)), true
-	case errors.As(err, &syn):
-		return errs.Wrap(errs.InvalidArgument, err, "the arguments are not valid JSON"), true
+		if a, ok := jsonerr.FromTypeErrorAnywhere(typ, raw); ok {
+			return a, true
+		}
+		return nil, false
 	}
 	text := err.Error()
 	rest, ok := strings.CutPrefix(text, argumentsPrefix)
@@ -110,8 +116,45 @@ func ruleViolations(param, rule, msg string) ([]errs.Violation, bool) {
 		return perName(param, names, "required", func(p string) string { return "parameter " + strconv.Quote(p) + " is required" }), true
 	case rule == "type" && param != "":
 		return typeViolation(param, msg)
+	case bounds[rule] != "" && param != "":
+		return boundViolation(param, rule, msg)
 	}
 	return nil, false
+}
+
+// bounds are jsonschema-go's number keywords, each with its sentence's
+// relation and the words package validate says it with.
+var bounds = map[string]string{
+	"minimum":          " is less than |must be at least ",
+	"maximum":          " is greater than |must be at most ",
+	"exclusiveMinimum": " is less than or equal to |must be greater than ",
+	"exclusiveMaximum": " is greater than or equal to |must be less than ",
+}
+
+// boundViolation reads jsonschema-go's "-1/1 is less than 0.000000" (a
+// big.Rat, then the bound with %f) as `parameter "line" must be at least
+// 0, got -1`.
+func boundViolation(param, rule, msg string) ([]errs.Violation, bool) {
+	relation, must, _ := strings.Cut(bounds[rule], "|")
+	got, bound, ok := strings.Cut(msg, relation)
+	if !ok {
+		return nil, false
+	}
+	var r big.Rat
+	if _, ok := r.SetString(got); !ok {
+		return nil, false
+	}
+	if r.IsInt() {
+		got = r.Num().String()
+	} else {
+		got = strings.TrimRight(strings.TrimRight(r.FloatString(6), "0"), ".")
+	}
+	if strings.Contains(bound, ".") {
+		bound = strings.TrimRight(strings.TrimRight(bound, "0"), ".")
+	}
+	expected := strings.TrimPrefix(must, "must be ") + bound
+	return []errs.Violation{{Parameter: param, Rule: rule, Expected: expected, Got: got,
+		Message: "parameter " + strconv.Quote(param) + " " + must + bound + ", got " + got}}, true
 }
 
 // typeViolation reads "three has type \"string\", want \"integer\"" as

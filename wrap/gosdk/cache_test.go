@@ -300,3 +300,55 @@ func TestCacheNeverCrossesCallersStatelessOnGoSDK(t *testing.T) {
 		t.Fatalf("bob got %q, want a run of his own", b1)
 	}
 }
+
+// TestReplacedToolIsNotAnsweredFromTheCacheOverStdio: a server that
+// replaces a tool at run time (RemoveTools, then AddTool of the same
+// name) must not have the new tool answered with what the old one left.
+// go-sdk sends a 2026-07-28 session (what a current client negotiates over
+// stdio) no notifications/tools/list_changed unless it opened a
+// subscriptions/listen stream, so the sending middleware never saw the
+// change: retrofitted gopls, whose read-only tool was replaced, kept
+// answering the old tool's text for the whole TTL.
+func TestReplacedToolIsNotAnsweredFromTheCacheOverStdio(t *testing.T) {
+	for _, tr := range []string{"stdio", "stateless"} {
+		t.Run(tr, func(t *testing.T) { checkReplacedTool(t, tr) })
+	}
+}
+
+func checkReplacedTool(t *testing.T, tr string) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "swap", Version: "1"}, nil)
+	w := wrap.New(wrap.WithCache(wrap.Cache{}), wrap.ForTool("lookup", wrap.WithCache(wrap.Cache{ReadOnly: true, TTL: time.Minute})))
+	gosdk.Attach(s, w)
+	answer := func(text string) mcp.ToolHandler {
+		return func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+		}
+	}
+	s.AddTool(&mcp.Tool{Name: "lookup", InputSchema: map[string]any{"type": "object"}}, answer("old"))
+	var cs *mcp.ClientSession
+	if tr == "stdio" {
+		cs = pipeSession(t, s)
+	} else {
+		cs = serveGoSDK(t, s, true, "alice")
+	}
+	if v := cs.InitializeResult().ProtocolVersion; v < "2026-07-28" {
+		t.Fatalf("negotiated %s; the case needs a 2026-07-28 session", v)
+	}
+	text := func() string {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "lookup", Arguments: map[string]any{"q": "x"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+	text()
+	if got := text(); got != "old" {
+		t.Fatalf("second call: %q", got)
+	}
+	s.RemoveTools("lookup")
+	s.AddTool(&mcp.Tool{Name: "lookup", InputSchema: map[string]any{"type": "object"}}, answer("new"))
+	time.Sleep(100 * time.Millisecond) // past go-sdk's notification delay
+	if got := text(); got != "new" {
+		t.Errorf("after the tool was replaced: %q, want the new tool's answer", got)
+	}
+}

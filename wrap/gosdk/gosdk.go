@@ -2,6 +2,7 @@ package gosdk
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"sync"
@@ -46,7 +47,8 @@ func newMiddleware(w *wrap.Wrapper, has handlers) mcp.Middleware {
 	if w == nil {
 		w = wrap.New()
 	}
-	m := methods{w: w, serve: adapter.Chain(w), e: adapter.Policy(w), o: adapter.Observer(w), hints: new(cacheHints), has: has}
+	st := new(attached)
+	m := methods{w: w, serve: adapter.Chain(w), e: adapter.Policy(w), o: adapter.Observer(w), hints: &st.hints, has: has, tools: &st.tools}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if m.e != nil {
@@ -62,6 +64,12 @@ func newMiddleware(w *wrap.Wrapper, has handlers) mcp.Middleware {
 	}
 }
 
+// attached is the state of one attached middleware, in one allocation.
+type attached struct {
+	hints cacheHints
+	tools toolList
+}
+
 // methods is what newMiddleware's handlers share.
 type methods struct {
 	w     *wrap.Wrapper
@@ -70,6 +78,7 @@ type methods struct {
 	o     *obs.Observer
 	hints *cacheHints
 	has   handlers
+	tools *toolList
 }
 
 // policyMethod serves the methods only a policy changes: the lists,
@@ -103,6 +112,7 @@ func (m methods) chainMethod(ctx context.Context, method string, req mcp.Request
 		if r.Params == nil {
 			return nil, false, nil
 		}
+		m.tools.check(ctx, m.w, r, next)
 		if adapter.Own(m.w, r.Params.Name) {
 			// The tool's own handler (AddTool) must not run the chain a
 			// second time.
@@ -221,6 +231,9 @@ func handleTool(ctx context.Context, r *call.Request) (call.Result, error) {
 	tc := r.SDK.(*toolCall)
 	res, err := tc.next.call(ctx, tc.m)
 	if err != nil {
+		if a, ok := rawArgumentError(err, tc.m.Params.Arguments); ok {
+			return resultOf(res), a
+		}
 		return resultOf(res), toolError(err)
 	}
 	if res == nil {
@@ -228,7 +241,7 @@ func handleTool(ctx context.Context, r *call.Request) (call.Result, error) {
 	}
 	if res.IsError {
 		if e := res.GetError(); e != nil && sdkText(res, e) {
-			return nil, typedError(e)
+			return nil, typedError(e, tc.m.Params.Arguments)
 		}
 	}
 	return toolResult{R: res}, nil
@@ -251,9 +264,10 @@ func sdkText(res *mcp.CallToolResult, err error) (ok bool) {
 }
 
 // typedError is toolError for the error a typed tool's result carries:
-// go-sdk's own argument failures are InvalidArgument.
-func typedError(err error) error {
-	if a, ok := argumentError(err); ok {
+// go-sdk's own argument failures (raw holds the call's arguments) are
+// InvalidArgument.
+func typedError(err error, raw json.RawMessage) error {
+	if a, ok := argumentError(err, raw); ok {
 		return a
 	}
 	return toolError(err)

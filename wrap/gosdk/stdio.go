@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrap/mcpwrap/internal/policy"
@@ -54,9 +56,11 @@ func Run(ctx context.Context, s *mcp.Server, w *wrap.Wrapper, t mcp.Transport) e
 // Transport returns t such that a message go-sdk's stream decoder would end
 // the session on is answered instead, with a JSON-RPC -32600 error for its
 // id, and the session goes on: a message nested deeper than go-sdk decodes
-// (1 000 levels from v1.8.0 on, 10 000 before), or a line longer than the
+// (1 000 levels from v1.8.0 on, 10 000 before), a line longer than the
 // transport's MaxLineLength (v1.8.0 on; 16 MiB when 0, none when
-// negative). Everything go-sdk would take passes, unchanged.
+// negative), or a line that is no message: not JSON (a truncated or stray
+// line: -32700) or an object without a "jsonrpc" member, a number, a
+// string (-32600). Everything go-sdk would take passes, unchanged.
 // It understands go-sdk's stream transports, keeping what the server
 // chose: *mcp.StdioTransport, *mcp.IOTransport (the server's own reader
 // and writer, say wrapped for command logging) and an *mcp.LoggingTransport
@@ -64,7 +68,7 @@ func Run(ctx context.Context, s *mcp.Server, w *wrap.Wrapper, t mcp.Transport) e
 // (in-memory, streamable HTTP, which answers such a message with HTTP 400
 // and goes on) is returned as it is. t is not modified.
 //
-// Each line costs one scan of its bytes; lines go through a pipe, in
+// Each line costs two scans of its bytes; lines go through a pipe, in
 // order, to go-sdk's own decoder, and the answers share the writer under
 // one lock. Each Connect starts one goroutine, which ends with the reader.
 func Transport(t mcp.Transport) mcp.Transport {
@@ -189,10 +193,16 @@ func guard(in io.Reader, pw *io.PipeWriter, w io.Writer, maxNest, limit int) {
 func pass(line []byte, long bool, pw *io.PipeWriter, w io.Writer, maxNest, limit int) bool {
 	switch {
 	case long:
-		_, _ = w.Write(refusal(line, "the request is longer than "+strconv.Itoa(limit)+" bytes; send a smaller one"))
+		_, _ = w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the request is longer than "+strconv.Itoa(limit)+" bytes; send a smaller one"))
 	case len(line) == 0:
 	case depth(line) > maxNest:
-		_, _ = w.Write(refusal(line, "the request is nested deeper than "+strconv.Itoa(maxNest)+" levels; send flatter arguments"))
+		_, _ = w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the request is nested deeper than "+strconv.Itoa(maxNest)+" levels; send flatter arguments"))
+	case !decodable(line):
+		if json.Valid(line) {
+			_, _ = w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the line is not a JSON-RPC 2.0 message"))
+		} else {
+			_, _ = w.Write(refusal(line, jsonrpc.CodeParseError, "the line is not valid JSON"))
+		}
 	default:
 		_, err := pw.Write(line)
 		return err == nil
@@ -260,9 +270,82 @@ func stringEnd(b []byte, i int) int {
 	}
 }
 
-// refusal is the error answering a message go-sdk cannot take, with the
-// message's id when its top level has one (a number or a string).
-func refusal(line []byte, msg string) []byte {
+// decodable reports whether line may be a message go-sdk's stream
+// transport takes; a line it refuses ends go-sdk's session, and with it a
+// stdio server: text that is not JSON (a truncated or stray line), JSON
+// that is no JSON-RPC message ({}, 123). The check is cheap and never
+// refuses a message go-sdk takes: white space passes; anything else must
+// start an object or an array, close every string, object and array it
+// opens; an array must not be empty, an object must have a top-level
+// "jsonrpc" member whose value is "2.0". A line that passes yet is no
+// message (a batch of non-messages, or any batch once the protocol is
+// 2025-06-18 or later) is left to go-sdk.
+func decodable(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	switch {
+	case len(t) == 0:
+		return true
+	case t[0] != '{' && t[0] != '[':
+		return false
+	case !closed(t):
+		return false
+	}
+	if t[0] == '[' {
+		return len(bytes.TrimSpace(t[1:len(t)-1])) > 0 // go-sdk ends the session on an empty batch
+	}
+	v, ok := topLevelValue(t, "jsonrpc")
+	// "2.0", or a string that may be it once its escapes are read.
+	return ok && (string(v) == `"2.0"` || len(v) > 0 && v[0] == '"' && bytes.IndexByte(v, '\\') >= 0)
+}
+
+// closed reports whether every string, object and array b opens is
+// closed, and none is closed that was not opened.
+func closed(b []byte) bool {
+	d := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i = stringEnd(b, i+1)
+			if i == len(b) {
+				return false
+			}
+		case '[', '{':
+			d++
+		case ']', '}':
+			if d--; d < 0 {
+				return false
+			}
+		}
+	}
+	return d == 0
+}
+
+// topLevelValue finds the member key at the top level of the object b
+// (usually its first: the scan stops there): ok reports whether it is
+// there, v is its value when a number or a short string (valueAfterColon).
+func topLevelValue(b []byte, key string) (v []byte, ok bool) {
+	d := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			end := stringEnd(b, i+1)
+			rest := b[min(end+1, len(b)):]
+			if d == 1 && string(b[i+1:end]) == key && bytes.HasPrefix(bytes.TrimLeft(rest, " \t\r\n"), []byte(":")) {
+				return valueAfterColon(rest), true
+			}
+			i = end
+		case '[', '{':
+			d++
+		case ']', '}':
+			d--
+		}
+	}
+	return nil, false
+}
+
+// refusal is the error (code) answering a message go-sdk cannot take, with
+// the message's id when its top level has one (a number or a string).
+func refusal(line []byte, code int, msg string) []byte {
 	id := topLevelID(line)
 	if id == nil {
 		id = []byte("null")
@@ -270,7 +353,9 @@ func refusal(line []byte, msg string) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"jsonrpc":"2.0","id":`)
 	b.Write(id)
-	b.WriteString(`,"error":{"code":-32600,"message":`)
+	b.WriteString(`,"error":{"code":`)
+	b.WriteString(strconv.Itoa(code))
+	b.WriteString(`,"message":`)
 	b.WriteString(strconv.Quote(msg))
 	b.WriteString("}}\n")
 	return b.Bytes()

@@ -3,7 +3,6 @@ package gosdk
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
@@ -21,7 +20,76 @@ import (
 // Transport the deep call and the long one are answered with -32600 for
 // their ids and the next call on the same session is answered.
 func TestStdioSurvivesDeepNesting(t *testing.T) {
-	s := mcp.NewServer(&mcp.Implementation{Name: "deep", Version: "1.0.0"}, nil)
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+	answers := guardedAnswers(t, 64<<10, 4,
+		`{"jsonrpc":"2.0","id":"deep-7","method":"tools/call","params":{"name":"echo","arguments":{"v":`+deep+`}}}`,
+		`{"jsonrpc":"2.0","id":"long","method":"tools/call","params":{"name":"echo","arguments":{"v":"`+strings.Repeat("x", 1<<20)+`"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{}}}`,
+	)
+	for _, want := range []string{
+		`{"jsonrpc":"2.0","id":"deep-7","error":{"code":-32600,"message":"the request is nested deeper than`,
+		`{"jsonrpc":"2.0","id":"long","error":{"code":-32600,"message":"the request is longer than 65536 bytes`,
+		`"id":3,"result":{"content":[{"type":"text","text":"ok"}]`,
+	} {
+		answered(t, answers, want)
+	}
+}
+
+// TestStdioSurvivesMalformedLines: go-sdk ends a stdio session, and
+// retrofitted gopls exited with status 2, on one line that is not JSON
+// (a truncated write, a stray line) or JSON that is no JSON-RPC message
+// ({}, 123, [ ], "jsonrpc":"1.0"): every later call of the client failed
+// with a closed pipe.
+// Through Transport each such line is answered (-32700 for text that is
+// not JSON, -32600 for JSON that is no message, with the line's id when it
+// shows one) and the next call is answered.
+func TestStdioSurvivesMalformedLines(t *testing.T) {
+	answers := guardedAnswers(t, 0, 9,
+		`[ ]`,
+		`{"jsonrpc":"1.0","id":8,"method":"ping"}`,
+		`{not json`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ec`,
+		`123`,
+		`{}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{}}} }`,
+		``,
+		`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"echo","arguments":{"v":"{not json"}}}`,
+	)
+	for _, want := range []string{
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"the line is not valid JSON"}}`,
+		`{"jsonrpc":"2.0","id":2,"error":{"code":-32700,`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"the line is not a JSON-RPC 2.0 message"}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`,
+		`{"jsonrpc":"2.0","id":5,"error":{"code":-32700,`,
+		`"id":6,"result":{"content":[{"type":"text","text":"ok"}]`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`,
+		`{"jsonrpc":"2.0","id":8,"error":{"code":-32600,`,
+	} {
+		answers = answered(t, answers, want)
+	}
+}
+
+// answered returns answers without the first one holding want; it fails
+// when none does.
+func answered(t *testing.T, answers []string, want string) []string {
+	t.Helper()
+	for i, a := range answers {
+		if strings.Contains(a, want) {
+			return append(answers[:i:i], answers[i+1:]...)
+		}
+	}
+	t.Errorf("no answer holds %s: %v", want, answers)
+	return answers
+}
+
+// guardedAnswers runs an attached server with an echo tool through the
+// guarded transport (limit: its MaxLineLength, 0 for go-sdk's), writes an
+// initialize exchange and lines, and returns the first n lines it writes
+// (initialize's answer among them; the guard's refusals and go-sdk's
+// answers interleave); it fails when the session ends first.
+func guardedAnswers(t *testing.T, limit, n int, lines ...string) []string {
+	t.Helper()
+	s := mcp.NewServer(&mcp.Implementation{Name: "guarded", Version: "1.0.0"}, nil)
 	s.AddTool(&mcp.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
@@ -30,66 +98,50 @@ func TestStdioSurvivesDeepNesting(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	t.Cleanup(cancel)
 	done := make(chan error, 1)
 	g := newGuarded(&mcp.IOTransport{}, inR, outW)
-	g.limit = 64 << 10
+	if limit > 0 {
+		g.limit = limit
+	}
 	go func() { done <- s.Run(ctx, g) }()
-
-	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
-	lines := []string{
+	all := append([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","id":"deep-7","method":"tools/call","params":{"name":"echo","arguments":{"v":` + deep + `}}}`,
-		`{"jsonrpc":"2.0","id":"long","method":"tools/call","params":{"name":"echo","arguments":{"v":"` + strings.Repeat("x", 1<<20) + `"}}}`,
-		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{}}}`,
-	}
+	}, lines...)
 	go func() {
-		for _, l := range lines {
+		for _, l := range all {
 			if _, err := io.WriteString(inW, l+"\n"); err != nil {
 				return
 			}
 		}
 	}()
-	answers := map[string]json.RawMessage{}
+	t.Cleanup(func() { _ = inW.Close() })
 	sc := bufio.NewScanner(outR)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	deadline := time.After(10 * time.Second)
-	got := make(chan map[string]any)
+	got := make(chan string)
 	go func() {
 		for sc.Scan() {
-			var m map[string]any
-			if json.Unmarshal(sc.Bytes(), &m) == nil {
-				got <- m
-			}
+			got <- sc.Text()
 		}
 		close(got)
 	}()
-	for len(answers) < 4 {
+	var answers []string
+	deadline := time.After(10 * time.Second)
+	for len(answers) < n {
 		select {
-		case m, ok := <-got:
+		case a, ok := <-got:
 			if !ok {
 				t.Fatalf("the session ended after %d answers: %v", len(answers), answers)
 			}
-			id, _ := json.Marshal(m["id"])
-			b, _ := json.Marshal(m)
-			answers[string(id)] = b
+			answers = append(answers, a)
 		case err := <-done:
-			t.Fatalf("the server stopped: %v", err)
+			t.Fatalf("the server stopped: %v (answers %v)", err, answers)
 		case <-deadline:
 			t.Fatalf("answers so far: %v", answers)
 		}
 	}
-	if a := string(answers[`"deep-7"`]); !strings.Contains(a, `"code":-32600`) || !strings.Contains(a, "nested deeper than") {
-		t.Fatalf("the deep call: %s", a)
-	}
-	if a := string(answers[`"long"`]); !strings.Contains(a, `"code":-32600`) || !strings.Contains(a, "longer than 65536 bytes") {
-		t.Fatalf("the long call: %s", a)
-	}
-	if a := string(answers["3"]); !strings.Contains(a, `"text":"ok"`) {
-		t.Fatalf("the call after it: %s", a)
-	}
-	_ = inW.Close()
+	return answers
 }
 
 func TestDepthAndID(t *testing.T) {
@@ -112,8 +164,9 @@ func TestDepthAndID(t *testing.T) {
 	}
 }
 
-// BenchmarkGuard is what the guard costs a line on its way to go-sdk: one
-// scan for its depth and one copy through the pipe.
+// BenchmarkGuard is what the guard costs a line on its way to go-sdk: two
+// scans (its depth; its strings, objects and arrays closed) and one copy
+// through the pipe.
 func BenchmarkGuard(b *testing.B) {
 	for _, size := range []int{1 << 10, 1 << 20} {
 		line := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"v":"` +

@@ -107,7 +107,7 @@ func TestArgumentErrorRecognisesBindArguments(t *testing.T) {
 		name, args, param, expected, got string
 	}{
 		{"string for int", `{"city":"Paris","days":"three"}`, "days", "an integer", "string"},
-		{"huge number", `{"days":1e300}`, "days", "an integer", "number"},
+		{"huge number", `{"days":1e300}`, "days", "an integer between -9223372036854775808 and 9223372036854775807", "number"},
 		{"number for string", `{"city":7}`, "city", "a string", "number"},
 		{"nested", `{"opts":{"units":"metric"}}`, "opts.units", "an array", "string"},
 		{"nested item", `{"opts":{"units":["c",5]}}`, "opts.units", "a string", "number"},
