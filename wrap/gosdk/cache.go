@@ -15,12 +15,11 @@ import (
 //   - notifications/progress of a call (req.Session.NotifyProgress with the
 //     call's context): wrap.WithProgressTimeout's idle clock starts again;
 //   - notifications/tools/list_changed (resources/list_changed), which
-//     go-sdk sends after AddTool, RemoveTools, AddResource and the rest (it
-//     has no hook for them) to every session older than 2026-07-28 and to
-//     the newer ones holding a subscriptions/listen stream: the answers w's
-//     call cache (wrap.WithCache) keeps for tools (resources) are dropped.
-//     With no such session it sends nothing; toolList covers the tools of
-//     the newer sessions. It reads whether w
+//     go-sdk sends every session after AddTool, RemoveTools, AddResource and
+//     the rest (it has no hook for them): the answers w's call cache
+//     (wrap.WithCache) keeps for tools (resources) are dropped. With no
+//     session connected it sends nothing, and the kept answers live out
+//     their TTL (or wrap.Wrapper.Forget drops them). It reads whether w
 //     keeps answers when a notification passes: a cache given in a tool's
 //     registration options (Tool) may come after Attach.
 func sending(w *wrap.Wrapper) mcp.Middleware {

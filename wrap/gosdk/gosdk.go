@@ -47,8 +47,7 @@ func newMiddleware(w *wrap.Wrapper, has handlers) mcp.Middleware {
 	if w == nil {
 		w = wrap.New()
 	}
-	st := new(attached)
-	m := methods{w: w, serve: adapter.Chain(w), e: adapter.Policy(w), o: adapter.Observer(w), hints: &st.hints, has: has, tools: &st.tools}
+	m := methods{w: w, serve: adapter.Chain(w), e: adapter.Policy(w), o: adapter.Observer(w), hints: new(cacheHints), has: has}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if m.e != nil {
@@ -64,12 +63,6 @@ func newMiddleware(w *wrap.Wrapper, has handlers) mcp.Middleware {
 	}
 }
 
-// attached is the state of one attached middleware, in one allocation.
-type attached struct {
-	hints cacheHints
-	tools toolList
-}
-
 // methods is what newMiddleware's handlers share.
 type methods struct {
 	w     *wrap.Wrapper
@@ -78,7 +71,6 @@ type methods struct {
 	o     *obs.Observer
 	hints *cacheHints
 	has   handlers
-	tools *toolList
 }
 
 // policyMethod serves the methods only a policy changes: the lists,
@@ -112,7 +104,6 @@ func (m methods) chainMethod(ctx context.Context, method string, req mcp.Request
 		if r.Params == nil {
 			return nil, false, nil
 		}
-		m.tools.check(ctx, m.w, r, next)
 		if adapter.Own(m.w, r.Params.Name) {
 			// The tool's own handler (AddTool) must not run the chain a
 			// second time.
