@@ -348,6 +348,27 @@ func valueStart(raw []byte, off int64) int64 {
 // Sentence starts the text of encoding/json's *UnmarshalTypeError.
 const Sentence = "json: cannot unmarshal "
 
+// MaxArguments bounds the arguments the adapters re-read to confirm a
+// decoding error; larger ones are not recognised (the error is answered
+// as any other).
+const MaxArguments = 1 << 20
+
+// maxText bounds the text FromText searches for Sentence.
+const maxText = 512
+
+// FromText is FromSentence for an error whose text holds Sentence
+// anywhere (wrapped with %s or %v, the type lost): msg is that text, the
+// innermost error's. A sentence about the whole value ("into Go value of
+// type T") is left alone: the arguments are always an object, and so is
+// many an upstream's answer that fails to decode.
+func FromText(msg string, arguments func() ([]byte, bool), cause error) (*errs.Error, bool) {
+	i := strings.Index(msg, Sentence)
+	if i < 0 || len(msg) > maxText || strings.Contains(msg[i:], " into Go value of type ") {
+		return nil, false
+	}
+	return FromSentence(msg[i+len(Sentence):], arguments, cause)
+}
+
 // FromSentence reads the rest of a *json.UnmarshalTypeError's text, after
 // Sentence, and returns cause as the InvalidArgument error it describes
 // when the arguments (raw, read only then) hold a value of the named JSON

@@ -42,7 +42,7 @@ const argumentsPrefix = `validating "arguments": `
 // already parsed.
 func argumentError(err error, raw json.RawMessage) (error, bool) {
 	if typ, ok := err.(*json.UnmarshalTypeError); ok {
-		if len(raw) > maxBoundArguments {
+		if len(raw) > jsonerr.MaxArguments {
 			return nil, false
 		}
 		if a, ok := jsonerr.FromTypeErrorAnywhere(typ, raw); ok {

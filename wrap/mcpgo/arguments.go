@@ -57,7 +57,7 @@ func argumentError(err error, req mcp.CallToolRequest) (*errs.Error, bool) {
 		return bindError(ute, req)
 	}
 	inner := jsonerr.Innermost(err)
-	if e, ok := textBindError(inner, req); ok {
+	if e, ok := jsonerr.FromText(inner.Error(), func() ([]byte, bool) { return boundJSON(req) }, inner); ok {
 		return e, true
 	}
 	return requireError(inner, req)
@@ -174,33 +174,12 @@ func argKind(v any) string {
 	return ""
 }
 
-// maxBoundArguments bounds the arguments re-read to confirm a binding
-// error; larger ones are not recognised (and stay masked).
-const maxBoundArguments = 1 << 20
-
 func bindError(ute *json.UnmarshalTypeError, req mcp.CallToolRequest) (*errs.Error, bool) {
 	raw, ok := boundJSON(req)
 	if !ok || ute.Type == nil {
 		return nil, false
 	}
 	return jsonerr.FromTypeError(ute, raw)
-}
-
-// textBindError recognises the sentence of a *json.UnmarshalTypeError about
-// a struct field whose type was lost (formatted with %s or %v), wherever it
-// stands in err's text, as argumentResult does in a result's: the path and
-// the JSON kind it names must be in req's arguments (at any offset: the
-// text has none).
-func textBindError(err error, req mcp.CallToolRequest) (*errs.Error, bool) {
-	msg := err.Error()
-	i := strings.Index(msg, jsonerr.Sentence)
-	// A sentence about the whole value ("into Go value of type []T") is
-	// left alone: the arguments are always an object, and so is many an
-	// upstream's answer that fails to decode.
-	if i < 0 || len(msg) > maxArgumentSentence || strings.Contains(msg[i:], " into Go value of type ") {
-		return nil, false
-	}
-	return jsonerr.FromSentence(msg[i+len(jsonerr.Sentence):], func() ([]byte, bool) { return boundJSON(req) }, err)
 }
 
 // boundJSON returns the JSON BindArguments decodes for req.
@@ -220,7 +199,7 @@ func boundJSON(req mcp.CallToolRequest) ([]byte, bool) {
 			raw = b
 		}
 	}
-	return raw, len(raw) <= maxBoundArguments
+	return raw, len(raw) <= jsonerr.MaxArguments
 }
 
 // typedPrefix starts the isError result mcp.NewTypedToolHandler and
