@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -51,21 +50,12 @@ var completionFields = sync.OnceValue(func() (f struct {
 	prompt, resource int
 	ok               bool
 }) {
-	t := reflect.TypeFor[server.MCPServer]()
-	p, okp := t.FieldByName("promptCompletionProvider")
-	r, okr := t.FieldByName("resourceCompletionProvider")
-	if !okp || !okr || len(p.Index) != 1 || len(r.Index) != 1 ||
-		p.Type != reflect.TypeFor[server.PromptCompletionProvider]() || r.Type != reflect.TypeFor[server.ResourceCompletionProvider]() {
-		return f
-	}
-	f.prompt, f.resource, f.ok = p.Index[0], r.Index[0], true
+	var okp, okr bool
+	f.prompt, okp = serverField("promptCompletionProvider", typeIs[server.PromptCompletionProvider]())
+	f.resource, okr = serverField("resourceCompletionProvider", typeIs[server.ResourceCompletionProvider]())
+	f.ok = okp && okr
 	return f
 })
-
-// readField is the value of an unexported field of an addressable struct.
-func readField(f reflect.Value) any {
-	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface()
-}
 
 // mayComplete reports whether the caller may have completions for a
 // prompt (method prompts/get) or a resource template (resources/read) of

@@ -3,7 +3,6 @@ package mcpgo
 import (
 	"reflect"
 	"sync"
-	"unsafe"
 
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -29,7 +28,7 @@ func announceToolChanges(s *server.MCPServer) bool {
 		return false
 	}
 	v := reflect.ValueOf(s).Elem()
-	mu := (*sync.RWMutex)(unsafe.Pointer(v.Field(f.mu).UnsafeAddr()))
+	mu := lockAt(v.Field(f.mu))
 	mu.Lock()
 	defer mu.Unlock()
 	tools := v.Field(f.caps).Field(f.tools)
@@ -40,7 +39,7 @@ func announceToolChanges(s *server.MCPServer) bool {
 	if changed.Bool() {
 		return false
 	}
-	*(*bool)(unsafe.Pointer(changed.UnsafeAddr())) = true
+	writable(changed).SetBool(true)
 	return true
 }
 
@@ -51,13 +50,13 @@ var capabilityFields = sync.OnceValue(func() (f struct {
 	caps, mu, tools, listChanged int
 	ok                           bool
 }) {
-	t := reflect.TypeFor[server.MCPServer]()
-	caps, okc := t.FieldByName("capabilities")
-	mu, okm := t.FieldByName("capabilitiesMu")
-	if !okc || !okm || len(caps.Index) != 1 || len(mu.Index) != 1 || caps.Type.Kind() != reflect.Struct ||
-		mu.Type != reflect.TypeFor[sync.RWMutex]() {
+	var okc, okm bool
+	f.caps, okc = serverField("capabilities", kindIs(reflect.Struct))
+	f.mu, okm = serverField("capabilitiesMu", typeIs[sync.RWMutex]())
+	if !okc || !okm {
 		return f
 	}
+	caps := reflect.TypeFor[server.MCPServer]().Field(f.caps)
 	tools, okt := caps.Type.FieldByName("tools")
 	if !okt || len(tools.Index) != 1 || tools.Type.Kind() != reflect.Pointer || tools.Type.Elem().Kind() != reflect.Struct {
 		return f
@@ -66,6 +65,6 @@ var capabilityFields = sync.OnceValue(func() (f struct {
 	if !okl || len(lc.Index) != 1 || lc.Type.Kind() != reflect.Bool {
 		return f
 	}
-	f.caps, f.mu, f.tools, f.listChanged, f.ok = caps.Index[0], mu.Index[0], tools.Index[0], lc.Index[0], true
+	f.tools, f.listChanged, f.ok = tools.Index[0], lc.Index[0], true
 	return f
 })

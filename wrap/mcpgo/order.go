@@ -3,7 +3,6 @@ package mcpgo
 import (
 	"reflect"
 	"sync"
-	"unsafe"
 
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -38,19 +37,17 @@ var orderFields = sync.OnceValue(func() (f struct {
 	list, mu [3]int
 	ok       bool
 }) {
-	t := reflect.TypeFor[server.MCPServer]()
 	for i, n := range [...]struct{ list, mu string }{
 		{"toolHandlerMiddlewares", "toolMiddlewareMu"},
 		{"resourceHandlerMiddlewares", "resourceMiddlewareMu"},
 		{"promptHandlerMiddlewares", "promptMiddlewareMu"},
 	} {
-		l, okl := t.FieldByName(n.list)
-		m, okm := t.FieldByName(n.mu)
-		if !okl || !okm || len(l.Index) != 1 || len(m.Index) != 1 || l.Type.Kind() != reflect.Slice ||
-			m.Type != reflect.TypeFor[sync.RWMutex]() {
+		var okl, okm bool
+		f.list[i], okl = serverField(n.list, kindIs(reflect.Slice))
+		f.mu[i], okm = serverField(n.mu, typeIs[sync.RWMutex]())
+		if !okl || !okm {
 			return f
 		}
-		f.list[i], f.mu[i] = l.Index[0], m.Index[0]
 	}
 	f.ok = true
 	return f
@@ -59,14 +56,14 @@ var orderFields = sync.OnceValue(func() (f struct {
 // moveLastFirst moves the last element of the slice l to the front, under
 // the lock m.
 func moveLastFirst(l, m reflect.Value) {
-	lock := (*sync.RWMutex)(unsafe.Pointer(m.UnsafeAddr()))
+	lock := lockAt(m)
 	lock.Lock()
 	defer lock.Unlock()
 	n := l.Len()
 	if n < 2 {
 		return
 	}
-	l = reflect.NewAt(l.Type(), unsafe.Pointer(l.UnsafeAddr())).Elem()
+	l = writable(l)
 	last := reflect.ValueOf(l.Index(n - 1).Interface())
 	reflect.Copy(l.Slice(1, n), l.Slice(0, n-1))
 	l.Index(0).Set(last)

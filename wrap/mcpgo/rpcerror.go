@@ -2,7 +2,6 @@ package mcpgo
 
 import (
 	"reflect"
-	"unsafe"
 
 	"github.com/mcpwrap/mcpwrap/internal/errmap"
 )
@@ -44,12 +43,6 @@ func requestErrorField(err error, name string) reflect.Value {
 		return reflect.Value{}
 	}
 	return st.FieldByName(name)
-}
-
-// writable returns an addressable field of an addressable struct as a
-// settable value.
-func writable(f reflect.Value) reflect.Value {
-	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
 }
 
 // sendCode gives mcp-go's *requestError in err the JSON-RPC code code,

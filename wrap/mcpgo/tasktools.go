@@ -25,14 +25,10 @@ var taskToolFields = sync.OnceValue(func() (f struct {
 	tools, mu int
 	ok        bool
 }) {
-	t := reflect.TypeFor[server.MCPServer]()
-	tools, okt := t.FieldByName("taskTools")
-	mu, okm := t.FieldByName("toolsMu")
-	if !okt || !okm || len(tools.Index) != 1 || len(mu.Index) != 1 ||
-		tools.Type != reflect.TypeFor[map[string]server.ServerTaskTool]() || mu.Type != reflect.TypeFor[sync.RWMutex]() {
-		return f
-	}
-	f.tools, f.mu, f.ok = tools.Index[0], mu.Index[0], true
+	var okt, okm bool
+	f.tools, okt = serverField("taskTools", typeIs[map[string]server.ServerTaskTool]())
+	f.mu, okm = serverField("toolsMu", typeIs[sync.RWMutex]())
+	f.ok = okt && okm
 	return f
 })
 
@@ -47,7 +43,7 @@ func wrapTaskTool(s *server.MCPServer, name string, wrapped func(server.TaskTool
 		return server.ServerTaskTool{}, false
 	}
 	v := reflect.ValueOf(s).Elem()
-	lock := (*sync.RWMutex)(unsafe.Pointer(v.Field(f.mu).UnsafeAddr()))
+	lock := lockAt(v.Field(f.mu))
 	field := v.Field(f.tools)
 	m := *(*map[string]server.ServerTaskTool)(unsafe.Pointer(field.UnsafeAddr()))
 	key := name
