@@ -148,6 +148,15 @@ func TestHugeNumberNamesDeclaredRange(t *testing.T) {
 	}
 }
 
+// TestLongNumberIsDescribedByItsLength: a number too long to quote back,
+// sent for a string, is described by its length, as a long string is.
+func TestLongNumberIsDescribedByItsLength(t *testing.T) {
+	_, err := validate.MustNew[forecastArgs]().Bind([]byte(`{"city":` + strings.Repeat("9", 50) + `}`))
+	if want := `parameter "city" must be a string, got a number of 50 characters`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%v, want %q", err, want)
+	}
+}
+
 // paddedKitchen is kitchen with a list long enough to make a call large,
 // so that its dive fields are checked element by element.
 type paddedKitchen struct {

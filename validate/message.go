@@ -43,35 +43,34 @@ var typeWords = map[kind]string{
 	kTime:   `an RFC 3339 date-time string (e.g. "2026-01-02T15:04:05Z")`,
 }
 
-// describeJSON describes a decoded JSON value for "got …".
+// describeJSON describes a decoded JSON value for "got …": a scalar by
+// its value (gotJSON), by its type alone when secret, by its length when
+// too long to show.
 func describeJSON(v any, secret bool) string {
+	var word string
 	switch x := v.(type) {
 	case nil:
 		return "null"
 	case string:
-		if secret {
-			return "a string"
-		}
-		if utf8.RuneCountInString(x) > maxShown {
-			return "a string of " + strconv.Itoa(utf8.RuneCountInString(x)) + " characters"
-		}
-		return "the string " + strconv.Quote(x)
+		word = "string"
 	case float64, json.Number:
-		if secret {
-			return "a number"
-		}
-		return "the number " + gotJSON(v, false)
+		word = "number"
 	case bool:
-		if secret {
-			return "a boolean"
-		}
-		return "the boolean " + strconv.FormatBool(x)
+		word = "boolean"
 	case map[string]any:
 		return "an object"
 	case []any:
 		return "an array of " + measureOf(cList).count(strconv.Itoa(len(x)))
+	default:
+		return "a value"
 	}
-	return "a value"
+	if secret {
+		return "a " + word
+	}
+	if got := gotJSON(v, false); got != "" {
+		return "the " + word + " " + got
+	}
+	return "a " + word + " of " + strconv.Itoa(utf8.RuneCountInString(fmt.Sprint(v))) + " characters"
 }
 
 // gotJSON is the short machine-readable rendering of a decoded JSON value

@@ -17,14 +17,10 @@ import (
 // escape hatch — and ends the observation (one log line, the span, the
 // metric).
 func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o *outcome) answer {
-	if o.proto != nil {
-		rec.passthrough(o.proto, o.protoCode, o.protoClass)
-		rec.log(ctx)
-		return answer{Protocol: o.proto}
+	if a, done := settled(ctx, rec, o); done {
+		return a
 	}
-	if o.err == nil && o.res == nil {
-		o.err = errs.Wrap(errs.Internal, errNoResult, "")
-	} else if o.err == nil {
+	if o.err == nil {
 		if large, side := boundResult(ctx, cfg, rec, req, o); large != nil {
 			return tooLarge(ctx, rec, large, side)
 		}
@@ -43,6 +39,21 @@ func finish(ctx context.Context, cfg *config, rec *record, req *call.Request, o 
 		return answer{Error: res}
 	}
 	return failed(ctx, cfg, rec, req, o)
+}
+
+// settled is what finish and finishRequest do first: a protocol error the
+// handler chose is passed through, answered (done); a handler that
+// returned neither result nor error gets an internal error.
+func settled(ctx context.Context, rec *record, o *outcome) (a answer, done bool) {
+	if o.proto != nil {
+		rec.passthrough(o.proto, o.protoCode, o.protoClass)
+		rec.log(ctx)
+		return answer{Protocol: o.proto}, true
+	}
+	if o.err == nil && o.res == nil {
+		o.err = errs.Wrap(errs.Internal, errNoResult, "")
+	}
+	return answer{}, false
 }
 
 // boundResult is bound for finish: a result that cannot be encoded becomes

@@ -40,13 +40,8 @@ func layerName(req *call.Request) string {
 
 // finishRequest is finish for a resources/read or a prompts/get.
 func finishRequest(ctx context.Context, cfg *config, rec *record, req *call.Request, o *outcome) answer {
-	if o.proto != nil {
-		rec.passthrough(o.proto, o.protoCode, o.protoClass)
-		rec.log(ctx)
-		return answer{Protocol: o.proto}
-	}
-	if o.err == nil && o.res == nil {
-		o.err = errs.Wrap(errs.Internal, errNoResult, "")
+	if a, done := settled(ctx, rec, o); done {
+		return a
 	}
 	if o.err == nil {
 		rec.outcome = obs.OutcomeSuccess

@@ -75,28 +75,30 @@ type ByName struct {
 func CheckMadeUpNamesCannotFlood(t *testing.T, by ByName, template string, logs *logbuf.Buffer) {
 	t.Helper()
 	const each = 300
+	made := []struct {
+		ask        func(string) error
+		name, what string
+	}{
+		{by.CallTool, "made_up_%d", "a made-up tool"},
+		{by.GetPrompt, "made_up_%d", "a made-up prompt"},
+		{by.ReadResource, "made-up://%d", "a made-up URI"},
+		{by.ReadResource, "users://%d", "an undeclared template's URI"},
+	}
 	for i := range each {
-		if by.CallTool(fmt.Sprintf("made_up_%d", i)) == nil {
-			t.Fatal("a made-up tool answered")
-		}
-		if by.GetPrompt(fmt.Sprintf("made_up_%d", i)) == nil {
-			t.Fatal("a made-up prompt answered")
-		}
-		if by.ReadResource(fmt.Sprintf("made-up://%d", i)) == nil {
-			t.Fatal("a made-up URI answered")
-		}
-		if by.ReadResource(fmt.Sprintf("users://%d", i)) == nil {
-			t.Fatal("an undeclared template's URI answered")
+		for _, m := range made {
+			if m.ask(fmt.Sprintf(m.name, i)) == nil {
+				t.Fatalf("%s answered", m.what)
+			}
 		}
 	}
-	if by.GetPrompt("draft") == nil {
-		t.Fatal("the undeclared prompt answered")
-	}
-	if by.ReadResource("notes://today") == nil {
-		t.Fatal("the undeclared resource answered")
-	}
-	if by.CallTool("forgotten") == nil {
-		t.Fatal("the undeclared tool answered")
+	forgotten := []struct {
+		ask  func(string) error
+		name string
+	}{{by.GetPrompt, "draft"}, {by.ReadResource, "notes://today"}, {by.CallTool, "forgotten"}}
+	for _, f := range forgotten {
+		if f.ask(f.name) == nil {
+			t.Fatalf("the undeclared %s answered", f.name)
+		}
 	}
 	var warned []string
 	for l := range strings.Lines(logs.String()) {
@@ -111,7 +113,7 @@ func CheckMadeUpNamesCannotFlood(t *testing.T, by ByName, template string, logs 
 		}
 	}
 	if len(warned) > 4 || strings.Contains(all, "made") {
-		t.Fatalf("%d warnings after %d requests:\n%s", len(warned), 4*each, all)
+		t.Fatalf("%d warnings after %d requests:\n%s", len(warned), len(made)*each, all)
 	}
 }
 

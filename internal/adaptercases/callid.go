@@ -63,17 +63,11 @@ func CheckCallIDs(t *testing.T, logs *logbuf.Buffer, call CallFunc) {
 	call(t, "loop")    // the failure the guard remembers
 	call(t, "limited") // the one call the limit allows
 	lines := func(t *testing.T, tool string) []map[string]any {
-		ls, err := logs.Find("tool", tool)
+		ls, err := logs.Calls(tool)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var calls []map[string]any // the call's line, not its events
-		for _, l := range ls {
-			if _, ok := l["outcome"]; ok {
-				calls = append(calls, l)
-			}
-		}
-		return calls
+		return ls
 	}
 	for _, tc := range []struct{ name, tool, code string }{
 		{"plain error shown", "plain", "internal"},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -82,6 +83,13 @@ func (b *Buffer) Find(key, value string) ([]map[string]any, error) {
 		}
 	}
 	return out, nil
+}
+
+// Calls returns the lines of the calls of tool: those with an outcome, not
+// their events (a late end, a retry) logged under the same tool.
+func (b *Buffer) Calls(tool string) ([]map[string]any, error) {
+	lines, err := b.Find("tool", tool)
+	return slices.DeleteFunc(lines, func(l map[string]any) bool { return l["outcome"] == nil }), err
 }
 
 // volatile matches the members of a line that differ between two runs of

@@ -138,7 +138,9 @@ func TestAnnotationsAllowRetries(t *testing.T) {
 func checkRetriedWhenReadOnly(t *testing.T, transport string, register func(*mcp.Server, *wrap.Wrapper, *mcp.Tool, mcp.ToolHandler)) {
 	t.Helper()
 	policy := wrap.RetryPolicy{MaxRetries: 2, Initial: time.Millisecond, Max: time.Millisecond}
-	w, _ := newWrapper(t, wrap.WithRetry(policy))
+	// Three attempts and the annotation lookup may take longer than the
+	// 50 ms of newWrapper on a loaded machine: this test is not of timeouts.
+	w, _ := newWrapper(t, wrap.WithRetry(policy), wrap.WithTimeout(10*time.Second))
 	s := mcp.NewServer(&mcp.Implementation{Name: "retry", Version: "1"}, nil)
 	var readOnly, plain atomic.Int32
 	flaky := func(n *atomic.Int32) mcp.ToolHandler {

@@ -68,7 +68,7 @@ func Run(ctx context.Context, s *mcp.Server, w *wrap.Wrapper, t mcp.Transport) e
 // (in-memory, streamable HTTP, which answers such a message with HTTP 400
 // and goes on) is returned as it is. t is not modified.
 //
-// Each line costs two scans of its bytes; lines go through a pipe, in
+// Each line costs one scan of its bytes; lines go through a pipe, in
 // order, to go-sdk's own decoder, and the answers share the writer under
 // one lock. Each Connect starts one goroutine, which ends with the reader.
 func Transport(t mcp.Transport) mcp.Transport {
@@ -191,13 +191,14 @@ func guard(in io.Reader, pw *io.PipeWriter, w io.Writer, maxNest, limit int) {
 // pass writes line to pw, or its refusal to w when it is too long (long)
 // or nested too deep; it is false when pw is closed.
 func pass(line []byte, long bool, pw *io.PipeWriter, w io.Writer, maxNest, limit int) bool {
+	most, closed := nesting(line)
 	switch {
 	case long:
 		_, _ = w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the request is longer than "+strconv.Itoa(limit)+" bytes; send a smaller one"))
 	case len(line) == 0:
-	case depth(line) > maxNest:
+	case most > maxNest:
 		_, _ = w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the request is nested deeper than "+strconv.Itoa(maxNest)+" levels; send flatter arguments"))
-	case !decodable(line):
+	case !decodable(line, closed):
 		if json.Valid(line) {
 			_, _ = w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the line is not a JSON-RPC 2.0 message"))
 		} else {
@@ -230,23 +231,30 @@ func readLine(r *bufio.Reader, buf []byte, limit int) (line []byte, long bool, e
 	}
 }
 
-// depth is the deepest nesting of arrays and objects in a JSON text,
-// strings skipped (to their closing quote with bytes.IndexByte, the bulk
-// of a large message being string content).
-func depth(b []byte) int {
-	d, most := 0, 0
+// nesting scans a JSON text once, strings skipped (to their closing quote
+// with bytes.IndexByte, the bulk of a large message being string
+// content): most is its deepest nesting of arrays and objects, and closed
+// reports whether every string, object and array it opens is closed and
+// none is closed that was not opened (the scan stops at the first that is
+// not: most is then the nesting up to there).
+func nesting(b []byte) (most int, closed bool) {
+	d := 0
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':
-			i = stringEnd(b, i+1)
+			if i = stringEnd(b, i+1); i == len(b) {
+				return most, false
+			}
 		case '[', '{':
 			d++
 			most = max(most, d)
 		case ']', '}':
-			d--
+			if d--; d < 0 {
+				return most, false
+			}
 		}
 	}
-	return most
+	return most, d == 0
 }
 
 // stringEnd returns the index of the quote closing the string whose
@@ -280,14 +288,14 @@ func stringEnd(b []byte, i int) int {
 // "jsonrpc" member whose value is "2.0". A line that passes yet is no
 // message (a batch of non-messages, or any batch once the protocol is
 // 2025-06-18 or later) is left to go-sdk.
-func decodable(line []byte) bool {
+func decodable(line []byte, closed bool) bool {
 	t := bytes.TrimSpace(line)
 	switch {
 	case len(t) == 0:
 		return true
 	case t[0] != '{' && t[0] != '[':
 		return false
-	case !closed(t):
+	case !closed:
 		return false
 	}
 	if t[0] == '[' {
@@ -296,28 +304,6 @@ func decodable(line []byte) bool {
 	v, ok := topLevelValue(t, "jsonrpc")
 	// "2.0", or a string that may be it once its escapes are read.
 	return ok && (string(v) == `"2.0"` || len(v) > 0 && v[0] == '"' && bytes.IndexByte(v, '\\') >= 0)
-}
-
-// closed reports whether every string, object and array b opens is
-// closed, and none is closed that was not opened.
-func closed(b []byte) bool {
-	d := 0
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			i = stringEnd(b, i+1)
-			if i == len(b) {
-				return false
-			}
-		case '[', '{':
-			d++
-		case ']', '}':
-			if d--; d < 0 {
-				return false
-			}
-		}
-	}
-	return d == 0
 }
 
 // topLevelValue finds the member key at the top level of the object b
@@ -346,7 +332,7 @@ func topLevelValue(b []byte, key string) (v []byte, ok bool) {
 // refusal is the error (code) answering a message go-sdk cannot take, with
 // the message's id when its top level has one (a number or a string).
 func refusal(line []byte, code int, msg string) []byte {
-	id := topLevelID(line)
+	id, _ := topLevelValue(line, "id")
 	if id == nil {
 		id = []byte("null")
 	}
@@ -359,42 +345,6 @@ func refusal(line []byte, code int, msg string) []byte {
 	b.WriteString(strconv.Quote(msg))
 	b.WriteString("}}\n")
 	return b.Bytes()
-}
-
-// topLevelID returns the raw value of the "id" member at the top level of
-// a JSON object, when it is a number or a string of at most 256 bytes.
-func topLevelID(b []byte) []byte {
-	d, inString, keyStart := 0, false, -1
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-				if d == 1 && keyStart >= 0 && string(b[keyStart:i]) == "id" {
-					if v := valueAfterColon(b[i+1:]); v != nil {
-						return v
-					}
-				}
-				keyStart = -1
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-			if d == 1 {
-				keyStart = i + 1
-			}
-		case '[', '{':
-			d++
-		case ']', '}':
-			d--
-		}
-	}
-	return nil
 }
 
 // valueAfterColon is the id value after the ':' that starts b: a string

@@ -155,18 +155,18 @@ func TestDepthAndID(t *testing.T) {
 		{`{"params":{"id":5},"id":-3.5e2}`, 2, "-3.5e2"},
 		{`[1,2]`, 1, ""},
 	} {
-		if d := depth([]byte(c.in)); d != c.depth {
+		if d, _ := nesting([]byte(c.in)); d != c.depth {
 			t.Errorf("depth(%s) = %d, want %d", c.in, d, c.depth)
 		}
-		if id := string(topLevelID([]byte(c.in))); id != c.id {
+		if id, _ := topLevelValue([]byte(c.in), "id"); string(id) != c.id {
 			t.Errorf("id(%s) = %q, want %q", c.in, id, c.id)
 		}
 	}
 }
 
-// BenchmarkGuard is what the guard costs a line on its way to go-sdk: two
-// scans (its depth; its strings, objects and arrays closed) and one copy
-// through the pipe.
+// BenchmarkGuard is what the guard costs a line on its way to go-sdk: one
+// scan (its depth; its strings, objects and arrays closed), the look for
+// its "jsonrpc" member, and one copy through the pipe.
 func BenchmarkGuard(b *testing.B) {
 	for _, size := range []int{1 << 10, 1 << 20} {
 		line := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"v":"` +
@@ -194,28 +194,33 @@ func BenchmarkGuard(b *testing.B) {
 	}
 }
 
-func BenchmarkDepth(b *testing.B) {
+func BenchmarkNesting(b *testing.B) {
 	line := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"v":"` +
 		strings.Repeat("x", 1<<20) + `","w":[1,2,{"a":"b\"c"}]}}}` + "\n")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(line)))
 	for range b.N {
-		if depth(line) != 5 {
-			b.Fatal(depth(line))
+		if d, closed := nesting(line); d != 5 || !closed {
+			b.Fatal(d, closed)
 		}
 	}
 }
 
-func TestDepthSkipsStrings(t *testing.T) {
-	for in, want := range map[string]int{
-		`{"a":"[[[\\"}`:            1,
-		`{"a":"x\\\"[[[[","b":[]}`: 2,
-		`["\\\\",[["]"]]]`:         3,
-		`{"a":"unclosed [[[[`:      1,
-		`"\"`:                      0,
+func TestNestingSkipsStrings(t *testing.T) {
+	for in, want := range map[string]struct {
+		most   int
+		closed bool
+	}{
+		`{"a":"[[[\\"}`:            {1, true},
+		`{"a":"x\\\"[[[[","b":[]}`: {2, true},
+		`["\\\\",[["]"]]]`:         {3, true},
+		`{"a":"unclosed [[[[`:      {1, false},
+		`"\"`:                      {0, false},
+		`{"a":[1]]}`:               {2, false},
+		`{"a":[1]`:                 {2, false},
 	} {
-		if got := depth([]byte(in)); got != want {
-			t.Errorf("depth(%s) = %d, want %d", in, got, want)
+		if most, closed := nesting([]byte(in)); most != want.most || closed != want.closed {
+			t.Errorf("nesting(%s) = %d, %v, want %d, %v", in, most, closed, want.most, want.closed)
 		}
 	}
 }

@@ -109,27 +109,30 @@ func serveTool(ctx context.Context, serve adapter.Serve, req mcp.CallToolRequest
 
 func (tc *toolCall) fill(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc) {
 	tc.m, tc.next = req, next
-	tc.req = call.Request{
+	tc.req = toolRequest(ctx, &req)
+	tc.req.Lookup, tc.req.Rounds, tc.req.Decode, tc.req.SDK = lookup{}, rounds, content.DecodeTool, tc
+}
+
+// toolRequest is what the chain sees of a tools/call, a task's or not.
+func toolRequest(ctx context.Context, req *mcp.CallToolRequest) call.Request {
+	r := call.Request{
 		Kind:     call.Tool,
 		Name:     req.Params.Name,
 		Args:     req.Params.Arguments,
 		Raw:      req.Params.RawArguments,
 		Header:   req.Header,
 		Protocol: server.RequestProtocolVersion(ctx),
-		Lookup:   lookup{},
 		Identify: identify,
 		Ask:      ask,
-		Rounds:   rounds,
 		Unknown:  unknownName,
-		Decode:   content.DecodeTool,
-		SDK:      tc,
 	}
 	if req.Params.Meta != nil {
-		tc.req.Meta = req.Params.Meta.AdditionalFields
+		r.Meta = req.Params.Meta.AdditionalFields
 	}
 	if s := server.ClientSessionFromContext(ctx); s != nil {
-		tc.req.Session = s.SessionID()
+		r.Session = s.SessionID()
 	}
+	return r
 }
 
 // handleTool runs the mcp-go handler of a toolCall and turns what mcp-go's

@@ -200,25 +200,9 @@ func runsAsTask(t mcp.Tool) bool {
 
 // taskRequest is a task call as the chain sees it.
 func (a *attached) taskRequest(ctx context.Context, req *mcp.CallToolRequest, tool mcp.Tool) *call.Request {
-	r := &call.Request{
-		Kind:     call.Tool,
-		Name:     req.Params.Name,
-		Args:     req.Params.Arguments,
-		Raw:      req.Params.RawArguments,
-		Header:   req.Header,
-		Protocol: server.RequestProtocolVersion(ctx),
-		Tool:     infoOf(tool),
-		Identify: identify,
-		Ask:      ask,
-		Unknown:  unknownName,
-	}
-	if req.Params.Meta != nil {
-		r.Meta = req.Params.Meta.AdditionalFields
-	}
-	if s := server.ClientSessionFromContext(ctx); s != nil {
-		r.Session = s.SessionID()
-	}
-	return r
+	r := toolRequest(ctx, req)
+	r.Tool = infoOf(tool)
+	return &r
 }
 
 // refuse sends a refused task call to refusedTool, whose answer is ans:
