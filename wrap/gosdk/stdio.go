@@ -60,7 +60,9 @@ func Run(ctx context.Context, s *mcp.Server, w *wrap.Wrapper, t mcp.Transport) e
 // transport's MaxLineLength (v1.8.0 on; 16 MiB when 0, none when
 // negative), or a line that is no message: not JSON (a truncated or stray
 // line: -32700) or an object without a "jsonrpc" member, a number, a
-// string (-32600). Everything go-sdk would take passes, unchanged.
+// string (-32600), and a batch once the session initialized with protocol
+// 2025-06-18 or later (-32600 for each request in it). Everything go-sdk
+// would take passes, unchanged.
 // It understands go-sdk's stream transports, keeping what the server
 // chose: *mcp.StdioTransport, *mcp.IOTransport (the server's own reader
 // and writer, say wrapped for command logging) and an *mcp.LoggingTransport
@@ -170,6 +172,7 @@ func (l *lockedWriter) Close() error { return l.w.Close() }
 // would end the session on instead of passing them.
 func guard(in io.Reader, pw *io.PipeWriter, w io.Writer, maxNest, limit int) {
 	r := bufio.NewReaderSize(in, 64<<10)
+	g := lineGuard{pw: pw, w: w, maxNest: maxNest, limit: limit}
 	var line []byte
 	for {
 		var err error
@@ -178,7 +181,7 @@ func guard(in io.Reader, pw *io.PipeWriter, w io.Writer, maxNest, limit int) {
 			line = nil // a long line's buffer is not kept
 		}
 		line, long, err = readLine(r, line[:0], limit)
-		if !pass(line, long, pw, w, maxNest, limit) {
+		if !g.pass(line, long) {
 			return
 		}
 		if err != nil {
@@ -188,27 +191,86 @@ func guard(in io.Reader, pw *io.PipeWriter, w io.Writer, maxNest, limit int) {
 	}
 }
 
-// pass writes line to pw, or its refusal to w when it is too long (long)
-// or nested too deep; it is false when pw is closed.
-func pass(line []byte, long bool, pw *io.PipeWriter, w io.Writer, maxNest, limit int) bool {
+// lineGuard is what guard knows of its session: its limits, and whether
+// go-sdk will end it on a batch.
+type lineGuard struct {
+	pw             *io.PipeWriter
+	w              io.Writer
+	maxNest, limit int
+	// initialized: an initialize request has passed; noBatches: the
+	// version it asked for makes go-sdk end the session on a batch.
+	initialized, noBatches bool
+}
+
+// pass writes line to pw, or its refusal to w when it is too long (long),
+// nested too deep, no message, or a batch go-sdk would end the session
+// on; it is false when pw is closed.
+func (g *lineGuard) pass(line []byte, long bool) bool {
 	most, closed := nesting(line)
 	switch {
 	case long:
-		_, _ = w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the request is longer than "+strconv.Itoa(limit)+" bytes; send a smaller one"))
+		_, _ = g.w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the request is longer than "+strconv.Itoa(g.limit)+" bytes; send a smaller one"))
 	case len(line) == 0:
-	case most > maxNest:
-		_, _ = w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the request is nested deeper than "+strconv.Itoa(maxNest)+" levels; send flatter arguments"))
+	case most > g.maxNest:
+		_, _ = g.w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the request is nested deeper than "+strconv.Itoa(g.maxNest)+" levels; send flatter arguments"))
 	case !decodable(line, closed):
 		if json.Valid(line) {
-			_, _ = w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the line is not a JSON-RPC 2.0 message"))
+			_, _ = g.w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the line is not a JSON-RPC 2.0 message"))
 		} else {
-			_, _ = w.Write(refusal(line, jsonrpc.CodeParseError, "the line is not valid JSON"))
+			_, _ = g.w.Write(refusal(line, jsonrpc.CodeParseError, "the line is not valid JSON"))
 		}
+	case g.noBatches && bytes.HasPrefix(bytes.TrimLeft(line, " \t\r\n"), []byte("[")):
+		_, _ = g.w.Write(batchRefusal(line))
 	default:
-		_, err := pw.Write(line)
+		if !g.initialized {
+			g.initialize(line)
+		}
+		_, err := g.pw.Write(line)
 		return err == nil
 	}
 	return true
+}
+
+// initialize notes the protocol version an initialize request asks for.
+// go-sdk ends the session on a batch once the negotiated version is
+// 2025-06-18 or later (batches left the protocol then), which it is
+// unless the client asked for one of the two versions before. A session
+// that never initializes (protocol 2026-07-28) is left to go-sdk.
+func (g *lineGuard) initialize(line []byte) {
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		} `json:"params"`
+	}
+	if !bytes.Contains(line, []byte(`"initialize"`)) || json.Unmarshal(line, &m) != nil || m.Method != "initialize" {
+		return
+	}
+	g.initialized = true
+	g.noBatches = m.Params.ProtocolVersion != "2024-11-05" && m.Params.ProtocolVersion != "2025-03-26"
+}
+
+// batchRefusal answers a batch go-sdk would end the session on: an error
+// for each request in it (a member with a method and an id), each on its
+// own line, since the session's protocol has no batches; one error with a
+// null id when it holds no request.
+func batchRefusal(line []byte) []byte {
+	const msg = "JSON-RPC batches are not part of MCP from protocol 2025-06-18 on; send each request on its own line"
+	var msgs []struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	_ = json.Unmarshal(line, &msgs)
+	var b []byte
+	for _, m := range msgs {
+		if id := idValue(m.ID); id != nil && m.Method != "" {
+			b = append(b, errorLine(id, jsonrpc.CodeInvalidRequest, msg)...)
+		}
+	}
+	if b == nil {
+		b = errorLine(nil, jsonrpc.CodeInvalidRequest, msg)
+	}
+	return b
 }
 
 // readLine appends the next line of r, its newline included, to buf. A
@@ -333,6 +395,12 @@ func topLevelValue(b []byte, key string) (v []byte, ok bool) {
 // the message's id when its top level has one (a number or a string).
 func refusal(line []byte, code int, msg string) []byte {
 	id, _ := topLevelValue(line, "id")
+	return errorLine(id, code, msg)
+}
+
+// errorLine is a JSON-RPC error (code, msg) for id (null when nil), with
+// its newline.
+func errorLine(id []byte, code int, msg string) []byte {
 	if id == nil {
 		id = []byte("null")
 	}
@@ -347,14 +415,18 @@ func refusal(line []byte, code int, msg string) []byte {
 	return b.Bytes()
 }
 
-// valueAfterColon is the id value after the ':' that starts b: a string
-// of at most 256 bytes, or a number of at most 32; nil for anything else.
+// valueAfterColon is the id value after the ':' that starts b (idValue).
 func valueAfterColon(b []byte) []byte {
 	b = bytes.TrimLeft(b, " \t\r\n")
 	if len(b) == 0 || b[0] != ':' {
 		return nil
 	}
-	b = bytes.TrimLeft(b[1:], " \t\r\n")
+	return idValue(bytes.TrimLeft(b[1:], " \t\r\n"))
+}
+
+// idValue is the id b starts with: a string of at most 256 bytes, or a
+// number of at most 32; nil for anything else.
+func idValue(b []byte) []byte {
 	if len(b) > 0 && b[0] == '"' {
 		return quotedID(b)
 	}

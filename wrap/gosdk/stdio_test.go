@@ -3,6 +3,7 @@ package gosdk
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -69,6 +70,31 @@ func TestStdioSurvivesMalformedLines(t *testing.T) {
 	}
 }
 
+// TestStdioAnswersBatchesItsProtocolHasNot: go-sdk ends a session of
+// protocol 2025-06-18 or later on a JSON-RPC batch (the protocol has none
+// since); through the guard each request in it gets an error for its id
+// and the session goes on. A session of 2025-03-26 keeps its batches.
+func TestStdioAnswersBatchesItsProtocolHasNot(t *testing.T) {
+	const call = `{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"echo","arguments":{}}}`
+	batch := `[` + fmt.Sprintf(call, "11") + `, {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}},` +
+		fmt.Sprintf(call, `"b"`) + `]`
+	for _, version := range []string{"2025-06-18", "2025-11-25", "2099-01-01"} {
+		answers := guardedAnswersAt(t, version, 0, 5, batch, `  [{"jsonrpc":"2.0","method":"notifications/x"}]`, fmt.Sprintf(call, "12"))
+		for _, want := range []string{
+			`{"jsonrpc":"2.0","id":11,"error":{"code":-32600,"message":"JSON-RPC batches are not part of MCP`,
+			`{"jsonrpc":"2.0","id":"b","error":{"code":-32600,`,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"JSON-RPC batches`,
+			`"id":12,"result":{"content":[{"type":"text","text":"ok"}]`,
+		} {
+			answers = answered(t, answers, want)
+		}
+	}
+	answers := guardedAnswersAt(t, "2025-03-26", 0, 3, `[`+fmt.Sprintf(call, "11")+`,`+fmt.Sprintf(call, `"b"`)+`]`, fmt.Sprintf(call, "12"))
+	for _, want := range []string{`[{"jsonrpc":"2.0","id":11,"result"`, `"id":12,"result"`} {
+		answered(t, answers, want)
+	}
+}
+
 // answered returns answers without the first one holding want; it fails
 // when none does.
 func answered(t *testing.T, answers []string, want string) []string {
@@ -89,6 +115,12 @@ func answered(t *testing.T, answers []string, want string) []string {
 // answers interleave); it fails when the session ends first.
 func guardedAnswers(t *testing.T, limit, n int, lines ...string) []string {
 	t.Helper()
+	return guardedAnswersAt(t, "2025-11-25", limit, n, lines...)
+}
+
+// guardedAnswersAt is guardedAnswers with a session of protocol version.
+func guardedAnswersAt(t *testing.T, version string, limit, n int, lines ...string) []string {
+	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "guarded", Version: "1.0.0"}, nil)
 	s.AddTool(&mcp.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -106,7 +138,7 @@ func guardedAnswers(t *testing.T, limit, n int, lines ...string) []string {
 	}
 	go func() { done <- s.Run(ctx, g) }()
 	all := append([]string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 	}, lines...)
 	go func() {
