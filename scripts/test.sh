@@ -9,11 +9,19 @@
 # get; the workspace would raise them to what the nested modules require.
 # Every module is tested even when one fails; the script then exits 1 and
 # names each failing module.
-# Usage: scripts/test.sh [go test flags]   (default: -race -count=1)
+# Usage: scripts/test.sh [go test flags]
+#   (default: -race -count=1 -vet=off -ldflags=-w)
+# -vet=off: go test's own vet pass is a subset of `go vet`, which .ci/run
+# runs over every module, tests included, before this script; run
+# `go vet` yourself when you run this script alone. -ldflags=-w: the test
+# binaries carry no DWARF (no debugger needs it here; stack traces and race
+# reports keep their files and lines). Together they take about a quarter
+# off compiling and linking the test binaries: the root module's 144 s to
+# 107 s, cmd/mcpwrap's 204 s to 164 s, on empty caches on 2 cores.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 flags=("$@")
-[ ${#flags[@]} -gt 0 ] || flags=(-race -count=1)
+[ ${#flags[@]} -gt 0 ] || flags=(-race -count=1 -vet=off -ldflags=-w)
 root=$PWD
 # Under -race every test binary, and every child a test starts from it,
 # sleeps a second at exit (the race runtime's atexit_sleep_ms, for reports
