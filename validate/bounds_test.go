@@ -157,6 +157,22 @@ func TestLongNumberIsDescribedByItsLength(t *testing.T) {
 	}
 }
 
+// TestNumbersReadFromTextAreExact: arguments bound from their JSON text
+// (Bind of bytes, as a go-sdk raw handler binds) are read exactly, where a
+// float64 would round a fraction to an integer.
+func TestNumbersReadFromTextAreExact(t *testing.T) {
+	b := validate.MustNew[forecastArgs]()
+	for _, in := range []string{`14.0000000000000001`, `1e-400`} {
+		_, err := b.Bind([]byte(`{"city":"P","days":` + in + `}`))
+		if want := `parameter "days" must be an integer, got the number ` + in; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
+	if v, err := b.Bind([]byte(`{"city":"P","days":1.2e1}`)); err != nil || v.Days != 12 {
+		t.Errorf("1.2e1: %d, %v", v.Days, err)
+	}
+}
+
 // paddedKitchen is kitchen with a list long enough to make a call large,
 // so that its dive fields are checked element by element.
 type paddedKitchen struct {

@@ -5,6 +5,7 @@ package jsonnum
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"reflect"
 	"strconv"
@@ -43,25 +44,64 @@ func OfFloat(x float64) (Whole, Reading) {
 	return Whole{Neg: x < 0}, IsOutOfRange
 }
 
-// OfNumber reads a number kept as its JSON text.
+// OfNumber reads a number kept as its JSON text, exactly: 14.0000000000000001
+// and 1e-400 are fractions (a float64 would read 14 and 0), and
+// 9007199254740993.0 is that integer (a float64 would read 2^53). Text
+// that is no JSON number is a fraction: the wrong type.
 func OfNumber(x json.Number) (Whole, Reading) {
 	s := string(x)
 	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return OfInt(i), IsWhole
 	}
-	if u, err := strconv.ParseUint(s, 10, 64); err == nil {
-		return Whole{I: math.MaxInt64, U: u}, IsWhole
-	}
-	f, err := x.Float64()
+	neg := strings.HasPrefix(s, "-")
+	digits, point, ok := decimal(strings.TrimPrefix(s, "-"))
 	switch {
-	case err != nil: // beyond float64 (1e400): beyond every integer type too
-		return Whole{Neg: strings.HasPrefix(s, "-")}, IsOutOfRange
-	case f != math.Trunc(f):
+	case !ok || len(digits) > point && digits != "":
 		return Whole{}, IsFraction
-	case math.Abs(f) >= 1<<63:
-		return Whole{Neg: f < 0}, IsOutOfRange
+	case digits == "":
+		return Whole{}, IsWhole // a zero: 0.0, 0e5, -0
+	case point > 20: // more digits than any Go integer holds
+		return Whole{Neg: neg}, IsOutOfRange
 	}
-	return OfInt(int64(f)), IsWhole
+	text := digits + strings.Repeat("0", point-len(digits))
+	if neg {
+		i, err := strconv.ParseInt("-"+text, 10, 64)
+		if err != nil {
+			return Whole{Neg: true}, IsOutOfRange
+		}
+		return OfInt(i), IsWhole
+	}
+	u, err := strconv.ParseUint(text, 10, 64)
+	if err != nil {
+		return Whole{}, IsOutOfRange
+	}
+	return Whole{I: int64(min(u, math.MaxInt64)), U: u}, IsWhole
+}
+
+// decimal reads the JSON number s (no sign) as its significant digits,
+// without leading or trailing zeros, and where its decimal point falls
+// among them: the number is 0.digits × 10^point. ok is false when s is no
+// JSON number.
+func decimal(s string) (digits string, point int, ok bool) {
+	mantissa, exp, _ := strings.Cut(strings.ToLower(s), "e")
+	whole, frac, _ := strings.Cut(mantissa, ".")
+	e, err := strconv.Atoi(exp)
+	if exp == "" {
+		e, err = 0, nil
+	} else if err != nil && errors.Is(err, strconv.ErrRange) {
+		e, err = 1<<30, nil // beyond every integer, or below every fraction
+		if exp[0] == '-' {
+			e = -e
+		}
+	}
+	if err != nil || whole == "" || strings.Trim(whole+frac, "0123456789") != "" {
+		return "", 0, false
+	}
+	digits = whole + frac
+	point = len(whole) + e
+	trimmed := strings.TrimLeft(digits, "0")
+	point -= len(digits) - len(trimmed)
+	return strings.TrimRight(trimmed, "0"), point, true
 }
 
 // OfInt is the Whole an int64 is.

@@ -25,6 +25,21 @@ func TestReadings(t *testing.T) {
 		{"-9223372036854775809", -(1 << 63) * 2, Whole{Neg: true}, IsOutOfRange},
 		{"1e3", 1e3, Whole{I: 1000, U: 1000}, IsWhole},
 		{"1e400", math.Inf(1), Whole{}, IsOutOfRange},
+		{"1200e-2", 12, Whole{I: 12, U: 12}, IsWhole},
+		{"-1.5e1", -15, Whole{I: -15, Neg: true}, IsWhole},
+		// Text a float64 cannot hold exactly (f 0: the float64 reading is
+		// not compared).
+		{"14.0000000000000001", 0, Whole{}, IsFraction},
+		{"1e-400", 0, Whole{}, IsFraction},
+		{"0e-400", 0, Whole{}, IsWhole},
+		{"-0.000", 0, Whole{}, IsWhole},
+		{"9007199254740993.0", 0, Whole{I: 9007199254740993, U: 9007199254740993}, IsWhole},
+		{"123456789012345678901234.5", 0, Whole{}, IsFraction},
+		{"-1.5e400", 0, Whole{Neg: true}, IsOutOfRange},
+		{"1e99999999999999999999", 0, Whole{}, IsOutOfRange},
+		{"1e-99999999999999999999", 0, Whole{}, IsFraction},
+		{"1.0e+1", 0, Whole{I: 10, U: 10}, IsWhole},
+		{"not a number", 0, Whole{}, IsFraction},
 	}
 	for _, c := range cases {
 		w, got := OfNumber(json.Number(c.text))
