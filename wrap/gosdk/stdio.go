@@ -237,13 +237,17 @@ func (g *lineGuard) pass(line []byte, long bool) bool {
 // unless the client asked for one of the two versions before. A session
 // that never initializes (protocol 2026-07-28) is left to go-sdk.
 func (g *lineGuard) initialize(line []byte) {
+	// The "method" member is near the start of a line as clients write
+	// it: the look stops there, and only an initialize request is decoded.
+	if v, _ := topLevelValue(line, "method"); string(v) != `"initialize"` {
+		return
+	}
 	var m struct {
-		Method string `json:"method"`
 		Params struct {
 			ProtocolVersion string `json:"protocolVersion"`
 		} `json:"params"`
 	}
-	if !bytes.Contains(line, []byte(`"initialize"`)) || json.Unmarshal(line, &m) != nil || m.Method != "initialize" {
+	if json.Unmarshal(line, &m) != nil {
 		return
 	}
 	g.initialized = true
