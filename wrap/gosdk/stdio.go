@@ -352,8 +352,8 @@ func stringEnd(b []byte, i int) int {
 // start an object or an array, close every string, object and array it
 // opens; an array must not be empty, an object must have a top-level
 // "jsonrpc" member whose value is "2.0". A line that passes yet is no
-// message (a batch of non-messages, or any batch once the protocol is
-// 2025-06-18 or later) is left to go-sdk.
+// message (a batch of non-messages) is left to go-sdk; a batch on a
+// session of protocol 2025-06-18 or later is pass's to refuse.
 func decodable(line []byte, closed bool) bool {
 	t := bytes.TrimSpace(line)
 	switch {
