@@ -84,12 +84,6 @@ func (d *decoder) integer(v any, dst reflect.Value, n *node, secret bool) {
 
 // rangeExpected describes the integers a Go type can hold.
 func rangeExpected(t reflect.Type) string {
-	lo, hi, ok := intRange(t)
-	switch {
-	case !ok: // int, int64
-		lo, hi = "-9223372036854775808", "9223372036854775807"
-	case hi == "":
-		hi = "18446744073709551615"
-	}
-	return "an integer between " + string(lo) + " and " + string(hi)
+	lo, hi, _ := jsonnum.Range(t.Kind())
+	return "an integer between " + lo + " and " + hi
 }

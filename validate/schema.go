@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/mcpwrap/mcpwrap/internal/jsonnum"
 )
 
 // schemaOf derives the JSON Schema of one value from its plan and the
@@ -155,24 +157,17 @@ func (c *core) mapSchema(s map[string]any, n *node, tag string, visiting map[*no
 
 // intRange is the range of a sized integer type, as JSON numbers; ok is
 // false for 64-bit signed types, whose range every JSON integer a model
-// would send already fits.
+// would send already fits; an unsized unsigned type has only its lower
+// bound.
 func intRange(t reflect.Type) (lo, hi json.Number, ok bool) {
-	r, ok := intRanges[t.Kind()]
-	return r[0], r[1], ok
-}
-
-// intRanges are the ranges of the sized integer kinds; an unsized unsigned
-// kind has only its lower bound.
-var intRanges = map[reflect.Kind][2]json.Number{
-	reflect.Int8:    {"-128", "127"},
-	reflect.Int16:   {"-32768", "32767"},
-	reflect.Int32:   {"-2147483648", "2147483647"},
-	reflect.Uint8:   {"0", "255"},
-	reflect.Uint16:  {"0", "65535"},
-	reflect.Uint32:  {"0", "4294967295"},
-	reflect.Uint:    {"0", ""},
-	reflect.Uint64:  {"0", ""},
-	reflect.Uintptr: {"0", ""},
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64:
+		return "", "", false
+	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		return "0", "", true
+	}
+	l, h, ok := jsonnum.Range(t.Kind())
+	return json.Number(l), json.Number(h), ok
 }
 
 // applyRules adds the keywords for a value's own rules to s. With

@@ -9,12 +9,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
 
 	"github.com/mcpwrap/mcpwrap/errs"
+	"github.com/mcpwrap/mcpwrap/internal/jsonnum"
 )
 
 // FromTypeError returns ute as the InvalidArgument error it describes when
@@ -45,34 +45,34 @@ func fromTypeError(ute *json.UnmarshalTypeError, raw []byte, offset int64) (*err
 	return typeViolation(ute, paramPath(ute.Field), expectedJSON(ute.Type), kind), true
 }
 
-// integerKind names t's kind ("uint32") when it is an integer kind.
-func integerKind(t reflect.Type) string {
+// integerKind is t's kind, through pointers.
+func integerKind(t reflect.Type) reflect.Kind {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if kindWords[t.Kind()] == "an integer" {
-		return t.Kind().String()
+	return t.Kind()
+}
+
+// kindNamed is the kind of the Go integer type named name ("uint32"), or
+// reflect.Invalid.
+func kindNamed(name string) reflect.Kind {
+	for k := reflect.Int; k <= reflect.Uintptr; k++ {
+		if k.String() == name {
+			return k
+		}
 	}
-	return ""
+	return reflect.Invalid
 }
 
-// intRanges are the integers each Go integer type holds.
-var intRanges = map[string][2]string{
-	"int8": {"-128", "127"}, "int16": {"-32768", "32767"}, "int32": {"-2147483648", "2147483647"},
-	"int": {"-9223372036854775808", "9223372036854775807"}, "int64": {"-9223372036854775808", "9223372036854775807"},
-	"uint8": {"0", "255"}, "uint16": {"0", "65535"}, "uint32": {"0", "4294967295"},
-	"uint": {"0", "18446744073709551615"}, "uint64": {"0", "18446744073709551615"}, "uintptr": {"0", "18446744073709551615"},
-}
-
-// numberViolation is the error for a JSON number that the integer type
-// goType cannot hold, value being how the decoder named it ("number 1.5";
+// numberViolation is the error for a JSON number that the integer kind k
+// cannot hold, value being how the decoder named it ("number 1.5";
 // github.com/segmentio/encoding/json: "number 1e+30 overflows" or
 // "\"1e+30\""): a fraction is told `must be an integer, got the number
 // 1.5`, an integer out of range `must be an integer between 0 and
 // 4294967295, got the number 99999999999` (the bare "got number" said
-// neither). ok is false for another value or type.
-func numberViolation(cause error, param, value, goType string) (*errs.Error, bool) {
-	r, isInt := intRanges[goType]
+// neither). ok is false for another value or kind.
+func numberViolation(cause error, param, value string, k reflect.Kind) (*errs.Error, bool) {
+	lo, hi, isInt := jsonnum.Range(k)
 	if !isInt || param == "" {
 		return nil, false
 	}
@@ -80,21 +80,14 @@ func numberViolation(cause error, param, value, goType string) (*errs.Error, boo
 	if !ok {
 		return nil, false
 	}
-	n, ok := new(big.Rat).SetString(lit)
-	if !ok {
-		return nil, false
-	}
 	expected := "an integer"
-	if n.IsInt() {
-		lo, _ := new(big.Int).SetString(r[0], 10)
-		hi, _ := new(big.Int).SetString(r[1], 10)
-		if v := n.Num(); v.Cmp(lo) >= 0 && v.Cmp(hi) <= 0 {
-			// In range, but written as 2.0 or 1e2, which encoding/json
-			// does not read into an integer.
-			expected = "an integer written without a fraction or exponent"
-		} else {
-			expected = "an integer between " + r[0] + " and " + r[1]
-		}
+	switch w, r := jsonnum.OfNumber(json.Number(lit)); {
+	case r == jsonnum.IsWhole && w.Fits(k):
+		// In range, but written as 2.0 or 1e2, which encoding/json does
+		// not read into an integer.
+		expected = "an integer written without a fraction or exponent"
+	case r != jsonnum.IsFraction:
+		expected = "an integer between " + lo + " and " + hi
 	}
 	msg := "parameter " + strconv.Quote(param) + " must be " + expected + ", got the number " + lit
 	v := errs.Violation{Parameter: param, Rule: "type", Expected: expected, Got: "number", Message: msg}
@@ -390,7 +383,7 @@ func FromSentence(rest string, arguments func() ([]byte, bool), cause error) (*e
 	if !valueAt(raw, fieldPath(field), kind, -1) {
 		return nil, false
 	}
-	if e, ok := numberViolation(cause, paramPath(field), value, typ); ok {
+	if e, ok := numberViolation(cause, paramPath(field), value, kindNamed(typ)); ok {
 		return e, true
 	}
 	return typeViolation(cause, paramPath(field), expectedGo(typ), kind), true

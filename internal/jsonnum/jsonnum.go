@@ -104,6 +104,38 @@ func decimal(s string) (digits string, point int, ok bool) {
 	return strings.TrimRight(trimmed, "0"), point, true
 }
 
+// ranges are the integers each Go integer kind holds, as decimal text.
+var ranges = map[reflect.Kind][2]string{
+	reflect.Int8: {"-128", "127"}, reflect.Int16: {"-32768", "32767"}, reflect.Int32: {"-2147483648", "2147483647"},
+	reflect.Int:   {strconv.Itoa(math.MinInt), strconv.Itoa(math.MaxInt)},
+	reflect.Int64: {"-9223372036854775808", "9223372036854775807"},
+	reflect.Uint8: {"0", "255"}, reflect.Uint16: {"0", "65535"}, reflect.Uint32: {"0", "4294967295"},
+	reflect.Uint:    {"0", strconv.FormatUint(math.MaxUint, 10)},
+	reflect.Uint64:  {"0", "18446744073709551615"},
+	reflect.Uintptr: {"0", strconv.FormatUint(uint64(^uintptr(0)), 10)},
+}
+
+// Range is the integers the Go integer kind k holds, from lo to hi as
+// decimal text; ok is false for any other kind.
+func Range(k reflect.Kind) (lo, hi string, ok bool) {
+	r, ok := ranges[k]
+	return r[0], r[1], ok
+}
+
+// Fits reports whether the Go integer kind k holds w.
+func (w Whole) Fits(k reflect.Kind) bool {
+	lo, hi, ok := Range(k)
+	if !ok {
+		return false
+	}
+	if w.Neg {
+		min, _ := strconv.ParseInt(lo, 10, 64)
+		return w.I >= min
+	}
+	max, _ := strconv.ParseUint(hi, 10, 64)
+	return w.U <= max
+}
+
 // OfInt is the Whole an int64 is.
 func OfInt(i int64) Whole {
 	if i < 0 {

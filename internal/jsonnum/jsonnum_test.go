@@ -77,3 +77,30 @@ func TestSetHoldsOrRefuses(t *testing.T) {
 		t.Error("int64 took 2^64-1")
 	}
 }
+
+// TestFitsEachIntegerKind: a Whole fits a kind exactly from its Range's
+// lo to its hi.
+func TestFitsEachIntegerKind(t *testing.T) {
+	for k := reflect.Int; k <= reflect.Uintptr; k++ {
+		lo, hi, ok := Range(k)
+		if !ok {
+			t.Fatalf("%v: no range", k)
+		}
+		below := lo + "0" // -1280 for -128
+		if lo == "0" {
+			below = "-1"
+		}
+		for _, c := range []struct {
+			text string
+			fits bool
+		}{{lo, true}, {hi, true}, {below, false}, {hi + "0", false}} {
+			w, r := OfNumber(json.Number(c.text))
+			if got := r == IsWhole && w.Fits(k); got != c.fits {
+				t.Errorf("%v: %s fits %v, want %v", k, c.text, got, c.fits)
+			}
+		}
+	}
+	if _, _, ok := Range(reflect.Float64); ok {
+		t.Error("float64 has an integer range")
+	}
+}
