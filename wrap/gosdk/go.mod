@@ -22,7 +22,7 @@ require (
 	github.com/lmittmann/tint v1.2.0 // indirect
 	github.com/modelcontextprotocol/go-sdk v1.7.0
 	github.com/segmentio/asm v1.1.3 // indirect
-	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/segmentio/encoding v0.5.4
 	github.com/yosida95/uritemplate/v3 v3.0.2
 	go.opentelemetry.io/otel v1.21.0 // indirect
 	go.opentelemetry.io/otel/metric v1.21.0 // indirect

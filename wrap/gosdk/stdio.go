@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/mcpwrap/mcpwrap/internal/policy"
 	"github.com/mcpwrap/mcpwrap/wrap"
@@ -33,6 +34,9 @@ const (
 // line its stream transports take when MaxLineLength is 0: a longer one
 // ends the session. Before v1.8.0 lines had no limit.
 const defaultMaxLine = 16 << 20
+
+// jsonSpace is JSON's white space (bytes.TrimSpace's is Unicode's).
+const jsonSpace = " \t\r\n"
 
 // idHead is how much of a line longer than the limit is kept to find its
 // id: the rest is read and dropped.
@@ -53,16 +57,23 @@ func Run(ctx context.Context, s *mcp.Server, w *wrap.Wrapper, t mcp.Transport) e
 	return s.Run(ctx, Transport(t))
 }
 
-// Transport returns t such that a message go-sdk's stream decoder would end
-// the session on is answered instead, with a JSON-RPC -32600 error for its
-// id, and the session goes on: a message nested deeper than go-sdk decodes
-// (1 000 levels from v1.8.0 on, 10 000 before), a line longer than the
-// transport's MaxLineLength (v1.8.0 on; 16 MiB when 0, none when
-// negative), or a line that is no message: not JSON (a truncated or stray
-// line: -32700) or an object without a "jsonrpc" member, a number, a
-// string (-32600), and a batch once the session initialized with protocol
-// 2025-06-18 or later (-32600 for each request in it). Everything go-sdk
-// would take passes, unchanged.
+// Transport returns t such that a line go-sdk's stream decoder would end
+// the session on is answered instead, with a JSON-RPC error for its id
+// (-32700 when it is not one JSON value, -32600 otherwise; for a batch,
+// one for each request in it), and the session goes on: a message nested
+// deeper than go-sdk decodes (1 000 levels from v1.8.0 on, 10 000
+// before), a line longer than the transport's MaxLineLength (v1.8.0 on;
+// 16 MiB when 0, none when negative), a line that is not one JSON value,
+// JSON go-sdk's decoder does not take as a message ({}, 123, a method
+// that is no string, an id that is no string or number), a batch once
+// the session initialized with protocol 2025-06-18 or later, and on
+// earlier protocols a batch with a member that is no message or a
+// request id twice or of a batch not yet answered. Everything else passes
+// as go-sdk reads it: a message with the white space around it trimmed
+// (go-sdk ends the session on a message followed by a space), a batch
+// with its notifications on lines of their own ahead of it (go-sdk waits
+// for an answer to them, and so never wrote the batch's answers).
+//
 // It understands go-sdk's stream transports, keeping what the server
 // chose: *mcp.StdioTransport, *mcp.IOTransport (the server's own reader
 // and writer, say wrapped for command logging) and an *mcp.LoggingTransport
@@ -70,9 +81,12 @@ func Run(ctx context.Context, s *mcp.Server, w *wrap.Wrapper, t mcp.Transport) e
 // (in-memory, streamable HTTP, which answers such a message with HTTP 400
 // and goes on) is returned as it is. t is not modified.
 //
-// Each line costs one scan of its bytes; lines go through a pipe, in
-// order, to go-sdk's own decoder, and the answers share the writer under
-// one lock. Each Connect starts one goroutine, which ends with the reader.
+// Each line costs one scan of its bytes and one pass of a JSON decoder
+// over it (on a 1 MiB line a tenth to a quarter of what go-sdk's own
+// reading of it costs: BenchmarkGuard, BenchmarkGoSDKRead); lines go
+// through a pipe, in order, to go-sdk's own decoder, and the answers
+// share the writer under one lock. Each Connect starts one goroutine,
+// which ends with the reader.
 func Transport(t mcp.Transport) mcp.Transport {
 	switch tt := t.(type) {
 	case *mcp.StdioTransport:
@@ -154,23 +168,68 @@ type nopCloser struct{ io.Writer }
 func (nopCloser) Close() error { return nil }
 
 // lockedWriter serialises go-sdk's writes (one Write a message) with the
-// guard's.
+// guard's, and keeps the request ids of the batches passed on and not yet
+// answered: go-sdk ends the session on a batch holding one of them.
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.WriteCloser
+
+	openMu sync.Mutex
+	open   map[jsonrpc.ID]bool
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
+	if len(p) > 0 && p[0] == '[' {
+		l.answered(p)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// openBatch notes ids, a batch's request ids, as open; it is false, and
+// notes none, when one of them is open already.
+func (l *lockedWriter) openBatch(ids []jsonrpc.ID) bool {
+	l.openMu.Lock()
+	defer l.openMu.Unlock()
+	for _, id := range ids {
+		if l.open[id] {
+			return false
+		}
+	}
+	if l.open == nil {
+		l.open = make(map[jsonrpc.ID]bool)
+	}
+	for _, id := range ids {
+		l.open[id] = true
+	}
+	return true
+}
+
+// answered closes the ids that p, a batch of answers go-sdk writes, answers.
+func (l *lockedWriter) answered(p []byte) {
+	l.openMu.Lock()
+	defer l.openMu.Unlock()
+	if len(l.open) == 0 {
+		return
+	}
+	var answers []struct {
+		ID     any             `json:"id"`
+		Method json.RawMessage `json:"method"`
+	}
+	_ = segjson.Unmarshal(p, &answers)
+	for _, a := range answers {
+		if id, err := jsonrpc.MakeID(a.ID); err == nil && a.Method == nil {
+			delete(l.open, id)
+		}
+	}
 }
 
 func (l *lockedWriter) Close() error { return l.w.Close() }
 
 // guard copies in to pw line by line, answering on w the lines go-sdk
 // would end the session on instead of passing them.
-func guard(in io.Reader, pw *io.PipeWriter, w io.Writer, maxNest, limit int) {
+func guard(in io.Reader, pw *io.PipeWriter, w *lockedWriter, maxNest, limit int) {
 	r := bufio.NewReaderSize(in, 64<<10)
 	g := lineGuard{pw: pw, w: w, maxNest: maxNest, limit: limit}
 	var line []byte
@@ -194,8 +253,8 @@ func guard(in io.Reader, pw *io.PipeWriter, w io.Writer, maxNest, limit int) {
 // lineGuard is what guard knows of its session: its limits, and whether
 // go-sdk will end it on a batch.
 type lineGuard struct {
-	pw             *io.PipeWriter
-	w              io.Writer
+	pw             io.Writer
+	w              *lockedWriter
 	maxNest, limit int
 	// initialized: an initialize request has passed; noBatches: the
 	// version it asked for makes go-sdk end the session on a batch.
@@ -213,53 +272,176 @@ func (g *lineGuard) pass(line []byte, long bool) bool {
 	case len(line) == 0:
 	case most > g.maxNest:
 		_, _ = g.w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the request is nested deeper than "+strconv.Itoa(g.maxNest)+" levels; send flatter arguments"))
-	case !decodable(line, closed):
-		if json.Valid(line) {
-			_, _ = g.w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the line is not a JSON-RPC 2.0 message"))
-		} else {
-			_, _ = g.w.Write(refusal(line, jsonrpc.CodeParseError, "the line is not valid JSON"))
-		}
-	case g.noBatches && bytes.HasPrefix(bytes.TrimLeft(line, " \t\r\n"), []byte("[")):
-		_, _ = g.w.Write(batchRefusal(line))
 	default:
-		if !g.initialized {
-			g.initialize(line)
-		}
-		_, err := g.pw.Write(line)
-		return err == nil
+		return g.message(line, closed)
 	}
 	return true
 }
 
-// initialize notes the protocol version an initialize request asks for.
-// go-sdk ends the session on a batch once the negotiated version is
+// message passes line the way go-sdk reads it, or answers it. go-sdk's
+// stream decoder reads one JSON value and ends the session on anything
+// else: text that is not one JSON value (a truncated line, a trailing
+// comma, two values), a value followed by anything but its newline (a
+// trailing space), and a value its message decoder does not take ({},
+// 123, a method that is no string, an id that is no string or number).
+// Such a line gets -32700 (not one JSON value) or -32600, with its id
+// when its top level shows one; a message passes with the white space
+// around it trimmed; a batch is batch's. Lines of white space pass.
+func (g *lineGuard) message(line []byte, closed bool) bool {
+	t := bytes.Trim(line, jsonSpace)
+	if len(t) == 0 {
+		return g.write(line)
+	}
+	var h head
+	var members []json.RawMessage
+	batch := t[0] == '['
+	var valid bool
+	switch {
+	case !closed:
+	case batch:
+		valid = parse(t, &members)
+	default:
+		valid = parse(t, &h)
+	}
+	switch {
+	case !valid && !segjson.Valid(t):
+		_, _ = g.w.Write(refusal(line, jsonrpc.CodeParseError, "the line is not valid JSON"))
+	case batch && valid:
+		return g.batch(line, members)
+	case !valid || !h.message():
+		_, _ = g.w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the line is not a JSON-RPC 2.0 message"))
+	default:
+		if !g.initialized && h.method == "initialize" {
+			g.initialize(t)
+		}
+		return g.write(append(t, '\n'))
+	}
+	return true
+}
+
+// write passes b to go-sdk; it is false when go-sdk stopped reading.
+func (g *lineGuard) write(b []byte) bool {
+	_, err := g.pw.Write(b)
+	return err == nil
+}
+
+// parse decodes t into v as go-sdk's message decoder does, and reports
+// whether it did and t holds that one JSON value alone.
+func parse(t []byte, v any) bool {
+	rest, err := segjson.Parse(t, v, segjson.DontMatchCaseInsensitiveStructFields)
+	return err == nil && len(bytes.Trim(rest, jsonSpace)) == 0
+}
+
+// head is what go-sdk's message decoder (jsonrpc.DecodeMessage) reads of
+// a message but its params and result: decoding into it fails where that
+// decoder's does, and message applies its rules.
+type head struct {
+	VersionTag string          `json:"jsonrpc"`
+	ID         any             `json:"id,omitempty"`
+	Method     json.RawMessage `json:"method"`
+	Error      *jsonrpc.Error  `json:"error,omitempty"`
+
+	method string // Method read, by message
+}
+
+// message reports whether jsonrpc.DecodeMessage takes h: "jsonrpc" is
+// "2.0", the id a string, a number or none, and a method (a string, read
+// into h.method) or, for an answer, an id.
+func (h *head) message() bool {
+	id, err := jsonrpc.MakeID(h.ID)
+	if h.VersionTag != "2.0" || err != nil {
+		return false
+	}
+	if len(h.Method) == 0 {
+		return id.IsValid()
+	}
+	return segjson.Unmarshal(h.Method, &h.method) == nil
+}
+
+// request is the id of h, a message, when it is a request (a method and
+// an id).
+func (h *head) request() (jsonrpc.ID, bool) {
+	id, _ := jsonrpc.MakeID(h.ID)
+	return id, len(h.Method) > 0 && id.IsValid()
+}
+
+// initialize notes the protocol version an initialize request (t) asks
+// for. go-sdk ends the session on a batch once the negotiated version is
 // 2025-06-18 or later (batches left the protocol then), which it is
 // unless the client asked for one of the two versions before. A session
 // that never initializes (protocol 2026-07-28) is left to go-sdk.
-func (g *lineGuard) initialize(line []byte) {
-	// The "method" member is near the start of a line as clients write
-	// it: the look stops there, and only an initialize request is decoded.
-	if v, _ := topLevelValue(line, "method"); string(v) != `"initialize"` {
-		return
-	}
+func (g *lineGuard) initialize(t []byte) {
 	var m struct {
 		Params struct {
 			ProtocolVersion string `json:"protocolVersion"`
 		} `json:"params"`
 	}
-	if json.Unmarshal(line, &m) != nil {
+	if json.Unmarshal(t, &m) != nil {
 		return
 	}
 	g.initialized = true
 	g.noBatches = m.Params.ProtocolVersion != "2024-11-05" && m.Params.ProtocolVersion != "2025-03-26"
 }
 
+// batch passes a JSON-RPC batch the way go-sdk answers it, or refuses it.
+// go-sdk ends the session on a batch once the protocol has none, on a
+// member that is no message, on a request id twice; and it tracks a
+// notification of a batch as a request no answer resolves, so the
+// batch's answers are never written, and the session ends on the next
+// batch with a notification. So the notifications pass on lines of their
+// own, then the batch of the rest; each request of a batch go-sdk would
+// end the session on is answered with an error for its id.
+func (g *lineGuard) batch(line []byte, members []json.RawMessage) bool {
+	if g.noBatches {
+		_, _ = g.w.Write(batchRefusal(line, "JSON-RPC batches are not part of MCP from protocol 2025-06-18 on; send each request on its own line"))
+		return true
+	}
+	split, ids, ok := splitBatch(members)
+	if !ok || !g.w.openBatch(ids) {
+		_, _ = g.w.Write(batchRefusal(line, "the batch is empty, or holds a member that is no JSON-RPC 2.0 message, or a request id twice or of a batch not answered yet; none of it was run"))
+		return true
+	}
+	return g.write(split)
+}
+
+// splitBatch checks the members of a batch as go-sdk does and writes them
+// again: the notifications each on a line of their own, then the batch of
+// the other members (when any); ids are its requests' ids. ok is false
+// when go-sdk would end the session on it: no member, a member no
+// message, a request id twice.
+func splitBatch(members []json.RawMessage) (split []byte, ids []jsonrpc.ID, ok bool) {
+	var rest [][]byte
+	seen := make(map[jsonrpc.ID]bool)
+	for _, m := range members {
+		var h head
+		if !parse(m, &h) || !h.message() {
+			return nil, nil, false
+		}
+		id, request := h.request()
+		switch {
+		case len(h.Method) > 0 && !request:
+			split = append(append(split, m...), '\n')
+			continue
+		case request && seen[id]:
+			return nil, nil, false
+		case request:
+			seen[id] = true
+			ids = append(ids, id)
+		}
+		rest = append(rest, m)
+	}
+	if len(rest) > 0 {
+		split = append(split, '[')
+		split = append(split, bytes.Join(rest, []byte(","))...)
+		split = append(split, "]\n"...)
+	}
+	return split, ids, len(members) > 0
+}
+
 // batchRefusal answers a batch go-sdk would end the session on: an error
-// for each request in it (a member with a method and an id), each on its
-// own line, since the session's protocol has no batches; one error with a
-// null id when it holds no request.
-func batchRefusal(line []byte) []byte {
-	const msg = "JSON-RPC batches are not part of MCP from protocol 2025-06-18 on; send each request on its own line"
+// (msg) for each request in it (a member with a method and an id), each
+// on its own line; one error with a null id when it holds no request.
+func batchRefusal(line []byte, msg string) []byte {
 	var msgs []struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -344,34 +526,6 @@ func stringEnd(b []byte, i int) int {
 	}
 }
 
-// decodable reports whether line may be a message go-sdk's stream
-// transport takes; a line it refuses ends go-sdk's session, and with it a
-// stdio server: text that is not JSON (a truncated or stray line), JSON
-// that is no JSON-RPC message ({}, 123). The check is cheap and never
-// refuses a message go-sdk takes: white space passes; anything else must
-// start an object or an array, close every string, object and array it
-// opens; an array must not be empty, an object must have a top-level
-// "jsonrpc" member whose value is "2.0". A line that passes yet is no
-// message (a batch of non-messages) is left to go-sdk; a batch on a
-// session of protocol 2025-06-18 or later is pass's to refuse.
-func decodable(line []byte, closed bool) bool {
-	t := bytes.TrimSpace(line)
-	switch {
-	case len(t) == 0:
-		return true
-	case t[0] != '{' && t[0] != '[':
-		return false
-	case !closed:
-		return false
-	}
-	if t[0] == '[' {
-		return len(bytes.TrimSpace(t[1:len(t)-1])) > 0 // go-sdk ends the session on an empty batch
-	}
-	v, ok := topLevelValue(t, "jsonrpc")
-	// "2.0", or a string that may be it once its escapes are read.
-	return ok && (string(v) == `"2.0"` || len(v) > 0 && v[0] == '"' && bytes.IndexByte(v, '\\') >= 0)
-}
-
 // topLevelValue finds the member key at the top level of the object b
 // (usually its first: the scan stops there): ok reports whether it is
 // there, v is its value when a number or a short string (valueAfterColon).
@@ -382,7 +536,7 @@ func topLevelValue(b []byte, key string) (v []byte, ok bool) {
 		case '"':
 			end := stringEnd(b, i+1)
 			rest := b[min(end+1, len(b)):]
-			if d == 1 && string(b[i+1:end]) == key && bytes.HasPrefix(bytes.TrimLeft(rest, " \t\r\n"), []byte(":")) {
+			if d == 1 && string(b[i+1:end]) == key && bytes.HasPrefix(bytes.TrimLeft(rest, jsonSpace), []byte(":")) {
 				return valueAfterColon(rest), true
 			}
 			i = end
@@ -421,11 +575,11 @@ func errorLine(id []byte, code int, msg string) []byte {
 
 // valueAfterColon is the id value after the ':' that starts b (idValue).
 func valueAfterColon(b []byte) []byte {
-	b = bytes.TrimLeft(b, " \t\r\n")
+	b = bytes.TrimLeft(b, jsonSpace)
 	if len(b) == 0 || b[0] != ':' {
 		return nil
 	}
-	return idValue(bytes.TrimLeft(b[1:], " \t\r\n"))
+	return idValue(bytes.TrimLeft(b[1:], jsonSpace))
 }
 
 // idValue is the id b starts with: a string of at most 256 bytes, or a
