@@ -292,29 +292,30 @@ func (g *lineGuard) message(line []byte, closed bool) bool {
 	if len(t) == 0 {
 		return g.write(line)
 	}
-	var h head
-	var members []json.RawMessage
-	batch := t[0] == '['
-	var valid bool
-	switch {
-	case !closed:
-	case batch:
-		valid = parse(t, &members)
-	default:
-		valid = parse(t, &h)
-	}
-	switch {
-	case !valid && !segjson.Valid(t):
-		_, _ = g.w.Write(refusal(line, jsonrpc.CodeParseError, "the line is not valid JSON"))
-	case batch && valid:
-		return g.batch(line, members)
-	case !valid || !h.message():
-		_, _ = g.w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the line is not a JSON-RPC 2.0 message"))
-	default:
-		if !g.initialized && h.method == "initialize" {
-			g.initialize(t)
+	if t[0] == '[' {
+		var members []json.RawMessage
+		if closed && parse(t, &members) {
+			return g.batch(line, members)
 		}
-		return g.write(append(t, '\n'))
+		return g.refuse(line, t)
+	}
+	var h head
+	if !closed || !parse(t, &h) || !h.message() {
+		return g.refuse(line, t)
+	}
+	if !g.initialized && h.method == "initialize" {
+		g.initialize(t)
+	}
+	return g.write(append(t, '\n'))
+}
+
+// refuse answers line (t, trimmed), which go-sdk would end the session
+// on: -32700 when it is not one JSON value, -32600 when it is no message.
+func (g *lineGuard) refuse(line, t []byte) bool {
+	if segjson.Valid(t) {
+		_, _ = g.w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the line is not a JSON-RPC 2.0 message"))
+	} else {
+		_, _ = g.w.Write(refusal(line, jsonrpc.CodeParseError, "the line is not valid JSON"))
 	}
 	return true
 }
