@@ -82,7 +82,7 @@ func Run(ctx context.Context, s *mcp.Server, w *wrap.Wrapper, t mcp.Transport) e
 // and goes on) is returned as it is. t is not modified.
 //
 // Each line costs one scan of its bytes and one pass of a JSON decoder
-// over it (on a 1 MiB line a tenth to a quarter of what go-sdk's own
+// over it (on a 1 MiB line a tenth to under a third of what go-sdk's own
 // reading of it costs: BenchmarkGuard, BenchmarkGoSDKRead); lines go
 // through a pipe, in order, to go-sdk's own decoder, and the answers
 // share the writer under one lock. Each Connect starts one goroutine,
@@ -265,7 +265,7 @@ type lineGuard struct {
 // nested too deep, no message, or a batch go-sdk would end the session
 // on; it is false when pw is closed.
 func (g *lineGuard) pass(line []byte, long bool) bool {
-	most, closed := nesting(line)
+	most := nesting(line)
 	switch {
 	case long:
 		_, _ = g.w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the request is longer than "+strconv.Itoa(g.limit)+" bytes; send a smaller one"))
@@ -273,7 +273,7 @@ func (g *lineGuard) pass(line []byte, long bool) bool {
 	case most > g.maxNest:
 		_, _ = g.w.Write(refusal(line, jsonrpc.CodeInvalidRequest, "the request is nested deeper than "+strconv.Itoa(g.maxNest)+" levels; send flatter arguments"))
 	default:
-		return g.message(line, closed)
+		return g.message(line)
 	}
 	return true
 }
@@ -287,20 +287,20 @@ func (g *lineGuard) pass(line []byte, long bool) bool {
 // Such a line gets -32700 (not one JSON value) or -32600, with its id
 // when its top level shows one; a message passes with the white space
 // around it trimmed; a batch is batch's. Lines of white space pass.
-func (g *lineGuard) message(line []byte, closed bool) bool {
+func (g *lineGuard) message(line []byte) bool {
 	t := bytes.Trim(line, jsonSpace)
 	if len(t) == 0 {
 		return g.write(line)
 	}
 	if t[0] == '[' {
 		var members []json.RawMessage
-		if closed && parse(t, &members) {
+		if parse(t, &members) {
 			return g.batch(line, members)
 		}
 		return g.refuse(line, t)
 	}
 	var h head
-	if !closed || !parse(t, &h) || !h.message() {
+	if !parse(t, &h) || !h.message() {
 		return g.refuse(line, t)
 	}
 	if !g.initialized && h.method == "initialize" {
@@ -342,28 +342,22 @@ type head struct {
 	Method     json.RawMessage `json:"method"`
 	Error      *jsonrpc.Error  `json:"error,omitempty"`
 
-	method string // Method read, by message
+	id     jsonrpc.ID // ID read, by message
+	method string     // Method read, by message
 }
 
 // message reports whether jsonrpc.DecodeMessage takes h: "jsonrpc" is
-// "2.0", the id a string, a number or none, and a method (a string, read
-// into h.method) or, for an answer, an id.
+// "2.0", the id a string, a number or none (read into h.id), and a method
+// (a string, read into h.method) or, for an answer, an id.
 func (h *head) message() bool {
-	id, err := jsonrpc.MakeID(h.ID)
-	if h.VersionTag != "2.0" || err != nil {
+	var err error
+	if h.id, err = jsonrpc.MakeID(h.ID); h.VersionTag != "2.0" || err != nil {
 		return false
 	}
 	if len(h.Method) == 0 {
-		return id.IsValid()
+		return h.id.IsValid()
 	}
 	return segjson.Unmarshal(h.Method, &h.method) == nil
-}
-
-// request is the id of h, a message, when it is a request (a method and
-// an id).
-func (h *head) request() (jsonrpc.ID, bool) {
-	id, _ := jsonrpc.MakeID(h.ID)
-	return id, len(h.Method) > 0 && id.IsValid()
 }
 
 // initialize notes the protocol version an initialize request (t) asks
@@ -418,16 +412,15 @@ func splitBatch(members []json.RawMessage) (split []byte, ids []jsonrpc.ID, ok b
 		if !parse(m, &h) || !h.message() {
 			return nil, nil, false
 		}
-		id, request := h.request()
-		switch {
-		case len(h.Method) > 0 && !request:
+		switch request := len(h.Method) > 0; {
+		case request && !h.id.IsValid(): // a notification
 			split = append(append(split, m...), '\n')
 			continue
-		case request && seen[id]:
+		case request && seen[h.id]:
 			return nil, nil, false
 		case request:
-			seen[id] = true
-			ids = append(ids, id)
+			seen[h.id] = true
+			ids = append(ids, h.id)
 		}
 		rest = append(rest, m)
 	}
@@ -482,28 +475,27 @@ func readLine(r *bufio.Reader, buf []byte, limit int) (line []byte, long bool, e
 
 // nesting scans a JSON text once, strings skipped (to their closing quote
 // with bytes.IndexByte, the bulk of a large message being string
-// content): most is its deepest nesting of arrays and objects, and closed
-// reports whether every string, object and array it opens is closed and
-// none is closed that was not opened (the scan stops at the first that is
-// not: most is then the nesting up to there).
-func nesting(b []byte) (most int, closed bool) {
+// content): most is its deepest nesting of arrays and objects. The scan
+// stops at a string not closed or a bracket closed that was not opened,
+// where decoding stops too: most is then the nesting up to there.
+func nesting(b []byte) (most int) {
 	d := 0
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':
 			if i = stringEnd(b, i+1); i == len(b) {
-				return most, false
+				return most
 			}
 		case '[', '{':
 			d++
 			most = max(most, d)
 		case ']', '}':
 			if d--; d < 0 {
-				return most, false
+				return most
 			}
 		}
 	}
-	return most, d == 0
+	return most
 }
 
 // stringEnd returns the index of the quote closing the string whose
